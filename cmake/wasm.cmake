@@ -1,0 +1,61 @@
+# The Embind module: wasm/bind_*.cpp + every src module -> web/dist/ragwasm.{mjs,wasm}
+# (release) or web/dist/debug/ragwasm.{mjs,wasm} (debug, -sASSERTIONS=2).
+# RAGWASM_WASM_ONLY="text;chunk" binds only those modules (plus info): lets one module's work build
+# and test while another module is mid-change. Empty (the default) binds everything.
+set(RAGWASM_WASM_ONLY "" CACHE STRING "modules to bind (empty: all)")
+# RAGWASM_DIST_DIR: where ragwasm.mjs/.wasm go (default web/dist, web/dist/debug for debug).
+set(RAGWASM_DIST_DIR "" CACHE PATH "output folder of the WASM module")
+if(RAGWASM_WASM_ONLY)
+  set(RAGWASM_BIND_SOURCES ${CMAKE_SOURCE_DIR}/wasm/bind_info.cpp)
+  foreach(m IN LISTS RAGWASM_WASM_ONLY)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/wasm/bind_${m}.cpp)
+      list(APPEND RAGWASM_BIND_SOURCES ${CMAKE_SOURCE_DIR}/wasm/bind_${m}.cpp)
+    endif()
+  endforeach()
+else()
+  file(GLOB RAGWASM_BIND_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/wasm/bind_*.cpp)
+endif()
+add_executable(ragwasm ${RAGWASM_BIND_SOURCES})
+if(RAGWASM_WASM_ONLY)
+  foreach(m IN LISTS RAGWASM_WASM_ONLY)
+    target_link_libraries(ragwasm PRIVATE ragwasm_${m})
+  endforeach()
+  target_link_libraries(ragwasm PRIVATE ragwasm_common)
+else()
+  target_link_libraries(ragwasm PRIVATE ragwasm_all)
+endif()
+target_include_directories(ragwasm PRIVATE ${CMAKE_SOURCE_DIR}/wasm)
+
+set(_link
+  --bind                          # Embind
+  -fwasm-exceptions               # same EH mode as every TU (mixing modes links silently but breaks)
+  -sMODULARIZE=1                  # a factory function, so init() controls loading (wasmBinary in Node)
+  -sEXPORT_ES6=1                  # import it as an ES module from pages, Workers and Node
+  -sEXPORT_NAME=createRagwasmModule
+  -sALLOW_MEMORY_GROWTH=1         # malloc failure becomes bad_alloc (caught) instead of abort()
+  -sMAXIMUM_MEMORY=4GB            # 2 GB default is too small for 100k-chunk collections with vectors
+  -sWASM_BIGINT=1                 # int64 across the boundary as BigInt
+  -sEXPORTED_FUNCTIONS=_malloc,_free
+  -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAP32,HEAPF32
+)
+if(RAGWASM_WASM_VARIANT STREQUAL "debug")
+  list(APPEND _link
+    -sASSERTIONS=2                # Embind type-checks arguments only with assertions
+    -sENVIRONMENT=web,worker,node # assertion builds check the environment; node is needed for tests
+  )
+  set(_out ${CMAKE_SOURCE_DIR}/web/dist/debug)
+else()
+  list(APPEND _link
+    -sENVIRONMENT=web,worker      # with node in the list EXPORT_ES6 emits __dirname/require (pitfall 3);
+                                  # Node still runs it when init() passes wasmBinary
+  )
+  set(_out ${CMAKE_SOURCE_DIR}/web/dist)
+endif()
+if(RAGWASM_DIST_DIR)
+  set(_out ${RAGWASM_DIST_DIR})
+endif()
+string(REPLACE ";" " " _link_str "${_link}")
+set_target_properties(ragwasm PROPERTIES
+  SUFFIX ".mjs"
+  RUNTIME_OUTPUT_DIRECTORY ${_out}
+  LINK_FLAGS "${_link_str}")

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds ragwasm. Usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|sanitize|all] (default all)
+#   native        build/native: library, Catch2 tests, benchmarks (g++ -Wall -Wextra -Werror)
+#   wasm-release  web/dist/ragwasm.{mjs,wasm}        (-O3, SIMD)
+#   wasm-debug    web/dist/debug/ragwasm.{mjs,wasm}  (-sASSERTIONS=2)
+#   sanitize      build/sanitize: native tests under ASan+UBSan
+# JOBS (default: nproc) sets the parallelism.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+jobs=${JOBS:-$(nproc)}
+export NODE_PATH=/usr/share/nodejs   # em++ optimized links need acorn (TOOLCHAIN.md)
+
+native() {
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j"$jobs"
+}
+sanitize() {
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAGWASM_SANITIZE=ON -DRAGWASM_BUILD_BENCH=OFF >/dev/null
+  cmake --build build/sanitize -j"$jobs"
+}
+wasm_variant() {
+  local variant=$1 type=Release
+  [ "$variant" = debug ] && type=Debug
+  emcmake cmake -S . -B "build/wasm-$variant" -DCMAKE_BUILD_TYPE=$type -DRAGWASM_WASM_VARIANT="$variant" \
+    "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
+  cmake --build "build/wasm-$variant" -j"$jobs"
+}
+
+case "$what" in
+  native) native ;;
+  sanitize) sanitize ;;
+  wasm-release) wasm_variant release ;;
+  wasm-debug) wasm_variant debug ;;
+  wasm) wasm_variant release; wasm_variant debug ;;
+  all) native; wasm_variant release; wasm_variant debug ;;
+  *) echo "usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|sanitize|all]" >&2; exit 2 ;;
+esac

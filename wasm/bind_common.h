@@ -1,0 +1,69 @@
+// Shared binding helpers: every exported function returns {ok: true, value} or
+// {ok: false, code, message}; guard() catches everything (bad_alloc included) so no C++ exception
+// ever crosses into JS. web/src/errors.js turns a failed reply into a RagwasmError.
+#pragma once
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace ragwasm::wasm {
+
+using emscripten::val;
+
+inline val reply_ok(val value) {
+  val r = val::object();
+  r.set("ok", true);
+  r.set("value", value);
+  return r;
+}
+
+inline val reply_error(const char* code, const std::string& message) {
+  val r = val::object();
+  r.set("ok", false);
+  r.set("code", std::string(code));
+  r.set("message", message);
+  return r;
+}
+
+inline val reply_error(const Error& e) { return reply_error(error_code_name(e.code), e.message); }
+
+// Runs f (returning val) and maps every escaping exception to an error reply.
+template <class F>
+val guard(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    try {
+      return reply_error("OUT_OF_MEMORY", "ragwasm: out of memory (WASM heap exhausted); free handles or use smaller inputs");
+    } catch (...) {
+      return val::null();  // web/src/errors.js reports a null reply as OUT_OF_MEMORY
+    }
+  } catch (const std::exception& e) {
+    return reply_error("INTERNAL", std::string("ragwasm: internal error: ") + e.what());
+  } catch (...) {
+    return reply_error("INTERNAL", "ragwasm: internal error (unknown exception)");
+  }
+}
+
+// Bytes from a JS Uint8Array (Embind copies Uint8Array/ArrayBuffer into std::string).
+using Bytes = std::string;
+
+// Copies a vector into a new JS typed array (a copy, so it stays valid when the heap grows).
+template <class T>
+val to_typed_array(const std::vector<T>& v) {
+  return val(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
+}
+
+// Reads a JS array of strings.
+inline std::vector<std::string> to_string_vector(const val& arr) {
+  return emscripten::vecFromJSArray<std::string>(arr);
+}
+
+}  // namespace ragwasm::wasm
