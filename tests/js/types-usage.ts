@@ -1,0 +1,33 @@
+// Typed usage of the public API: `tsc --noEmit -p tests/js/tsconfig.json` checks that the hand-written
+// .d.ts files describe what a user writes. Each area adds its own usage below.
+import {
+  init, isInitialized, info, RagwasmError, ErrorCodes, createDocument,
+  SentenceSplitter, splitSentences, foldText, findInvalidUtf8, decodeUtf8,
+} from '../../web/src/index.js';
+import type { Chunk, Document, Sentence, ErrorCode } from '../../web/src/index.js';
+
+export async function foundation(): Promise<number> {
+  const loaded: { version: string; build: 'release' | 'debug' } = await init({ build: 'release' });
+  const ready: boolean = isInitialized();
+  const maxBytes: number = info().maxTextBytes;
+  const doc: Document = createDocument({ id: 'a', text: 'One. Two.', metadata: { page: 1 } });
+  const splitter = SentenceSplitter.create({ abbreviations: ['approx'], newlineBreaks: false });
+  const sentences: Sentence[] = splitter.split(doc.text);
+  splitter.dispose();
+  const again: Sentence[] = splitSentences('A b. C d.');
+  const folded: string = foldText('Ça', { lowercase: true, accents: true });
+  const bad: number = findInvalidUtf8(new Uint8Array([0xff]));
+  const decoded: string = decodeUtf8(new Uint8Array([0x61]), { fatal: false });
+  const codes: readonly ErrorCode[] = ErrorCodes;
+  try {
+    splitSentences('x');
+  } catch (e) {
+    if (e instanceof RagwasmError) {
+      const code: string = e.code;
+      void code;
+    }
+  }
+  const chunk: Chunk = { id: 'a#0', docId: 'a', text: 'One.', start: 0, end: 4, metadata: {} };
+  void [loaded, ready, maxBytes, folded, bad, decoded, codes, chunk];
+  return sentences.length + again.length;
+}
