@@ -22,11 +22,18 @@ test('landing page loads the module in a Worker and shows sentence counts equal 
     assert.match(status, /in a Web Worker/);
     const rows = await page.$$eval('#results tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[2].textContent)]));
     assert.deepEqual(rows, corpus.documents.map((d, i) => [d.id, expected[i]]));
+    // The same build also runs on the page's main thread.
+    const mainThread = await page.evaluate(async () => {
+      const m = await import('/web/src/index.js');
+      await m.init();
+      return m.splitSentences('Dr. Smith arrived. He sat.').map((s) => s.text);
+    });
+    assert.deepEqual(mainThread, ['Dr. Smith arrived.', 'He sat.']);
     await screenshot('landing-1280x800');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot('landing-390x844');
     const wasm = requests.filter((r) => r.endsWith('.wasm'));
-    assert.equal(wasm.length, 1, `wasm requests: ${wasm}`);
+    assert.equal(new Set(wasm).size, 1, `wasm requests: ${wasm}`);
     assert.ok(requests.every((r) => r.startsWith(url)), `a request left 127.0.0.1: ${requests.filter((r) => !r.startsWith(url))}`);
     assert.deepEqual(consoleErrors, []);
   });
