@@ -2,9 +2,9 @@
 // .d.ts files describe what a user writes. Each area adds its own usage below.
 import {
   init, isInitialized, info, RagwasmError, ErrorCodes, createDocument,
-  SentenceSplitter, splitSentences, foldText, findInvalidUtf8, decodeUtf8,
+  SentenceSplitter, splitSentences, foldText, findInvalidUtf8, decodeUtf8, extractText,
 } from '../../web/src/index.js';
-import type { Chunk, Document, Sentence, ErrorCode } from '../../web/src/index.js';
+import type { Chunk, Document, Sentence, ErrorCode, ExtractedText } from '../../web/src/index.js';
 
 export async function foundation(): Promise<number> {
   const loaded: { version: string; build: 'release' | 'debug' } = await init({ build: 'release' });
@@ -30,4 +30,10 @@ export async function foundation(): Promise<number> {
   const chunk: Chunk = { id: 'a#0', docId: 'a', text: 'One.', start: 0, end: 4, metadata: {} };
   void [loaded, ready, maxBytes, folded, bad, decoded, codes, chunk];
   return sentences.length + again.length;
+}
+
+export async function parsing(bytes: Uint8Array): Promise<string> {
+  const r: ExtractedText = await extractText({ name: 'a.pdf', data: bytes }, { format: 'pdf' });
+  const firstPage = r.pages?.[0]?.page ?? 0;
+  return `${r.format}:${firstPage}:${r.text}`;
 }

@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './info.js';
 export * from './document.js';
 export * from './text.js';
+export * from './parse.js';

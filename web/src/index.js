@@ -5,3 +5,4 @@ export { RagwasmError, ErrorCodes } from './errors.js';
 export { info } from './info.js';
 export { createDocument } from './document.js';
 export { SentenceSplitter, splitSentences, foldText, findInvalidUtf8, decodeUtf8 } from './text.js';
+export { extractText, htmlToTextFallback, SUPPORTED_FORMATS } from './parse.js';
