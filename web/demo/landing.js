@@ -2,15 +2,6 @@
 const status = document.getElementById('status');
 const table = document.getElementById('results');
 
-for (const card of document.querySelectorAll('[data-demo]')) {
-  fetch(card.dataset.demo, { method: 'HEAD' }).then((r) => {
-    if (!r.ok) {
-      card.querySelector('.badge').hidden = false;
-      card.querySelector('a.go').removeAttribute('href');
-    }
-  }, () => {});
-}
-
 const worker = new Worker(new URL('./landing-worker.js', import.meta.url), { type: 'module' });
 worker.onmessage = ({ data }) => {
   if (data.error) {
