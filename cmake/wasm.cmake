@@ -8,9 +8,8 @@ set(RAGWASM_DIST_DIR "" CACHE PATH "output folder of the WASM module")
 if(RAGWASM_WASM_ONLY)
   set(RAGWASM_BIND_SOURCES ${CMAKE_SOURCE_DIR}/wasm/bind_info.cpp)
   foreach(m IN LISTS RAGWASM_WASM_ONLY)
-    if(EXISTS ${CMAKE_SOURCE_DIR}/wasm/bind_${m}.cpp)
-      list(APPEND RAGWASM_BIND_SOURCES ${CMAKE_SOURCE_DIR}/wasm/bind_${m}.cpp)
-    endif()
+    file(GLOB _bind CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/wasm/bind_${m}.cpp ${CMAKE_SOURCE_DIR}/wasm/bind_${m}_*.cpp)
+    list(APPEND RAGWASM_BIND_SOURCES ${_bind})
   endforeach()
 else()
   file(GLOB RAGWASM_BIND_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/wasm/bind_*.cpp)
@@ -36,7 +35,7 @@ set(_link
   -sMAXIMUM_MEMORY=4GB            # 2 GB default is too small for 100k-chunk collections with vectors
   -sWASM_BIGINT=1                 # int64 across the boundary as BigInt
   -sEXPORTED_FUNCTIONS=_malloc,_free
-  -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAP32,HEAPF32
+  -sEXPORTED_RUNTIME_METHODS=HEAPU8   # chunk.js encodes text straight into the heap
 )
 if(RAGWASM_WASM_VARIANT STREQUAL "debug")
   list(APPEND _link

@@ -17,7 +17,7 @@ const MIME = {
   '.bin': 'application/octet-stream', '.map': 'application/json',
 };
 // URL prefixes that are served, mapped to folders of the repository.
-const ALLOWED = ['/web/', '/examples/', '/models/build/', '/node_modules/onnxruntime-web/dist/',
+const ALLOWED = ['/web/', '/examples/', '/models/build/', '/src/judge/prompts/', '/node_modules/onnxruntime-web/dist/',
   '/node_modules/pdfjs-dist/build/', '/node_modules/pdfjs-dist/web/', '/node_modules/mammoth/mammoth.browser.min.js'];
 
 export function startServer({ port = 8787, host = '127.0.0.1', quiet = false } = {}) {

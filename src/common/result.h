@@ -63,7 +63,8 @@ class [[nodiscard]] Result {
   explicit operator bool() const { return ok(); }
   T& value() & { return std::get<0>(data_); }
   const T& value() const& { return std::get<0>(data_); }
-  T&& value() && { return std::get<0>(std::move(data_)); }
+  // By value, so `for (auto& x : f().value())` cannot bind to a destroyed temporary.
+  T value() && { return std::get<0>(std::move(data_)); }
   const Error& error() const { return std::get<1>(data_); }
 
  private:

@@ -69,7 +69,7 @@ export function makeContext(suiteName, { quick = false } = {}) {
       return existsSync(p) ? p : null;
     },
     native(binary, args = []) {
-      const p = join(repoRoot, 'build', 'native', binary);
+      const p = join(process.env.RAGWASM_NATIVE_DIR ? resolve(process.env.RAGWASM_NATIVE_DIR) : join(repoRoot, 'build', 'native'), binary);
       if (!existsSync(p)) return null;
       const out = execFileSync(p, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
       return JSON.parse(out);

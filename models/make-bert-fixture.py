@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""Generates a BERT-architecture ONNX model with small seeded random weights (2 layers, hidden 32,
+2 heads, intermediate 128, the real 30,522-token bert-base-uncased vocabulary) plus the files
+transformers.js expects, into OUT_DIR/<name>/:
+
+  config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx
+
+The graph follows Hugging Face BertModel: word + position + token-type embeddings, LayerNorm,
+per layer multi-head self-attention with the additive mask (1 - mask) * -10000, residual + LayerNorm,
+GELU (erf) feed-forward, residual + LayerNorm; output last_hidden_state [batch, tokens, 32].
+Used by tests/js/embed-onnx-bert.test.mjs to prove our ONNX embedder matches transformers.js.
+
+Run with Debian's python3-onnx + numpy:
+  /usr/bin/python3 models/make-bert-fixture.py OUT_DIR TOKENIZER_JSON [--name tiny-bert] [--seed 1234]
+"""
+import argparse
+import json
+import os
+import shutil
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+p = argparse.ArgumentParser()
+p.add_argument("out_dir")
+p.add_argument("tokenizer_json")
+p.add_argument("--name", default="tiny-bert")
+p.add_argument("--seed", type=int, default=1234)
+args = p.parse_args()
+
+VOCAB, HIDDEN, HEADS, LAYERS, INTER, MAXPOS, TYPES = 30522, 32, 2, 2, 128, 512, 2
+HEAD_DIM = HIDDEN // HEADS
+rng = np.random.default_rng(args.seed)
+inits = []
+nodes = []
+
+
+def w(name, shape, std):
+    inits.append(numpy_helper.from_array(rng.normal(0.0, std, size=shape).astype(np.float32), name))
+    return name
+
+
+def const(name, array):
+    inits.append(numpy_helper.from_array(np.asarray(array), name))
+    return name
+
+
+def node(op, inputs, output, **kw):
+    nodes.append(helper.make_node(op, inputs, [output], **kw))
+    return output
+
+
+def layer_norm(x, prefix):
+    gamma = prefix + ".gamma"
+    beta = prefix + ".beta"
+    inits.append(numpy_helper.from_array((1.0 + rng.normal(0, 0.1, HIDDEN)).astype(np.float32), gamma))
+    inits.append(numpy_helper.from_array(rng.normal(0, 0.1, HIDDEN).astype(np.float32), beta))
+    return node("LayerNormalization", [x, gamma, beta], prefix + ".out", axis=-1, epsilon=1e-12)
+
+
+def linear(x, prefix, n_in, n_out):
+    mm = node("MatMul", [x, w(prefix + ".W", (n_in, n_out), 0.2)], prefix + ".mm")
+    return node("Add", [mm, w(prefix + ".b", (n_out,), 0.05)], prefix + ".out")
+
+
+# Embeddings.
+we = node("Gather", [w("word_embeddings", (VOCAB, HIDDEN), 0.5), "input_ids"], "emb.word", axis=0)
+shape = node("Shape", ["input_ids"], "emb.shape")
+seq_len = node("Gather", [shape, const("one_idx", np.array(1, dtype=np.int64))], "emb.seqlen", axis=0)
+pos_ids = node("Range", [const("zero_i64", np.array(0, dtype=np.int64)), seq_len, const("one_i64", np.array(1, dtype=np.int64))], "emb.posids")
+pe = node("Gather", [w("position_embeddings", (MAXPOS, HIDDEN), 0.5), pos_ids], "emb.pos", axis=0)
+te = node("Gather", [w("token_type_embeddings", (TYPES, HIDDEN), 0.5), "token_type_ids"], "emb.type", axis=0)
+x = node("Add", [node("Add", [we, pe], "emb.sum1"), te], "emb.sum2")
+x = layer_norm(x, "emb.ln")
+
+# Additive attention mask [B, 1, 1, T]: (1 - mask) * -10000.
+mf = node("Cast", ["attention_mask"], "mask.f", to=TensorProto.FLOAT)
+inv = node("Sub", [const("one_f", np.array(1.0, dtype=np.float32)), mf], "mask.inv")
+neg = node("Mul", [inv, const("neg_big", np.array(-10000.0, dtype=np.float32))], "mask.neg")
+ext = node("Unsqueeze", [neg, const("mask_axes", np.array([1, 2], dtype=np.int64))], "mask.ext")
+
+split_shape = const("split_shape", np.array([0, 0, HEADS, HEAD_DIM], dtype=np.int64))
+merge_shape = const("merge_shape", np.array([0, 0, HIDDEN], dtype=np.int64))
+scale = const("att_scale", np.array(1.0 / np.sqrt(HEAD_DIM), dtype=np.float32))
+sqrt2 = const("sqrt2", np.array(np.sqrt(2.0), dtype=np.float32))
+half = const("half", np.array(0.5, dtype=np.float32))
+
+for l in range(LAYERS):
+    pre = f"l{l}"
+    def heads(name):
+        y = linear(x, f"{pre}.{name}", HIDDEN, HIDDEN)
+        y = node("Reshape", [y, split_shape], f"{pre}.{name}.split")
+        return node("Transpose", [y], f"{pre}.{name}.t", perm=[0, 2, 1, 3])  # [B, H, T, dh]
+    q, k, v = heads("q"), heads("k"), heads("v")
+    kt = node("Transpose", [k], f"{pre}.kt", perm=[0, 1, 3, 2])
+    s = node("Mul", [node("MatMul", [q, kt], f"{pre}.qk"), scale], f"{pre}.scaled")
+    s = node("Add", [s, ext], f"{pre}.masked")
+    pr = node("Softmax", [s], f"{pre}.probs", axis=-1)
+    ctx = node("MatMul", [pr, v], f"{pre}.ctx")
+    ctx = node("Transpose", [ctx], f"{pre}.ctx.t", perm=[0, 2, 1, 3])
+    ctx = node("Reshape", [ctx, merge_shape], f"{pre}.ctx.merge")
+    att = linear(ctx, f"{pre}.o", HIDDEN, HIDDEN)
+    x = layer_norm(node("Add", [x, att], f"{pre}.res1"), f"{pre}.ln1")
+    h = linear(x, f"{pre}.ff1", HIDDEN, INTER)
+    erf = node("Erf", [node("Div", [h, sqrt2], f"{pre}.gelu.div")], f"{pre}.gelu.erf")
+    g = node("Mul", [node("Mul", [h, half], f"{pre}.gelu.half"), node("Add", [erf, const(f"{pre}.one", np.array(1.0, dtype=np.float32))], f"{pre}.gelu.add")], f"{pre}.gelu")
+    f2 = linear(g, f"{pre}.ff2", INTER, HIDDEN)
+    x = layer_norm(node("Add", [x, f2], f"{pre}.res2"), f"{pre}.ln2")
+
+nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"]))
+graph = helper.make_graph(
+    nodes,
+    "tiny_bert",
+    [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch_size", "sequence_length"]) for n in ("input_ids", "attention_mask", "token_type_ids")],
+    [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch_size", "sequence_length", HIDDEN])],
+    initializer=inits,
+)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="ragwasm-bert-fixture")
+model.ir_version = 8
+onnx.checker.check_model(model)
+
+out = os.path.join(args.out_dir, args.name)
+os.makedirs(os.path.join(out, "onnx"), exist_ok=True)
+onnx.save(model, os.path.join(out, "onnx", "model.onnx"))
+shutil.copyfile(args.tokenizer_json, os.path.join(out, "tokenizer.json"))
+with open(os.path.join(out, "config.json"), "w") as f:
+    json.dump({
+        "architectures": ["BertModel"], "model_type": "bert", "hidden_size": HIDDEN, "num_hidden_layers": LAYERS,
+        "num_attention_heads": HEADS, "intermediate_size": INTER, "hidden_act": "gelu", "max_position_embeddings": MAXPOS,
+        "type_vocab_size": TYPES, "vocab_size": VOCAB, "layer_norm_eps": 1e-12, "pad_token_id": 0,
+    }, f, indent=1)
+with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
+    json.dump({
+        "tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": MAXPOS,
+        "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]", "mask_token": "[MASK]",
+    }, f, indent=1)
+# A model whose inputs do not match a text embedder (for the bad-input tests).
+bad = helper.make_graph(
+    [helper.make_node("Identity", ["pixel_values"], ["last_hidden_state"])],
+    "bad_inputs",
+    [helper.make_tensor_value_info("pixel_values", TensorProto.FLOAT, ["batch", "tokens", 4])],
+    [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "tokens", 4])],
+)
+bad_model = helper.make_model(bad, opset_imports=[helper.make_opsetid("", 17)], producer_name="ragwasm-bert-fixture")
+bad_model.ir_version = 8
+onnx.save(bad_model, os.path.join(args.out_dir, "bad-inputs.onnx"))
+# A model whose output is [batch, 4] although it takes token inputs (wrong rank for mean pooling).
+flat = helper.make_graph(
+    [helper.make_node("Cast", ["input_ids"], ["f"], to=TensorProto.FLOAT), helper.make_node("ReduceSum", ["f"], ["last_hidden_state"], keepdims=0)],
+    "bad_outputs",
+    [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"])],
+    [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [])],
+)
+flat_model = helper.make_model(flat, opset_imports=[helper.make_opsetid("", 13)], producer_name="ragwasm-bert-fixture")
+flat_model.ir_version = 7
+onnx.save(flat_model, os.path.join(args.out_dir, "bad-outputs.onnx"))
+print(json.dumps({"dir": out, "seed": args.seed, "bytes": os.path.getsize(os.path.join(out, "onnx", "model.onnx"))}))

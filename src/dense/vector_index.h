@@ -1,0 +1,172 @@
+// VectorIndex: exact flat search and HNSW over float32, int8 (per-vector symmetric scale) or binary
+// (1-bit sign + int8/f32 rescoring copy) vectors with string ids; cosine / dot / L2; save/load.
+//
+//   auto ix = VectorIndex::create({/*dimension*/ 384}).value();
+//   ix.add({"a", "b"}, data, 2 * 384);  auto hits = ix.search(query, 384, {}).value();
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/result.h"
+
+namespace ragwasm::dense {
+
+enum class Metric : std::uint8_t { kCosine = 0, kDot = 1, kL2 = 2 };
+enum class Storage : std::uint8_t { kF32 = 0, kInt8 = 1, kBinary = 2 };
+enum class IndexKind : std::uint8_t { kFlat = 0, kHnsw = 1 };
+
+constexpr std::uint32_t kMaxDimension = 8192;            // int8 sums stay exact in int32 far beyond this
+constexpr std::size_t kMaxIdBytes = 1024;                // one id, UTF-8
+constexpr float kMaxAbsValue = 1e15f;                    // |x| bound: no score can overflow float32
+constexpr std::uint64_t kMaxStorageBytes = 3ull << 30;   // largest single vector array (WASM: 4 GB memory)
+constexpr std::uint32_t kMaxK = 100000;                  // largest k of one search
+constexpr std::uint32_t kMaxHnswM = 128;                 // M in [2, 128]
+constexpr std::uint32_t kMaxEf = 100000;                 // efConstruction / efSearch upper bound
+constexpr std::uint32_t kMaxLevel = 30;                  // HNSW levels are capped (P ~ M^-30)
+
+struct HnswOptions {
+  std::uint32_t m = 16;                 // links per node on levels >= 1; level 0 keeps 2*M
+  std::uint32_t ef_construction = 200;  // candidate list size while inserting
+  std::uint32_t ef_search = 64;         // default candidate list size while searching (>= k is used)
+  std::uint64_t seed = 42;              // level generator seed
+};
+
+struct IndexOptions {
+  std::uint32_t dimension = 0;             // required, 1..8192
+  Metric metric = Metric::kCosine;
+  Storage storage = Storage::kF32;
+  Storage binary_rescore = Storage::kInt8;  // storage=kBinary: copy kept for rescoring (kInt8 or kF32)
+  IndexKind kind = IndexKind::kFlat;
+  HnswOptions hnsw;
+};
+
+struct SearchOptions {
+  std::uint32_t k = 10;           // 1..100000; fewer hits when fewer vectors (match the filter)
+  std::uint32_t ef_search = 0;    // HNSW: 0 = the index's default; max(ef, k) is used
+  std::uint32_t rescore = 8;      // binary: rescore the best k*rescore by Hamming; 0 = Hamming scores
+  const std::uint8_t* allow = nullptr;  // optional filter: allow[slot] != 0 keeps the slot
+  std::size_t allow_size = 0;           // must equal slot_count() when allow is set
+};
+
+struct Hit {
+  std::uint32_t slot;
+  float score;  // higher is better: cosine, dot, or -(squared L2 distance)
+};
+
+class VectorIndex {
+ public:
+  // Errors: INVALID_ARGUMENT (dimension 0 or > 8192, HNSW options out of range, binary+hnsw,
+  // binary_rescore not int8/f32).
+  static Result<VectorIndex> create(const IndexOptions& options);
+
+  // Adds `ids.size()` vectors stored row-major in `data` (`count` floats = ids.size() * dimension).
+  // All or nothing. Errors: INVALID_ARGUMENT (empty batch, empty/long id, NaN/Inf or |x| > 1e15 with
+  // the row and column), DIMENSION_MISMATCH (count not ids.size() * dimension), DUPLICATE_ID (id in
+  // the index or twice in the batch), LIMIT_EXCEEDED (storage would pass 3 GiB).
+  Status add(const std::vector<std::string>& ids, const float* data, std::size_t count);
+
+  // Removes vectors by id, all or nothing. Errors: INVALID_ARGUMENT (empty batch), NOT_FOUND.
+  Status remove(const std::vector<std::string>& ids);
+
+  // Top-k by score desc, ties by insertion order (earlier first). Errors: DIMENSION_MISMATCH,
+  // INVALID_ARGUMENT (k <= 0 or > 100000, NaN/Inf in the query, filter of the wrong size, ef > 100000).
+  Result<std::vector<Hit>> search(const float* query, std::size_t length, const SearchOptions& options) const;
+
+  // Exact top-k over the stored vectors regardless of index kind (the HNSW oracle).
+  Result<std::vector<Hit>> search_exact(const float* query, std::size_t length, const SearchOptions& options) const;
+
+  std::size_t size() const { return live_; }                 // live vectors
+  std::size_t slot_count() const { return ids_.size(); }     // slots, including HNSW tombstones
+  bool is_live(std::uint32_t slot) const { return alive_[slot] != 0; }
+  const std::string& id(std::uint32_t slot) const { return ids_[slot]; }
+  bool contains(std::string_view id) const { return map_.count(std::string(id)) != 0; }
+  // Filter mask (size slot_count()) allowing exactly the listed ids that exist.
+  std::vector<std::uint8_t> mask_for_ids(const std::vector<std::string>& ids) const;
+  const IndexOptions& options() const { return options_; }
+
+  // Serialized form (docs/dense.md): magic "RWDV", version, header, sections, CRC-32.
+  std::vector<std::uint8_t> save() const;
+  // Errors: CORRUPT_INDEX (magic, lengths, checksum, values or graph invalid), UNSUPPORTED_VERSION.
+  static Result<VectorIndex> load(std::string_view bytes);
+
+  static constexpr std::uint32_t kFormatVersion = 1;
+
+ private:
+  struct Query;  // a prepared query: padded f32, quantized int8 + scale, norm, sign bits
+  struct Graph;  // HNSW links
+
+  VectorIndex() = default;
+
+  std::size_t stride() const { return stride_; }
+  bool has_f32() const;
+  bool has_i8() const;
+  bool has_bits() const { return options_.storage == Storage::kBinary; }
+  Storage score_storage() const;  // what search scores with: f32 or int8 (binary: its rescore copy)
+
+  void encode_row(const float* src, std::uint32_t slot);
+  Query prepare(const float* query) const;
+  Query slot_query(std::uint32_t slot) const;
+  float score(const Query& q, std::uint32_t slot) const;
+  void scan(const Query& q, std::uint32_t k, const std::uint8_t* allow, std::vector<Hit>& out) const;
+  void scan_binary(const Query& q, std::uint32_t k, std::uint32_t pool, const std::uint8_t* allow,
+                   std::vector<Hit>& out) const;
+  Status validate_query(const float* query, std::size_t length, const SearchOptions& o) const;
+  void move_slot(std::uint32_t from, std::uint32_t to);
+
+  // HNSW (vector_index_hnsw.cpp)
+  std::uint32_t random_level();
+  void hnsw_insert(std::uint32_t slot);
+  void hnsw_search(const Query& q, std::uint32_t k, std::uint32_t ef, const std::uint8_t* allow,
+                   std::vector<Hit>& out) const;
+  std::uint32_t* links(std::uint32_t slot, std::uint32_t level);
+  const std::uint32_t* links(std::uint32_t slot, std::uint32_t level) const;
+  std::uint32_t max_links(std::uint32_t level) const { return level == 0 ? 2 * options_.hnsw.m : options_.hnsw.m; }
+  template <class Allow>
+  void search_layer(const Query& q, std::uint32_t entry, std::uint32_t ef, std::uint32_t level, Allow allow,
+                    std::vector<Hit>& out) const;
+  void select_neighbors(std::vector<Hit>& candidates, std::uint32_t m) const;
+  void connect(std::uint32_t slot, std::uint32_t neighbor, std::uint32_t level);
+
+  IndexOptions options_;
+  bool score_f32_ = true;         // scores with f32 rows (else int8 rows)
+  bool l2_ = false;               // metric is L2
+  std::size_t stride_ = 0;        // dimension rounded up to 16 (f32 and int8 rows)
+  std::size_t bit_bytes_ = 0;     // bytes per sign-bit row, a multiple of 16
+  std::vector<float> f32_;        // slot-major rows of stride_ floats (cosine: normalized)
+  std::vector<std::int8_t> i8_;   // slot-major rows of stride_ int8
+  std::vector<float> scale_;      // int8 scale per slot: x ~ scale * q
+  std::vector<float> norm2_;      // squared norm per slot of the stored (normalized) f32 vector
+  std::vector<std::uint8_t> bits_;  // slot-major sign bits
+  std::vector<std::string> ids_;
+  std::vector<std::uint64_t> seq_;  // insertion ordinal per slot: the tie-break
+  std::vector<std::uint8_t> alive_;
+  std::unordered_map<std::string, std::uint32_t> map_;
+  std::uint64_t next_seq_ = 0;
+  std::size_t live_ = 0;
+
+  // HNSW
+  std::vector<std::uint8_t> level_;                 // per slot
+  std::vector<std::uint32_t> links0_;               // per slot: [count, 2M links]
+  std::vector<std::vector<std::uint32_t>> upper_;   // per slot: level * [count, M links]
+  std::uint32_t entry_ = 0;
+  std::uint32_t max_level_ = 0;
+  std::uint64_t rng_ = 0;
+  mutable std::vector<std::uint32_t> visited_;      // search scratch: generation marks
+  mutable std::uint32_t visit_gen_ = 0;
+
+  friend class Serializer;
+};
+
+// CRC-32 (IEEE, as zlib) of `n` bytes: the checksum that ends a saved index. Exposed for tests and
+// the fuzz target, which re-seal mutated files to reach the structural checks behind the checksum.
+std::uint32_t format_checksum(const std::uint8_t* p, std::size_t n);
+
+const char* metric_name(Metric m);
+const char* storage_name(Storage s);
+
+}  // namespace ragwasm::dense

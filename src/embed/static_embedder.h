@@ -1,0 +1,83 @@
+// StaticEmbedder: sentence vectors from a static word-vector table (GloVe 6B 100-d by default, built
+// by models/build-static-model.mjs) with SIF weighting a / (a + p(w)) and the first principal
+// component removed (Arora, Liang, Ma 2017, "A Simple but Tough-to-Beat Baseline for Sentence
+// Embeddings"). Vectors are int8 with one float scale per word.
+//
+// File format "RWSTATIC" v1 (little-endian; every length checked against the bytes left):
+//   0  char[8] magic "RWSTATIC"      8  u32 version = 1      12 u32 dims     16 u32 words (n)
+//   20 f32 sif_a                     24 u32 words_bytes      28 u32 reserved = 0
+//   32 words: n UTF-8 words, each followed by '\n' (words_bytes in all), zero-padded to 4 bytes
+//   .. f32 p[n] (word probability)   .. f32 scale[n]   .. f32 pc[dims] (unit first component)
+//   .. i8 vectors[n * dims]          .. zero padding to 8 bytes
+//   .. u64 FNV-1a 64 of every byte before it
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace ragwasm::embed {
+
+constexpr std::uint32_t kStaticModelVersion = 1;
+constexpr std::size_t kMaxStaticDims = 4096;
+constexpr std::size_t kMaxStaticWords = 4u << 20;
+
+// 64-bit FNV-1a over bytes (the static model's checksum).
+std::uint64_t fnv1a64(std::string_view bytes);
+
+struct StaticModelParts {
+  std::uint32_t dims = 0;
+  float sif_a = 1e-3f;
+  std::vector<std::string> words;      // by rank
+  std::vector<float> probabilities;    // p(w)
+  std::vector<float> scales;           // vector i = scales[i] * q[i]
+  std::vector<float> principal;        // dims values; all zero = no removal
+  std::vector<std::int8_t> vectors;    // words.size() * dims
+};
+
+// Serializes parts in the format above (used by tests and tools; the model builder is in JS).
+std::string write_static_model(const StaticModelParts& parts);
+
+class StaticEmbedder {
+ public:
+  // Parses and validates a model file. Errors: CORRUPT_INDEX (bad magic, lengths, checksum, words, a
+  // version of 0 or > 65535), UNSUPPORTED_VERSION (another format version in 2..65535).
+  static Result<StaticEmbedder> load(std::string_view bytes);
+
+  std::size_t dims() const { return dims_; }
+  std::size_t vocab_size() const { return words_.size(); }
+  float sif_a() const { return sif_a_; }
+
+  // The words the embedder looks up: lowercase, then maximal runs of characters that are neither
+  // white space nor punctuation (the BERT punctuation set). "Don't stop!" -> don, t, stop.
+  std::vector<std::string> words(std::string_view text) const;
+
+  // Unit-length sentence vector (dims floats): v = sum_w a/(a+p(w)) * vec(w) over in-vocabulary
+  // words, minus its projection on the principal component, L2-normalized. No known word: zeros.
+  std::vector<float> embed(std::string_view text) const;
+  // embed() for many texts, row-major rows x dims.
+  std::vector<float> embed_batch(const std::vector<std::string_view>& texts) const;
+
+  // Vocabulary indices of the known words of text (unknown words skipped), at most max_tokens.
+  std::vector<std::int32_t> word_ids(std::string_view text, std::size_t max_tokens) const;
+  // Index of a word, or -1.
+  std::int32_t find(std::string_view word) const;
+  // Dequantized vector of word index i (dims floats).
+  std::vector<float> vector(std::size_t i) const;
+
+ private:
+  std::size_t dims_ = 0;
+  float sif_a_ = 0;
+  std::vector<std::string> words_;
+  std::vector<float> weights_;  // a / (a + p)
+  std::vector<float> scales_;
+  std::vector<float> pc_;
+  std::vector<std::int8_t> vectors_;
+  std::vector<std::uint32_t> slots_;  // open addressing: index + 1
+};
+
+}  // namespace ragwasm::embed

@@ -1,0 +1,152 @@
+// A BM25 index: compressed postings (delta + LEB128 varint, a skip entry every 128 postings),
+// per-field document lengths, a term dictionary, fields with boosts, metadata filters, updates with
+// exact collection statistics, RM3 pseudo-relevance feedback, and a versioned binary format.
+//
+// Scoring (see docs/sparse.md for the formulas and sources): fields are combined as in "simple
+// BM25F" (Robertson, Zaragoza, Taylor 2004) with one k1/b: tf = sum_f boost_f * tf_f and
+// dl = sum_f boost_f * len_f, so boosts of 1 equal indexing the concatenated fields.
+// Top-k: an exhaustive term-at-a-time oracle and a MaxScore document-at-a-time fast path that
+// return identical lists: scores are summed in query-term order in both, ties by document id
+// (bytewise ascending).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/result.h"
+#include "sparse/analyzer.h"
+
+namespace ragwasm::sparse {
+
+enum class Scorer { kLucene, kRobertson, kAtire, kBm25L, kBm25Plus };
+const char* scorer_name(Scorer s);
+
+struct ScoringOptions {
+  Scorer scorer = Scorer::kLucene;
+  double k1 = 0.9;
+  double b = 0.4;
+  double delta = -1;  // BM25L / BM25+ delta; < 0 means the default (0.5 for BM25L, 1.0 for BM25+)
+};
+
+struct FieldSpec {
+  std::string name;
+  double boost = 1.0;
+};
+
+struct IndexOptions {
+  AnalyzerOptions analyzer;
+  std::vector<FieldSpec> fields = {{"title", 1.0}, {"text", 1.0}};
+  ScoringOptions scoring;
+};
+
+constexpr std::size_t kMaxFields = 16;
+constexpr std::size_t kMaxIdBytes = 1024;
+
+struct MetaValue {
+  std::string key;
+  bool is_number = false;
+  std::string str;
+  double num = 0;
+};
+
+struct Document {
+  std::string id;
+  std::vector<std::string> fields;  // one text per IndexOptions::fields entry (missing = empty)
+  std::vector<MetaValue> meta;      // a key may repeat: the document then has a set of values
+};
+
+// A metadata predicate. kAnyOf: the document has a value of `key` equal to one of strings/numbers.
+// kRange: the document has a numeric value of `key` in [lo, hi] (bounds exclusive when *_open).
+struct FilterClause {
+  enum class Kind { kAnyOf, kRange };
+  std::string key;
+  Kind kind = Kind::kAnyOf;
+  std::vector<std::string> strings;
+  std::vector<double> numbers;
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  bool lo_open = false;
+  bool hi_open = false;
+};
+
+// Defaults chosen on SciFact train qrels (docs/sparse.md); Anserini's 10 / 10 / 0.5 scored lower there.
+struct Rm3Options {
+  bool enabled = false;
+  std::size_t fb_docs = 3;
+  std::size_t fb_terms = 10;
+  double original_weight = 0.9;
+};
+
+struct SearchOptions {
+  std::size_t k = 10;
+  std::vector<FilterClause> filter;  // all clauses must hold
+  bool exhaustive = false;           // use the oracle scorer instead of MaxScore
+  Rm3Options rm3;
+};
+
+struct Hit {
+  std::string id;
+  double score = 0;
+};
+
+struct WeightedTerm {
+  std::string term;  // an analyzed term
+  double weight = 1;
+};
+
+struct IndexStats {
+  std::size_t documents = 0;         // live documents (N)
+  std::size_t deleted = 0;           // tombstones awaiting compact()
+  std::size_t terms = 0;             // dictionary size (includes terms only in deleted documents)
+  double avg_length = 0;             // avgdl of the boosted combined length
+  std::size_t postings_bytes = 0;
+  std::size_t memory_bytes = 0;      // estimate of the heap bytes held
+};
+
+class Bm25Index {
+ public:
+  static Result<Bm25Index> create(const IndexOptions& options);
+  Bm25Index(Bm25Index&&) noexcept;
+  Bm25Index& operator=(Bm25Index&&) noexcept;
+  ~Bm25Index();
+
+  const IndexOptions& options() const;
+
+  // Adds a document; DUPLICATE_ID when the id exists (use upsert to replace).
+  Status add(const Document& doc);
+  // Adds or replaces.
+  Status upsert(const Document& doc);
+  // Deletes; NOT_FOUND when the id does not exist.
+  Status remove(std::string_view id);
+  bool contains(std::string_view id) const;
+  // Rewrites postings without deleted documents (statistics are unchanged: they are always exact).
+  void compact();
+
+  Result<std::vector<Hit>> search(std::string_view query, const SearchOptions& options);
+  Result<std::vector<Hit>> search_terms(const std::vector<WeightedTerm>& terms, const SearchOptions& options);
+  // The weighted query that RM3 would run (original terms + expansion), for inspection and tests.
+  Result<std::vector<WeightedTerm>> expand_query(std::string_view query, const SearchOptions& options);
+
+  std::vector<std::string> analyze(std::string_view text) const;
+  IndexStats stats() const;
+  std::size_t document_frequency(std::string_view term) const;  // live documents containing term
+  // Ids of live documents in insertion order.
+  std::vector<std::string> ids() const;
+
+  std::string save() const;
+  static Result<Bm25Index> load(std::string_view bytes);
+
+  struct Impl;
+
+ private:
+  explicit Bm25Index(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ragwasm::sparse

@@ -1,0 +1,95 @@
+// Bench suite `chunk`: chunking MB/s per strategy through the JS API (UTF-16 -> UTF-8 encoding, the
+// WASM call and slicing the chunk texts included) vs LangChain.js RecursiveCharacterTextSplitter and
+// MarkdownTextSplitter on the same inputs in the same process, with the ratio; native numbers beside.
+// Each config is timed wall-clock (ctx.time) and in process CPU time (process.cpuUsage), because on
+// a shared machine wall-clock includes time spent waiting for a core.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RecursiveCharacterTextSplitter, MarkdownTextSplitter } from '@langchain/textsplitters';
+import { chunk, chunkTexts } from '../../../web/src/index.js';
+
+// Markdown docs: every .md file (recursively); SEC filings: the .txt filings only (not README.md).
+function listFiles(dir, ext) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...listFiles(p, ext));
+    else if (e.name.endsWith(ext)) out.push(p);
+  }
+  return out.sort();
+}
+
+// Median wall ms (ctx.time) and median CPU ms of fn over reps.
+async function measure(ctx, fn, reps) {
+  const wall = await ctx.time(fn, { warmup: 2, reps });
+  const cpu = [];
+  for (let i = 0; i < reps; i++) {
+    const c0 = process.cpuUsage();
+    await fn();
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  cpu.sort((a, b) => a - b);
+  return { wallMs: wall.median, cpuMs: cpu[Math.floor(cpu.length / 2)] };
+}
+
+const CONFIGS = [
+  { label: 'recursive 1800/300', options: { strategy: 'recursive', chunkSize: 1800, chunkOverlap: 300 }, peer: RecursiveCharacterTextSplitter },
+  { label: 'recursive 512/64', options: { strategy: 'recursive', chunkSize: 512, chunkOverlap: 64 }, peer: RecursiveCharacterTextSplitter },
+  { label: 'recursive 200/0', options: { strategy: 'recursive', chunkSize: 200, chunkOverlap: 0 }, peer: RecursiveCharacterTextSplitter },
+  { label: 'markdown 1800/300', options: { strategy: 'markdown', chunkSize: 1800, chunkOverlap: 300 }, peer: MarkdownTextSplitter },
+  { label: 'markdown 512/64', options: { strategy: 'markdown', chunkSize: 512, chunkOverlap: 64 }, peer: MarkdownTextSplitter },
+  { label: 'markdown 200/0', options: { strategy: 'markdown', chunkSize: 200, chunkOverlap: 0 }, peer: MarkdownTextSplitter },
+  { label: 'fixed 1000/200', options: { strategy: 'fixed', chunkSize: 1000, chunkOverlap: 200 } },
+  { label: 'markdown-header 2000', options: { strategy: 'markdown-header', chunkSize: 2000, chunkOverlap: 0 } },
+  { label: 'sentence 1000', options: { strategy: 'sentence', chunkSize: 1000 } },
+];
+
+export default {
+  name: 'chunk',
+  description: 'chunking MB/s per strategy via the JS API vs LangChain.js (same process) and native',
+  async run(ctx) {
+    const reps = ctx.quick ? 3 : 9;
+    for (const [corpus, rel, ext] of [['markdown-docs', 'data/markdown-docs', '.md'], ['sec-filings text', 'data/sec-filings/text', '.txt']]) {
+      const dir = ctx.shared(rel);
+      if (!dir) {
+        ctx.table(`Chunking: ${corpus}`, ['config', 'status'], [['all', 'skipped: ../shared missing']]);
+        continue;
+      }
+      const files = listFiles(dir, ext);
+      const texts = files.map((f) => readFileSync(f, 'utf8'));
+      const docs = texts.map((text, i) => ({ id: `d${i}`, text }));
+      const mb = texts.reduce((a, t) => a + Buffer.byteLength(t), 0) / 1e6;
+      const native = ctx.native('bench_chunk', files);
+      const rows = [];
+      for (const c of CONFIGS) {
+        let count = 0;
+        const ours = await measure(ctx, () => { count = 0; for (const t of texts) count += chunkTexts(t, c.options).length; }, reps);
+        const objects = await measure(ctx, () => { for (const d of docs) chunk(d, c.options); }, reps);
+        let peer = null;
+        if (c.peer) {
+          const splitter = new c.peer({ chunkSize: c.options.chunkSize, chunkOverlap: c.options.chunkOverlap });
+          peer = await measure(ctx, async () => { for (const t of texts) await splitter.splitText(t); }, reps);
+        }
+        const n = native && native.results ? native.results[c.label] : null;
+        const r = {
+          chunks: count,
+          oursTexts: { wallMBs: mb / (ours.wallMs / 1000), cpuMBs: mb / (ours.cpuMs / 1000) },
+          oursChunkObjects: { wallMBs: mb / (objects.wallMs / 1000), cpuMBs: mb / (objects.cpuMs / 1000) },
+          langchain: peer ? { wallMBs: mb / (peer.wallMs / 1000), cpuMBs: mb / (peer.cpuMs / 1000) } : null,
+          native: n ? { wallMBs: n.mb_per_s, cpuMBs: n.cpu_mb_per_s } : null,
+        };
+        r.ratioWall = peer ? peer.wallMs / ours.wallMs : null;
+        r.ratioCpu = peer ? peer.cpuMs / ours.cpuMs : null;
+        r.ratioCpuChunkObjects = peer ? peer.cpuMs / objects.cpuMs : null;
+        ctx.record(`${corpus} ${c.label}`, { mb, files: files.length, ...r });
+        const f = (x) => (x === null ? '—' : x);
+        rows.push([c.label, count, r.oursTexts.cpuMBs, r.oursChunkObjects.cpuMBs, peer ? r.langchain.cpuMBs : '—',
+          f(r.ratioCpu && `${r.ratioCpu.toFixed(1)}x`), f(r.ratioCpuChunkObjects && `${r.ratioCpuChunkObjects.toFixed(1)}x`),
+          f(r.ratioWall && `${r.ratioWall.toFixed(1)}x`), n ? n.cpu_mb_per_s : 'not built']);
+      }
+      ctx.table(`Chunking ${corpus} (${files.length} files, ${mb.toFixed(2)} MB; MB/s in CPU time)`,
+        ['config', 'chunks', 'ours chunkTexts', 'ours chunk()', 'LangChain.js', 'ratio texts', 'ratio chunk()', 'ratio (wall)', 'native'], rows);
+    }
+  },
+};

@@ -1,0 +1,260 @@
+// Doc chat in headless Chromium: the sample corpus is indexed in the page; with no endpoint the
+// extractive answer cites sources and no request leaves 127.0.0.1 or carries document text; the
+// collection survives a reload with the same answer; a hostile document and a hostile LLM reply
+// (from a local scripted server speaking the OpenAI protocol, with CORS) never run script.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withPage, repoRoot } from './harness.mjs';
+import { openaiSse, anthropicSse } from '../js/llm-protocol-double.mjs';
+import { makePdf } from '../fixtures/make-pdf.mjs';
+
+const corpus = JSON.parse(readFileSync(join(repoRoot, 'web/dist/corpus.json'), 'utf8'));
+const QUESTION = 'How many days of paid time off do full-time U.S. employees get per year?';
+
+async function waitState(page, states, timeout = 45000) {
+  await page.waitForFunction((s) => s.includes(document.getElementById('status').dataset.state) || document.getElementById('status').classList.contains('err'),
+    states, { timeout });
+  return page.textContent('#status');
+}
+
+function recordBodies(context) {
+  const out = [];
+  context.on('request', (r) => out.push({ url: r.url(), method: r.method(), body: r.postData() }));
+  return out;
+}
+
+async function ask(page, q) {
+  await page.fill('#question', q);
+  await page.click('#ask-btn');
+  const st = await waitState(page, ['answered', 'failed']);
+  return { status: st, answer: await page.textContent('#answer'), sources: await page.$$eval('#sources li > a', (as) => as.map((a) => a.textContent)) };
+}
+
+test('doc chat: local indexing, extractive answer with citations, nothing leaves the device, persistence', async () => {
+  await withPage(async ({ page, context, url, requests, consoleErrors, screenshot }) => {
+    const bodies = recordBodies(context);
+    await page.goto(`${url}web/demo/chat.html`);
+    assert.match(await waitState(page, ['done']), /^ready/);
+    await page.click('#sample');
+    await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+    assert.match(await page.textContent('#status'), /^ready: 26 documents, \d+ chunks/);
+    assert.equal(await page.$$eval('#doclist li', (li) => li.length), 26);
+
+    const first = await ask(page, QUESTION);
+    assert.match(first.status, /answered from your documents/, first.status);
+    assert.match(first.answer, /22 days/, first.answer);
+    assert.match(first.answer, /\[1\]/);
+    assert.ok(first.sources.length >= 1);
+    // The citation opens the source with the cited sentence highlighted, and it is the document's own text.
+    await page.click('#answer a.cite[data-n="1"]');
+    const mark = await page.textContent('#source-mark');
+    const meta = await page.textContent('#source-meta');
+    const docName = meta.match(/^\[1\] (\S+)/)[1];
+    const doc = corpus.documents.find((d) => (d.metadata?.file?.split('/').pop() ?? `${d.id}.md`) === docName);
+    assert.ok(doc, `cited document ${docName} is in the corpus`);
+    assert.ok(doc.text.includes(mark), 'the highlighted passage is text of the cited document');
+    assert.ok(first.answer.includes(mark.trim()), 'the highlighted passage is the sentence the answer quotes');
+    await screenshot('chat-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot('chat-390x844');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 390 px`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Privacy: every request went to the static server, none carried a body (so no document text).
+    assert.ok(requests.length > 0);
+    assert.deepEqual(requests.filter((r) => !r.startsWith(url)), [], 'a request left 127.0.0.1');
+    assert.deepEqual(bodies.filter((b) => b.method !== 'GET' || b.body), [], 'a request carried a body');
+    assert.match(await page.textContent('#ledger-summary'), /^Nothing/);
+
+    // Persistence: reload, the collection is restored from IndexedDB, same answer and sources.
+    await page.reload();
+    await page.waitForFunction(() => /^restored: 26 saved documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+    const again = await ask(page, QUESTION);
+    assert.equal(again.answer, first.answer);
+    assert.deepEqual(again.sources, first.sources);
+
+    // Remove one document: it disappears from the list and from storage.
+    await page.click('#doclist button[aria-label="remove leave-policy.md"]');
+    await page.waitForFunction(() => document.getElementById('collection').dataset.documents === '25');
+    await page.reload();
+    await page.waitForFunction(() => /^restored: 25 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+    assert.deepEqual(requests.filter((r) => !r.startsWith(url)), []);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+/** A scripted OpenAI-protocol server on 127.0.0.1 with CORS (the page is on another port). */
+async function startScriptedLlm(replyText) {
+  const seen = [];
+  const server = createServer(async (req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type, accept, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access', 'access-control-allow-methods': 'POST, OPTIONS' };
+    if (req.method === 'OPTIONS') { res.writeHead(204, cors).end(); return; }
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    seen.push({ path: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const pieces = replyText.match(/.{1,12}/gs);
+    for (const ev of (req.url.endsWith('/messages') ? anthropicSse(pieces) : openaiSse(pieces))) res.write(`${ev}\n\n`);
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${server.address().port}`, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('doc chat: a hostile document and a hostile streamed LLM reply never run script; only the configured endpoint is contacted', async () => {
+  const hostileReply = 'Payload <img src=x onerror="globalThis.__RAGWASM_XSS__=1"><script>globalThis.__RAGWASM_XSS__=1</script> ' +
+    '<a href="javascript:globalThis.__RAGWASM_XSS__=1">click</a> as the documents say [1] and [9].';
+  const llm = await startScriptedLlm(hostileReply);
+  try {
+    await withPage(async ({ page, context, url, requests, consoleErrors }) => {
+      const bodies = recordBodies(context);
+      await page.goto(`${url}web/demo/chat.html`);
+      await waitState(page, ['done']);
+      const hostile = readFileSync(join(repoRoot, 'examples/corpus/hostile/hostile.md'));
+      await page.setInputFiles('#files', { name: 'hostile.md', mimeType: 'text/markdown', buffer: hostile });
+      await page.waitForFunction(() => /^ready: 1 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+      assert.match(await page.textContent('#status'), /^ready: 1 documents/);
+      const ex = await ask(page, 'What does the script tag do?');
+      assert.ok(ex.answer.length > 0);
+      if (await page.$('#answer a.cite')) await page.click('#answer a.cite');
+      assert.equal(await page.evaluate(() => globalThis.__RAGWASM_XSS__), undefined, 'the hostile document ran script');
+      assert.deepEqual(bodies.filter((b) => b.body), [], 'no request body before an endpoint is configured');
+
+      // Configure the endpoint (key in memory only) and stream the hostile reply.
+      await page.click('#settings summary');
+      await page.selectOption('#provider', 'openai');
+      await page.fill('#endpoint', `${llm.origin}/v1`);
+      await page.fill('#model', 'double-model');
+      await page.fill('#apikey', 'sk-test-demo-key');
+      await page.dispatchEvent('#apikey', 'change');
+      const r = await ask(page, 'What does the document say?');
+      assert.match(r.status, /^answered/, r.status);
+      assert.equal(r.answer, hostileReply, 'the reply is shown as text, exactly');
+      assert.equal(await page.$$eval('#answer *:not(a.cite)', (els) => els.length), 0, 'no element was created from the reply');
+      assert.equal(await page.$$eval('#answer a.cite', (as) => as.map((a) => a.textContent).join()), '[1]', '[9] points at no passage and stays text');
+      await page.click('#answer a.cite');
+      assert.equal(await page.isVisible('#source-mark'), true);
+      assert.equal(await page.evaluate(() => globalThis.__RAGWASM_XSS__), undefined, 'the hostile reply ran script');
+
+      // Exactly one request went to the endpoint; the ledger shows it; the key is not stored or logged.
+      assert.equal(llm.seen.length, 1);
+      assert.equal(llm.seen[0].headers.authorization, 'Bearer sk-test-demo-key');
+      const sent = JSON.parse(llm.seen[0].body);
+      assert.ok(JSON.stringify(sent.messages).includes('What does the document say?'));
+      assert.equal(await page.$$eval('#ledger tbody tr', (trs) => trs.length), 1);
+      assert.match(await page.textContent('#ledger tbody tr'), new RegExp(`127\\.0\\.0\\.1:${new URL(llm.origin).port}`));
+      assert.ok(!(await page.textContent('#ledger')).includes('sk-test-demo-key'));
+      assert.equal(await page.evaluate(() => JSON.stringify(localStorage).includes('sk-test-demo-key')), false, 'the key was stored without "remember"');
+      // 'remember' stores the key in localStorage; unticking removes it again.
+      await page.check('#remember');
+      assert.equal(await page.evaluate(() => JSON.stringify(localStorage).includes('sk-test-demo-key')), true);
+      await page.uncheck('#remember');
+      assert.equal(await page.evaluate(() => JSON.stringify(localStorage).includes('sk-test-demo-key')), false);
+      const outside = requests.filter((u) => !u.startsWith(url) && !u.startsWith(llm.origin));
+      assert.deepEqual(outside, [], 'a request went somewhere other than the page server and the configured endpoint');
+      assert.deepEqual(consoleErrors, []);
+    });
+  } finally {
+    await llm.close();
+  }
+});
+
+test('doc chat: a dropped PDF is extracted locally and a citation opens the right page with the sentence highlighted', async () => {
+  await withPage(async ({ page, url, requests, consoleErrors }) => {
+    await page.goto(`${url}web/demo/chat.html`);
+    await waitState(page, ['done']);
+    const pdf = makePdf([
+      ['Introduction to the Falcon project.', 'This report is a test fixture written for ragwasm.'],
+      ['Budget notes for the quarter.', 'Travel costs stayed flat.'],
+      ['The Falcon project launch date is 14 March 2027.', 'The launch site is Lisbon.'],
+    ]);
+    // Dropped on the drop zone (a DataTransfer holding the file), as a user would.
+    const dt = await page.evaluateHandle((b64) => {
+      const d = new DataTransfer();
+      d.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'falcon report.pdf', { type: 'application/pdf' }));
+      return d;
+    }, Buffer.from(pdf).toString('base64'));
+    await page.dispatchEvent('#drop', 'drop', { dataTransfer: dt });
+    await page.waitForFunction(() => /^ready: 1 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+    assert.match(await page.textContent('#doclist'), /falcon report\.pdf · pdf/);
+    const r = await ask(page, 'When is the Falcon project launch date?');
+    assert.match(r.answer, /14 March 2027/);
+    console.log(`# PDF answer: ${r.answer} | sources: ${r.sources.join(' | ')}`);
+    assert.match(r.sources[0], /falcon report\.pdf, pages? (\d, )*3\b/);
+    await page.click('#answer a.cite[data-n="1"]');
+    assert.match(await page.textContent('#source-meta'), /^\[1\] falcon report\.pdf, pages? (\d, )*3\b/);
+    const marks = await page.$$eval('#source-view mark', (ms) => ms.map((m) => m.textContent));
+    assert.ok(marks.includes('The Falcon project launch date is 14 March 2027.'), `highlighted: ${marks}`);
+    assert.deepEqual(requests.filter((u) => !u.startsWith(url)), []);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg, run locally', async () => {
+  const hidden = JSON.parse(readFileSync(join(repoRoot, 'models/build/fixtures/tiny-bert/config.json'), 'utf8')).hidden_size;
+  await withPage(async ({ page, url, requests, consoleErrors }) => {
+    await page.goto(`${url}web/demo/chat.html`);
+    await waitState(page, ['done']);
+    await page.click('#sample');
+    await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+    await page.click('#model-settings summary');
+    await page.fill('#onnx-url', '/models/build/fixtures/tiny-bert/onnx/model.onnx');
+    await page.fill('#tok-url', '/models/build/fixtures/tiny-bert/tokenizer.json');
+    // Cancel right after starting: the worker is replaced, the saved documents are re-indexed with
+    // the static model, and the ONNX model never becomes the dense leg.
+    await page.evaluate(() => { document.getElementById('use-onnx').click(); document.getElementById('cancel').click(); });
+    await page.waitForFunction(() => /^cancelled; restored: 26 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#collection'), /BM25 \+ dense \(static model\)/);
+    assert.equal(await page.isVisible('#cancel'), false);
+    await page.click('#use-onnx');
+    await page.waitForFunction(() => /^ready: dense \(ONNX/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 60000 });
+    assert.equal(await page.textContent('#status'), `ready: dense (ONNX, ${hidden}-d) for ${await page.$eval('#collection', (e) => e.dataset.chunks)} chunks`);
+    assert.match(await page.textContent('#collection'), new RegExp(`BM25 \\+ dense \\(ONNX, ${hidden}-d\\)`));
+    const r = await ask(page, QUESTION);
+    assert.match(r.status, /answered from your documents/);
+    assert.match(await page.textContent('#answer-meta'), /ONNX/);
+    assert.ok(r.sources.length >= 1);
+    assert.ok(requests.some((u) => u.endsWith('/models/build/fixtures/tiny-bert/onnx/model.onnx')));
+    assert.deepEqual(requests.filter((u) => !u.startsWith(url)), []);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+test('doc chat: the Anthropic provider streams a cited answer through the same ledger', async () => {
+  const reply = 'Full-time U.S. employees get 22 days of PTO per year [1].';
+  const llm = await startScriptedLlm(reply);
+  try {
+    await withPage(async ({ page, url, requests, consoleErrors }) => {
+      await page.goto(`${url}web/demo/chat.html`);
+      await waitState(page, ['done']);
+      await page.click('#sample');
+      await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+      await page.click('#settings summary');
+      await page.selectOption('#provider', 'anthropic');
+      await page.fill('#endpoint', llm.origin);
+      await page.fill('#model', 'double-model');
+      await page.fill('#apikey', 'sk-ant-test');
+      const r = await ask(page, QUESTION);
+      assert.match(r.status, /^answered/, r.status);
+      assert.equal(r.answer, reply);
+      assert.equal(llm.seen.length, 1);
+      assert.equal(llm.seen[0].path, '/v1/messages');
+      assert.equal(llm.seen[0].headers['x-api-key'], 'sk-ant-test');
+      assert.equal(llm.seen[0].headers['anthropic-dangerous-direct-browser-access'], 'true');
+      // The passages sent are the sources listed on the page, and the ledger shows that body.
+      const body = JSON.parse(llm.seen[0].body);
+      const firstSource = await page.$eval('#sources li .small', (e) => e.textContent.replace(/…$/, ''));
+      assert.ok(JSON.stringify(body).includes(JSON.stringify(firstSource.slice(0, 60)).slice(1, -1)), 'the first passage was sent');
+      assert.equal(await page.$$eval('#ledger tbody tr', (trs) => trs.length), 1);
+      assert.match(await page.textContent('#ledger-summary'), /^1 request\(s\): \d[\d,]* bytes to 127\.0\.0\.1:/);
+      assert.deepEqual(requests.filter((u) => !u.startsWith(url) && !u.startsWith(llm.origin)), []);
+      assert.deepEqual(consoleErrors, []);
+    });
+  } finally {
+    await llm.close();
+  }
+});

@@ -1,0 +1,152 @@
+// src/pipeline/config: the JSON pipeline config, its defaults and its path-named errors, as a spec.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "pipeline/config.h"
+
+using namespace ragwasm;
+using namespace ragwasm::pipeline;
+
+namespace {
+std::string error_of(const std::string& json) {
+  auto r = parse_config(json);
+  REQUIRE_FALSE(r.ok());
+  return r.error().message;
+}
+ErrorCode code_of(const std::string& json) {
+  auto r = parse_config(json);
+  REQUIRE_FALSE(r.ok());
+  return r.error().code;
+}
+}  // namespace
+
+TEST_CASE("an empty config is the default hybrid pipeline", "[unit]") {
+  auto r = parse_config("{}");
+  REQUIRE(r.ok());
+  const auto& c = r.value();
+  REQUIRE(c.bm25.enabled);
+  REQUIRE(c.dense.enabled);
+  REQUIRE(c.retrieval.retrievers == std::vector<std::string>{"bm25", "dense"});
+  REQUIRE(c.retrieval.fusion.mode == fusion::Mode::kConvex);
+  REQUIRE(c.retrieval.fusion.weights == std::vector<double>{0.7, 0.3});
+  REQUIRE(c.retrieval.fusion_mode == "hybrid");
+  REQUIRE(c.retrieval.k == 10);
+  REQUIRE(c.retrieval.candidates == 100);
+  REQUIRE(c.chunker.strategy == "recursive");
+  REQUIRE(c.chunker.chunk_size == 1000);
+  REQUIRE(c.chunker.chunk_overlap == 200);
+  REQUIRE_FALSE(c.rerank.enabled);
+  REQUIRE(c.assembly.token_budget == 2000);
+  REQUIRE(c.assembly.order == "score");
+}
+
+TEST_CASE("a full config is read into the structs", "[unit]") {
+  auto r = parse_config(R"({
+    "version": 1,
+    "chunker": {"strategy": "sentence", "chunkSize": 400, "chunkOverlap": 0, "unit": "tokens", "newlineBreaks": true},
+    "indexes": {"bm25": {"k1": 1.2, "b": 0.75, "stemmer": "none"},
+                "dense": {"model": "minilm", "index": "hnsw", "hnsw": {"m": 32, "efSearch": 100}}},
+    "retrieval": {"retrievers": ["dense", "bm25"], "k": 5, "candidates": 50,
+                  "fusion": {"mode": "rrf", "weights": [1, 2], "k": 20}},
+    "rerank": {"type": "custom", "candidates": 30, "keep": 5},
+    "assembly": {"tokenBudget": 1500, "order": "ends", "docContext": false}
+  })");
+  REQUIRE(r.ok());
+  const auto& c = r.value();
+  REQUIRE(c.chunker.strategy == "sentence");
+  REQUIRE(c.chunker.chunk_size == 400);
+  REQUIRE(c.chunker.unit == "tokens");
+  REQUIRE(c.chunker.options_json.find("\"newlineBreaks\":true") != std::string::npos);
+  REQUIRE(c.bm25.k1 == 1.2);
+  REQUIRE(c.bm25.stemmer == "none");
+  REQUIRE(c.dense.index == "hnsw");
+  REQUIRE(c.dense.hnsw_m == 32);
+  REQUIRE(c.dense.hnsw_ef_search == 100);
+  REQUIRE(c.dense.hnsw_ef_construction == 200);
+  REQUIRE(c.retrieval.retrievers == std::vector<std::string>{"dense", "bm25"});
+  REQUIRE(c.retrieval.fusion.mode == fusion::Mode::kRrf);
+  REQUIRE(c.retrieval.fusion.weights == std::vector<double>{1, 2});
+  REQUIRE(parse_config(R"({"retrieval": {"fusion": {"mode": "rrf"}}})").value().retrieval.fusion.weights == std::vector<double>{1, 1});
+  REQUIRE(c.retrieval.fusion.rrf_k == 20);
+  REQUIRE(c.rerank.enabled);
+  REQUIRE(c.rerank.type == "custom");
+  REQUIRE(c.rerank.keep == 5);
+  REQUIRE(c.assembly.order == "ends");
+  REQUIRE_FALSE(c.assembly.doc_context);
+}
+
+TEST_CASE("listing only the bm25 index makes a bm25-only pipeline", "[unit]") {
+  auto r = parse_config(R"({"indexes": {"bm25": {}}})");
+  REQUIRE(r.ok());
+  REQUIRE_FALSE(r.value().dense.enabled);
+  REQUIRE(r.value().retrieval.retrievers == std::vector<std::string>{"bm25"});
+  REQUIRE(r.value().retrieval.fusion.weights == std::vector<double>{1.0});
+}
+
+TEST_CASE("wrong types and unknown keys name the JSON path", "[unit]") {
+  REQUIRE(error_of(R"({"retrieval": {"fusion": {"weights": [1, -1]}}})") ==
+          "ragwasm: retrieval.fusion.weights[1]: expected a number >= 0, got -1");
+  REQUIRE(error_of(R"({"retrieval": {"fusion": {"weights": [1, "x"]}}})") ==
+          "ragwasm: retrieval.fusion.weights[1]: expected a number, got \"x\"");
+  REQUIRE(error_of(R"({"retrieval": {"fusion": {"weights": [1]}}})") ==
+          "ragwasm: retrieval.fusion.weights: expected 2 weights (one per list), got 1");
+  REQUIRE(error_of(R"({"retrieval": {"k": "10"}})") == "ragwasm: retrieval.k: expected an integer in [1, 100000], got \"10\"");
+  REQUIRE(error_of(R"({"retrieval": {"k": 2.5}})").find("retrieval.k: expected an integer") != std::string::npos);
+  REQUIRE(error_of(R"({"retreival": {}})").find("retreival: unknown key") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"k3": 1}}})").find("indexes.bm25.k3: unknown key") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"dense": {"hnsw": {"m": 1}}}})") == "ragwasm: indexes.dense.hnsw.m: expected an integer in [2, 256], got 1");
+  REQUIRE(error_of(R"({"assembly": {"order": "middle"}})") == "ragwasm: assembly.order: expected one of \"score\", \"ends\", got \"middle\"");
+  REQUIRE(error_of(R"({"chunker": []})") == "ragwasm: chunker: expected an object, got an array of 0");
+  REQUIRE(error_of("[]").find("(root): expected an object") != std::string::npos);
+  REQUIRE(code_of(R"({"retrieval": {"k": -1}})") == ErrorCode::kInvalidArgument);
+}
+
+TEST_CASE("the chunk overlap defaults to a fifth of the size up to 200", "[unit]") {
+  REQUIRE(parse_config(R"({"chunker": {"chunkSize": 60}})").value().chunker.chunk_overlap == 12);
+  REQUIRE(parse_config(R"({"chunker": {"chunkSize": 5000}})").value().chunker.chunk_overlap == 200);
+  REQUIRE(parse_config(R"({"chunker": {"chunkSize": 4}})").value().chunker.chunk_overlap == 0);
+}
+
+TEST_CASE("inconsistent settings are rejected", "[unit]") {
+  REQUIRE(error_of(R"({"chunker": {"chunkSize": 100, "chunkOverlap": 100}})") ==
+          "ragwasm: chunker.chunkOverlap: expected less than chunker.chunkSize (100), got 100");
+  REQUIRE(error_of(R"({"retrieval": {"k": 20, "candidates": 10}})") ==
+          "ragwasm: retrieval.candidates: expected >= retrieval.k (20), got 10");
+  REQUIRE(error_of(R"({"rerank": {"candidates": 5, "keep": 10}})") == "ragwasm: rerank.keep: expected <= rerank.candidates (5), got 10");
+  REQUIRE(error_of(R"({"indexes": {}})").find("indexes: expected at least one") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"retrievers": []}})").find("retrieval.retrievers: expected at least one") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"retrievers": ["bm25", "bm25"]}})").find("listed twice") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"fusion": {"mode": "convex", "weights": [0, 0]}}})").find("at least one weight > 0") != std::string::npos);
+}
+
+TEST_CASE("a retriever naming a missing index is NOT_FOUND", "[unit]") {
+  auto r = parse_config(R"({"indexes": {"bm25": {}}, "retrieval": {"retrievers": ["bm25", "dense"]}})");
+  REQUIRE(r.error().code == ErrorCode::kNotFound);
+  REQUIRE(r.error().message == "ragwasm: retrieval.retrievers[1]: index \"dense\" is not configured in indexes (configured: bm25)");
+}
+
+TEST_CASE("malformed JSON and other versions are reported as such", "[unit]") {
+  auto p = parse_config("{\"retrieval\": ");
+  REQUIRE(p.error().code == ErrorCode::kParseError);
+  REQUIRE(p.error().message.find("at byte") != std::string::npos);
+  REQUIRE(code_of(R"({"version": 2})") == ErrorCode::kUnsupportedVersion);
+  REQUIRE(code_of(R"({"version": "1"})") == ErrorCode::kInvalidArgument);
+  REQUIRE(parse_config(R"({"version": 1})").ok());
+}
+
+TEST_CASE("the normalized JSON round-trips", "[unit]") {
+  for (const char* src : {"{}", R"({"retrieval": {"fusion": {"mode": "rrf"}}})", R"({"indexes": {"dense": {"index": "hnsw"}}, "rerank": {"model": "m"}, "assembly": {"order": "ends"}})",
+                          R"({"chunker": {"strategy": "fixed", "chunkSize": 64, "chunkOverlap": 8, "strict": true},
+                              "retrieval": {"fusion": {"mode": "convex", "normalization": "zscore", "weights": [0.4, 0.6]}}})"}) {
+    INFO(src);
+    auto a = parse_config(src);
+    REQUIRE(a.ok());
+    const std::string j = to_json(a.value());
+    auto b = parse_config(j);
+    REQUIRE(b.ok());
+    REQUIRE(to_json(b.value()) == j);
+    REQUIRE(b.value().retrieval.fusion.weights == a.value().retrieval.fusion.weights);
+    REQUIRE(b.value().retrieval.fusion.mode == a.value().retrieval.fusion.mode);
+  }
+}

@@ -1,0 +1,270 @@
+// VectorIndex through the JS API: scores, ties, storage kinds, HNSW vs exact, filters, save/load,
+// and every bad input rejected with a RagwasmError that leaves the index as it was.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { init, VectorIndex, RagwasmError, denseSimdEnabled } from '../../web/src/index.js';
+import { build } from './helpers.mjs';
+
+await init();
+
+const debug = build === 'debug';
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6D2B79F5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function gaussian(n, dim, seed) {
+  const r = rng(seed);
+  const out = new Float32Array(n * dim);
+  for (let i = 0; i < out.length; i++) out[i] = Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
+  return out;
+}
+const ids = (n, p = 'd') => Array.from({ length: n }, (_, i) => `${p}${i}`);
+function rejects(fn, code, pattern) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof RagwasmError, `expected RagwasmError, got ${e}`);
+    assert.equal(e.code, code, e.message);
+    if (pattern) assert.match(e.message, pattern);
+    return true;
+  });
+}
+
+test('SIMD kernels are in the build', () => {
+  assert.equal(denseSimdEnabled(), true);
+});
+
+test('cosine dot and l2 scores follow their formulas', () => {
+  const data = [[1, 0], [0, 1], [1, 1], [-2, 0]];
+  const q = [2, 0];
+  const cos = VectorIndex.create({ dimension: 2 });
+  cos.add(['a', 'b', 'c', 'd'], data.map((v) => new Float32Array(v)));
+  const hc = cos.search(q, { k: 4 });
+  assert.deepEqual(hc.map((h) => h.id), ['a', 'c', 'b', 'd']);
+  assert.ok(Math.abs(hc[1].score - Math.SQRT1_2) < 1e-6);  // cos 45 degrees
+  const dot = VectorIndex.create({ dimension: 2, metric: 'dot' });
+  dot.add(['a', 'b', 'c', 'd'], new Float32Array(data.flat()));
+  // dots a 2, b 0, c 2, d -4: a and c tie, insertion order puts a first
+  assert.deepEqual(dot.search(q, { k: 4 }), [{ id: 'a', score: 2 }, { id: 'c', score: 2 }, { id: 'b', score: 0 }, { id: 'd', score: -4 }]);
+  const l2 = VectorIndex.create({ dimension: 2, metric: 'l2' });
+  l2.add(['a', 'b', 'c', 'd'], data);
+  // squared distances a 1, c 2, b 5, d 16
+  assert.deepEqual(l2.search(q, { k: 4 }).map((h) => h.score), [-1, -2, -5, -16]);
+  for (const ix of [cos, dot, l2]) ix.dispose();
+});
+
+test('WASM dot scores equal the documented 16-lane summation bit for bit', () => {
+  const dim = 40;  // padded to 48
+  const data = gaussian(50, dim, 3);
+  const q = gaussian(1, dim, 4);
+  const ix = VectorIndex.create({ dimension: dim, metric: 'dot' });
+  ix.add(ids(50), data);
+  const f = Math.fround;
+  const expected = new Map();
+  for (let r = 0; r < 50; r++) {
+    const p = new Array(16).fill(0);
+    for (let i = 0; i < 48; i += 16) {
+      for (let j = 0; j < 16; j++) {
+        const a = i + j < dim ? q[i + j] : 0;
+        const b = i + j < dim ? data[r * dim + i + j] : 0;
+        p[j] = f(p[j] + f(a * b));
+      }
+    }
+    const s = [0, 1, 2, 3].map((l) => f(f(p[l] + p[4 + l]) + f(p[8 + l] + p[12 + l])));
+    expected.set(`d${r}`, f(f(s[0] + s[1]) + f(s[2] + s[3])));
+  }
+  for (const h of ix.search(q, { k: 50 })) assert.equal(h.score, expected.get(h.id), h.id);
+  ix.dispose();
+});
+
+test('flat search returns the exact top k for every storage', () => {
+  const dim = 48;
+  const n = 1000;
+  const data = gaussian(n, dim, 5);
+  const queries = gaussian(10, dim, 6);
+  const f32 = VectorIndex.create({ dimension: dim });
+  f32.add(ids(n), data);
+  // brute force in JS (double precision cosine)
+  const norms = Array.from({ length: n }, (_, i) => Math.hypot(...data.subarray(i * dim, (i + 1) * dim)));
+  for (let qi = 0; qi < 10; qi++) {
+    const q = queries.subarray(qi * dim, (qi + 1) * dim);
+    const qn = Math.hypot(...q);
+    const ref = [];
+    for (let i = 0; i < n; i++) {
+      let d = 0;
+      for (let j = 0; j < dim; j++) d += q[j] * data[i * dim + j];
+      ref.push([d / (qn * norms[i]), i]);
+    }
+    ref.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    const hits = f32.search(q, { k: 10 });
+    assert.deepEqual(hits.map((h) => h.id), ref.slice(0, 10).map((r) => `d${r[1]}`));
+    hits.forEach((h, i) => assert.ok(Math.abs(h.score - ref[i][0]) < 1e-5, `score ${h.score} vs ${ref[i][0]}`));
+  }
+  for (const storage of ['int8', 'binary']) {
+    const ix = VectorIndex.create({ dimension: dim, storage });
+    ix.add(ids(n), data);
+    let overlap = 0;
+    for (let qi = 0; qi < 10; qi++) {
+      const q = queries.subarray(qi * dim, (qi + 1) * dim);
+      const exact = new Set(f32.search(q, { k: 10 }).map((h) => h.id));
+      overlap += ix.search(q, { k: 10, rescore: 20 }).filter((h) => exact.has(h.id)).length;
+    }
+    assert.ok(overlap / 100 >= 0.8, `${storage} recall@10 ${overlap / 100}`);  // int8 measured ~0.95, binary+int8 ~0.9
+    ix.dispose();
+  }
+  f32.dispose();
+});
+
+test('HNSW agrees with its exact scan and survives save and load', () => {
+  const dim = 32;
+  const n = debug ? 1500 : 4000;
+  const data = gaussian(n, dim, 7);
+  const queries = gaussian(50, dim, 8);
+  const ix = VectorIndex.create({ dimension: dim, index: 'hnsw', hnsw: { M: 16, efConstruction: 100, seed: 3 } });
+  ix.add(ids(n), data);
+  let found = 0;
+  for (let i = 0; i < 50; i++) {
+    const q = queries.subarray(i * dim, (i + 1) * dim);
+    const exact = new Set(ix.search(q, { k: 10, exact: true }).map((h) => h.id));
+    found += ix.search(q, { k: 10, efSearch: 128 }).filter((h) => exact.has(h.id)).length;
+  }
+  assert.ok(found / 500 >= 0.9, `recall@10 ${found / 500}`);
+  const bytes = ix.save();
+  const loaded = VectorIndex.load(bytes);
+  assert.deepEqual(loaded.options, ix.options);
+  assert.equal(loaded.size, n);
+  for (let i = 0; i < 50; i++) {
+    const q = queries.subarray(i * dim, (i + 1) * dim);
+    assert.deepEqual(loaded.search(q, { k: 10 }), ix.search(q, { k: 10 }));
+  }
+  assert.deepEqual(loaded.save(), bytes);
+  loaded.dispose();
+  ix.dispose();
+});
+
+test('filters return k hits when at least k ids pass', () => {
+  const dim = 16;
+  const n = 3000;
+  const data = gaussian(n, dim, 9);
+  const q = gaussian(1, dim, 10);
+  for (const index of ['flat', 'hnsw']) {
+    const ix = VectorIndex.create({ dimension: dim, index });
+    ix.add(ids(n), data);
+    const even = ix.search(q, { k: 10, filter: (id) => Number(id.slice(1)) % 2 === 0 });
+    assert.equal(even.length, 10);
+    assert.ok(even.every((h) => Number(h.id.slice(1)) % 2 === 0));
+    const few = ix.search(q, { k: 10, filter: (id) => Number(id.slice(1)) % 250 === 0 });  // 12 pass
+    assert.equal(few.length, 10);
+    const listed = ix.search(q, { k: 5, filter: ['d1', 'd2', 'nope'] });
+    assert.deepEqual(listed.map((h) => h.id).sort(), ['d1', 'd2']);
+    assert.deepEqual(ix.search(q, { k: 5, filter: new Set(['d7']) }).map((h) => h.id), ['d7']);
+    // the id cache follows removals
+    ix.remove(['d0', 'd2']);
+    assert.ok(ix.search(q, { k: 3000, filter: () => true }).every((h) => h.id !== 'd0' && h.id !== 'd2'));
+    assert.equal(ix.search(q, { k: 3000, filter: () => true }).length, n - 2);
+    ix.dispose();
+  }
+});
+
+test('remove and add again by id', () => {
+  for (const index of ['flat', 'hnsw']) {
+    const ix = VectorIndex.create({ dimension: 4, index });
+    ix.add(['x', 'y', 'z'], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]);
+    assert.equal(ix.remove(['y']), 2);
+    assert.equal(ix.has('y'), false);
+    assert.deepEqual(ix.search([0, 1, 0, 0], { k: 3 }).map((h) => h.id), ['x', 'z']);
+    ix.add(['y'], [[0, 1, 0, 0]]);
+    assert.equal(ix.search([0, 1, 0, 0], { k: 1 })[0].id, 'y');
+    assert.equal(ix.size, 3);
+    ix.dispose();
+  }
+});
+
+test('bad input throws a named RagwasmError and nothing indexed is lost', () => {
+  const ix = VectorIndex.create({ dimension: 3, index: 'hnsw' });
+  ix.add(['a', 'b'], [[1, 2, 3], [3, 2, 1]]);
+  const before = ix.search([1, 1, 1], { k: 2 });
+  rejects(() => ix.add(['c'], [[1, 2]]), 'DIMENSION_MISMATCH', /vectors\[0\]: has 2 values, the index expects dimension 3/);
+  rejects(() => ix.add(['c', 'd'], new Float32Array(5)), 'DIMENSION_MISMATCH', /expected 2 x 3 = 6/);
+  rejects(() => ix.add(['c'], [[1, NaN, 3]]), 'INVALID_ARGUMENT', /vectors\[0\]\[1\].*got nan/);
+  rejects(() => ix.add(['c', 'd'], [[1, 2, 3], [1, 2, Infinity]]), 'INVALID_ARGUMENT', /vectors\[1\]\[2\].*inf/);
+  rejects(() => ix.add([], []), 'INVALID_ARGUMENT', /empty batch/);
+  rejects(() => ix.add(['a'], [[1, 1, 1]]), 'DUPLICATE_ID', /'a' is already in the index/);
+  rejects(() => ix.add(['e', 'e'], [[1, 1, 1], [1, 1, 1]]), 'DUPLICATE_ID', /twice/);
+  rejects(() => ix.add([''], [[1, 1, 1]]), 'INVALID_ARGUMENT', /ids\[0\]/);
+  rejects(() => ix.add(['\uD800'], [[1, 1, 1]]), 'INVALID_ARGUMENT', /lone surrogates/);
+  rejects(() => ix.add('a', [[1, 1, 1]]), 'INVALID_ARGUMENT', /ids: expected an array/);
+  rejects(() => ix.add(['c'], 'x'), 'INVALID_ARGUMENT', /vectors/);
+  rejects(() => ix.remove(['a', 'missing']), 'NOT_FOUND', /'missing' is not in the index/);
+  rejects(() => ix.remove([]), 'INVALID_ARGUMENT', /empty batch/);
+  for (const k of [0, -1, 1.5, NaN, '3', 100001]) rejects(() => ix.search([1, 1, 1], { k }), 'INVALID_ARGUMENT', /options\.k/);
+  rejects(() => ix.search([1, 1], { k: 1 }), 'DIMENSION_MISMATCH', /query: has 2 values/);
+  rejects(() => ix.search([1, NaN, 1]), 'INVALID_ARGUMENT', /query\[1\]/);
+  rejects(() => ix.search([1, 1, 1], { top: 3 }), 'INVALID_ARGUMENT', /unknown option 'top'/);
+  rejects(() => ix.search([1, 1, 1], { filter: 42 }), 'INVALID_ARGUMENT', /options\.filter/);
+  rejects(() => ix.search([1, 1, 1], { efSearch: 0 }), 'INVALID_ARGUMENT', /efSearch/);
+  assert.equal(ix.size, 2);
+  assert.deepEqual(ix.search([1, 1, 1], { k: 2 }), before);
+  ix.dispose();
+  rejects(() => VectorIndex.create({}), 'INVALID_ARGUMENT', /options\.dimension/);
+  rejects(() => VectorIndex.create(), 'INVALID_ARGUMENT', /dimension/);
+  rejects(() => VectorIndex.create({ dimension: 8193 }), 'INVALID_ARGUMENT', /\[1, 8192\]/);
+  rejects(() => VectorIndex.create({ dimension: 4, metric: 'euclid' }), 'INVALID_ARGUMENT', /options\.metric/);
+  rejects(() => VectorIndex.create({ dimension: 4, storage: 'binary', index: 'hnsw' }), 'INVALID_ARGUMENT', /binary/);
+  rejects(() => VectorIndex.create({ dimension: 4, index: 'hnsw', hnsw: { M: 1 } }), 'INVALID_ARGUMENT', /hnsw\.M/);
+  rejects(() => VectorIndex.create({ dimension: 4, hnsw: { m: 16 } }), 'INVALID_ARGUMENT', /unknown option 'm'/);
+});
+
+test('corrupt or foreign bytes are rejected by load', () => {
+  const ix = VectorIndex.create({ dimension: 8, storage: 'int8', index: 'hnsw' });
+  ix.add(ids(30), gaussian(30, 8, 11));
+  const bytes = ix.save();
+  rejects(() => VectorIndex.load(bytes.subarray(0, bytes.length - 1)), 'CORRUPT_INDEX', /corrupt/);
+  rejects(() => VectorIndex.load(new Uint8Array(0)), 'CORRUPT_INDEX');
+  const r = rng(12);
+  for (let t = 0; t < (debug ? 50 : 300); t++) {
+    const b = bytes.slice();
+    const at = 8 + Math.floor(r() * (b.length - 8));  // past magic and version
+    b[at] ^= 1 << Math.floor(r() * 8);
+    rejects(() => VectorIndex.load(b), 'CORRUPT_INDEX');
+  }
+  const v2 = bytes.slice();
+  v2[4] = 9;
+  rejects(() => VectorIndex.load(v2), 'UNSUPPORTED_VERSION', /version 9 is not supported; this build reads version 1/);
+  rejects(() => VectorIndex.load('RWDV'), 'INVALID_ARGUMENT', /Uint8Array/);
+  // the original still loads and searches
+  const ok = VectorIndex.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  assert.equal(ok.size, 30);
+  ok.dispose();
+  ix.dispose();
+});
+
+test('a disposed index throws DISPOSED', () => {
+  const ix = VectorIndex.create({ dimension: 2 });
+  ix.add(['a'], [[1, 0]]);
+  ix.dispose();
+  assert.equal(ix.disposed, true);
+  rejects(() => ix.search([1, 0]), 'DISPOSED');
+  rejects(() => ix.add(['b'], [[0, 1]]), 'DISPOSED');
+  ix.dispose();  // twice is fine
+});
+
+test('options report the defaults and survive save and load', () => {
+  const ix = VectorIndex.create({ dimension: 5, index: 'hnsw', hnsw: { M: 8 } });
+  const expected = {
+    dimension: 5, metric: 'cosine', storage: 'f32', binaryRescore: 'int8', index: 'hnsw',
+    hnsw: { M: 8, efConstruction: 200, efSearch: 64, seed: 42 },
+  };
+  assert.deepEqual(ix.options, expected);
+  const loaded = VectorIndex.load(ix.save());
+  assert.deepEqual(loaded.options, expected);
+  assert.equal(loaded.size, 0);
+  assert.deepEqual(loaded.search([1, 2, 3, 4, 5]), []);
+  loaded.dispose();
+  ix.dispose();
+});

@@ -1,0 +1,142 @@
+// Proof of correctness of the ONNX embedder: a BERT-architecture model with seeded random weights
+// (models/make-bert-fixture.py: 2 layers, hidden 32, the real 30,522 vocab) run by our embedder
+// (WASM tokenizer + pooling, onnxruntime-web) and by transformers.js's feature-extraction pipeline
+// (onnxruntime-node, offline) must agree within 1e-5 per dimension on >= 1,000 real SciFact sentences.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { init, createOnnxEmbedder, RagwasmError, Tokenizer } from '../../web/src/index.js';
+import { build, repoRoot, skipUnlessShared } from './helpers.mjs';
+import { loadTransformers, readScifact } from './embed-fixtures.mjs';
+
+await init();
+
+const PY = '/usr/bin/python3';
+const TOLERANCE = 1e-5;  // per dimension, absolute, on unit vectors (float32 kernels differ: ORT web vs node)
+let fixtureDir = null;
+
+function pythonOnnx() {
+  if (!existsSync(PY)) return false;
+  try {
+    execFileSync(PY, ['-c', 'import onnx, numpy'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function fixture(t) {
+  const tok = skipUnlessShared(t, 'models/bert-base-uncased/tokenizer.json');
+  if (!tok) return null;
+  if (!pythonOnnx()) {
+    t.skip('needs Debian python3-onnx and python3-numpy for /usr/bin/python3 (apt-get install python3-onnx)');
+    return null;
+  }
+  if (fixtureDir === null) {
+    fixtureDir = mkdtempSync(join(tmpdir(), 'ragwasm-bert-'));
+    execFileSync(PY, [join(repoRoot, 'models/make-bert-fixture.py'), fixtureDir, tok, '--name', 'tiny-bert', '--seed', '1234']);
+  }
+  return { dir: fixtureDir, tok, model: pathToFileURL(join(fixtureDir, 'tiny-bert/onnx/model.onnx')) };
+}
+
+test.after(() => {
+  if (fixtureDir) rmSync(fixtureDir, { recursive: true, force: true });
+});
+
+function sentences(t, n) {
+  const corpus = skipUnlessShared(t, 'data/scifact/corpus.jsonl');
+  if (!corpus) return null;
+  const { docs, queries } = readScifact(corpus.replace(/corpus\.jsonl$/, ''));
+  // Claims (queries) are single sentences; titles too. Queries first, then titles.
+  return [...queries.map((q) => q.text), ...docs.map((d) => d.title)].filter((s) => s.trim().length > 0).slice(0, n);
+}
+
+async function compare(t, pooling, count) {
+  const f = fixture(t);
+  if (!f) return;
+  const texts = sentences(t, count);
+  if (!texts) return;
+  const tf = await loadTransformers(f.dir);
+  const extractor = await tf.pipeline('feature-extraction', 'tiny-bert', { dtype: 'fp32', device: 'cpu' });
+  const ours = await createOnnxEmbedder({ model: f.model, tokenizer: { tokenizerJson: readFileSync(f.tok) }, pooling, normalize: true, batchSize: 64 });
+  const mine = await ours.embed(texts);
+  let maxDiff = 0;
+  let worst = -1;
+  for (let i = 0; i < texts.length; i += 64) {
+    const batch = texts.slice(i, i + 64);
+    const ref = await extractor(batch, { pooling, normalize: true });
+    assert.deepEqual(ref.dims, [batch.length, 32]);
+    for (let r = 0; r < batch.length; r++) {
+      for (let d = 0; d < 32; d++) {
+        const diff = Math.abs(mine[i + r][d] - ref.data[r * 32 + d]);
+        if (diff > maxDiff) { maxDiff = diff; worst = i + r; }
+      }
+    }
+  }
+  t.diagnostic(`${pooling}: ${texts.length} sentences, max |ours - transformers.js| = ${maxDiff.toExponential(3)} (text ${worst})`);
+  assert.equal(mine.length, texts.length);
+  assert.equal(ours.dims, 32);
+  assert.ok(maxDiff <= TOLERANCE, `max difference ${maxDiff} > ${TOLERANCE} at text ${worst}: ${JSON.stringify(texts[worst])}`);
+  await ours.dispose();
+  await extractor.dispose();
+}
+
+test('mean pooling matches transformers.js within 1e-5 on 1200 SciFact sentences', async (t) => {
+  await compare(t, 'mean', build === 'debug' ? 1000 : 1200);
+});
+
+test('cls pooling matches transformers.js within 1e-5 on 300 SciFact sentences', async (t) => {
+  await compare(t, 'cls', 300);
+});
+
+test('prefixes progress and abort work and errors leave the embedder usable', async (t) => {
+  const f = fixture(t);
+  if (!f) return;
+  const tokenizer = Tokenizer.fromTokenizerJson(readFileSync(f.tok));
+  const e = await createOnnxEmbedder({ model: f.model, tokenizer, batchSize: 2, queryPrefix: 'query: ', documentPrefix: 'passage: ' });
+  const progress = [];
+  const docs = await e.embedDocuments(['a b', 'c', 'd e f'], { onProgress: (p) => progress.push(p.done) });
+  assert.deepEqual(progress, [2, 3]);
+  // The document prefix is applied: equal to embedding the prefixed text with empty prefixes.
+  const plain = await createOnnxEmbedder({ model: f.model, tokenizer });
+  const [same] = await plain.embed(['passage: a b']);
+  assert.deepEqual(Array.from(docs[0]), Array.from(same));
+  const [q] = await e.embedQueries(['a b']);
+  assert.notDeepEqual(Array.from(q), Array.from(docs[0]));
+  // Empty batch, non-string, aborted signal: RagwasmError; the embedder still works afterwards.
+  await assert.rejects(e.embed([]), (err) => err instanceof RagwasmError && err.code === 'INVALID_ARGUMENT');
+  await assert.rejects(e.embed(['ok', 3]), (err) => err instanceof RagwasmError && err.code === 'INVALID_ARGUMENT' && /texts\[1\]/.test(err.message));
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(e.embed(['x'], { signal: ac.signal }), (err) => err.code === 'ABORTED');
+  const again = await e.embed(['a b']);
+  assert.equal(again[0].length, 32);
+  await e.dispose();
+  await plain.dispose();
+  await assert.rejects(e.embed(['x']), (err) => err.code === 'DISPOSED');
+  tokenizer.dispose();
+});
+
+test('bad options and mismatching models are rejected with RagwasmError', async (t) => {
+  const f = fixture(t);
+  if (!f) return;
+  const tokenizerJson = readFileSync(f.tok);
+  const base = { model: f.model, tokenizer: { tokenizerJson } };
+  await assert.rejects(createOnnxEmbedder({ ...base, pooling: 'max' }), (e) => e.code === 'INVALID_ARGUMENT' && /pooling/.test(e.message));
+  await assert.rejects(createOnnxEmbedder({ ...base, maxLength: 1 }), (e) => e.code === 'INVALID_ARGUMENT' && /maxLength/.test(e.message));
+  await assert.rejects(createOnnxEmbedder({ ...base, batchSize: 0 }), (e) => e.code === 'INVALID_ARGUMENT');
+  await assert.rejects(createOnnxEmbedder({ ...base, colour: 1 }), (e) => e.code === 'INVALID_ARGUMENT' && /unknown option 'colour'/.test(e.message));
+  await assert.rejects(createOnnxEmbedder({ model: f.model, tokenizer: 'bert' }), (e) => e.code === 'INVALID_ARGUMENT' && /tokenizer/.test(e.message));
+  await assert.rejects(createOnnxEmbedder({ ...base, outputName: 'pooler_output' }), (e) => e.code === 'INVALID_ARGUMENT' && /pooler_output/.test(e.message));
+  await assert.rejects(createOnnxEmbedder({ ...base, model: new Uint8Array([1, 2, 3]) }), (e) => e instanceof RagwasmError && e.code === 'INTERNAL');
+  await assert.rejects(createOnnxEmbedder({ ...base, model: pathToFileURL(join(f.dir, 'bad-inputs.onnx')) }),
+    (e) => e.code === 'INVALID_ARGUMENT' && /input_ids/.test(e.message));
+  const flat = await createOnnxEmbedder({ ...base, model: pathToFileURL(join(f.dir, 'bad-outputs.onnx')) });
+  await assert.rejects(flat.embed(['hello']), (e) => e.code === 'INVALID_ARGUMENT' && /expected a float32 tensor/.test(e.message));
+  await flat.dispose();
+});

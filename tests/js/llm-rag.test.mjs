@@ -1,0 +1,69 @@
+// `ragwasm rag` end to end on examples/corpus: the extractive configuration runs locally; the LLM
+// configuration and the correctness judge talk to the ProtocolTestDouble (scripted replies), so the
+// printed correctness numbers are the script's, not a model's.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { init } from '../../web/src/index.js';
+import { main } from '../../web/cli/ragwasm.mjs';
+import { repoRoot } from './helpers.mjs';
+import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
+
+const dataset = join(repoRoot, 'examples/corpus');
+let double;
+before(async () => { await init(); double = await ProtocolTestDouble.start(); });
+after(async () => { await double.close(); });
+
+function capture() {
+  const io = { out: '', err: '' };
+  io.stdout = { write: (s) => { io.out += s; } };
+  io.stderr = { write: (s) => { io.err += s; } };
+  return io;
+}
+
+test('the extractive configuration runs without any endpoint', async (t) => {
+  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
+  const io = capture();
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-rag-'));
+  const code = await main(['rag', '--dataset', dataset, '--limit', '6', '--out', join(dir, 'out.jsonl')], io);
+  assert.equal(code, 0, io.err);
+  assert.match(io.out, /### token F1 vs the reference answer/);
+  assert.match(io.out, /\| extractive \| 6 \|/);
+  assert.match(io.out, /requests sent: 0/);
+  const rows = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(rows.length, 6);
+  for (const r of rows) {
+    assert.equal(r.configuration, 'extractive');
+    assert.ok(r.f1 >= 0 && r.f1 <= 1);
+    assert.equal(r.correctness, null);  // no judge endpoint: not judged, not zero
+  }
+});
+
+test('an LLM grid with a judge reports the scripted correctness per configuration', async (t) => {
+  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
+  double.reset();
+  double.always((req) => {
+    const judging = /Reference answer:/.test(req.raw);
+    return { json: openaiJson(judging ? '[scripted] Correctness: 80%' : '[scripted] An answer [1].') };
+  });
+  const io = capture();
+  const code = await main(['rag', '--dataset', dataset, '--limit', '3', '--answerer', 'both', '--base-url', `${double.origin}/v1`,
+    '--models', 'double-a,double-b', '--price-in', '1', '--price-out', '2'], io);
+  assert.equal(code, 0, io.err);
+  // three configurations: extractive, double-a, double-b; each judged on 3 questions
+  assert.match(io.out, /\| double-a \/ built-in \| 3 \| 80\.0 \| 80\.0 \| 80\.0 \|/);
+  assert.match(io.out, /\| double-b \/ built-in \| 3 \|/);
+  assert.match(io.out, /\| extractive \| 3 \|/);
+  const sent = double.requests.length;
+  assert.ok(sent >= 6, `expected answers and judge calls, got ${sent} requests`);
+  assert.match(io.out, new RegExp(`requests sent: ${sent} to 127\\.0\\.0\\.1`));
+});
+
+test('bad rag arguments exit with 2', async () => {
+  const io = capture();
+  assert.equal(await main(['rag', '--answerer', 'llm'], io), 2);
+  assert.equal(await main(['rag', '--k', '0'], io), 2);
+  assert.match(io.err, /--k/);
+});

@@ -1,0 +1,175 @@
+// Bindings for src/chunk: one call per document returns every chunk as a flat Uint32Array
+// [start, end, tokenEstimate, headerIndex + 1] per chunk (UTF-16 offsets), so JS slices the chunk
+// texts from its own string and no per-chunk Embind object is created.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bind_common.h"
+#include "chunk/chunk.h"
+#include "text/utf8.h"
+
+namespace ragwasm::wasm {
+namespace {
+
+val header_paths(const std::vector<chunk::HeaderPath>& headers) {
+  val arr = val::array();
+  for (std::size_t i = 0; i < headers.size(); ++i) {
+    val levels = val::array();
+    for (int l = 0; l < 6; ++l) levels.call<void>("push", headers[i].levels[l]);
+    arr.call<void>("push", levels);
+  }
+  return arr;
+}
+
+// Flat [start16, end16, tokens, header + 1] per chunk. Starts and ends (each non-decreasing in every
+// strategy) are merged and visited in one forward pass that counts UTF-16 units and the token
+// estimate's running counts (chunk::TokenCounter); a backward step restarts the count (still exact).
+// `ascii`: the caller knows every byte is ASCII, so with tokens = false no pass is needed at all.
+// tokens = false leaves the estimates 0 (callers that only want the texts).
+val flatten(std::string_view text, const std::vector<chunk::ChunkSpan>& chunks, bool tokens = true, bool ascii = false) {
+  const std::size_t n = chunks.size();
+  std::vector<std::uint32_t> flat(n * 4);
+  for (std::size_t k = 0; k < n; ++k) flat[4 * k + 3] = static_cast<std::uint32_t>(chunks[k].header + 1);
+  if (!tokens) {
+    // Offsets only: ASCII needs no conversion; otherwise one merged forward pass counting units.
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(text.data());
+    std::size_t pos = 0, units = 0;
+    auto to16 = [&](std::size_t byte) {
+      if (ascii) return static_cast<std::uint32_t>(byte);
+      if (byte < pos) pos = units = 0;
+      for (; pos < byte; ++pos) units += static_cast<std::size_t>((p[pos] & 0xC0) != 0x80) + (p[pos] >= 0xF0);
+      return static_cast<std::uint32_t>(units);
+    };
+    std::size_t i = 0, j = 0;
+    while (i < n || j < n) {
+      if (j >= n || (i < n && chunks[i].start <= chunks[j].end)) {
+        flat[4 * i] = to16(chunks[i].start);
+        ++i;
+      } else {
+        flat[4 * j + 1] = to16(chunks[j].end);
+        ++j;
+      }
+    }
+    return to_typed_array(flat);
+  }
+  chunk::TokenCounter counter(text);
+  std::vector<chunk::TokenCounter::Snapshot> at_start(tokens ? n : 0);
+  std::size_t i = 0, j = 0;  // next start, next end to visit
+  while (i < n || j < n) {
+    if (j >= n || (i < n && chunks[i].start <= chunks[j].end)) {
+      counter.advance_to(chunks[i].start);
+      flat[4 * i] = static_cast<std::uint32_t>(counter.utf16());
+      if (tokens) at_start[i] = counter.snapshot();
+      ++i;
+    } else {
+      counter.advance_to(chunks[j].end);
+      flat[4 * j + 1] = static_cast<std::uint32_t>(counter.utf16());
+      if (tokens) {
+        if (j < i) {
+          flat[4 * j + 2] = counter.tokens_between(at_start[j], chunks[j].start, counter.snapshot());
+        } else {  // cannot happen for ordered spans (start <= end is visited first); stay exact anyway
+          flat[4 * j + 2] = chunk::estimate_tokens(text.substr(chunks[j].start, chunks[j].end - chunks[j].start));
+        }
+      }
+      ++j;
+    }
+  }
+  return to_typed_array(flat);
+}
+
+val split_view(std::string_view bytes, const std::string& options_json, bool tokens, bool encoded_by_js,
+               bool ascii = false) {
+  auto o = chunk::parse_options(options_json);
+  if (!o.ok()) return reply_error(o.error());
+  o.value().assume_valid_utf8 = encoded_by_js;  // TextEncoder output is always valid UTF-8
+  auto r = chunk::chunk_text(bytes, o.value());
+  if (!r.ok()) return reply_error(r.error());
+  const chunk::ChunkList& list = r.value();
+  const std::string_view t = list.repaired ? std::string_view(list.repaired_text) : bytes;
+  val v = val::object();
+  v.set("flat", flatten(t, list.chunks, tokens, ascii));
+  v.set("headers", header_paths(list.headers));
+  v.set("repaired", list.repaired);
+  return reply_ok(v);
+}
+
+val chunk_split(const Bytes& bytes, const std::string& options_json, bool tokens) {
+  return guard([&] { return split_view(bytes, options_json, tokens, false); });
+}
+
+// Fast path: the text is already in WASM memory at [ptr, ptr + len), written there by JS
+// (TextEncoder.encodeInto into a buffer from the module's malloc; JS frees it after the call), which
+// skips Embind's per-byte copy of a Uint8Array into std::string.
+// `ascii` = JS saw encodeInto write one byte per UTF-16 unit (every character ASCII).
+val chunk_splitAt(std::uint32_t ptr, std::uint32_t len, const std::string& options_json, bool tokens, bool ascii) {
+  return guard([&] {
+    const std::string_view bytes(reinterpret_cast<const char*>(static_cast<std::uintptr_t>(ptr)), len);
+    return split_view(bytes, options_json, tokens, true, ascii);
+  });
+}
+
+// Headers as a flat Uint32Array [start16, end16, level] (UTF-16 offsets of the header lines).
+val chunk_headers(const Bytes& bytes) {
+  return guard([&] {
+    text::OffsetMapper map(bytes);
+    std::vector<std::uint32_t> flat;
+    for (const auto& h : chunk::find_headers(bytes)) {
+      flat.push_back(static_cast<std::uint32_t>(map.to_utf16(h.start)));
+      flat.push_back(static_cast<std::uint32_t>(map.to_utf16(h.end)));
+      flat.push_back(static_cast<std::uint32_t>(h.level));
+    }
+    return reply_ok(to_typed_array(flat));
+  });
+}
+
+// Semantic chunks from sentence spans (UTF-16 offsets, flat [s0, e0, s1, e1, ...]) and one embedding
+// per sentence (row-major Float32Array, n x dim). method: 0 percentile, 1 standard_deviation,
+// 2 interquartile, 3 gradient. unit as in the options JSON.
+val chunk_semantic(const Bytes& bytes, val spans16, val embeddings, double dim_d, int method, double amount,
+                   double min_size, double max_size, const std::string& unit) {
+  return guard([&] {
+    const std::vector<std::uint32_t> s16 = emscripten::convertJSArrayToNumberVector<std::uint32_t>(spans16);
+    const std::vector<float> emb = emscripten::convertJSArrayToNumberVector<float>(embeddings);
+    const std::size_t n = s16.size() / 2;
+    const std::size_t dim = static_cast<std::size_t>(dim_d);
+    if (dim == 0 || emb.size() != n * dim) {
+      return reply_error("DIMENSION_MISMATCH", "ragwasm: embeddings: expected " + std::to_string(n) + " x " +
+                                                   std::to_string(dim) + " values, got " + std::to_string(emb.size()));
+    }
+    text::OffsetMapper map(bytes);
+    std::vector<chunk::ChunkSpan> units(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      units[i].start = map.to_utf8(s16[2 * i]);
+      units[i].end = map.to_utf8(s16[2 * i + 1]);
+    }
+    chunk::SemanticOptions o;
+    o.method = static_cast<chunk::Breakpoint>(method < 0 || method > 3 ? 0 : method);
+    o.amount = amount;
+    o.min_chunk_size = static_cast<std::size_t>(min_size);
+    o.max_chunk_size = static_cast<std::size_t>(max_size);
+    o.unit = unit == "codepoints" ? chunk::Unit::kCodePoints
+             : unit == "bytes"    ? chunk::Unit::kBytes
+             : unit == "tokens"   ? chunk::Unit::kTokens
+                                  : chunk::Unit::kUtf16;
+    const std::vector<double> d = chunk::cosine_distances(emb.data(), n, dim);
+    auto r = chunk::semantic_chunks(bytes, units, d, o);
+    if (!r.ok()) return reply_error(r.error());
+    val v = val::object();
+    v.set("flat", flatten(bytes, r.value()));  // semantic chunks are in order
+    v.set("distances", to_typed_array(d));
+    v.set("threshold", chunk::breakpoint_threshold(d, o.method, o.amount));
+    return reply_ok(v);
+  });
+}
+
+}  // namespace
+}  // namespace ragwasm::wasm
+
+EMSCRIPTEN_BINDINGS(ragwasm_chunk) {
+  using namespace ragwasm::wasm;
+  emscripten::function("chunk_split", &chunk_split);
+  emscripten::function("chunk_splitAt", &chunk_splitAt);
+  emscripten::function("chunk_headers", &chunk_headers);
+  emscripten::function("chunk_semantic", &chunk_semantic);
+}

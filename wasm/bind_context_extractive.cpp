@@ -1,0 +1,65 @@
+// Bindings for src/context/extractive: the no-LLM extractive answerer. Chunk texts arrive as UTF-8
+// bytes; sentence spans leave as UTF-16 offsets of their chunk's text.
+#include <string>
+#include <vector>
+
+#include "bind_common.h"
+#include "context/extractive.h"
+#include "text/utf8.h"
+
+namespace ragwasm::wasm {
+namespace {
+
+// ids, texts: Uint8Array[] (UTF-8 bytes); scores: number[]; no_answer_text: UTF-8 bytes.
+val extractive_answer(const Bytes& question, val ids, val texts, val scores, int max_sentences, int max_chunks,
+                      double threshold, const Bytes& no_answer_text) {
+  return guard([&] {
+    const unsigned n = ids["length"].as<unsigned>();
+    if (texts["length"].as<unsigned>() != n || scores["length"].as<unsigned>() != n) {
+      return reply_error("INVALID_ARGUMENT", "ragwasm: chunks: ids, texts and scores differ in length");
+    }
+    std::vector<context::ExtractiveChunk> chunks(n);
+    for (unsigned i = 0; i < n; ++i) {
+      chunks[i].id = ids[i].as<std::string>();
+      chunks[i].text = texts[i].as<std::string>();
+      chunks[i].score = scores[i].as<double>();
+    }
+    context::ExtractiveOptions o;
+    o.max_sentences = max_sentences < 0 ? 0 : static_cast<std::size_t>(max_sentences);
+    o.max_chunks = max_chunks < 0 ? 0 : static_cast<std::size_t>(max_chunks);
+    o.threshold = threshold;
+    o.no_answer_text = no_answer_text;
+    auto r = context::extractive_answer(question, chunks, o);
+    if (!r.ok()) return reply_error(r.error());
+    const auto& a = r.value();
+    val v = val::object();
+    v.set("answered", a.answered);
+    v.set("text", a.text);
+    v.set("bestScore", a.best_score);
+    val cites = val::array();
+    for (const auto& c : a.citations) cites.call<void>("push", c);
+    v.set("citations", cites);
+    val sents = val::array();
+    for (const auto& s : a.sentences) {
+      text::OffsetMapper map(chunks[s.chunk_index].text);
+      val x = val::object();
+      x.set("chunkIndex", static_cast<double>(s.chunk_index));
+      x.set("chunkId", s.chunk_id);
+      x.set("start", static_cast<double>(map.to_utf16(s.start)));
+      x.set("end", static_cast<double>(map.to_utf16(s.end)));
+      x.set("text", s.text);
+      x.set("score", s.score);
+      x.set("citation", s.citation);
+      sents.call<void>("push", x);
+    }
+    v.set("sentences", sents);
+    return reply_ok(v);
+  });
+}
+
+}  // namespace
+}  // namespace ragwasm::wasm
+
+EMSCRIPTEN_BINDINGS(ragwasm_context_extractive) {
+  emscripten::function("context_extractiveAnswer", &ragwasm::wasm::extractive_answer);
+}

@@ -1,0 +1,226 @@
+// Bindings for src/sparse: the BM25 index (add/upsert/remove/search/save/load) and the analyzer.
+// Documents cross as one UTF-8 blob + Uint32Array byte offsets (id, field 0, field 1, ... per
+// document); options as JSON strings parsed in src/sparse/options_json.cpp.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bind_common.h"
+#include "sparse/index.h"
+#include "sparse/options_json.h"
+
+namespace ragwasm::wasm {
+namespace {
+
+using sparse::Bm25Index;
+
+Result<std::vector<std::string_view>> split_blob(const Bytes& blob, const val& offsets_val) {
+  const std::vector<std::uint32_t> off = emscripten::convertJSArrayToNumberVector<std::uint32_t>(offsets_val);
+  if (off.empty() || off.front() != 0 || off.back() != blob.size()) {
+    return make_error(ErrorCode::kInternal, "sparse binding: offsets do not cover the text blob");
+  }
+  std::vector<std::string_view> parts;
+  parts.reserve(off.size() - 1);
+  for (std::size_t i = 0; i + 1 < off.size(); ++i) {
+    if (off[i + 1] < off[i]) return make_error(ErrorCode::kInternal, "sparse binding: offsets not ascending");
+    parts.emplace_back(blob.data() + off[i], off[i + 1] - off[i]);
+  }
+  return parts;
+}
+
+val hits_to_val(const std::vector<sparse::Hit>& hits) {
+  val ids = val::array();
+  std::vector<double> scores;
+  scores.reserve(hits.size());
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    ids.set(i, val(hits[i].id));
+    scores.push_back(hits[i].score);
+  }
+  val r = val::object();
+  r.set("ids", ids);
+  r.set("scores", to_typed_array(scores));
+  return r;
+}
+
+class Bm25IndexBinding {
+ public:
+  explicit Bm25IndexBinding(Bm25Index core) : core_(std::move(core)) {}
+
+  // mode 0: add (DUPLICATE_ID on an existing id), 1: upsert. Stops at the first failing document;
+  // the documents before it stay added. Returns the number added.
+  val add(const Bytes& blob, val offsets, std::size_t fields_per_doc, const std::string& meta_json, int mode) {
+    return guard([&] {
+      auto parts = split_blob(blob, offsets);
+      if (!parts.ok()) return reply_error(parts.error());
+      const std::size_t per = 1 + fields_per_doc;
+      if (per == 0 || parts.value().size() % per != 0) return reply_error("INTERNAL", "sparse binding: bad document layout");
+      const std::size_t n = parts.value().size() / per;
+      auto meta = sparse::parse_metadata(meta_json, n);
+      if (!meta.ok()) return reply_error(meta.error());
+      sparse::Document d;
+      for (std::size_t i = 0; i < n; ++i) {
+        d.id.assign(parts.value()[i * per]);
+        d.fields.resize(fields_per_doc);
+        for (std::size_t f = 0; f < fields_per_doc; ++f) d.fields[f].assign(parts.value()[i * per + 1 + f]);
+        d.meta = std::move(meta.value()[i]);
+        const Status st = mode == 1 ? core_.upsert(d) : core_.add(d);
+        if (!st.ok()) {
+          Error e = st.error();
+          if (n > 1) e.message += " (documents[" + std::to_string(i) + "]; the " + std::to_string(i) + " before it were added)";
+          return reply_error(e);
+        }
+      }
+      return reply_ok(val(static_cast<double>(n)));
+    });
+  }
+
+  val remove(const Bytes& blob, val offsets, bool ignore_missing) {
+    return guard([&] {
+      auto parts = split_blob(blob, offsets);
+      if (!parts.ok()) return reply_error(parts.error());
+      std::size_t removed = 0;
+      for (auto id : parts.value()) {
+        if (ignore_missing && !core_.contains(id)) continue;
+        const Status st = core_.remove(id);
+        if (!st.ok()) return reply_error(st.error());
+        ++removed;
+      }
+      return reply_ok(val(static_cast<double>(removed)));
+    });
+  }
+
+  val search(const Bytes& query, const std::string& options_json) {
+    return guard([&] {
+      auto o = sparse::parse_search_options(options_json);
+      if (!o.ok()) return reply_error(o.error());
+      auto r = core_.search(query, o.value());
+      if (!r.ok()) return reply_error(r.error());
+      return reply_ok(hits_to_val(r.value()));
+    });
+  }
+
+  // Fast path for the common case: k only, no JSON.
+  val searchK(const Bytes& query, std::size_t k) {
+    return guard([&] {
+      sparse::SearchOptions o;
+      o.k = k;
+      auto r = core_.search(query, o);
+      if (!r.ok()) return reply_error(r.error());
+      return reply_ok(hits_to_val(r.value()));
+    });
+  }
+
+  val expandQuery(const Bytes& query, const std::string& options_json) {
+    return guard([&] {
+      auto o = sparse::parse_search_options(options_json);
+      if (!o.ok()) return reply_error(o.error());
+      auto r = core_.expand_query(query, o.value());
+      if (!r.ok()) return reply_error(r.error());
+      val out = val::array();
+      for (std::size_t i = 0; i < r.value().size(); ++i) {
+        val t = val::object();
+        t.set("term", val(r.value()[i].term));
+        t.set("weight", val(r.value()[i].weight));
+        out.set(i, t);
+      }
+      return reply_ok(out);
+    });
+  }
+
+  val analyze(const Bytes& text) {
+    return guard([&] {
+      val out = val::array();
+      const auto toks = core_.analyze(text);
+      for (std::size_t i = 0; i < toks.size(); ++i) out.set(i, val(toks[i]));
+      return reply_ok(out);
+    });
+  }
+
+  val has(const Bytes& id) {
+    return guard([&] { return reply_ok(val(core_.contains(id))); });
+  }
+
+  val compact() {
+    return guard([&] {
+      core_.compact();
+      return reply_ok(val::undefined());
+    });
+  }
+
+  val save() {
+    return guard([&] {
+      const std::string b = core_.save();
+      return reply_ok(val(emscripten::typed_memory_view(b.size(), reinterpret_cast<const std::uint8_t*>(b.data()))).call<val>("slice"));
+    });
+  }
+
+  val stats() {
+    return guard([&] {
+      const auto s = core_.stats();
+      val r = val::object();
+      r.set("documents", val(static_cast<double>(s.documents)));
+      r.set("deleted", val(static_cast<double>(s.deleted)));
+      r.set("terms", val(static_cast<double>(s.terms)));
+      r.set("avgLength", val(s.avg_length));
+      r.set("postingsBytes", val(static_cast<double>(s.postings_bytes)));
+      r.set("memoryBytes", val(static_cast<double>(s.memory_bytes)));
+      return reply_ok(r);
+    });
+  }
+
+  val documentFrequency(const Bytes& term) {
+    return guard([&] { return reply_ok(val(static_cast<double>(core_.document_frequency(term)))); });
+  }
+
+  val fieldNames() {
+    return guard([&] {
+      val out = val::array();
+      const auto& f = core_.options().fields;
+      for (std::size_t i = 0; i < f.size(); ++i) out.set(i, val(f[i].name));
+      return reply_ok(out);
+    });
+  }
+
+ private:
+  Bm25Index core_;
+};
+
+val create_index(const std::string& options_json) {
+  return guard([&] {
+    auto o = sparse::parse_index_options(options_json);
+    if (!o.ok()) return reply_error(o.error());
+    auto r = Bm25Index::create(o.value());
+    if (!r.ok()) return reply_error(r.error());
+    return reply_ok(val(Bm25IndexBinding(std::move(r).value())));
+  });
+}
+
+val load_index(const Bytes& bytes) {
+  return guard([&] {
+    auto r = Bm25Index::load(bytes);
+    if (!r.ok()) return reply_error(r.error());
+    return reply_ok(val(Bm25IndexBinding(std::move(r).value())));
+  });
+}
+
+}  // namespace
+}  // namespace ragwasm::wasm
+
+EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
+  using namespace ragwasm::wasm;
+  emscripten::class_<Bm25IndexBinding>("Bm25IndexBinding")
+      .function("add", &Bm25IndexBinding::add)
+      .function("remove", &Bm25IndexBinding::remove)
+      .function("search", &Bm25IndexBinding::search)
+      .function("searchK", &Bm25IndexBinding::searchK)
+      .function("expandQuery", &Bm25IndexBinding::expandQuery)
+      .function("analyze", &Bm25IndexBinding::analyze)
+      .function("has", &Bm25IndexBinding::has)
+      .function("compact", &Bm25IndexBinding::compact)
+      .function("save", &Bm25IndexBinding::save)
+      .function("stats", &Bm25IndexBinding::stats)
+      .function("documentFrequency", &Bm25IndexBinding::documentFrequency)
+      .function("fieldNames", &Bm25IndexBinding::fieldNames);
+  emscripten::function("sparse_createIndex", &create_index);
+  emscripten::function("sparse_loadIndex", &load_index);
+}

@@ -1,0 +1,133 @@
+// ragwasm judge: calibrate an LLM judge against human labels (JSONL) and print agreement: Cohen's
+// kappa, binary precision/recall/F1, exact and off-by-one accuracy, confusion matrix, per slice;
+// optionally compare a second prompt. The API key comes from an environment variable, never a flag.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, parseLabels, PriceTable, RequestLedger } from '../../src/index.js';
+
+const JUDGE_NAMES = ['context_relevance', 'answer_relevance', 'answer_correctness', 'groundedness'];
+
+function fmt(v, digits = 3) {
+  if (v === null || v === undefined) return 'n/a';
+  return typeof v === 'number' ? v.toFixed(digits) : String(v);
+}
+
+function statsLines(title, s) {
+  const lines = [`${title}: ${s.n} items, ${s.scored} scored, ${s.unscored} without a score`];
+  if (s.scored === 0) return lines;
+  lines.push(`  kappa ${fmt(s.kappa)}  kappa(quadratic) ${fmt(s.kappaQuadratic)}  exact ${fmt(s.exact)}  off-by-one ${fmt(s.offByOne)}  spearman ${fmt(s.spearman)}`);
+  const b = s.binary;
+  lines.push(`  binary: precision ${fmt(b.precision)}  recall ${fmt(b.recall)}  F1 ${fmt(b.f1)}  accuracy ${fmt(b.accuracy)}  (tp ${b.tp} fp ${b.fp} fn ${b.fn} tn ${b.tn})`);
+  const c = s.confusion;
+  lines.push(`  confusion (rows: judge, columns: human) labels ${c.labels.join(' ')}`);
+  c.matrix.forEach((row, i) => lines.push(`    ${String(c.labels[i]).padStart(3)} | ${row.map((x) => String(x).padStart(4)).join(' ')}`));
+  return lines;
+}
+
+function report(r) {
+  const lines = [`judge ${r.judge}, prompt ${r.prompt ? `${r.prompt.id} v${r.prompt.version}` : '(none)'}; scale ${r.scale.min}-${r.scale.max}, binary threshold ${r.scale.binaryThreshold}`];
+  lines.push(...statsLines('overall', r.overall));
+  for (const [name, s] of Object.entries(r.slices)) lines.push(...statsLines(`slice ${name}`, s));
+  lines.push(`calls failed or unparsed: ${r.failures}; tokens in ${r.usage.inputTokens}, out ${r.usage.outputTokens}; cost ${r.cost === null ? 'unknown (no price for the model)' : r.cost.toFixed(6)}`);
+  return lines.join('\n');
+}
+
+export default {
+  name: 'judge',
+  summary: 'calibrate an LLM judge against human labels (kappa, F1, off-by-one, confusion matrix)',
+  usage: 'judge --labels FILE --judge NAME --provider openai|anthropic --base-url URL --model NAME [options]',
+  description: 'FILE is JSONL: one object per line with the judge\'s inputs (context_relevance: question, passage; '
+    + 'answer_relevance: question, answer; answer_correctness: question, answer, reference; groundedness: answer, '
+    + 'contexts) and an integer label (0-3; 0-100 for answer_correctness). The API key is read from the environment '
+    + 'variable named by --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY). Every request is recorded in the '
+    + 'ledger (--ledger FILE writes it as JSONL).',
+  options: {
+    labels: { type: 'string', help: 'human labels, JSONL' },
+    judge: { type: 'string', help: `one of ${JUDGE_NAMES.join(', ')}` },
+    provider: { type: 'string', help: 'openai (any Chat Completions server) or anthropic', default: 'openai' },
+    'base-url': { type: 'string', help: 'e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1' },
+    model: { type: 'string', help: 'model name' },
+    'api-key-env': { type: 'string', help: 'environment variable holding the API key' },
+    prompt: { type: 'string', help: 'a prompt JSON file replacing the built-in judge prompt' },
+    'compare-prompt': { type: 'string', help: 'a second prompt JSON file to compare with' },
+    samples: { type: 'string', help: 'self-consistency samples per item', default: '1' },
+    aggregate: { type: 'string', help: 'mean or majority', default: 'majority' },
+    slice: { type: 'string', help: 'label field to report slices by (e.g. type)' },
+    concurrency: { type: 'string', help: 'requests in flight', default: '4' },
+    'timeout-ms': { type: 'string', help: 'per request', default: '60000' },
+    'max-retries': { type: 'string', help: 'retries on 429/5xx/network errors', default: '3' },
+    limit: { type: 'string', help: 'only the first N labelled items' },
+    'price-in': { type: 'string', help: 'price per million input tokens (for cost)' },
+    'price-out': { type: 'string', help: 'price per million output tokens (for cost)' },
+    out: { type: 'string', help: 'write per-item predictions as JSONL' },
+    ledger: { type: 'string', help: 'write the request ledger (what was sent where) as JSONL' },
+    json: { type: 'boolean', help: 'print the report as JSON' },
+  },
+  async run(values, positionals, io) {
+    for (const k of ['labels', 'judge', 'base-url', 'model']) {
+      if (!values[k]) {
+        io.stderr.write(`ragwasm judge: --${k} is required (see --help)\n`);
+        return 2;
+      }
+    }
+    if (!JUDGE_NAMES.includes(values.judge)) {
+      io.stderr.write(`ragwasm judge: --judge: expected one of ${JUDGE_NAMES.join(', ')}, got '${values.judge}'\n`);
+      return 2;
+    }
+    const int = (name) => {
+      const v = Number(values[name]);
+      if (!Number.isInteger(v) || v < 0) throw Object.assign(new Error(`--${name}: expected a non-negative integer, got '${values[name]}'`), { usage: true });
+      return v;
+    };
+    let items;
+    let samples;
+    let concurrency;
+    let timeoutMs;
+    let maxRetries;
+    try {
+      items = parseLabels(readFileSync(values.labels, 'utf8'), values.judge);
+      if (values.limit !== undefined) items = items.slice(0, int('limit'));
+      samples = int('samples');
+      concurrency = int('concurrency');
+      timeoutMs = int('timeout-ms');
+      maxRetries = int('max-retries');
+    } catch (e) {
+      if (!e.usage) throw e;
+      io.stderr.write(`ragwasm judge: ${e.message}\n`);
+      return 2;
+    }
+    const keyEnv = values['api-key-env'] ?? (values.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
+    const prices = new PriceTable();
+    if (values['price-in'] !== undefined || values['price-out'] !== undefined) {
+      prices.set(values.model, { inputPerMTok: Number(values['price-in'] ?? 0), outputPerMTok: Number(values['price-out'] ?? 0) });
+    }
+    const ledger = new RequestLedger();
+    const client = createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model: values.model,
+      apiKey: process.env[keyEnv] || undefined, concurrency, timeoutMs, maxRetries, prices, ledger });
+    const loadPromptFile = (f) => definePrompt(JSON.parse(readFileSync(f, 'utf8')));
+    const common = { judge: values.judge, samples, aggregate: values.aggregate };
+    if (values.slice) common.sliceField = values.slice;
+    let out;
+    let text;
+    try {
+      if (values['compare-prompt']) {
+        const cmp = await comparePrompts(client, items, { ...common, ...(values.prompt ? { promptA: loadPromptFile(values.prompt) } : {}),
+          promptB: loadPromptFile(values['compare-prompt']) });
+        out = cmp;
+        text = [`== prompt A ==`, report(cmp.a), '', `== prompt B ==`, report(cmp.b), '',
+          `exact on both ${cmp.both}, only A ${cmp.onlyA}, only B ${cmp.onlyB}, neither ${cmp.neither}`].join('\n');
+      } else {
+        out = await calibrateJudge(client, items, { ...common, ...(values.prompt ? { prompt: loadPromptFile(values.prompt) } : {}) });
+        text = report(out);
+      }
+    } finally {
+      if (values.ledger) writeFileSync(values.ledger, ledger.toJsonl());
+    }
+    if (values.out) {
+      const preds = out.predictions ?? out.a.predictions.map((p, i) => ({ ...p, predictionB: out.b.predictions[i].prediction }));
+      writeFileSync(values.out, preds.map((p) => JSON.stringify({ id: p.id, label: p.label, prediction: p.prediction, predictionB: p.predictionB, score: p.score, slice: p.slice, error: p.error })).join('\n') + '\n');
+    }
+    io.stdout.write((values.json ? JSON.stringify(out, null, 1) : text) + '\n');
+    io.stdout.write(`requests sent: ${ledger.entries.length} to ${Object.entries(ledger.bytesByHost()).map(([h, b]) => `${h} (${b} bytes)`).join(', ') || 'nobody'}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,179 @@
+// Module Worker of doc chat: chunks the user's documents, embeds them with the default static model,
+// indexes them (BM25 + dense vectors when the build has both), retrieves with reciprocal-rank fusion,
+// and writes the extractive answer. Nothing here touches the network except fetching this site's
+// own files (the WASM module and the static model).
+import { init } from '../src/module.js';
+import { chunk } from '../src/chunk.js';
+import { extractiveAnswer } from '../src/llm/answer.js';
+
+const CHUNKING = { strategy: 'recursive', chunkSize: 900, chunkOverlap: 150 };
+const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
+
+const docs = new Map();      // id -> {id, name, text}
+let chunks = [];             // {id, docId, ordinal, text, start, end}
+const chunkById = new Map();
+let sparse = null;           // module or null
+let bm25 = null;
+let dense = null;            // {embed(texts, kind) => Promise<Float32Array[]>, index, label} or null
+let denseMod = null;
+let fusion = null;           // web/src/fusion.js or null
+let features = { bm25: false, dense: false, fusion: 'none' };
+let cancelled = false;
+let startup = null;
+
+async function optional(path) {
+  try { return await import(path); } catch { return null; }
+}
+
+async function start() {
+  const loaded = await init();
+  sparse = await optional('../src/sparse.js');
+  fusion = await optional('../src/fusion.js');
+  const embedMod = await optional('../src/embed.js');
+  denseMod = await optional('../src/dense.js');
+  let denseError = null;
+  if (embedMod?.createStaticEmbedder && denseMod?.VectorIndex) {
+    try {
+      const embedder = await embedMod.createStaticEmbedder({ model: MODEL_URL, cache: false });
+      dense = { embed: async (texts) => embedder.embedSync(texts), index: denseMod.VectorIndex.create({ dimension: embedder.dims, metric: 'cosine' }),
+        label: 'dense (static model)' };
+    } catch (e) {
+      denseError = `${e.code ?? 'ERROR'}: ${e.message}`;
+    }
+  }
+  features = { bm25: !!sparse?.Bm25Index, dense: !!dense, denseLabel: dense?.label ?? null, fusion: fusion?.fuse ? 'fusion.js' : 'local', denseError };
+  return { version: loaded.version, build: loaded.build, features };
+}
+
+const yieldNow = () => new Promise((r) => setTimeout(r, 0));
+const post = (m) => self.postMessage(m);
+
+function rebuildBm25() {
+  if (!features.bm25) return;
+  bm25?.dispose?.();
+  const index = sparse.Bm25Index.create();
+  const items = chunks.map((c) => ({ id: c.id, text: c.text }));
+  if (items.length) index.add(items);
+  bm25 = index;
+}
+
+async function addDocuments(id, list) {
+  cancelled = false;
+  const total = list.length;
+  let done = 0;
+  for (const d of list) {
+    if (cancelled) throw Object.assign(new Error('indexing cancelled'), { code: 'ABORTED' });
+    post({ type: 'progress', id, phase: `chunking ${d.name}`, done, total });
+    if (docs.has(d.id)) removeOne(d.id);
+    const made = chunk({ id: d.id, text: d.text }, CHUNKING).map((c) => ({ id: c.id, docId: d.id, ordinal: c.ordinal, text: c.text, start: c.start, end: c.end }));
+    if (dense && made.length) {
+      post({ type: 'progress', id, phase: `embedding ${d.name}`, done: done + 0.5, total });
+      const vecs = await dense.embed(made.map((c) => c.text), 'document');
+      // A chunk with no known word embeds to zeros: it stays findable through BM25 only.
+      const keep = made.map((c, i) => i).filter((i) => vecs[i].some((x) => x !== 0));
+      if (keep.length) dense.index.add(keep.map((i) => made[i].id), keep.map((i) => vecs[i]));
+    }
+    docs.set(d.id, { id: d.id, name: d.name, text: d.text });
+    for (const c of made) { chunks.push(c); chunkById.set(c.id, c); }
+    done++;
+    await yieldNow();  // lets a 'cancel' message in
+  }
+  post({ type: 'progress', id, phase: 'building the BM25 index', done: total, total });
+  rebuildBm25();
+}
+
+/**
+ * Switches the dense leg to an ONNX model (bytes or a URL of this site) with its tokenizer.json, run
+ * by ONNX Runtime Web (single-threaded WASM) in this Worker, and re-embeds every chunk.
+ */
+async function useOnnx(id, { model, tokenizerJson, pooling }) {
+  const embedMod = await import('../src/embed.js');
+  const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
+  ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
+  ort.env.wasm.numThreads = 1;
+  post({ type: 'progress', id, phase: 'loading the ONNX model', done: 0, total: 1 });
+  const embedder = await embedMod.createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: false });
+  const [probe] = await embedder.embed(['probe'], { kind: 'query' });
+  const index = denseMod.VectorIndex.create({ dimension: probe.length, metric: 'cosine' });
+  const next = { embed: (texts, kind) => embedder.embed(texts, { kind }), index, label: `dense (ONNX, ${probe.length}-d)` };
+  for (let i = 0; i < chunks.length; i += 64) {
+    if (cancelled) throw Object.assign(new Error('cancelled'), { code: 'ABORTED' });
+    post({ type: 'progress', id, phase: 'embedding with the ONNX model', done: i, total: chunks.length });
+    const part = chunks.slice(i, i + 64);
+    const vecs = await next.embed(part.map((c) => c.text), 'document');
+    const keep = part.map((c, j) => j).filter((j) => vecs[j].some((x) => x !== 0));
+    if (keep.length) index.add(keep.map((j) => part[j].id), keep.map((j) => vecs[j]));
+  }
+  dense?.index.dispose?.();
+  dense = next;
+  features = { ...features, dense: true, denseLabel: next.label };
+}
+
+function removeOne(docId) {
+  const gone = chunks.filter((c) => c.docId === docId);
+  if (dense && gone.length) {
+    const ids = gone.map((c) => c.id).filter((id) => dense.index.has(id));
+    if (ids.length) dense.index.remove(ids);
+  }
+  for (const c of gone) chunkById.delete(c.id);
+  chunks = chunks.filter((c) => c.docId !== docId);
+  docs.delete(docId);
+}
+
+async function search(query, k) {
+  const lists = [];
+  if (bm25 && chunks.length) lists.push({ retriever: 'bm25', hits: bm25.search(query, { k: 30 }).map((x) => ({ id: x.id, score: x.score })) });
+  if (dense && chunks.length) {
+    const [q] = await dense.embed([query], 'query');
+    if (q.some((x) => x !== 0)) lists.push({ retriever: 'dense', hits: dense.index.search(q, { k: 30 }).map((x) => ({ id: x.id, score: x.score })) });
+  }
+  const nonEmpty = lists.filter((l) => l.hits.length);
+  if (!nonEmpty.length) return [];
+  let ranked;
+  if (fusion?.fuse) {
+    // Reciprocal rank fusion (k = 60) by web/src/fusion.js: ties by score, then id.
+    ranked = fusion.fuse(nonEmpty, { mode: 'rrf', k: 60, topK: k }).hits.map((x) => [x.id, x.score]);
+  } else {
+    const score = new Map();
+    for (const l of nonEmpty) l.hits.forEach((x, r) => score.set(x.id, (score.get(x.id) ?? 0) + 1 / (60 + r + 1)));
+    ranked = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, k);
+  }
+  return ranked.map(([cid, sc]) => ({ ...chunkById.get(cid), score: sc }));
+}
+
+self.onmessage = async ({ data }) => {
+  const { id } = data;
+  try {
+    if (data.type === 'cancel') { cancelled = true; return; }
+    startup ??= start();
+    const info = await startup;
+    switch (data.type) {
+      case 'hello': post({ type: 'ready', id, ...info }); break;
+      case 'add': {
+        const t0 = performance.now();
+        await addDocuments(id, data.docs);
+        post({ type: 'indexed', id, ms: performance.now() - t0, ...summary() });
+        break;
+      }
+      case 'onnx': cancelled = false; await useOnnx(id, data); post({ type: 'indexed', id, ...summary() }); break;
+      case 'remove': removeOne(data.docId); rebuildBm25(); post({ type: 'indexed', id, ...summary() }); break;
+      case 'clear': for (const d of [...docs.keys()]) removeOne(d); rebuildBm25(); post({ type: 'indexed', id, ...summary() }); break;
+      case 'search': {
+        const hits = await search(data.query, data.k ?? 5);
+        let answer = null;
+        if (data.extractive) answer = hits.length ? extractiveAnswer(data.query, hits.map((h) => ({ id: h.id, text: h.text, score: h.score }))) : null;
+        post({ type: 'hits', id, hits, answer });
+        break;
+      }
+      default: throw new Error(`unknown request ${data.type}`);
+    }
+  } catch (e) {
+    post({ type: 'error', id, error: { code: e.code ?? 'INTERNAL', message: e.message ?? String(e) } });
+  }
+};
+
+function summary() {
+  const perDoc = {};
+  for (const c of chunks) perDoc[c.docId] = (perDoc[c.docId] ?? 0) + 1;
+  return { documents: docs.size, chunks: chunks.length, perDoc, features };
+}

@@ -1,0 +1,464 @@
+// Doc chat: files are extracted here (pdf.js / mammoth / DOMParser, all local), chunked, embedded and
+// indexed in chat-worker.js, kept in IndexedDB; answers come from the extractive answerer (no
+// endpoint) or a streamed LLM reply whose every request is shown from the client's ledger.
+import { extractText } from '../src/parse.js';
+import { init } from '../src/module.js';
+import { createLlmClient, RequestLedger, loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
+import { generateAnswer } from '../src/llm/answer.js';
+import { loadPrompt } from '../src/llm/prompts.js';
+import { h, setChildren, errorText, setStatus, installErrorBanner } from './lib/dom.js';
+import { loadDocuments, saveDocuments, removeDocument, clearDocuments } from './lib/store.js';
+
+installErrorBanner();
+
+const $ = (id) => document.getElementById(id);
+const status = $('status');
+const KEY_NAME = 'ragwasm-doc-chat';
+const SETTINGS = 'ragwasm-doc-chat-settings';
+const ledger = new RequestLedger();
+const docs = new Map();   // id -> {id, name, format, text, pages?, added}
+let features = null;
+
+// ---------- worker ----------
+let worker = null;
+let seq = 0;
+const waiting = new Map();  // id -> {resolve, reject, onProgress}
+
+function startWorker() {
+  worker = new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }) => {
+    const w = waiting.get(data.id);
+    if (!w) return;
+    if (data.type === 'progress') { w.onProgress?.(data); return; }
+    waiting.delete(data.id);
+    if (data.type === 'error') w.reject(Object.assign(new Error(data.error.message), { code: data.error.code }));
+    else w.resolve(data);
+  };
+  worker.onerror = (e) => {
+    for (const w of waiting.values()) w.reject(new Error(`the worker failed: ${e.message || 'could not start'}`));
+    waiting.clear();
+  };
+}
+
+function call(msg, onProgress) {
+  const id = ++seq;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject, onProgress });
+    worker.postMessage({ ...msg, id });
+  });
+}
+
+// ---------- documents ----------
+function showProgress(on) {
+  $('progress').hidden = !on;
+  $('cancel').hidden = !on;
+  document.body.setAttribute('aria-busy', String(on));
+  if (!on) $('progress-text').textContent = '';
+}
+
+function onProgress(p) {
+  $('progress').max = p.total || 1;
+  $('progress').value = p.done;
+  $('progress-text').textContent = `${p.phase} (${Math.floor(p.done)}/${p.total})`;
+}
+
+function renderDocs(summary) {
+  const list = [...docs.values()];
+  $('collection').textContent = list.length
+    ? `${list.length} document${list.length === 1 ? '' : 's'}, ${summary?.chunks ?? '?'} chunks · ${describeFeatures()} · saved in this browser`
+    : 'No documents yet.';
+  $('collection').dataset.documents = String(list.length);
+  $('collection').dataset.chunks = String(summary?.chunks ?? 0);
+  setChildren($('doclist'), list.map((d) => h('li', {},
+    h('span', { title: d.name }, d.name, h('small', { class: 'muted' }, ` · ${d.format} · ${d.text.length.toLocaleString('en-US')} chars${summary?.perDoc?.[d.id] !== undefined ? ` · ${summary.perDoc[d.id]} chunks` : ''}`)),
+    h('button', { type: 'button', class: 'icon', 'aria-label': `remove ${d.name}`, onclick: () => removeDoc(d.id) }, '✕'))));
+}
+
+function describeFeatures() {
+  if (!features) return '';
+  const parts = [];
+  if (features.bm25) parts.push('BM25');
+  if (features.dense) parts.push(features.denseLabel ?? 'dense');
+  return parts.length ? `${parts.join(' + ')}${parts.length > 1 ? ', fused by RRF' : ''}` : 'no retriever in this build';
+}
+
+let lastSummary = null;
+
+async function indexDocs(list, verb = 'indexing') {
+  showProgress(true);
+  setStatus(status, `${verb} ${list.length} document(s)…`, 'busy');
+  try {
+    const r = await call({ type: 'add', docs: list.map((d) => ({ id: d.id, name: d.name, text: d.text })) }, onProgress);
+    lastSummary = r;
+    features = r.features;
+    renderDocs(r);
+    setStatus(status, `ready: ${r.documents} documents, ${r.chunks} chunks indexed in this page`, 'ok');
+    status.dataset.state = 'done';
+    return true;
+  } catch (e) {
+    if (e.code === 'ABORTED') return false;
+    setStatus(status, `Could not index: ${errorText(e)}`, 'err');
+    return false;
+  } finally {
+    showProgress(false);
+  }
+}
+
+async function addDocs(list) {
+  if (!list.length) return;
+  const prev = new Map(docs);
+  for (const d of list) docs.set(d.id, d);
+  renderDocs(lastSummary);
+  const ok = await indexDocs(list);
+  if (ok) {
+    try { await saveDocuments(list); } catch (e) { setStatus(status, `Indexed, but could not save for the next visit: ${errorText(e)}`, 'err'); }
+  } else {
+    docs.clear();
+    for (const [k, v] of prev) docs.set(k, v);
+    renderDocs(lastSummary);
+  }
+}
+
+let epoch = 0;  // bumped by Cancel: work started before it must not reach the new worker
+$('cancel').addEventListener('click', async () => {
+  // Stop at once: drop the worker and rebuild the index from the saved documents.
+  epoch++;
+  worker.terminate();
+  for (const w of waiting.values()) w.reject(Object.assign(new Error('cancelled'), { code: 'ABORTED' }));
+  waiting.clear();
+  showProgress(false);
+  setStatus(status, 'cancelled; restoring the saved documents…', 'err');
+  status.dataset.state = 'cancelled';
+  startWorker();
+  docs.clear();
+  await restore('cancelled; restored');
+});
+
+async function removeDoc(id) {
+  docs.delete(id);
+  try {
+    await removeDocument(id);
+    lastSummary = await call({ type: 'remove', docId: id });
+    renderDocs(lastSummary);
+    setStatus(status, `removed ${id}`, 'ok');
+  } catch (e) {
+    setStatus(status, `Could not remove ${id}: ${errorText(e)}`, 'err');
+  }
+}
+
+$('clear').addEventListener('click', async () => {
+  docs.clear();
+  try {
+    await clearDocuments();
+    lastSummary = await call({ type: 'clear' });
+    renderDocs(lastSummary);
+    setStatus(status, 'all documents removed from this browser', 'ok');
+  } catch (e) {
+    setStatus(status, `Could not remove the documents: ${errorText(e)}`, 'err');
+  }
+});
+
+async function readFiles(files) {
+  const started = epoch;
+  const out = [];
+  let i = 0;
+  showProgress(true);
+  for (const item of files) {
+    const f = item instanceof Blob ? item : item.file;
+    const path = item instanceof Blob ? (f.webkitRelativePath || f.name) : item.path.replace(/^\//, '');
+    i++;
+    onProgress({ phase: `reading ${f.name}`, done: i - 1, total: files.length });
+    try {
+      await init();  // text decoding uses the WASM module on this thread too
+      const x = await extractText(f);
+      if (!x.text.trim()) { setStatus(status, `${f.name}: no text found (a scanned PDF?)`, 'err'); continue; }
+      const id = path.replace(/\s+/g, '_');
+      out.push({ id, name: path, format: x.format, text: x.text, pages: x.pages ?? null, added: Date.now() + i });
+    } catch (e) {
+      setStatus(status, `Could not read ${f.name}: ${errorText(e)}`, 'err');
+    }
+  }
+  if (started !== epoch) return;
+  showProgress(false);
+  await addDocs(out);
+}
+
+$('files').addEventListener('change', (e) => { readFiles([...e.target.files]); e.target.value = ''; });
+
+async function entryFiles(entry, out) {
+  if (entry.isFile) { out.push({ file: await new Promise((res, rej) => entry.file(res, rej)), path: entry.fullPath }); return; }
+  if (entry.isDirectory) {
+    const reader = entry.createReader();
+    for (;;) {
+      const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+      if (!batch.length) break;
+      for (const e of batch) await entryFiles(e, out);
+    }
+  }
+}
+const drop = $('drop');
+drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+drop.addEventListener('drop', async (e) => {
+  e.preventDefault();
+  drop.classList.remove('over');
+  const entries = [...e.dataTransfer.items].map((it) => it.webkitGetAsEntry?.()).filter(Boolean);
+  const files = [];
+  if (entries.length) for (const en of entries) await entryFiles(en, files);
+  else files.push(...e.dataTransfer.files);
+  readFiles(files.filter((f) => /\.(txt|md|markdown|html?|pdf|docx)$/i.test((f instanceof Blob ? f : f.file).name)));
+});
+
+$('sample').addEventListener('click', async () => {
+  try {
+    const r = await fetch(new URL('../dist/corpus.json', import.meta.url));
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const corpus = await r.json();
+    await addDocs(corpus.documents.map((d, i) => ({ id: d.id, name: d.metadata?.file?.split('/').pop() ?? `${d.id}.md`, format: 'markdown', text: d.text, pages: null, added: i + 1 })));
+  } catch (e) {
+    setStatus(status, `Could not load the sample corpus: ${errorText(e)}`, 'err');
+  }
+});
+
+async function restore(verb = 'restored') {
+  let saved = [];
+  try { saved = await loadDocuments(); } catch (e) { setStatus(status, `Saved documents unavailable: ${errorText(e)}`, 'err'); }
+  for (const d of saved) docs.set(d.id, d);
+  if (saved.length) {
+    if (await indexDocs(saved, 'restoring')) setStatus(status, `${verb}: ${saved.length} saved documents, ${lastSummary.chunks} chunks`, 'ok');
+    status.dataset.state = 'done';
+  } else {
+    lastSummary = await call({ type: 'clear' });
+    renderDocs(lastSummary);
+    setStatus(status, 'ready: add documents to start', 'ok');
+    status.dataset.state = 'done';
+  }
+}
+
+$('use-onnx').addEventListener('click', async () => {
+  const started = epoch;
+  showProgress(true);
+  setStatus(status, 'loading the ONNX model…', 'busy');
+  try {
+    const mf = $('onnx-file').files[0];
+    const tf = $('tok-file').files[0];
+    const murl = $('onnx-url').value.trim();
+    const turl = $('tok-url').value.trim();
+    if (!mf && !murl) throw new Error('give the model as a URL or a file');
+    if (!tf && !turl) throw new Error('give tokenizer.json as a URL or a file');
+    const model = mf ? await mf.arrayBuffer() : new URL(murl, location.href).href;
+    let tokenizerJson;
+    if (tf) tokenizerJson = await tf.text();
+    else {
+      const r = await fetch(new URL(turl, location.href));
+      if (!r.ok) throw new Error(`tokenizer.json: HTTP ${r.status} for ${turl}`);
+      tokenizerJson = await r.text();
+    }
+    if (started !== epoch) return;
+    lastSummary = await call({ type: 'onnx', model, tokenizerJson, pooling: $('pooling').value }, onProgress);
+    features = lastSummary.features;
+    renderDocs(lastSummary);
+    setStatus(status, `ready: ${features.denseLabel} for ${lastSummary.chunks} chunks`, 'ok');
+    status.dataset.state = 'done';
+  } catch (e) {
+    if (e.code !== 'ABORTED') setStatus(status, `Could not use the ONNX model: ${errorText(e)}`, 'err');
+  } finally {
+    if (started === epoch) showProgress(false);
+  }
+});
+
+// ---------- settings ----------
+function loadSettings() {
+  try {
+    const s = JSON.parse(localStorage.getItem(SETTINGS) ?? '{}');
+    if (s.provider) $('provider').value = s.provider;
+    if (s.endpoint) $('endpoint').value = s.endpoint;
+    if (s.model) $('model').value = s.model;
+    const key = loadApiKey(localStorage, KEY_NAME);
+    if (key) { $('apikey').value = key; $('remember').checked = true; }
+  } catch { /* settings are a convenience */ }
+}
+function saveSettings() {
+  try {
+    localStorage.setItem(SETTINGS, JSON.stringify({ provider: $('provider').value, endpoint: $('endpoint').value, model: $('model').value }));
+    if ($('remember').checked && $('apikey').value) saveApiKey(localStorage, KEY_NAME, $('apikey').value);
+    else forgetApiKey(localStorage, KEY_NAME);
+    setStatus($('settings-status'), $('remember').checked ? 'the key is saved in this browser' : 'the key is kept in memory only (gone after a reload)');
+  } catch (e) {
+    setStatus($('settings-status'), errorText(e), 'err');
+  }
+}
+for (const id of ['provider', 'endpoint', 'model', 'apikey', 'remember']) $(id).addEventListener('change', saveSettings);
+
+function llmSettings() {
+  const provider = $('provider').value;
+  if (provider === 'none') return null;
+  const baseUrl = $('endpoint').value.trim();
+  const model = $('model').value.trim();
+  if (!/^https?:\/\/\S+$/.test(baseUrl)) throw new Error('set the endpoint to an http(s) URL in Answer settings, or choose “none”');
+  if (!model) throw new Error('set the model name in Answer settings');
+  return { provider, baseUrl, model, apiKey: $('apikey').value || undefined };
+}
+
+// ---------- answers ----------
+// The grounded-answer prompt (src/judge/prompts/answer_grounded.json, served by scripts/serve.mjs).
+let promptPromise = null;
+function answerPrompt() {
+  promptPromise ??= loadPrompt('answer_grounded').catch((e) => { promptPromise = null; throw e; });
+  return promptPromise;
+}
+
+let sources = [];    // [{n, chunk, ranges: [{start, end}]}]: ranges are UTF-16 offsets in the document
+let controller = null;
+
+/** Answer text with [n] markers turned into links to the sources; everything else stays text. */
+function renderAnswer(text) {
+  const box = $('answer');
+  const parts = [];
+  let last = 0;
+  for (const m of text.matchAll(/\[(\d{1,3})\]/g)) {
+    const n = Number(m[1]);
+    const src = sources.find((s) => s.n === n);
+    if (!src) continue;
+    parts.push(text.slice(last, m.index));
+    parts.push(h('a', { href: '#source-panel', class: 'cite', dataset: { n: String(n) }, 'aria-label': `source ${n}: ${docs.get(src.chunk.docId)?.name ?? src.chunk.docId}`,
+      onclick: (e) => { e.preventDefault(); openSource(n); } }, `[${n}]`));
+    last = m.index + m[0].length;
+  }
+  parts.push(text.slice(last));
+  setChildren(box, parts);
+}
+
+function renderSources() {
+  setChildren($('sources'), sources.map((s) => {
+    const d = docs.get(s.chunk.docId);
+    return h('li', { value: String(s.n) },
+      h('a', { href: '#source-panel', class: 'cite', onclick: (e) => { e.preventDefault(); openSource(s.n); } }, `[${s.n}] ${d?.name ?? s.chunk.docId}${pagesText(d, s.ranges)}`),
+      h('div', { class: 'small muted' }, s.chunk.text.length > 220 ? `${s.chunk.text.slice(0, 220)}…` : s.chunk.text));
+  }));
+}
+
+/** ', page 3' / ', pages 1, 3' for PDF sources, '' otherwise. */
+function pagesText(d, ranges) {
+  const pages = [...new Set(ranges.map((r) => pageOf(d, r.start)).filter((p) => p !== null))];
+  return pages.length ? `, page${pages.length > 1 ? 's' : ''} ${pages.join(', ')}` : '';
+}
+
+function pageOf(d, offset) {
+  if (!d?.pages) return null;
+  const p = d.pages.find((x) => offset >= x.start && offset < x.end);
+  return p ? p.page : null;
+}
+
+function openSource(n) {
+  const s = sources.find((x) => x.n === n);
+  if (!s) return;
+  const d = docs.get(s.chunk.docId);
+  const panel = $('source-panel');
+  panel.hidden = false;
+  if (!d) { setChildren($('source-view'), 'This document has been removed.'); return; }
+  const ranges = s.ranges;
+  $('source-meta').textContent = `[${n}] ${d.name}${pagesText(d, ranges)} · characters ${ranges.map((r) => `${r.start}–${r.end}`).join(', ')}`;
+  const parts = [];
+  let at = 0;
+  ranges.forEach((r, i) => {
+    parts.push(d.text.slice(at, r.start), h('mark', { id: i === 0 ? 'source-mark' : null }, d.text.slice(r.start, r.end)));
+    at = r.end;
+  });
+  parts.push(d.text.slice(at));
+  setChildren($('source-view'), parts);
+  const mark = $('source-mark');
+  const view = $('source-view');
+  view.scrollTop = Math.max(0, mark.offsetTop - view.offsetTop - 40);
+  panel.scrollIntoView({ block: 'nearest' });
+  view.focus({ preventScroll: true });
+}
+
+function renderLedger() {
+  const entries = ledger.entries;
+  const table = $('ledger');
+  table.hidden = entries.length === 0;
+  const by = ledger.bytesByHost();
+  $('ledger-summary').textContent = entries.length
+    ? `${entries.length} request(s): ${Object.entries(by).map(([host, b]) => `${b.toLocaleString('en-US')} bytes to ${host}`).join(', ')}. Your documents are sent only as the passages listed here.`
+    : 'Nothing: no request has been sent to any LLM endpoint.';
+  setChildren(table.tBodies[0], entries.map((e) => h('tr', {},
+    h('td', { class: 'num' }, String(e.seq)), h('td', {}, e.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')), h('td', {}, e.host), h('td', {}, e.purpose ?? ''),
+    h('td', { class: 'num' }, String(e.bytes)), h('td', {}, e.status === null ? (e.error ?? '…') : String(e.status)),
+    h('td', {}, h('details', {}, h('summary', {}, 'request body'), h('pre', { class: 'mono small', style: 'white-space:pre-wrap;max-height:12rem;overflow:auto' }, e.body))))));
+}
+
+$('ask').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const question = $('question').value.trim();
+  if (!question) return;
+  if (docs.size === 0) { setStatus(status, 'Add documents first (or the sample corpus).', 'err'); return; }
+  let llm;
+  try { llm = llmSettings(); } catch (err) { setStatus(status, errorText(err), 'err'); $('settings').open = true; return; }
+  $('ask-btn').disabled = true;
+  setChildren($('answer'));
+  setChildren($('sources'));
+  $('source-panel').hidden = true;
+  setStatus(status, 'retrieving…', 'busy');
+  try {
+    const r = await call({ type: 'search', query: question, k: 5, extractive: !llm });
+    if (!llm) {
+      const a = r.answer;
+      const byId = new Map(r.hits.map((hh) => [hh.id, hh]));
+      sources = a ? a.citations.map((cid, i) => {
+        const chunk = byId.get(cid);
+        const sents = a.sentences.filter((x) => x.citation === i + 1).sort((x, y) => x.start - y.start);
+        return { n: i + 1, chunk, ranges: sents.length ? sents.map((x) => ({ start: chunk.start + x.start, end: chunk.start + x.end })) : [{ start: chunk.start, end: chunk.end }] };
+      }) : [];
+      renderAnswer(a ? a.text : 'No passage matches the question.');
+      renderSources();
+      $('answer-meta').textContent = `extractive answer from the top ${r.hits.length} passages (${describeFeatures()}); nothing was sent anywhere`;
+      setStatus(status, a?.answered ? 'answered from your documents' : 'the documents do not seem to answer this', 'ok');
+      status.dataset.state = 'answered';
+      return;
+    }
+    sources = r.hits.map((c, i) => ({ n: i + 1, chunk: c, ranges: [{ start: c.start, end: c.end }] }));
+    renderSources();
+    // Anthropic's API answers browser (CORS) requests only with this opt-in header.
+    const headers = llm.provider === 'anthropic' ? { 'anthropic-dangerous-direct-browser-access': 'true' } : undefined;
+    const client = createLlmClient({ ...llm, ...(headers ? { headers } : {}), ledger, maxRetries: 1, timeoutMs: 60000 });
+    controller = new AbortController();
+    $('stop').hidden = false;
+    let text = '';
+    setStatus(status, `asking ${client.host}…`, 'busy');
+    const timer = setInterval(renderLedger, 500);
+    try {
+      const g = await generateAnswer(client, { question, passages: r.hits.map((c) => ({ id: c.id, text: c.text })) },
+        { prompt: await answerPrompt(), signal: controller.signal, onText: (delta) => { text += delta; renderAnswer(text); } });
+      renderAnswer(g.text);
+      $('answer-meta').textContent = `streamed by ${llm.model} at ${client.host} from ${r.hits.length} passages${g.invalidCitations.length ? ` · ${g.invalidCitations.length} citation(s) point at no passage` : ''}`;
+      setStatus(status, g.abstained ? 'the model says the documents do not answer this' : 'answered', 'ok');
+      status.dataset.state = 'answered';
+    } finally {
+      clearInterval(timer);
+      renderLedger();
+    }
+  } catch (err) {
+    setStatus(status, err.code === 'ABORTED' ? 'stopped' : `Could not answer: ${errorText(err)}`, 'err');
+    status.dataset.state = 'failed';
+  } finally {
+    $('ask-btn').disabled = false;
+    $('stop').hidden = true;
+    controller = null;
+  }
+});
+$('stop').addEventListener('click', () => controller?.abort());
+
+// ---------- start ----------
+loadSettings();
+startWorker();
+try {
+  // The page thread needs the module too (text decoding of files, answer post-processing).
+  const [info] = await Promise.all([call({ type: 'hello' }), init()]);
+  features = info.features;
+  $('version').textContent = `v${info.version} (${info.build} build)`;
+  if (!features.bm25 && !features.dense) throw Object.assign(new Error(`this build has no retriever (${features.denseError ?? 'no BM25 or dense module'})`), { code: 'UNSUPPORTED_ENVIRONMENT' });
+  await restore();
+} catch (e) {
+  setStatus(status, `Could not start: ${errorText(e)}`, 'err');
+}

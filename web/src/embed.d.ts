@@ -1,0 +1,90 @@
+/** Padded token rows, row-major rows x cols. */
+export interface BatchEncoding {
+  rows: number;
+  /** Tokens per row ('longest'/'max_length'); for padding 'none' the rows are concatenated. */
+  cols: number;
+  inputIds: Int32Array;
+  /** 1 for real tokens, 0 for padding. */
+  attentionMask: Int32Array;
+  /** All 0 (single sequences). */
+  tokenTypeIds: Int32Array;
+  /** Real tokens per row. */
+  lengths: Uint32Array;
+}
+export interface EncodeOptions {
+  /** Tokens per row including [CLS]/[SEP], 1..65536. Default 512. */
+  maxLength?: number;
+  /** Cut word pieces so a row fits maxLength ([SEP] kept). Default true. */
+  truncation?: boolean;
+  /** Default 'longest'. */
+  padding?: 'none' | 'longest' | 'max_length';
+  /** [CLS] ... [SEP]. Default true. */
+  addSpecialTokens?: boolean;
+}
+/** BERT WordPiece tokenizer (same ids as transformers.js). Owns WASM memory: dispose() when done. */
+export class Tokenizer {
+  static fromTokenizerJson(json: string | Uint8Array | ArrayBuffer | object): Tokenizer;
+  static fromVocab(vocab: string | Uint8Array | ArrayBuffer): Tokenizer;
+  readonly vocabSize: number;
+  readonly specialIds: { cls: number; sep: number; pad: number; unk: number };
+  tokenize(text: string): Int32Array;
+  encode(text: string, options?: Omit<EncodeOptions, 'padding'>): Int32Array;
+  encodeBatch(texts: string[], options?: EncodeOptions): BatchEncoding;
+  normalize(text: string): string;
+  tokenToId(token: string): number;
+  idToToken(id: number): string;
+  dispose(): void;
+  readonly disposed: boolean;
+}
+export interface EmbedRunOptions {
+  /** Selects queryPrefix or documentPrefix (ONNX embedder). Default 'document'. */
+  kind?: 'query' | 'document';
+  signal?: AbortSignal;
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+/** The default static model (GloVe 100-d, int8, SIF, first component removed). */
+export class StaticEmbedder {
+  readonly dims: number;
+  readonly vocabSize: number;
+  embedSync(texts: string[]): Float32Array[];
+  embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;
+  words(text: string): string[];
+  dispose(): void;
+  readonly disposed: boolean;
+}
+export type ModelSource = ArrayBuffer | Uint8Array | Blob | URL | string;
+export function createStaticEmbedder(options: { model: ModelSource; cache?: boolean }): Promise<StaticEmbedder>;
+export interface OnnxEmbedderOptions {
+  model: ModelSource;
+  tokenizer: Tokenizer | StaticEmbedder | { tokenizerJson: string | Uint8Array | ArrayBuffer | object } | { vocab: string | Uint8Array | ArrayBuffer };
+  /** Default 'mean'. 'none' when the model outputs [rows, dim]. */
+  pooling?: 'mean' | 'cls' | 'none';
+  /** L2-normalize. Default true. */
+  normalize?: boolean;
+  /** Default 512. */
+  maxLength?: number;
+  /** Default ''. */
+  queryPrefix?: string;
+  /** Default ''. */
+  documentPrefix?: string;
+  /** Texts per ONNX Runtime run. Default 32. */
+  batchSize?: number;
+  /** Output to pool. Default 'last_hidden_state' or the first output. */
+  outputName?: string;
+  /** An onnxruntime module (onnxruntime-web or onnxruntime-node). Default: import('onnxruntime-web'). */
+  ort?: unknown;
+  sessionOptions?: object;
+  /** Keep fetched model bytes in Cache Storage (browsers). Default true. */
+  cache?: boolean;
+}
+export class OnnxEmbedder {
+  /** Output dimensions, known after the first embed(). */
+  readonly dims: number | null;
+  embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;
+  embedQueries(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
+  embedDocuments(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
+  dispose(): Promise<void>;
+}
+export function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<OnnxEmbedder>;
+export function poolEmbeddings(hidden: Float32Array, attentionMask: Int32Array,
+  shape: { rows: number; tokens: number; dim: number; pooling?: 'mean' | 'cls' | 'none'; normalize?: boolean }): Float32Array;

@@ -1,0 +1,534 @@
+// Embeddings: the WordPiece tokenizer (C++), the static default model (GloVe 100-d + SIF, C++) and the
+// ONNX embedder (graph in ONNX Runtime; tokenization, pooling and normalization in WASM).
+import { RagwasmError, callWasm } from './errors.js';
+import { Handle } from './handle.js';
+import { MAX_TEXT_BYTES } from './limits.js';
+import { wasm } from './module.js';
+import {
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
+} from './validate.js';
+
+const encoder = new TextEncoder();
+const MAX_BATCH_TEXTS = 1 << 20;
+
+/**
+ * Packs texts into one UTF-8 buffer plus n+1 byte offsets (the form the WASM side reads).
+ * @internal
+ */
+export function packTexts(texts, name = 'texts') {
+  expectArray(texts, name, { maxLength: MAX_BATCH_TEXTS });
+  if (texts.length === 0) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: expected at least one text, got an empty array`);
+  const parts = new Array(texts.length);
+  const offsets = new Uint32Array(texts.length + 1);
+  let total = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i];
+    if (typeof t !== 'string') throw invalid(`${name}[${i}]`, 'a string', t);
+    const b = encoder.encode(t);
+    parts[i] = b;
+    total += b.length;
+    if (total > MAX_TEXT_BYTES) {
+      throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: more than ${MAX_TEXT_BYTES} UTF-8 bytes in one batch; split it`);
+    }
+    offsets[i + 1] = total;
+  }
+  const bytes = new Uint8Array(total);
+  for (let i = 0; i < parts.length; i++) bytes.set(parts[i], offsets[i]);
+  return { bytes, offsets };
+}
+
+function toBytes(value, name) {
+  if (typeof value === 'string') return encoder.encode(value);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (value instanceof Uint8Array) return value;
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) return encoder.encode(JSON.stringify(value));
+  throw invalid(name, 'a string, Uint8Array, ArrayBuffer or parsed JSON object', value);
+}
+
+function encodeOptions(options, name) {
+  const o = expectOptions(options, name, ['maxLength', 'truncation', 'padding', 'addSpecialTokens']);
+  return {
+    maxLength: o.maxLength === undefined ? 512 : expectInteger(o.maxLength, `${name}.maxLength`, { min: 1, max: 65536 }),
+    truncation: o.truncation === undefined ? true : expectBoolean(o.truncation, `${name}.truncation`),
+    padding: o.padding === undefined ? 'longest' : expectEnum(o.padding, `${name}.padding`, ['none', 'longest', 'max_length']),
+    addSpecialTokens: o.addSpecialTokens === undefined ? true : expectBoolean(o.addSpecialTokens, `${name}.addSpecialTokens`),
+  };
+}
+
+/**
+ * @typedef {object} BatchEncoding
+ * @property {number} rows number of texts
+ * @property {number} cols tokens per row (padding 'longest' / 'max_length'); longest row for 'none'
+ * @property {Int32Array} inputIds rows*cols ids, row-major (padding 'none': rows concatenated)
+ * @property {Int32Array} attentionMask 1 for real tokens, 0 for padding
+ * @property {Int32Array} tokenTypeIds all 0 (single sequences)
+ * @property {Uint32Array} lengths real tokens per row
+ */
+
+/**
+ * A BERT WordPiece tokenizer (BertNormalizer + BertPreTokenizer + WordPiece + [CLS]/[SEP]) with the
+ * same ids as Hugging Face tokenizers / transformers.js.
+ *
+ * @example
+ * const tok = Tokenizer.fromTokenizerJson(await (await fetch('tokenizer.json')).text());
+ * tok.encode('Hello, world!'); // Int32Array [101, 7592, 1010, 2088, 999, 102]
+ */
+export class Tokenizer extends Handle {
+  /**
+   * @param {string|Uint8Array|ArrayBuffer|object} json a Hugging Face tokenizer.json (WordPiece model)
+   * @returns {Tokenizer}
+   * @throws {RagwasmError} PARSE_ERROR (not JSON), INVALID_ARGUMENT (not a BERT WordPiece tokenizer)
+   */
+  static fromTokenizerJson(json) {
+    const bytes = toBytes(json, 'tokenizer.json');
+    const m = wasm();
+    return new Tokenizer(callWasm(() => m.embed_createTokenizer(bytes, 'json')));
+  }
+
+  /**
+   * @param {string|Uint8Array|ArrayBuffer} vocab vocab.txt contents: one token per line, id = line number
+   * @returns {Tokenizer}
+   * @throws {RagwasmError} INVALID_ARGUMENT (no [UNK]/[CLS]/[SEP]/[PAD]), INVALID_UTF8, LIMIT_EXCEEDED
+   */
+  static fromVocab(vocab) {
+    if (typeof vocab !== 'string' && !(vocab instanceof Uint8Array) && !(vocab instanceof ArrayBuffer)) {
+      throw invalid('vocab', 'a string, Uint8Array or ArrayBuffer', vocab);
+    }
+    const bytes = toBytes(vocab, 'vocab');
+    const m = wasm();
+    return new Tokenizer(callWasm(() => m.embed_createTokenizer(bytes, 'vocab')));
+  }
+
+  constructor(native) {
+    super(native);
+    const i = callWasm(() => native.info());
+    /** Number of ids. */
+    this.vocabSize = i.vocabSize;
+    /** Ids of [CLS], [SEP], [PAD], [UNK]. */
+    this.specialIds = { cls: i.clsId, sep: i.sepId, pad: i.padId, unk: i.unkId };
+  }
+
+  /**
+   * Token ids of one text without special tokens and without truncation.
+   * @param {string} text
+   * @returns {Int32Array}
+   */
+  tokenize(text) {
+    expectString(text, 'text');
+    const bytes = encoder.encode(text);
+    return callWasm(() => this.native.tokenize(bytes));
+  }
+
+  /**
+   * [CLS] pieces [SEP] of one text.
+   * @param {string} text
+   * @param {{maxLength?: number, truncation?: boolean, addSpecialTokens?: boolean}} [options]
+   *   maxLength default 512 (tokens including [CLS]/[SEP]); truncation default true (keeps [SEP])
+   * @returns {Int32Array}
+   * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED (too long with truncation off)
+   */
+  encode(text, options = {}) {
+    expectString(text, 'text');
+    const b = this.encodeBatch([text], { ...options, padding: 'none' });
+    return b.inputIds;
+  }
+
+  /**
+   * Encodes many texts into padded rows.
+   * @param {string[]} texts at least one
+   * @param {{maxLength?: number, truncation?: boolean, padding?: 'none'|'longest'|'max_length', addSpecialTokens?: boolean}} [options]
+   *   defaults: maxLength 512, truncation true, padding 'longest', addSpecialTokens true
+   * @returns {BatchEncoding}
+   * @throws {RagwasmError} INVALID_ARGUMENT (empty batch, bad option), LIMIT_EXCEEDED, DISPOSED
+   */
+  encodeBatch(texts, options = {}) {
+    const o = encodeOptions(options, 'encodeBatch options');
+    const { bytes, offsets } = packTexts(texts);
+    return callWasm(() => this.native.encodeBatch(bytes, offsets, o.maxLength, o.truncation, o.padding, o.addSpecialTokens));
+  }
+
+  /**
+   * The normalized text (BertNormalizer): cleaned, CJK-spaced, lowercased, accents stripped.
+   * @param {string} text
+   * @returns {string}
+   */
+  normalize(text) {
+    expectString(text, 'text');
+    const bytes = encoder.encode(text);
+    return callWasm(() => this.native.normalize(bytes));
+  }
+
+  /** @param {string} token @returns {number} the id, or -1 */
+  tokenToId(token) {
+    expectString(token, 'token');
+    const bytes = encoder.encode(token);
+    return callWasm(() => this.native.tokenToId(bytes));
+  }
+
+  /** @param {number} id @returns {string} @throws {RagwasmError} INVALID_ARGUMENT (out of range) */
+  idToToken(id) {
+    expectInteger(id, 'id', { min: 0, max: this.vocabSize - 1 });
+    return callWasm(() => this.native.idToToken(id));
+  }
+}
+
+/** Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs in Node). */
+async function loadBytes(source, name, { cache = false, signal } = {}) {
+  if (source instanceof Uint8Array) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (typeof Blob !== 'undefined' && source instanceof Blob) return new Uint8Array(await source.arrayBuffer());
+  if (typeof source === 'string' || source instanceof URL) {
+    let url;
+    try {
+      url = new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
+    } catch {
+      throw invalid(name, 'an absolute URL, ArrayBuffer, Uint8Array or File', source);
+    }
+    if (url.protocol === 'file:') {
+      const fs = await import('node:fs/promises');
+      try {
+        return new Uint8Array(await fs.readFile(url));
+      } catch (e) {
+        throw new RagwasmError('NOT_FOUND', `ragwasm: ${name}: cannot read ${url.href}: ${e.message}`, { cause: e });
+      }
+    }
+    // Browser: keep model bytes in Cache Storage so a reload does not download them again.
+    const store = cache && typeof caches !== 'undefined' ? await caches.open('ragwasm-models-v1') : null;
+    if (store) {
+      const hit = await store.match(url.href);
+      if (hit) return new Uint8Array(await hit.arrayBuffer());
+    }
+    let res;
+    try {
+      res = await fetch(url.href, { signal });
+    } catch (e) {
+      if (signal && signal.aborted) throw new RagwasmError('ABORTED', `ragwasm: ${name}: download aborted`, { cause: e });
+      throw new RagwasmError('NETWORK', `ragwasm: ${name}: cannot fetch ${url.href}: ${e.message}`, { cause: e });
+    }
+    if (!res.ok) throw new RagwasmError('HTTP', `ragwasm: ${name}: ${url.href} answered HTTP ${res.status}`);
+    const buf = await res.arrayBuffer();
+    if (store) await store.put(url.href, new Response(buf.slice(0)));
+    return new Uint8Array(buf);
+  }
+  throw invalid(name, 'an ArrayBuffer, Uint8Array, File/Blob or URL', source);
+}
+
+function checkAbort(signal) {
+  if (signal && signal.aborted) throw new RagwasmError('ABORTED', 'ragwasm: embedding aborted by the AbortSignal');
+}
+
+function embedRunOptions(options, name) {
+  const o = expectOptions(options, name, ['signal', 'onProgress', 'kind']);
+  if (o.signal !== undefined && (o.signal === null || typeof o.signal.aborted !== 'boolean')) throw invalid(`${name}.signal`, 'an AbortSignal', o.signal);
+  if (o.onProgress !== undefined) expectFunction(o.onProgress, `${name}.onProgress`);
+  const kind = o.kind === undefined ? 'document' : expectEnum(o.kind, `${name}.kind`, ['query', 'document']);
+  return { signal: o.signal, onProgress: o.onProgress, kind };
+}
+
+function splitRows(flat, rows, dims) {
+  const out = new Array(rows);
+  for (let r = 0; r < rows; r++) out[r] = flat.subarray(r * dims, (r + 1) * dims);
+  return out;
+}
+
+/**
+ * The default static model: GloVe 6B 100-d word vectors (int8), SIF weighting and the first principal
+ * component removed; built by `node models/build-static-model.mjs` into models/build/static-model.bin.
+ * Sentence vectors are unit length (all zeros when no word is known).
+ */
+export class StaticEmbedder extends Handle {
+  constructor(native) {
+    super(native);
+    const i = callWasm(() => native.info());
+    /** Vector dimensions (100 for the default model). */
+    this.dims = i.dims;
+    /** Words in the vocabulary. */
+    this.vocabSize = i.vocabSize;
+  }
+
+  /**
+   * Embeds texts synchronously.
+   * @param {string[]} texts at least one
+   * @returns {Float32Array[]} one unit-length vector per text (views into one buffer)
+   * @throws {RagwasmError} INVALID_ARGUMENT (empty batch, not strings), LIMIT_EXCEEDED, DISPOSED
+   */
+  embedSync(texts) {
+    const { bytes, offsets } = packTexts(texts);
+    const flat = callWasm(() => this.native.embedBatch(bytes, offsets));
+    return splitRows(flat, texts.length, this.dims);
+  }
+
+  /**
+   * Embeds texts in batches, yielding to the event loop between them.
+   * @param {string[]} texts
+   * @param {{signal?: AbortSignal, onProgress?: (p: {done: number, total: number}) => void, kind?: 'query'|'document'}} [options]
+   * @returns {Promise<Float32Array[]>}
+   * @throws {RagwasmError} as embedSync; ABORTED when the signal fires
+   */
+  async embed(texts, options = {}) {
+    const o = embedRunOptions(options, 'embed options');
+    expectArray(texts, 'texts', { maxLength: MAX_BATCH_TEXTS });
+    if (texts.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: texts: expected at least one text, got an empty array');
+    const out = [];
+    const step = 1024;
+    for (let i = 0; i < texts.length; i += step) {
+      checkAbort(o.signal);
+      out.push(...this.embedSync(texts.slice(i, i + step)));
+      if (o.onProgress) o.onProgress({ done: out.length, total: texts.length });
+      if (i + step < texts.length) await new Promise((r) => setTimeout(r, 0));
+    }
+    return out;
+  }
+
+  /** The words the model looks up for a text (lowercased, split on white space and punctuation). */
+  words(text) {
+    expectString(text, 'text');
+    const bytes = encoder.encode(text);
+    return callWasm(() => this.native.words(bytes));
+  }
+
+  /** @internal word-id rows for the ONNX export of the table */
+  _encodeBatch(bytes, offsets, maxLength, padding) {
+    return callWasm(() => this.native.encodeBatch(bytes, offsets, maxLength, true, padding, false));
+  }
+}
+
+/**
+ * Loads the static model.
+ * @param {{model: ArrayBuffer|Uint8Array|Blob|URL|string, cache?: boolean}} options model bytes or
+ *   where to fetch them (cache: keep fetched bytes in Cache Storage, default true in browsers)
+ * @returns {Promise<StaticEmbedder>}
+ * @throws {RagwasmError} CORRUPT_INDEX (damaged file), UNSUPPORTED_VERSION, INVALID_ARGUMENT, NETWORK, HTTP
+ */
+export async function createStaticEmbedder(options) {
+  const o = expectOptions(options, 'createStaticEmbedder options', ['model', 'cache']);
+  if (o.model === undefined) throw invalid('createStaticEmbedder options.model', 'model bytes or a URL', undefined);
+  const cache = o.cache === undefined ? true : expectBoolean(o.cache, 'createStaticEmbedder options.cache');
+  const bytes = await loadBytes(o.model, 'options.model', { cache });
+  const m = wasm();
+  return new StaticEmbedder(callWasm(() => m.embed_createStaticEmbedder(bytes)));
+}
+
+/**
+ * Mean / CLS pooling (+ L2 normalization) of a [rows, tokens, dim] tensor in WASM.
+ * @param {Float32Array} hidden rows*tokens*dim values
+ * @param {Int32Array} attentionMask rows*tokens
+ * @param {{rows: number, tokens: number, dim: number, pooling?: 'mean'|'cls'|'none', normalize?: boolean}} shape
+ * @returns {Float32Array} rows*dim
+ * @throws {RagwasmError} INVALID_ARGUMENT (sizes disagree, unknown pooling, NaN/Inf in the output)
+ */
+export function poolEmbeddings(hidden, attentionMask, shape) {
+  if (!(hidden instanceof Float32Array)) throw invalid('hidden', 'a Float32Array', hidden);
+  if (!(attentionMask instanceof Int32Array)) throw invalid('attentionMask', 'an Int32Array', attentionMask);
+  const s = expectOptions(shape, 'shape', ['rows', 'tokens', 'dim', 'pooling', 'normalize']);
+  const rows = expectInteger(s.rows, 'shape.rows', { min: 1 });
+  const tokens = expectInteger(s.tokens, 'shape.tokens', { min: 1 });
+  const dim = expectInteger(s.dim, 'shape.dim', { min: 1 });
+  const pooling = s.pooling === undefined ? 'mean' : expectEnum(s.pooling, 'shape.pooling', ['mean', 'cls', 'none']);
+  const normalize = s.normalize === undefined ? true : expectBoolean(s.normalize, 'shape.normalize');
+  const m = wasm();
+  return callWasm(() => m.embed_pool(hidden, attentionMask, rows, tokens, dim, pooling, normalize));
+}
+
+const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'];
+
+/**
+ * An embedder running a sentence-embedding model with ONNX Runtime (onnxruntime-web by default);
+ * tokenization, pooling and normalization run in ragwasm's WASM.
+ */
+export class OnnxEmbedder {
+  /** @internal */
+  constructor(ort, session, tokenizer, cfg) {
+    this._ort = ort;
+    this._session = session;
+    this._tokenizer = tokenizer;
+    this._cfg = cfg;
+    /** Output dimensions, known after the first embed() (or null). */
+    this.dims = null;
+  }
+
+  /**
+   * Embeds texts: prefix (query or document), tokenize, run the graph batch by batch, pool, normalize.
+   * @param {string[]} texts at least one
+   * @param {{kind?: 'query'|'document', signal?: AbortSignal, onProgress?: (p: {done: number, total: number}) => void}} [options]
+   *   kind selects queryPrefix or documentPrefix (default 'document')
+   * @returns {Promise<Float32Array[]>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (empty batch; model output not [rows, tokens, dim]),
+   *   ABORTED, DISPOSED, INTERNAL (ONNX Runtime failure, with its message)
+   */
+  async embed(texts, options = {}) {
+    if (this._session === null) throw new RagwasmError('DISPOSED', 'ragwasm: this OnnxEmbedder was disposed; create a new one');
+    const o = embedRunOptions(options, 'embed options');
+    expectArray(texts, 'texts', { maxLength: MAX_BATCH_TEXTS });
+    if (texts.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: texts: expected at least one text, got an empty array');
+    texts.forEach((t, i) => expectString(t, `texts[${i}]`));
+    const prefix = o.kind === 'query' ? this._cfg.queryPrefix : this._cfg.documentPrefix;
+    const { batchSize } = this._cfg;
+    const out = [];
+    for (let i = 0; i < texts.length; i += batchSize) {
+      checkAbort(o.signal);
+      const batch = texts.slice(i, i + batchSize).map((t) => prefix + t);
+      out.push(...await this._runBatch(batch));
+      if (o.onProgress) o.onProgress({ done: out.length, total: texts.length });
+    }
+    return out;
+  }
+
+  /** embed(texts, {kind: 'query'}) */
+  embedQueries(texts, options = {}) { return this.embed(texts, { ...options, kind: 'query' }); }
+  /** embed(texts, {kind: 'document'}) */
+  embedDocuments(texts, options = {}) { return this.embed(texts, { ...options, kind: 'document' }); }
+
+  async _runBatch(batch) {
+    const { bytes, offsets } = packTexts(batch);
+    const cfg = this._cfg;
+    const tok = this._tokenizer;
+    const enc = tok instanceof StaticEmbedder
+      ? tok._encodeBatch(bytes, offsets, cfg.maxLength, 'longest')
+      : callWasm(() => tok.native.encodeBatch(bytes, offsets, cfg.maxLength, true, 'longest', true));
+    const { rows, cols } = enc;
+    const ort = this._ort;
+    const feeds = {};
+    const dims = [rows, cols];
+    const asInt64 = (a) => { const b = new BigInt64Array(a.length); for (let k = 0; k < a.length; k++) b[k] = BigInt(a[k]); return b; };
+    for (const name of this._session.inputNames) {
+      const src = name === 'input_ids' ? enc.inputIds : name === 'attention_mask' ? enc.attentionMask : enc.tokenTypeIds;
+      feeds[name] = new ort.Tensor(cfg.inputTypes[name] === 'int32' ? 'int32' : 'int64', cfg.inputTypes[name] === 'int32' ? Int32Array.from(src) : asInt64(src), dims);
+    }
+    let results;
+    try {
+      results = await this._session.run(feeds);
+    } catch (e) {
+      throw new RagwasmError('INTERNAL', `ragwasm: ONNX Runtime failed: ${e && e.message ? e.message : e}`, { cause: e });
+    }
+    const t = results[cfg.outputName];
+    const shape = t.dims;
+    const want = cfg.pooling === 'none' ? 2 : 3;
+    if (shape.length !== want || shape[0] !== rows || (want === 3 && shape[1] !== cols) || t.type !== 'float32') {
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: model output '${cfg.outputName}': expected a float32 tensor [${rows}, ${want === 3 ? `${cols}, ` : ''}dim], got ${t.type} [${shape.join(', ')}]`);
+    }
+    const dim = Number(shape[shape.length - 1]);
+    const m = wasm();
+    const flat = callWasm(() => m.embed_pool(t.data, enc.attentionMask, rows, cols, dim, cfg.pooling, cfg.normalize));
+    for (const v of Object.values(results)) if (typeof v.dispose === 'function') v.dispose();
+    this.dims = dim;
+    return splitRows(flat, rows, dim);
+  }
+
+  /**
+   * Releases the ONNX Runtime session, and the tokenizer when it was created from options.tokenizer
+   * {tokenizerJson}/{vocab}. A Tokenizer or StaticEmbedder passed in stays owned by the caller.
+   */
+  async dispose() {
+    if (this._session !== null) {
+      const s = this._session;
+      this._session = null;
+      if (this._ownsTokenizer) this._tokenizer.dispose();
+      if (typeof s.release === 'function') await s.release();
+    }
+  }
+}
+
+/**
+ * Creates an ONNX embedder.
+ * @param {object} options
+ * @param {ArrayBuffer|Uint8Array|Blob|URL|string} options.model the .onnx model (bytes, File or URL)
+ * @param {Tokenizer|StaticEmbedder|{tokenizerJson: string|object|Uint8Array}|{vocab: string|Uint8Array}} options.tokenizer
+ *   a WordPiece tokenizer (or its tokenizer.json / vocab.txt); a StaticEmbedder for its ONNX table export
+ * @param {'mean'|'cls'|'none'} [options.pooling='mean'] 'none' when the model outputs [rows, dim]
+ * @param {boolean} [options.normalize=true] L2-normalize the pooled vectors
+ * @param {number} [options.maxLength=512] tokens per text including [CLS]/[SEP] (longer texts are truncated)
+ * @param {string} [options.queryPrefix=''] prepended to queries (e.g. 'query: ' for e5)
+ * @param {string} [options.documentPrefix=''] prepended to documents (e.g. 'passage: ' for e5)
+ * @param {number} [options.batchSize=32] texts per ONNX Runtime run
+ * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
+ * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
+ * @param {object} [options.sessionOptions] passed to InferenceSession.create
+ * @param {boolean} [options.cache=true] keep fetched model bytes in Cache Storage (browsers)
+ * @returns {Promise<OnnxEmbedder>}
+ * @throws {RagwasmError} INVALID_ARGUMENT (bad option, unknown pooling, model inputs/outputs that do not
+ *   match), NETWORK/HTTP (download), INTERNAL (ONNX Runtime could not load the model)
+ */
+export async function createOnnxEmbedder(options) {
+  const o = expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
+    'queryPrefix', 'documentPrefix', 'batchSize', 'outputName', 'ort', 'sessionOptions', 'cache']);
+  const name = 'createOnnxEmbedder options';
+  if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL', undefined);
+  const pooling = o.pooling === undefined ? 'mean' : expectEnum(o.pooling, `${name}.pooling`, ['mean', 'cls', 'none']);
+  const cfg = {
+    pooling,
+    normalize: o.normalize === undefined ? true : expectBoolean(o.normalize, `${name}.normalize`),
+    maxLength: o.maxLength === undefined ? 512 : expectInteger(o.maxLength, `${name}.maxLength`, { min: 2, max: 65536 }),
+    queryPrefix: o.queryPrefix === undefined ? '' : expectString(o.queryPrefix, `${name}.queryPrefix`, { maxLength: 1000 }),
+    documentPrefix: o.documentPrefix === undefined ? '' : expectString(o.documentPrefix, `${name}.documentPrefix`, { maxLength: 1000 }),
+    batchSize: o.batchSize === undefined ? 32 : expectInteger(o.batchSize, `${name}.batchSize`, { min: 1, max: 4096 }),
+  };
+  let tokenizer = o.tokenizer;
+  let ownsTokenizer = false;
+  if (tokenizer instanceof Tokenizer || tokenizer instanceof StaticEmbedder) {
+    tokenizer.native; // eslint-disable-line no-unused-expressions -- throws DISPOSED early
+  } else if (tokenizer !== null && typeof tokenizer === 'object' && !Array.isArray(tokenizer)) {
+    const t = expectOptions(tokenizer, `${name}.tokenizer`, ['tokenizerJson', 'vocab']);
+    if (t.tokenizerJson !== undefined) tokenizer = Tokenizer.fromTokenizerJson(t.tokenizerJson);
+    else if (t.vocab !== undefined) tokenizer = Tokenizer.fromVocab(t.vocab);
+    else throw invalid(`${name}.tokenizer`, 'a Tokenizer, a StaticEmbedder, {tokenizerJson} or {vocab}', tokenizer);
+    ownsTokenizer = true;
+  } else {
+    throw invalid(`${name}.tokenizer`, 'a Tokenizer, a StaticEmbedder, {tokenizerJson} or {vocab}', tokenizer);
+  }
+  const release = () => { if (ownsTokenizer) tokenizer.dispose(); };
+  if (tokenizer instanceof StaticEmbedder && pooling === 'cls') {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.pooling: 'cls' needs a WordPiece tokenizer ([CLS] first); a StaticEmbedder table has no [CLS] token`);
+  }
+  let ort;
+  let bytes;
+  let session;
+  try {
+    ort = o.ort ?? await import('onnxruntime-web');
+    if (!ort || typeof ort.InferenceSession !== 'function' || typeof ort.Tensor !== 'function') {
+      throw invalid(`${name}.ort`, 'an onnxruntime module (InferenceSession, Tensor)', ort);
+    }
+    bytes = await loadBytes(o.model, `${name}.model`, { cache: o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`) });
+  } catch (e) {
+    release();
+    throw e;
+  }
+  try {
+    session = await ort.InferenceSession.create(bytes, o.sessionOptions ?? {});
+  } catch (e) {
+    release();
+    throw new RagwasmError('INTERNAL', `ragwasm: ${name}.model: ONNX Runtime could not load the model: ${e && e.message ? e.message : e}`, { cause: e });
+  }
+  const fail = async (msg) => {
+    if (typeof session.release === 'function') await session.release();
+    release();
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.model: ${msg}`);
+  };
+  const inputs = session.inputNames;
+  if (!inputs.includes('input_ids')) await fail(`expected an 'input_ids' input, the model has [${inputs.join(', ')}]`);
+  const unknown = inputs.filter((n) => !KNOWN_INPUTS.includes(n));
+  if (unknown.length) await fail(`unsupported model inputs [${unknown.join(', ')}] (supported: ${KNOWN_INPUTS.join(', ')})`);
+  cfg.inputTypes = {};
+  const meta = session.inputMetadata;
+  for (const n of inputs) {
+    let type = 'int64';
+    if (Array.isArray(meta)) {
+      const md = meta.find((x) => x && x.name === n);
+      if (md && md.type) type = md.type;
+    }
+    if (type !== 'int64' && type !== 'int32') await fail(`input '${n}' has type ${type}, expected int64 or int32`);
+    cfg.inputTypes[n] = type;
+  }
+  const outputs = session.outputNames;
+  if (o.outputName !== undefined) {
+    expectString(o.outputName, `${name}.outputName`);
+    if (!outputs.includes(o.outputName)) await fail(`no output named '${o.outputName}' (outputs: [${outputs.join(', ')}])`);
+    cfg.outputName = o.outputName;
+  } else {
+    cfg.outputName = outputs.includes('last_hidden_state') ? 'last_hidden_state' : outputs[0];
+  }
+  const embedder = new OnnxEmbedder(ort, session, tokenizer, cfg);
+  embedder._ownsTokenizer = ownsTokenizer;
+  return embedder;
+}
+

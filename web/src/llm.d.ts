@@ -1,0 +1,363 @@
+// Types of the LLM layer (web/src/llm.js and web/src/llm/*.js).
+
+export type Provider = 'openai' | 'anthropic';
+export type Role = 'system' | 'user' | 'assistant';
+export interface ContentPart {
+  text: string;
+  /** Anthropic prompt caching: cache everything up to and including this part. */
+  cache?: boolean;
+}
+export interface Message {
+  role: Role;
+  content: string | ContentPart[];
+}
+export interface CompletionRequest {
+  messages: Message[];
+  maxTokens?: number;
+  temperature?: number;
+  stop?: string[];
+  seed?: number;
+  /** Label recorded in the ledger, e.g. 'answer', 'judge:groundedness'. */
+  purpose?: string;
+}
+export interface Usage {
+  /** Total input tokens (including cache reads/writes); null when the server did not report it. */
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+}
+export interface CompletionResult {
+  text: string;
+  finishReason: string | null;
+  usage: Usage;
+  /** From the price table; null when the model has no price (never a silent 0). */
+  cost: number | null;
+  model: string;
+  provider: Provider;
+  host: string;
+  latencyMs: number;
+  /** HTTP attempts made (0 for a cache hit). */
+  attempts: number;
+  cached: boolean;
+}
+export interface Price {
+  inputPerMTok: number;
+  outputPerMTok: number;
+  cachedInputPerMTok?: number;
+  cacheWritePerMTok?: number;
+}
+export class PriceTable {
+  constructor(prices?: Record<string, Price>);
+  set(model: string, price: Price): this;
+  get(model: string): Price | undefined;
+  cost(model: string, usage: Partial<Usage> & { inputTokens: number | null; outputTokens: number | null }): number | null;
+}
+export interface LedgerEntry {
+  seq: number;
+  time: string;
+  host: string;
+  url: string;
+  method: string;
+  provider: Provider;
+  model: string;
+  purpose: string;
+  /** The exact request body sent (JSON text). */
+  body: string;
+  bytes: number;
+  attempt: number;
+  status: number | null;
+  error: string | null;
+}
+export class RequestLedger {
+  constructor(options?: { maxEntries?: number });
+  readonly entries: LedgerEntry[];
+  readonly dropped: number;
+  bytesByHost(): Record<string, number>;
+  toJsonl(): string;
+  clear(): void;
+}
+export interface CacheStore {
+  get(key: string): unknown | Promise<unknown>;
+  set(key: string, value: unknown): unknown;
+}
+export class ResponseCache implements CacheStore {
+  constructor(options?: { maxEntries?: number });
+  readonly hits: number;
+  readonly misses: number;
+  readonly size: number;
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  clear(): void;
+}
+export interface LlmClientOptions {
+  provider: Provider;
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** Per attempt; default 60,000. */
+  timeoutMs?: number;
+  /** Default 3. */
+  maxRetries?: number;
+  /** Default 500. */
+  retryBaseMs?: number;
+  /** Default 30,000. */
+  retryMaxMs?: number;
+  /** Default 60,000. */
+  maxRetryAfterMs?: number;
+  /** Default 4. */
+  concurrency?: number;
+  prices?: PriceTable | Record<string, Price>;
+  cache?: CacheStore;
+  ledger?: RequestLedger;
+  fetch?: typeof fetch;
+  random?: () => number;
+  anthropicVersion?: string;
+  streamUsage?: boolean;
+}
+export interface CallOptions {
+  signal?: AbortSignal;
+  onText?: (delta: string) => void;
+  stream?: boolean;
+  /** Index of one of several samples of the same request: part of the cache key only (never sent). */
+  sample?: number;
+}
+export type StreamEvent = { type: 'text'; text: string } | { type: 'done'; result: CompletionResult };
+export class LlmClient {
+  constructor(options: LlmClientOptions);
+  readonly provider: Provider;
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly host: string;
+  readonly ledger: RequestLedger;
+  readonly prices: PriceTable;
+  readonly hasApiKey: boolean;
+  readonly stats: { calls: number; httpAttempts: number; retries: number; cacheHits: number; failures: number;
+    inputTokens: number; outputTokens: number; cost: number; unpricedCalls: number };
+  setApiKey(key: string | null): void;
+  complete(request: CompletionRequest, options?: CallOptions): Promise<CompletionResult>;
+  stream(request: CompletionRequest, options?: { signal?: AbortSignal }): AsyncGenerator<StreamEvent>;
+  toJSON(): { provider: Provider; baseUrl: string; model: string; hasApiKey: boolean };
+}
+export function createLlmClient(options: LlmClientOptions): LlmClient;
+export interface KeyStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+export function loadApiKey(storage: KeyStorage, name: string): string | null;
+export function saveApiKey(storage: KeyStorage, name: string, key: string): void;
+export function forgetApiKey(storage: KeyStorage, name: string): void;
+export function retryAfterMs(headers: { get(name: string): string | null }, now?: number): number | undefined;
+export function parseSse(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, state?: { incomplete?: boolean }):
+  AsyncGenerator<{ event: string; data: string; id: string | undefined }>;
+
+// ---- prompts --------------------------------------------------------------------------------
+export type PromptId = 'answer_grounded' | 'metadata_extract' | 'chunk_context' | 'query_rewrite' |
+  'judge_context_relevance' | 'judge_groundedness' | 'judge_answer_relevance' | 'judge_answer_correctness' | 'claim_split';
+export const PROMPT_IDS: readonly PromptId[];
+export interface ReplyScale {
+  kind: 'rating' | 'percent' | 'claims' | 'key_values' | 'lines';
+  min?: number;
+  max?: number;
+  integer_only?: boolean;
+}
+export interface PromptTemplate {
+  readonly id: string;
+  readonly version: number;
+  readonly description?: string;
+  readonly variables: string[];
+  readonly messages: Message[];
+  readonly reply?: ReplyScale;
+  readonly [extra: string]: unknown;
+}
+export function loadPrompt(id: PromptId, options?: { baseUrl?: string | URL }): Promise<PromptTemplate>;
+export function definePrompt(json: object): PromptTemplate;
+export function renderPrompt(template: PromptTemplate, vars: Record<string, string>): Message[];
+export function formatPassages(passages: Array<{ id?: string; text: string }>): string;
+export function formatClaims(claims: string[]): string;
+
+// ---- reply parsing ----------------------------------------------------------------------------
+export interface ScoreScale {
+  kind?: 'rating' | 'percent';
+  min?: number;
+  max?: number;
+  labels?: string[];
+  integerOnly?: boolean;
+}
+export interface ParsedScore {
+  value: number;
+  method: 'json' | 'labelled' | 'percent' | 'fraction' | 'bare';
+  /** UTF-16 offset of the number in the reply. */
+  offset: number;
+  ambiguous: boolean;
+}
+export function parseJudgeScore(reply: string, scale?: ScoreScale): ParsedScore;
+export interface ParsedClaim {
+  claim: number;
+  score: number | null;
+  evidence: string;
+  error: string | null;
+}
+export function parseClaimScores(reply: string, nClaims: number, scale?: ScoreScale): ParsedClaim[];
+export function parseKeyValues(reply: string): Array<[string, string]>;
+export function isAbstention(answer: string): boolean;
+export interface AggregateResult {
+  value: number | null;
+  samples: number;
+  parsed: number;
+  unparsed: number;
+  spread: number;
+  stddev: number;
+  agreement: number;
+}
+export function aggregateScores(scores: Array<number | null>, method?: 'mean' | 'majority'): AggregateResult;
+
+// ---- judges -----------------------------------------------------------------------------------
+export interface JudgeOptions {
+  samples?: number;
+  aggregate?: 'mean' | 'majority';
+  temperature?: number;
+  maxTokens?: number;
+  prompt?: PromptTemplate;
+  signal?: AbortSignal;
+}
+export interface JudgeSample {
+  score: number | null;
+  method: ParsedScore['method'] | null;
+  ambiguous: boolean;
+  error: string | null;
+  /** The model's reply text. */
+  reply: string;
+}
+export interface JudgeResult {
+  /** null when no sample parsed: see unparsed and samples[].error. */
+  score: number | null;
+  scale: { kind: 'rating' | 'percent'; min: number; max: number };
+  samples: JudgeSample[];
+  unparsed: number;
+  spread: number;
+  stddev: number;
+  agreement: number;
+  prompt: { id: string; version: number };
+  usage: { inputTokens: number; outputTokens: number };
+  cost: number | null;
+}
+export function judgeContextRelevance(client: LlmClient, input: { question: string; passage: string },
+  options?: JudgeOptions & { examples?: Array<{ question: string; passage: string; score: number }> }): Promise<JudgeResult>;
+export function judgeAnswerRelevance(client: LlmClient, input: { question: string; answer: string }, options?: JudgeOptions): Promise<JudgeResult>;
+export function judgeAnswerCorrectness(client: LlmClient,
+  input: { question: string; answer: string; reference: string; referenceAnswerable?: boolean },
+  options?: JudgeOptions): Promise<JudgeResult & { rule: 'both-unanswerable' | 'answer-abstained' | null }>;
+export interface GroundednessResult {
+  score: number | null;
+  abstained: boolean;
+  claims: Array<{ text: string; score: number | null; evidence: string; error: string | null }>;
+  unparsed: number;
+  usage: { inputTokens: number; outputTokens: number };
+  cost: number | null;
+  reply: string | null;
+  prompt: { id: string; version: number };
+  scale: { kind: 'rating'; min: number; max: number };
+}
+export function judgeGroundedness(client: LlmClient, input: { answer: string; contexts: Array<{ id?: string; text: string }> },
+  options?: { claims?: string[] | 'sentences' | 'llm'; question?: string; temperature?: number; maxTokens?: number; prompt?: PromptTemplate;
+    signal?: AbortSignal }): Promise<GroundednessResult>;
+/** Numbered or bulleted lines of a reply ("1. x", "- y"); [] for NONE. */
+export function parseListReply(reply: string): string[];
+export function stripCitations(text: string): string;
+export function splitClaims(client: LlmClient, input: { question?: string; answer: string }, options?: { signal?: AbortSignal }):
+  Promise<{ claims: string[]; usage: Usage; cost: number | null }>;
+export const JUDGES: Readonly<{
+  context_relevance: typeof judgeContextRelevance;
+  answer_relevance: typeof judgeAnswerRelevance;
+  answer_correctness: typeof judgeAnswerCorrectness;
+  groundedness: typeof judgeGroundedness;
+}>;
+
+// ---- answers ----------------------------------------------------------------------------------
+export function extractCitations(text: string, passages: Array<{ id?: string }>):
+  { cited: Array<{ n: number; id: string | null }>; invalid: number[] };
+export interface GeneratedAnswer {
+  text: string;
+  abstained: boolean;
+  citations: Array<{ n: number; id: string | null }>;
+  invalidCitations: number[];
+  usage: Usage;
+  cost: number | null;
+  latencyMs: number;
+  prompt: { id: string; version: number };
+}
+export function generateAnswer(client: LlmClient, input: { question: string; passages: Array<{ id?: string; text: string }> },
+  options?: { onText?: (delta: string) => void; signal?: AbortSignal; temperature?: number; maxTokens?: number; prompt?: PromptTemplate }): Promise<GeneratedAnswer>;
+export interface ExtractiveAnswer {
+  answered: boolean;
+  text: string;
+  citations: string[];
+  bestScore: number;
+  sentences: Array<{ chunkIndex: number; chunkId: string; start: number; end: number; text: string; score: number; citation: number }>;
+}
+export function extractiveAnswer(question: string, chunks: Array<{ id: string; text: string; score?: number }>,
+  options?: { maxSentences?: number; maxChunks?: number; threshold?: number; noAnswerText?: string }): ExtractiveAnswer;
+
+// ---- enrichment -------------------------------------------------------------------------------
+export const DEFAULT_METADATA_KEYS: readonly string[];
+export function extractMetadata(client: LlmClient, document: string,
+  options?: { keys?: string[]; signal?: AbortSignal; maxTokens?: number; prompt?: PromptTemplate }):
+  Promise<{ metadata: Record<string, string>; reply: string; usage: Usage; cost: number | null }>;
+export function contextualizeChunks(client: LlmClient, document: string, chunks: string[],
+  options?: { signal?: AbortSignal; maxTokens?: number; prompt?: PromptTemplate }):
+  Promise<Array<{ chunk: string; context: string; text: string; usage: Usage; cost: number | null }>>;
+export function rewriteQuery(client: LlmClient, question: string,
+  options?: { history?: Array<{ role: 'user' | 'assistant'; content: string }>; signal?: AbortSignal; prompt?: PromptTemplate }):
+  Promise<{ query: string; usage: Usage; cost: number | null }>;
+
+// ---- calibration ------------------------------------------------------------------------------
+export type JudgeName = 'context_relevance' | 'answer_relevance' | 'answer_correctness' | 'groundedness';
+export interface LabelledItem {
+  id: string;
+  label: number;
+  [field: string]: unknown;
+}
+export function parseLabels(text: string, judge: JudgeName): LabelledItem[];
+export interface AgreementStats {
+  n: number;
+  scored: number;
+  unscored: number;
+  kappa: number | null;
+  kappaQuadratic: number | null;
+  binary: { tp: number; fp: number; fn: number; tn: number; precision: number; recall: number; f1: number; accuracy: number } | null;
+  exact: number | null;
+  offByOne: number | null;
+  spearman: number | null;
+  confusion: { labels: number[]; matrix: number[][] } | null;
+}
+export function agreementStats(rows: Array<{ label: number; prediction: number | null }>,
+  scale: { kind: 'rating' | 'percent'; binaryThreshold: number }): AgreementStats;
+export interface CalibrationPrediction {
+  id: string;
+  label: number;
+  slice: string | null;
+  score: number | null;
+  prediction: number | null;
+  error: string | null;
+  rule?: string | null;
+}
+export interface CalibrationReport {
+  judge: JudgeName;
+  prompt: { id: string; version: number } | null;
+  scale: { kind: 'rating' | 'percent'; min: number; max: number; binaryThreshold: number };
+  predictions: CalibrationPrediction[];
+  overall: AgreementStats;
+  slices: Record<string, AgreementStats>;
+  failures: number;
+  usage: { inputTokens: number; outputTokens: number };
+  cost: number | null;
+}
+export function calibrateJudge(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; prompt?: PromptTemplate;
+  samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void }): Promise<CalibrationReport>;
+export function comparePrompts(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; promptA?: PromptTemplate;
+  promptB?: PromptTemplate; samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal }):
+  Promise<{ a: CalibrationReport; b: CalibrationReport; onlyA: number; onlyB: number; both: number; neither: number }>;

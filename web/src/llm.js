@@ -1,0 +1,14 @@
+// LLM layer: provider clients (OpenAI-compatible, Anthropic), prompts as versioned data, judges,
+// grounded and extractive answers, context enrichment and judge calibration. Public re-exports;
+// the implementation lives in web/src/llm/.
+export { createLlmClient, LlmClient, loadApiKey, saveApiKey, forgetApiKey, retryAfterMs } from './llm/client.js';
+export { RequestLedger } from './llm/ledger.js';
+export { ResponseCache } from './llm/cache.js';
+export { PriceTable } from './llm/cost.js';
+export { parseSse } from './llm/sse.js';
+export { PROMPT_IDS, loadPrompt, definePrompt, renderPrompt, formatPassages, formatClaims } from './llm/prompts.js';
+export { parseJudgeScore, parseClaimScores, parseKeyValues, isAbstention, aggregateScores } from './llm/parse.js';
+export { judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, judgeGroundedness, stripCitations, splitClaims, parseListReply, JUDGES } from './llm/judges.js';
+export { generateAnswer, extractiveAnswer, extractCitations } from './llm/answer.js';
+export { extractMetadata, contextualizeChunks, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
+export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';

@@ -1,0 +1,439 @@
+// LlmClient: one configured endpoint (provider, base URL, model, key) with timeouts, retries
+// (exponential backoff with jitter, Retry-After honoured), a concurrency limit, cost accounting,
+// an opt-in response cache and a ledger of every request sent. The API key stays in this object's
+// private field: it is sent only in the auth header and is scrubbed from every error and ledger entry.
+import { RagwasmError } from '../errors.js';
+import { expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../validate.js';
+import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
+import { PriceTable } from './cost.js';
+import { RequestLedger } from './ledger.js';
+import { PROVIDERS, StreamReader, buildBody, endpointUrl, readReply } from './providers.js';
+import { parseSse } from './sse.js';
+
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529]);
+
+const CLIENT_OPTIONS = ['provider', 'baseUrl', 'model', 'apiKey', 'headers', 'timeoutMs', 'maxRetries', 'retryBaseMs',
+  'retryMaxMs', 'maxRetryAfterMs', 'concurrency', 'prices', 'cache', 'ledger', 'fetch', 'random', 'anthropicVersion',
+  'streamUsage'];
+const REQUEST_KEYS = ['messages', 'maxTokens', 'temperature', 'stop', 'seed', 'purpose'];
+
+/**
+ * Creates a client for one endpoint.
+ * @example
+ * const llm = createLlmClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2' });
+ * const r = await llm.complete({ messages: [{ role: 'user', content: 'Hi' }] });
+ * @param {object} options
+ * @param {'openai'|'anthropic'} options.provider wire protocol (openai = any Chat Completions server)
+ * @param {string} options.baseUrl e.g. 'https://api.openai.com/v1', 'https://api.anthropic.com'
+ * @param {string} options.model model name sent to the server
+ * @param {string} [options.apiKey] kept in memory only; never logged, never in errors or the ledger
+ * @param {Record<string,string>} [options.headers] extra request headers
+ * @param {number} [options.timeoutMs=60000] per attempt, 1..3,600,000
+ * @param {number} [options.maxRetries=3] retries after the first attempt (429, 5xx, 408, network errors)
+ * @param {number} [options.retryBaseMs=500] first backoff; attempt k waits base*2^(k-1), capped, times a jitter in [0.5, 1)
+ * @param {number} [options.retryMaxMs=30000] backoff cap
+ * @param {number} [options.maxRetryAfterMs=60000] a Retry-After longer than this fails at once (HTTP) instead of waiting
+ * @param {number} [options.concurrency=4] requests in flight at once, 1..256
+ * @param {PriceTable|Record<string, import('./cost.js').Price>} [options.prices] cost per model
+ * @param {ResponseCache} [options.cache] opt-in response cache (default: none)
+ * @param {RequestLedger} [options.ledger] where requests are recorded (default: a new ledger)
+ * @param {typeof fetch} [options.fetch] fetch implementation (default globalThis.fetch)
+ * @param {() => number} [options.random] jitter source in [0, 1) (default Math.random)
+ * @param {string} [options.anthropicVersion='2023-06-01']
+ * @param {boolean} [options.streamUsage=true] ask OpenAI-compatible servers for usage in streams
+ * @returns {LlmClient}
+ * @throws {RagwasmError} INVALID_ARGUMENT
+ */
+export function createLlmClient(options) {
+  return new LlmClient(options);
+}
+
+export class LlmClient {
+  #apiKey;
+  #headers;
+  #secrets = [];  // values of credential-like extra headers, scrubbed like the key
+
+  constructor(options) {
+    const o = expectOptions(options, 'createLlmClient options', CLIENT_OPTIONS);
+    if (options === undefined) throw invalid('createLlmClient options', 'an options object', options);
+    this.provider = expectEnum(o.provider, 'options.provider', PROVIDERS);
+    this.baseUrl = expectString(o.baseUrl, 'options.baseUrl', { allowEmpty: false });
+    let url;
+    try {
+      url = new URL(endpointUrl(this.provider, this.baseUrl));
+    } catch {
+      throw invalid('options.baseUrl', 'an absolute http(s) URL', o.baseUrl);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('options.baseUrl', 'an http(s) URL', o.baseUrl);
+    this.url = url.href;
+    this.host = url.host;
+    this.model = expectString(o.model, 'options.model', { allowEmpty: false });
+    if (o.apiKey !== undefined && o.apiKey !== null && o.apiKey !== '') {
+      if (typeof o.apiKey !== 'string') throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.apiKey: expected a string');
+      this.#apiKey = o.apiKey;
+    }
+    if (o.headers !== undefined && (!isPlainObject(o.headers) || Object.values(o.headers).some((v) => typeof v !== 'string'))) {
+      throw invalid('options.headers', 'an object of strings', o.headers);
+    }
+    // Private like the key: an extra header may carry a credential (e.g. Azure's api-key).
+    this.#headers = { ...(o.headers ?? {}) };
+    for (const [name, value] of Object.entries(this.#headers)) {
+      if (/auth|api[-_]?key|token|secret|cookie/i.test(name) && value.length >= 4) this.#secrets.push(value);
+    }
+    this.timeoutMs = o.timeoutMs === undefined ? 60000 : expectInteger(o.timeoutMs, 'options.timeoutMs', { min: 1, max: 3600000 });
+    this.maxRetries = o.maxRetries === undefined ? 3 : expectInteger(o.maxRetries, 'options.maxRetries', { min: 0, max: 20 });
+    this.retryBaseMs = o.retryBaseMs === undefined ? 500 : expectNumber(o.retryBaseMs, 'options.retryBaseMs', { min: 0 });
+    this.retryMaxMs = o.retryMaxMs === undefined ? 30000 : expectNumber(o.retryMaxMs, 'options.retryMaxMs', { min: 0 });
+    this.maxRetryAfterMs = o.maxRetryAfterMs === undefined ? 60000 : expectNumber(o.maxRetryAfterMs, 'options.maxRetryAfterMs', { min: 0 });
+    this.concurrency = o.concurrency === undefined ? 4 : expectInteger(o.concurrency, 'options.concurrency', { min: 1, max: 256 });
+    this.prices = o.prices instanceof PriceTable ? o.prices : new PriceTable(o.prices ?? {});
+    if (o.cache !== undefined && !(o.cache instanceof ResponseCache) && !(o.cache && typeof o.cache.get === 'function' && typeof o.cache.set === 'function')) {
+      throw invalid('options.cache', 'a ResponseCache', o.cache);
+    }
+    this.cache = o.cache ?? null;
+    if (this.cache && !globalThis.crypto?.subtle) {
+      // Cache keys are SHA-256 digests; browsers expose crypto.subtle only in secure contexts.
+      throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: options.cache needs crypto.subtle (a secure context: https or localhost)');
+    }
+    if (o.ledger !== undefined && !(o.ledger instanceof RequestLedger)) throw invalid('options.ledger', 'a RequestLedger', o.ledger);
+    this.ledger = o.ledger ?? new RequestLedger();
+    this.fetch = o.fetch === undefined ? globalThis.fetch?.bind(globalThis) : expectFunction(o.fetch, 'options.fetch');
+    if (!this.fetch) throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: no fetch() in this environment; pass options.fetch');
+    this.random = o.random === undefined ? Math.random : expectFunction(o.random, 'options.random');
+    this.anthropicVersion = o.anthropicVersion ?? '2023-06-01';
+    this.streamUsage = o.streamUsage ?? true;
+    this.active = 0;
+    this.queue = [];
+    this.stats = { calls: 0, httpAttempts: 0, retries: 0, cacheHits: 0, failures: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
+  }
+
+  /** True when an API key is set (the key itself is not readable). */
+  get hasApiKey() { return this.#apiKey !== undefined; }
+
+  /** Replaces the API key (null/'' clears it). */
+  setApiKey(key) {
+    if (key !== null && key !== '' && typeof key !== 'string') throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: apiKey: expected a string');
+    this.#apiKey = key ? key : undefined;
+  }
+
+  /** Never print the key, even through util.inspect or JSON.stringify. */
+  toJSON() {
+    return { provider: this.provider, baseUrl: this.baseUrl, model: this.model, hasApiKey: this.hasApiKey };
+  }
+
+  /**
+   * One completion. Streams over SSE when `onText` is given (called with each text delta).
+   * @param {{messages: Array<{role: 'system'|'user'|'assistant', content: string|Array<{text: string, cache?: boolean}>}>,
+   *   maxTokens?: number, temperature?: number, stop?: string[], seed?: number, purpose?: string}} request
+   * @param {{signal?: AbortSignal, onText?: (delta: string) => void, stream?: boolean, sample?: number}} [callOptions]
+   *   sample: index of one of several samples of the same request (self-consistency); it is part of the
+   *   cache key only (never sent), so n cached samples stay n distinct replies
+   * @returns {Promise<CompletionResult>}
+   * @throws {RagwasmError} HTTP (status in details.status), NETWORK, TIMEOUT, ABORTED, PARSE_ERROR, INVALID_ARGUMENT
+   */
+  async complete(request, callOptions = {}) {
+    const req = this.#validateRequest(request);
+    const co = expectOptions(callOptions, 'complete options', ['signal', 'onText', 'stream', 'sample']);
+    const sample = co.sample === undefined ? 0 : expectInteger(co.sample, 'options.sample', { min: 0, max: 1000 });
+    const onText = co.onText === undefined ? null : expectFunction(co.onText, 'options.onText');
+    const stream = co.stream ?? onText !== null;
+    const signal = co.signal;
+    if (signal?.aborted) throw aborted();
+    this.stats.calls++;
+    const purpose = req.purpose ?? '';
+    const body = buildBody(this.provider, this.model, req, { stream, streamUsage: this.streamUsage });
+    let cacheKey = null;
+    if (this.cache) {
+      const { stream: _s, stream_options: _so, ...keyed } = body;
+      cacheKey = await sha256Hex(canonicalJson({ provider: this.provider, url: this.url, body: keyed, ...(sample ? { sample } : {}) }));
+      const hit = await this.cache.get(cacheKey);
+      if (hit !== undefined) {
+        this.stats.cacheHits++;
+        if (onText && hit.text) onText(hit.text);
+        return { ...hit, cached: true, latencyMs: 0, attempts: 0 };
+      }
+    }
+    await this.#acquire(signal);
+    const started = Date.now();
+    try {
+      const r = await this.#withRetries(body, stream, onText, signal, purpose);
+      const cost = this.prices.cost(this.model, r.usage);
+      const result = {
+        text: r.text,
+        finishReason: r.finishReason,
+        usage: r.usage,
+        cost,
+        model: r.model ?? this.model,
+        provider: this.provider,
+        host: this.host,
+        latencyMs: Date.now() - started,
+        attempts: r.attempts,
+        cached: false,
+      };
+      this.stats.inputTokens += r.usage.inputTokens ?? 0;
+      this.stats.outputTokens += r.usage.outputTokens ?? 0;
+      if (cost === null) this.stats.unpricedCalls++;
+      else this.stats.cost += cost;
+      if (cacheKey) await this.cache.set(cacheKey, { ...result });
+      return result;
+    } catch (e) {
+      this.stats.failures++;
+      throw e;
+    } finally {
+      this.#release();
+    }
+  }
+
+  /**
+   * Streams a completion: yields {type: 'text', text} per delta, then {type: 'done', result}.
+   * Breaking out of the loop aborts the request.
+   */
+  async *stream(request, callOptions = {}) {
+    const co = expectOptions(callOptions, 'stream options', ['signal']);
+    const ctrl = new AbortController();
+    const outer = co.signal;
+    const onAbort = () => ctrl.abort();
+    if (outer?.aborted) ctrl.abort();  // an already-aborted signal never fires 'abort'
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    const queue = [];
+    let wake = null;
+    let finished = false;
+    let result;
+    let error;
+    const p = this.complete(request, { signal: ctrl.signal, stream: true, onText: (t) => { queue.push(t); wake?.(); } })
+      .then((r) => { result = r; }, (e) => { error = e; })
+      .finally(() => { finished = true; wake?.(); });
+    try {
+      for (;;) {
+        while (queue.length) yield { type: 'text', text: queue.shift() };
+        if (finished) break;
+        await new Promise((res) => { wake = res; });
+        wake = null;
+      }
+      await p;
+      if (error) throw error;
+      yield { type: 'done', result };
+    } finally {
+      if (!finished) ctrl.abort();
+      outer?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #validateRequest(request) {
+    const r = expectOptions(request, 'request', REQUEST_KEYS);
+    if (!Array.isArray(r.messages) || r.messages.length === 0) throw invalid('request.messages', 'a non-empty array', r.messages);
+    r.messages.forEach((m, i) => {
+      if (!isPlainObject(m)) throw invalid(`request.messages[${i}]`, 'a {role, content} object', m);
+      expectEnum(m.role, `request.messages[${i}].role`, ['system', 'user', 'assistant']);
+      if (typeof m.content === 'string') return;
+      if (!Array.isArray(m.content) || m.content.some((p) => !isPlainObject(p) || typeof p.text !== 'string')) {
+        throw invalid(`request.messages[${i}].content`, 'a string or an array of {text, cache?}', m.content);
+      }
+    });
+    if (r.maxTokens !== undefined) expectInteger(r.maxTokens, 'request.maxTokens', { min: 1, max: 1000000 });
+    if (r.temperature !== undefined) expectNumber(r.temperature, 'request.temperature', { min: 0, max: 2 });
+    if (r.seed !== undefined) expectInteger(r.seed, 'request.seed');
+    if (r.stop !== undefined && (!Array.isArray(r.stop) || r.stop.some((s) => typeof s !== 'string'))) throw invalid('request.stop', 'an array of strings', r.stop);
+    if (r.purpose !== undefined) expectString(r.purpose, 'request.purpose');
+    return r;
+  }
+
+  async #acquire(signal) {
+    // A signal aborted while the cache was consulted would never fire its 'abort' listener below.
+    if (signal?.aborted) throw aborted();
+    if (this.active < this.concurrency) {
+      this.active++;
+      return;
+    }
+    await new Promise((resolve, reject) => {
+      const entry = { resolve, reject, signal, onAbort: null };
+      if (signal) {
+        entry.onAbort = () => {
+          const i = this.queue.indexOf(entry);
+          if (i >= 0) this.queue.splice(i, 1);
+          reject(aborted());
+        };
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.queue.push(entry);
+    });
+  }
+
+  #release() {
+    const next = this.queue.shift();
+    if (next) {
+      next.signal?.removeEventListener('abort', next.onAbort);
+      next.resolve();  // the slot passes to the next waiter: active stays the same
+    } else {
+      this.active--;
+    }
+  }
+
+  #redact(text) {
+    let s = String(text);
+    if (this.#apiKey) s = s.split(this.#apiKey).join('[redacted]');
+    for (const secret of this.#secrets) s = s.split(secret).join('[redacted]');
+    return s.replace(/(Bearer\s+)[^\s"',]+/gi, '$1[redacted]');
+  }
+
+  async #withRetries(body, stream, onText, signal, purpose) {
+    let emitted = false;
+    const emit = onText ? (t) => { if (t) { emitted = true; onText(t); } } : null;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await this.#attempt(body, stream, emit, signal, purpose, attempt);
+        return { ...r, attempts: attempt };
+      } catch (e) {
+        const retryable = e instanceof RagwasmError && (e.code === 'NETWORK' || e.code === 'TIMEOUT' ||
+          (e.code === 'HTTP' && (RETRYABLE_STATUS.has(e.details?.status) || e.details?.errorType === 'overloaded_error')));
+        // Text already shown to the user cannot be taken back: no retry after a partial stream.
+        if (!retryable || attempt > this.maxRetries || emitted) {
+          if (e instanceof RagwasmError && e.details) e.details.attempts = attempt;
+          throw e;
+        }
+        const retryAfter = e.details?.retryAfterMs;
+        if (retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) {
+          e.details.attempts = attempt;
+          throw e;
+        }
+        const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1)) * (0.5 + 0.5 * this.random());
+        this.stats.retries++;
+        await sleep(retryAfter ?? backoff, signal);
+      }
+    }
+  }
+
+  async #attempt(body, stream, emit, signal, purpose, attempt) {
+    const headers = { 'content-type': 'application/json', ...this.#headers };
+    if (stream) headers.accept = 'text/event-stream';
+    if (this.provider === 'anthropic') {
+      headers['anthropic-version'] = this.anthropicVersion;
+      if (this.#apiKey) headers['x-api-key'] = this.#apiKey;
+    } else if (this.#apiKey) {
+      headers.authorization = `Bearer ${this.#apiKey}`;
+    }
+    if (signal?.aborted) throw aborted();  // e.g. aborted as a backoff ended: send nothing, record nothing
+    const text = JSON.stringify(body);
+    const entry = this.ledger.record({
+      time: new Date().toISOString(), host: this.host, url: this.url, method: 'POST', provider: this.provider,
+      model: this.model, purpose, body: this.#redact(text), bytes: new TextEncoder().encode(text).length,
+      attempt, status: null, error: null,
+    });
+    this.stats.httpAttempts++;
+    const ctrl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; ctrl.abort(); }, this.timeoutMs);
+    const onAbort = () => ctrl.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const fail = (err) => {
+      entry.error = err.code;
+      return err;
+    };
+    const why = () => (signal?.aborted ? aborted() : timedOut
+      ? new RagwasmError('TIMEOUT', `ragwasm: no complete reply from ${this.host} within ${this.timeoutMs} ms (options.timeoutMs)`, { host: this.host })
+      : null);
+    try {
+      let res;
+      try {
+        res = await this.fetch(this.url, { method: 'POST', headers, body: text, signal: ctrl.signal });
+      } catch (e) {
+        throw fail(why() ?? new RagwasmError('NETWORK', `ragwasm: could not reach ${this.host}: ${this.#redact(e?.cause?.code ?? e?.message ?? e)}`, { host: this.host }));
+      }
+      entry.status = res.status;
+      if (!res.ok) {
+        let detail = '';
+        try { detail = await res.text(); } catch { /* body unreadable: status alone */ }
+        const details = { status: res.status, host: this.host };
+        const ra = retryAfterMs(res.headers);
+        if (ra !== undefined) details.retryAfterMs = ra;
+        const hint = res.status === 401 || res.status === 403 ? ' (check the API key)' : res.status === 404 ? ' (check baseUrl and model)' : '';
+        throw fail(new RagwasmError('HTTP', `ragwasm: HTTP ${res.status} from ${this.host}${hint}: ${this.#redact(detail.slice(0, 300))}`, details));
+      }
+      try {
+        if (!stream) {
+          let raw;
+          raw = await res.text();
+          let json;
+          try {
+            json = JSON.parse(raw);
+          } catch {
+            throw new RagwasmError('PARSE_ERROR', `ragwasm: reply from ${this.host}: malformed JSON: ${JSON.stringify(this.#redact(raw.slice(0, 80)))}`, { host: this.host });
+          }
+          const r = readReply(this.provider, json, this.host);
+          if (emit) emit(r.text);
+          return r;
+        }
+        const ct = res.headers.get('content-type') ?? '';
+        if (!ct.includes('text/event-stream')) {
+          // Some servers ignore stream: true and answer with one JSON object.
+          const raw = await res.text();
+          let json;
+          try {
+            json = JSON.parse(raw);
+          } catch {
+            throw new RagwasmError('PARSE_ERROR', `ragwasm: reply from ${this.host}: expected text/event-stream or JSON, got ${JSON.stringify(ct)}`, { host: this.host });
+          }
+          const r = readReply(this.provider, json, this.host);
+          if (emit) emit(r.text);
+          return r;
+        }
+        const reader = new StreamReader(this.provider, this.host);
+        for await (const ev of parseSse(res.body)) {
+          const delta = reader.push(ev);
+          if (delta && emit) emit(delta);
+          if (reader.done) break;
+        }
+        return reader.finish();
+      } catch (e) {
+        if (e instanceof RagwasmError) throw fail(e);
+        throw fail(why() ?? new RagwasmError('NETWORK', `ragwasm: connection to ${this.host} failed while reading the reply: ${this.#redact(e?.message ?? e)}`, { host: this.host }));
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function aborted() {
+  return new RagwasmError('ABORTED', 'ragwasm: the request was aborted (AbortSignal)');
+}
+
+/** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; undefined when absent/invalid. */
+export function retryAfterMs(headers, now = Date.now()) {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
+  const v = headers.get('retry-after');
+  if (v === null) return undefined;
+  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted());
+    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = () => { clearTimeout(t); reject(aborted()); };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Opt-in persistence of an API key in a Storage-like object (localStorage, sessionStorage): the
+ * client never stores keys by itself. Returns the key read, or null.
+ */
+export function loadApiKey(storage, name) {
+  const v = storage.getItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`);
+  return v === null ? null : v;
+}
+
+/** Stores an API key under a name in a Storage-like object the user chose. */
+export function saveApiKey(storage, name, key) {
+  storage.setItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`, expectString(key, 'key', { allowEmpty: false }));
+}
+
+/** Removes a stored API key. */
+export function forgetApiKey(storage, name) {
+  storage.removeItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`);
+}

@@ -1,0 +1,52 @@
+// Token prices and per-call cost. Prices are user data (they change and differ per provider), so the
+// table starts empty: a model without a price has cost null, never 0 (also for local servers).
+import { RagwasmError } from '../errors.js';
+
+/**
+ * @typedef {object} Price
+ * @property {number} inputPerMTok price per million input tokens
+ * @property {number} outputPerMTok price per million output tokens
+ * @property {number} [cachedInputPerMTok] price per million cache-read input tokens (default inputPerMTok)
+ * @property {number} [cacheWritePerMTok] price per million cache-write input tokens (default inputPerMTok)
+ */
+
+/** A user-settable price table: model name -> Price. Currency is whatever the user enters. */
+export class PriceTable {
+  /** @param {Record<string, Price>} [prices] */
+  constructor(prices = {}) {
+    this.prices = new Map();
+    for (const [model, p] of Object.entries(prices)) this.set(model, p);
+  }
+
+  /** Sets the price of a model. @throws {RagwasmError} INVALID_ARGUMENT for negative or non-finite prices */
+  set(model, price) {
+    for (const k of ['inputPerMTok', 'outputPerMTok', 'cachedInputPerMTok', 'cacheWritePerMTok']) {
+      const v = price[k];
+      if (v === undefined && (k === 'cachedInputPerMTok' || k === 'cacheWritePerMTok')) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+        throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prices['${model}'].${k}: expected a finite number >= 0, got ${v}`);
+      }
+    }
+    this.prices.set(model, { ...price });
+    return this;
+  }
+
+  get(model) { return this.prices.get(model); }
+
+  /**
+   * Cost of one call: (input - cached - cacheWrite) * in + cached * cachedIn + cacheWrite * write
+   * + output * out, all per 1e6 tokens. null when the model has no price or usage is unknown.
+   * @param {string} model
+   * @param {{inputTokens: number|null, outputTokens: number|null, cachedInputTokens?: number, cacheWriteTokens?: number}} usage
+   * @returns {number|null}
+   */
+  cost(model, usage) {
+    const p = this.prices.get(model);
+    if (!p || !usage || usage.inputTokens == null || usage.outputTokens == null) return null;
+    const cached = usage.cachedInputTokens ?? 0;
+    const written = usage.cacheWriteTokens ?? 0;
+    const plain = Math.max(0, usage.inputTokens - cached - written);
+    return (plain * p.inputPerMTok + cached * (p.cachedInputPerMTok ?? p.inputPerMTok) +
+      written * (p.cacheWritePerMTok ?? p.inputPerMTok) + usage.outputTokens * p.outputPerMTok) / 1e6;
+  }
+}

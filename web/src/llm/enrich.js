@@ -1,0 +1,79 @@
+// LLM context enrichment for indexing: document-level metadata (key: value lines), chunk-level
+// context notes (contextual retrieval: the document is sent first and identically for every chunk
+// so provider prompt caching applies), and optional query rewriting.
+import { RagwasmError } from '../errors.js';
+import { expectArray, expectInteger, expectOptions, expectString } from '../validate.js';
+import { LlmClient } from './client.js';
+import { parseKeyValues } from './parse.js';
+import { loadPrompt, renderPrompt } from './prompts.js';
+
+export const DEFAULT_METADATA_KEYS = Object.freeze(['title', 'company', 'date', 'form type', 'period', 'key figures', 'sections']);
+
+function expectClient(client) {
+  if (!(client instanceof LlmClient)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
+}
+
+/**
+ * Document-level metadata as key: value pairs (Snowflake finance-RAG style: company, date, form
+ * type, key figures, sections). Keys the document does not state are absent, never guessed.
+ * @param {LlmClient} client
+ * @param {string} document full text
+ * @param {{keys?: string[], signal?: AbortSignal, maxTokens?: number}} [options]
+ * @returns {Promise<{metadata: Record<string, string>, reply: string, usage: object, cost: number|null}>}
+ */
+export async function extractMetadata(client, document, options = {}) {
+  expectClient(client);
+  const o = expectOptions(options, 'extractMetadata options', ['keys', 'signal', 'maxTokens', 'prompt']);
+  const keys = o.keys === undefined ? DEFAULT_METADATA_KEYS : expectArray(o.keys, 'options.keys', { maxLength: 100, item: (v, n) => expectString(v, n, { allowEmpty: false }) });
+  const t = o.prompt ?? await loadPrompt('metadata_extract');
+  const messages = renderPrompt(t, { document: expectString(document, 'document'), keys: keys.join(', ') });
+  const r = await client.complete({ messages, temperature: 0, maxTokens: o.maxTokens ?? 400, purpose: 'enrich:metadata' }, { signal: o.signal });
+  const metadata = {};
+  for (const [k, v] of parseKeyValues(r.text)) metadata[k] = v;
+  return { metadata, reply: r.text, usage: r.usage, cost: r.cost };
+}
+
+/**
+ * Context notes (50-100 tokens) situating each chunk in its document, for contextual retrieval.
+ * The document block comes first and is byte-identical for every chunk (marked cacheable for
+ * Anthropic; OpenAI-compatible servers cache shared prefixes automatically).
+ * @param {LlmClient} client
+ * @param {string} document
+ * @param {string[]} chunks
+ * @param {{signal?: AbortSignal, maxTokens?: number}} [options]
+ * @returns {Promise<Array<{chunk: string, context: string, text: string, usage: object, cost: number|null}>>}
+ *   text = context + "\n\n" + chunk, ready to index
+ */
+export async function contextualizeChunks(client, document, chunks, options = {}) {
+  expectClient(client);
+  const o = expectOptions(options, 'contextualizeChunks options', ['signal', 'maxTokens', 'prompt']);
+  expectString(document, 'document');
+  expectArray(chunks, 'chunks', { maxLength: 100000, item: (v, n) => expectString(v, n) });
+  const t = o.prompt ?? await loadPrompt('chunk_context');
+  const maxTokens = o.maxTokens === undefined ? 160 : expectInteger(o.maxTokens, 'options.maxTokens', { min: 1 });
+  // The client's concurrency limit bounds parallelism; results keep the chunks' order.
+  return Promise.all(chunks.map(async (chunk) => {
+    const r = await client.complete({ messages: renderPrompt(t, { document, chunk }), temperature: 0, maxTokens, purpose: 'enrich:chunk_context' }, { signal: o.signal });
+    const context = r.text.trim();
+    return { chunk, context, text: context ? `${context}\n\n${chunk}` : chunk, usage: r.usage, cost: r.cost };
+  }));
+}
+
+/**
+ * Optional query rewriting: a conversational question -> one standalone search query.
+ * @param {LlmClient} client
+ * @param {string} question
+ * @param {{history?: Array<{role: 'user'|'assistant', content: string}>, signal?: AbortSignal}} [options]
+ * @returns {Promise<{query: string, usage: object, cost: number|null}>} the first non-empty line of the reply
+ *   (the original question when the reply is empty)
+ */
+export async function rewriteQuery(client, question, options = {}) {
+  expectClient(client);
+  const o = expectOptions(options, 'rewriteQuery options', ['history', 'signal', 'prompt']);
+  const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 100 });
+  const t = o.prompt ?? await loadPrompt('query_rewrite');
+  const h = history.map((m, k) => `${expectString(m?.role, `options.history[${k}].role`)}: ${expectString(m?.content, `options.history[${k}].content`)}`).join('\n');
+  const r = await client.complete({ messages: renderPrompt(t, { question: expectString(question, 'question', { allowEmpty: false }), history: h || '(none)' }), temperature: 0, maxTokens: 100, purpose: 'rewrite' }, { signal: o.signal });
+  const line = r.text.split('\n').map((s) => s.trim()).find((s) => s.length > 0);
+  return { query: line ? line.replace(/^["'`]+|["'`]+$/g, '') : question, usage: r.usage, cost: r.cost };
+}

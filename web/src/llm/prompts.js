@@ -1,0 +1,130 @@
+// Prompt templates as versioned data: the JSON files in src/judge/prompts/ (one per prompt, with
+// id, version, variables, messages and the reply scale the C++ parsers apply). Loaded lazily (fs in
+// Node, fetch in browsers) so the same files serve JS and the docs; rendered by {{name}} substitution.
+import { RagwasmError } from '../errors.js';
+import { expectOptions, expectString, isPlainObject } from '../validate.js';
+
+export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'query_rewrite',
+  'judge_context_relevance', 'judge_groundedness', 'judge_answer_relevance', 'judge_answer_correctness', 'claim_split']);
+
+const cache = new Map();
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+
+/**
+ * Loads a built-in prompt by id. Templates live in src/judge/prompts/<id>.json.
+ * @param {string} id one of PROMPT_IDS
+ * @param {{baseUrl?: string|URL}} [options] folder holding the JSON files (default: the repo's src/judge/prompts/)
+ * @returns {Promise<PromptTemplate>}
+ * @throws {RagwasmError} INVALID_ARGUMENT (unknown id), NOT_FOUND (file missing), PARSE_ERROR (bad JSON/shape)
+ */
+export async function loadPrompt(id, options = {}) {
+  const o = expectOptions(options, 'loadPrompt options', ['baseUrl']);
+  if (!PROMPT_IDS.includes(id)) {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt id: expected one of ${PROMPT_IDS.join(', ')}, got ${JSON.stringify(id)}`);
+  }
+  const base = o.baseUrl ? new URL(String(o.baseUrl).replace(/\/?$/, '/'), import.meta.url) : new URL('../../../src/judge/prompts/', import.meta.url);
+  const url = new URL(`${id}.json`, base);
+  if (cache.has(url.href)) return cache.get(url.href);
+  let text;
+  try {
+    if (isNode && url.protocol === 'file:') {
+      const fs = await import('node:fs/promises');
+      text = await fs.readFile(url, 'utf8');
+    } else {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      text = await res.text();
+    }
+  } catch (e) {
+    throw new RagwasmError('NOT_FOUND', `ragwasm: prompt '${id}': could not read ${url.href}: ${e.message}`);
+  }
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new RagwasmError('PARSE_ERROR', `ragwasm: prompt '${id}': ${url.href} is not valid JSON: ${e.message}`);
+  }
+  const t = definePrompt(json);
+  cache.set(url.href, t);
+  return t;
+}
+
+/**
+ * Validates a prompt object (a built-in one or the user's own variant, e.g. for calibration).
+ * @param {object} json {id, version, variables, messages: [{role, content: string | [{text, cache?}]}], reply?}
+ * @returns {PromptTemplate}
+ * @throws {RagwasmError} PARSE_ERROR naming the first problem
+ */
+export function definePrompt(json) {
+  const bad = (what) => new RagwasmError('PARSE_ERROR', `ragwasm: prompt ${JSON.stringify(json?.id ?? '?')}: ${what}`);
+  if (!isPlainObject(json)) throw bad('expected an object');
+  if (typeof json.id !== 'string' || !json.id) throw bad('id: expected a non-empty string');
+  if (!Number.isInteger(json.version) || json.version < 1) throw bad('version: expected an integer >= 1');
+  if (!Array.isArray(json.variables) || json.variables.some((v) => typeof v !== 'string')) throw bad('variables: expected an array of names');
+  if (!Array.isArray(json.messages) || json.messages.length === 0) throw bad('messages: expected a non-empty array');
+  const used = new Set();
+  const scan = (s) => { for (const m of s.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)) used.add(m[1]); };
+  json.messages.forEach((m, i) => {
+    if (!['system', 'user', 'assistant'].includes(m?.role)) throw bad(`messages[${i}].role: expected system, user or assistant`);
+    if (typeof m.content === 'string') scan(m.content);
+    else if (Array.isArray(m.content) && m.content.every((p) => isPlainObject(p) && typeof p.text === 'string')) m.content.forEach((p) => scan(p.text));
+    else throw bad(`messages[${i}].content: expected a string or [{text, cache?}]`);
+  });
+  for (const u of used) if (!json.variables.includes(u)) throw bad(`uses {{${u}}} which is not in variables`);
+  return Object.freeze({ ...json });
+}
+
+/**
+ * Renders a template: every {{name}} is replaced by vars[name] (a string). Missing or unknown
+ * variables are errors, so a typo never sends a prompt with a hole in it.
+ * @param {PromptTemplate} template
+ * @param {Record<string, string>} vars
+ * @returns {Array<{role: string, content: string|Array<{text: string, cache?: boolean}>}>} messages for LlmClient.complete
+ * @throws {RagwasmError} INVALID_ARGUMENT
+ */
+export function renderPrompt(template, vars) {
+  if (!isPlainObject(vars)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt '${template.id}' variables: expected an object`);
+  for (const k of Object.keys(vars)) {
+    if (!template.variables.includes(k)) {
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt '${template.id}': unknown variable '${k}' (variables: ${template.variables.join(', ')})`);
+    }
+  }
+  for (const v of template.variables) {
+    expectString(vars[v], `prompt '${template.id}' variable '${v}'`);
+  }
+  // One pass over the template: values are never re-scanned, so "{{x}}" inside a document stays text.
+  const fill = (s) => s.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, name) => vars[name]);
+  return template.messages.map((m) => ({
+    role: m.role,
+    content: typeof m.content === 'string' ? fill(m.content) : m.content.map((p) => (p.cache ? { text: fill(p.text), cache: true } : { text: fill(p.text) })),
+  }));
+}
+
+/**
+ * Numbered passages for the grounded-answer and judge prompts:
+ * "[1] (id) text\n\n[2] (id) text". Citation [n] refers to passages[n-1].
+ * @param {Array<{id?: string, text: string}>} passages
+ * @returns {string}
+ */
+export function formatPassages(passages) {
+  if (!Array.isArray(passages)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: passages: expected an array of {id?, text}');
+  return passages.map((p, i) => {
+    if (!p || typeof p.text !== 'string') throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: passages[${i}].text: expected a string`);
+    return `[${i + 1}]${p.id ? ` (${p.id})` : ''} ${p.text.trim()}`;
+  }).join('\n\n');
+}
+
+/** Numbered claims "[1] claim\n[2] claim" for the groundedness judge. */
+export function formatClaims(claims) {
+  return claims.map((c, i) => `[${i + 1}] ${c}`).join('\n');
+}
+
+/**
+ * @typedef {object} PromptTemplate
+ * @property {string} id
+ * @property {number} version
+ * @property {string} description
+ * @property {string[]} variables
+ * @property {Array<{role: string, content: string|Array<{text: string, cache?: boolean}>}>} messages
+ * @property {{kind: 'rating'|'percent'|'claims'|'key_values', min?: number, max?: number, integer_only?: boolean}} [reply]
+ */

@@ -1,0 +1,65 @@
+// Pipeline configs: one JSON document describing chunker -> indexes (bm25 / dense / both) ->
+// retrieval -> fusion -> rerank -> assembly. Parsed and validated in WASM (src/pipeline/config.cpp):
+// unknown keys and wrong types are errors naming the JSON path. Returns the normalized config with
+// every default filled in.
+import { RagwasmError, callWasm } from './errors.js';
+import { encodeText } from './encode.js';
+import { wasm } from './module.js';
+import { invalid } from './validate.js';
+
+// JSON.stringify silently turns NaN/Infinity into null and drops undefined: report them with their path.
+function checkJsonValue(value, path) {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw invalid(path || '(root)', 'a finite number', value);
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
+    throw invalid(path || '(root)', 'a JSON value', value);
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => checkJsonValue(v, `${path}[${i}]`));
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) checkJsonValue(v, path ? `${path}.${k}` : k);
+  }
+}
+
+/**
+ * Parses and validates a pipeline config, filling in defaults. `{}` is the default hybrid pipeline
+ * (BM25 + dense, safe hybrid fusion). Keys: version (1), chunker {strategy, chunkSize, chunkOverlap,
+ * unit, ...chunk() options}, indexes {bm25: {variant, k1, b, stemmer, stopwords}, dense: {model, metric,
+ * index, quantization, hnsw: {m, efConstruction, efSearch}}}, retrieval {retrievers, k, candidates,
+ * fusion: {mode, normalization, weights, k, primary}}, rerank {enabled, type, model, candidates, keep},
+ * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}. Defaults in docs/fusion.md.
+ *
+ * @example
+ * const c = parsePipelineConfig({ indexes: { bm25: {} }, retrieval: { k: 5 } });
+ * c.retrieval.retrievers; // ['bm25']
+ *
+ * @param {string|object} config JSON text or a plain object
+ * @returns {object} the normalized config
+ * @throws {RagwasmError} PARSE_ERROR (malformed JSON text), INVALID_ARGUMENT naming the JSON path
+ *   ("retrieval.fusion.weights[1]: expected a number >= 0, got -1"; NaN values; unknown keys),
+ *   NOT_FOUND (a retriever naming an index that is not configured), UNSUPPORTED_VERSION
+ */
+export function parsePipelineConfig(config) {
+  let text;
+  if (typeof config === 'string') {
+    text = config;
+  } else if (config !== null && typeof config === 'object' && !Array.isArray(config)) {
+    checkJsonValue(config, '');
+    text = JSON.stringify(config);
+  } else {
+    throw invalid('config', 'JSON text or a config object', config);
+  }
+  if (typeof text.isWellFormed === 'function' && !text.isWellFormed()) {
+    throw new RagwasmError('INVALID_UTF8', 'ragwasm: config: contains a lone surrogate (not representable as UTF-8)');
+  }
+  const bytes = encodeText(text, 'config');
+  const m = wasm();
+  return JSON.parse(callWasm(() => m.pipeline_parseConfig(bytes)));
+}
+
+/**
+ * The default hybrid pipeline config (what `--retriever hybrid` means), normalized.
+ * @returns {object}
+ */
+export function defaultPipelineConfig() {
+  const m = wasm();
+  return JSON.parse(callWasm(() => m.pipeline_defaultConfig()));
+}

@@ -1,0 +1,77 @@
+export type Bm25Scorer = 'lucene' | 'robertson' | 'atire' | 'bm25l' | 'bm25plus';
+export interface Bm25AnalyzerOptions {
+  /** Default true. */
+  lowercase?: boolean;
+  /** Default true ("café" -> "cafe"). */
+  foldAccents?: boolean;
+  /** Default 'lucene' (Lucene's 33 English stop words); false for none; or your own list. */
+  stopwords?: 'lucene' | false | string[];
+  /** Default 'porter2' (Snowball English). */
+  stemmer?: 'porter2' | 'none';
+  /** CJK runs as overlapping bigrams. Default true. */
+  cjkBigrams?: boolean;
+  /** Also index joined identifiers such as "ts-999" besides their parts. Default true. */
+  identifiers?: boolean;
+  /** Longer tokens are dropped. Default 255, range 1–4096. */
+  maxTokenBytes?: number;
+}
+export interface Bm25IndexOptions {
+  /** Default ['title', 'text']; boosts default 1. */
+  fields?: Array<string | { name: string; boost?: number }>;
+  /** Default 'lucene'. */
+  scorer?: Bm25Scorer;
+  /** Default 0.9. */
+  k1?: number;
+  /** Default 0.4. */
+  b?: number;
+  /** BM25L default 0.5, BM25+ default 1. */
+  delta?: number;
+  analyzer?: Bm25AnalyzerOptions;
+}
+export type Bm25MetadataValue = string | number | Array<string | number>;
+export interface Bm25Document {
+  id: string;
+  metadata?: Record<string, Bm25MetadataValue> | null;
+  [field: string]: unknown;
+}
+export type Bm25FilterValue = string | number | Array<string | number> | { in: Array<string | number> } |
+  { gte?: number; gt?: number; lte?: number; lt?: number };
+export interface Bm25SearchOptions {
+  /** Default 10. */
+  k?: number;
+  filter?: Record<string, Bm25FilterValue> | null;
+  /** RM3 feedback; defaults fbDocs 3, fbTerms 10, originalWeight 0.9 (chosen on SciFact train). Default off. */
+  rm3?: boolean | { fbDocs?: number; fbTerms?: number; originalWeight?: number };
+  exhaustive?: boolean;
+}
+export interface Bm25Hit {
+  id: string;
+  score: number;
+}
+export interface Bm25Stats {
+  documents: number;
+  deleted: number;
+  terms: number;
+  avgLength: number;
+  postingsBytes: number;
+  memoryBytes: number;
+}
+export class Bm25Index {
+  static create(options?: Bm25IndexOptions): Bm25Index;
+  static load(bytes: Uint8Array | ArrayBuffer): Bm25Index;
+  readonly fields: string[];
+  readonly size: number;
+  add(docs: Bm25Document | Bm25Document[]): number;
+  upsert(docs: Bm25Document | Bm25Document[]): number;
+  remove(ids: string | string[], options?: { ignoreMissing?: boolean }): number;
+  search(query: string, options?: Bm25SearchOptions): Bm25Hit[];
+  expandQuery(query: string, options?: Bm25SearchOptions): Array<{ term: string; weight: number }>;
+  analyze(text: string): string[];
+  has(id: string): boolean;
+  documentFrequency(term: string): number;
+  compact(): void;
+  stats(): Bm25Stats;
+  save(): Uint8Array;
+  dispose(): void;
+  readonly disposed: boolean;
+}

@@ -1,0 +1,334 @@
+// Lexical retrieval: Bm25Index (Lucene BM25 and variants over compressed postings, exact MaxScore
+// top-k, metadata filters, updates, RM3 feedback, versioned save/load). Scores and ties are exact:
+// the same ranking as the exhaustive scorer, ties broken by document id ascending.
+import { callWasm, RagwasmError } from './errors.js';
+import { Handle } from './handle.js';
+import { MAX_TEXT_BYTES } from './limits.js';
+import { wasm } from './module.js';
+import { encodeText } from './encode.js';
+import {
+  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
+} from './validate.js';
+
+const encoder = new TextEncoder();
+const SCORERS = ['lucene', 'robertson', 'atire', 'bm25l', 'bm25plus'];
+const BATCH_BYTES = 16 * 1024 * 1024;
+
+function expectId(v, name) {
+  if (typeof v !== 'string' || v.length === 0) throw invalid(name, 'a non-empty string id', v);
+  if (v.length > 1024) throw invalid(name, 'an id of at most 1024 bytes', v);
+  if (typeof v.isWellFormed === 'function' && !v.isWellFormed()) throw invalid(name, 'a string without lone surrogates', v);
+  return v;
+}
+
+// Packs strings into one UTF-8 blob + Uint32Array offsets (offsets[i]..offsets[i+1] = piece i).
+function pack(pieces) {
+  const enc = pieces.map((p) => encoder.encode(p));
+  let total = 0;
+  for (const e of enc) total += e.length;
+  if (total > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: documents: more than 4 GiB of text in one call');
+  const blob = new Uint8Array(total);
+  const offsets = new Uint32Array(enc.length + 1);
+  let at = 0;
+  for (let i = 0; i < enc.length; i++) {
+    blob.set(enc[i], at);
+    at += enc[i].length;
+    offsets[i + 1] = at;
+  }
+  return { blob, offsets };
+}
+
+function checkAnalyzer(a) {
+  const o = expectOptions(a, 'options.analyzer', ['lowercase', 'foldAccents', 'stopwords', 'stemmer', 'cjkBigrams', 'identifiers', 'maxTokenBytes']);
+  for (const k of ['lowercase', 'foldAccents', 'cjkBigrams', 'identifiers']) if (o[k] !== undefined) expectBoolean(o[k], `options.analyzer.${k}`);
+  if (o.stemmer !== undefined) expectEnum(o.stemmer, 'options.analyzer.stemmer', ['porter2', 'none']);
+  if (o.maxTokenBytes !== undefined) expectInteger(o.maxTokenBytes, 'options.analyzer.maxTokenBytes', { min: 1, max: 4096 });
+  if (o.stopwords !== undefined && o.stopwords !== false && o.stopwords !== 'lucene') {
+    expectArray(o.stopwords, 'options.analyzer.stopwords', { maxLength: 100000, item: (v, n) => expectString(v, n, { maxLength: 1024 }) });
+  }
+}
+
+function checkFilter(filter, name) {
+  if (filter === undefined || filter === null) return;
+  if (!isPlainObject(filter)) throw invalid(name, 'an object {key: value | [values] | {gte, gt, lte, lt}}', filter);
+  const scalar = (v, n) => {
+    if (typeof v === 'string') return;
+    if (typeof v === 'number' && Number.isFinite(v)) return;
+    throw invalid(n, 'a string or a finite number', v);
+  };
+  for (const [key, v] of Object.entries(filter)) {
+    const n = `${name}.${key}`;
+    if (Array.isArray(v)) v.forEach((x, i) => scalar(x, `${n}[${i}]`));
+    else if (isPlainObject(v)) {
+      const r = expectOptions(v, n, ['gte', 'gt', 'lte', 'lt', 'in']);
+      if (r.in !== undefined) expectArray(r.in, `${n}.in`, { item: scalar });
+      for (const b of ['gte', 'gt', 'lte', 'lt']) if (r[b] !== undefined) expectNumber(r[b], `${n}.${b}`);
+    } else scalar(v, n);
+  }
+}
+
+function checkSearchOptions(options) {
+  const o = expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exhaustive']);
+  if (o.k !== undefined) expectInteger(o.k, 'options.k', { min: 0, max: 1000000 });
+  if (o.exhaustive !== undefined) expectBoolean(o.exhaustive, 'options.exhaustive');
+  checkFilter(o.filter, 'options.filter');
+  if (o.rm3 !== undefined && typeof o.rm3 !== 'boolean') {
+    const r = expectOptions(o.rm3, 'options.rm3', ['fbDocs', 'fbTerms', 'originalWeight']);
+    if (r.fbDocs !== undefined) expectInteger(r.fbDocs, 'options.rm3.fbDocs', { min: 1, max: 1000 });
+    if (r.fbTerms !== undefined) expectInteger(r.fbTerms, 'options.rm3.fbTerms', { min: 1, max: 1000 });
+    if (r.originalWeight !== undefined) expectNumber(r.originalWeight, 'options.rm3.originalWeight', { min: 0, max: 1 });
+  }
+  return o;
+}
+
+function toHits(r) {
+  const out = new Array(r.ids.length);
+  for (let i = 0; i < out.length; i++) out[i] = { id: r.ids[i], score: r.scores[i] };
+  return out;
+}
+
+/**
+ * @typedef {object} Bm25Hit
+ * @property {string} id document id
+ * @property {number} score BM25 score (higher is better)
+ */
+
+/**
+ * A BM25 index in WASM memory. Documents are objects `{id, <field>: string, ..., metadata?}` with the
+ * index's fields (default `title` and `text`, both boost 1: equal to indexing `title + " " + text`).
+ *
+ * @example
+ * const idx = Bm25Index.create();
+ * idx.add([{ id: 'd1', title: 'Apples', text: 'Apple pie recipes', metadata: { lang: 'en', year: 2020 } }]);
+ * idx.search('apple', { k: 5, filter: { lang: 'en', year: { gte: 2019 } } }); // [{id: 'd1', score: …}]
+ * const bytes = idx.save(); const again = Bm25Index.load(bytes);
+ * idx.dispose(); again.dispose();
+ */
+export class Bm25Index extends Handle {
+  /**
+   * @param {object} [options]
+   * @param {Array<string|{name: string, boost?: number}>} [options.fields=['title','text']] 1–16 fields;
+   *   boost (default 1) multiplies the field's term frequencies and length (simple BM25F)
+   * @param {'lucene'|'robertson'|'atire'|'bm25l'|'bm25plus'} [options.scorer='lucene']
+   * @param {number} [options.k1=0.9] in [0, 100]
+   * @param {number} [options.b=0.4] in [0, 1]
+   * @param {number} [options.delta] BM25L (default 0.5) / BM25+ (default 1) delta, in [0, 100]
+   * @param {object} [options.analyzer] `{lowercase=true, foldAccents=true, stopwords='lucene'|false|string[],
+   *   stemmer='porter2'|'none', cjkBigrams=true, identifiers=true, maxTokenBytes=255}`
+   * @returns {Bm25Index}
+   * @throws {RagwasmError} INVALID_ARGUMENT
+   */
+  static create(options = {}) {
+    const o = expectOptions(options, 'Bm25Index options', ['fields', 'scorer', 'k1', 'b', 'delta', 'analyzer']);
+    if (o.fields !== undefined) {
+      expectArray(o.fields, 'options.fields', { maxLength: 16 });
+      if (o.fields.length === 0) throw invalid('options.fields', 'at least one field', o.fields);
+      o.fields.forEach((f, i) => {
+        if (typeof f === 'string') return expectString(f, `options.fields[${i}]`, { allowEmpty: false, maxLength: 256 });
+        const fo = expectOptions(f, `options.fields[${i}]`, ['name', 'boost']);
+        expectString(fo.name, `options.fields[${i}].name`, { allowEmpty: false, maxLength: 256 });
+        if (fo.boost !== undefined) expectNumber(fo.boost, `options.fields[${i}].boost`, { min: 1e-9, max: 1e6 });
+        return f;
+      });
+      const names = o.fields.map((f) => (typeof f === 'string' ? f : f.name));
+      for (const n of names) {
+        if (n === 'id' || n === 'metadata') throw invalid('options.fields', "field names other than 'id' and 'metadata'", n);
+      }
+      if (new Set(names).size !== names.length) throw invalid('options.fields', 'unique field names', names.join(','));
+    }
+    if (o.scorer !== undefined) expectEnum(o.scorer, 'options.scorer', SCORERS);
+    if (o.k1 !== undefined) expectNumber(o.k1, 'options.k1', { min: 0, max: 100 });
+    if (o.b !== undefined) expectNumber(o.b, 'options.b', { min: 0, max: 1 });
+    if (o.delta !== undefined) expectNumber(o.delta, 'options.delta', { min: 0, max: 100 });
+    if (o.analyzer !== undefined) checkAnalyzer(o.analyzer);
+    const m = wasm();
+    return new Bm25Index(callWasm(() => m.sparse_createIndex(JSON.stringify(o))));
+  }
+
+  /**
+   * Loads bytes written by save().
+   * @param {Uint8Array|ArrayBuffer} bytes
+   * @returns {Bm25Index}
+   * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
+   */
+  static load(bytes) {
+    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+    const m = wasm();
+    return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
+  }
+
+  /** @param {object} native */
+  constructor(native) {
+    super(native);
+    this._fields = callWasm(() => native.fieldNames());
+  }
+
+  /** Field names, in order. @returns {string[]} */
+  get fields() {
+    return [...this._fields];
+  }
+
+  _write(docs, mode, name) {
+    const list = Array.isArray(docs) ? docs : [docs];
+    const fields = this._fields;
+    const known = ['id', 'metadata', ...fields];
+    let start = 0;
+    let added = 0;
+    while (start < list.length) {
+      const pieces = [];
+      const metas = [];
+      let anyMeta = false;
+      let bytes = 0;
+      let i = start;
+      for (; i < list.length && (i === start || bytes < BATCH_BYTES); i++) {
+        const n = Array.isArray(docs) ? `${name}[${i}]` : name;
+        const d = expectOptions(list[i], n, known);
+        if (list[i] === undefined) throw invalid(n, 'a document object', undefined);
+        pieces.push(expectId(d.id, `${n}.id`));
+        for (const f of fields) {
+          const t = d[f] === undefined || d[f] === null ? '' : expectString(d[f], `${n}.${f}`);
+          bytes += t.length;
+          if (t.length > MAX_TEXT_BYTES) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${n}.${f}: text is ${t.length} characters, the limit is ${MAX_TEXT_BYTES} bytes`);
+          pieces.push(t);
+        }
+        if (d.metadata !== undefined && d.metadata !== null) {
+          if (!isPlainObject(d.metadata)) throw invalid(`${n}.metadata`, 'an object of strings, numbers or arrays of those', d.metadata);
+          checkFilter(d.metadata, `${n}.metadata`);
+          for (const [k, v] of Object.entries(d.metadata)) if (isPlainObject(v)) throw invalid(`${n}.metadata.${k}`, 'a string, a number or an array', v);
+          metas.push(d.metadata);
+          anyMeta = true;
+        } else metas.push(null);
+      }
+      const { blob, offsets } = pack(pieces);
+      const native = this.native;
+      added += callWasm(() => native.add(blob, offsets, fields.length, anyMeta ? JSON.stringify(metas) : '', mode));
+      start = i;
+    }
+    return added;
+  }
+
+  /**
+   * Adds documents. Stops at the first bad document (the ones before it stay added).
+   * @param {object|object[]} docs `{id, title?, text?, ...fields, metadata?: {key: string|number|Array}}`
+   * @returns {number} documents added
+   * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID (use upsert), LIMIT_EXCEEDED, DISPOSED
+   */
+  add(docs) {
+    return this._write(docs, 0, 'docs');
+  }
+
+  /**
+   * Adds or replaces documents by id (collection statistics stay exact).
+   * @param {object|object[]} docs
+   * @returns {number}
+   */
+  upsert(docs) {
+    return this._write(docs, 1, 'docs');
+  }
+
+  /**
+   * Deletes documents by id. Space is reclaimed by compact(); statistics are exact at once.
+   * @param {string|string[]} ids
+   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND
+   * @returns {number} documents removed
+   */
+  remove(ids, options = {}) {
+    const o = expectOptions(options, 'remove options', ['ignoreMissing']);
+    const ignore = o.ignoreMissing === undefined ? false : expectBoolean(o.ignoreMissing, 'options.ignoreMissing');
+    const list = Array.isArray(ids) ? ids : [ids];
+    list.forEach((id, i) => expectId(id, Array.isArray(ids) ? `ids[${i}]` : 'id'));
+    const { blob, offsets } = pack(list);
+    const native = this.native;
+    return callWasm(() => native.remove(blob, offsets, ignore));
+  }
+
+  /**
+   * Ranks documents for a query.
+   * @param {string} query
+   * @param {object} [options]
+   * @param {number} [options.k=10] results wanted, 0–1,000,000
+   * @param {object} [options.filter] metadata predicates, all must hold: `{lang: 'en'}`,
+   *   `{tag: ['a', 'b']}` (any of), `{year: {gte: 2000, lt: 2010}}`; applied during the search, so k
+   *   results come back whenever at least k matching documents contain a query term
+   * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
+   *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
+   * @param {boolean} [options.exhaustive=false] score every matching document (the test oracle)
+   * @returns {Bm25Hit[]} best first; ties by id ascending
+   */
+  search(query, options) {
+    const bytes = encodeText(query, 'query');
+    const native = this.native;
+    if (options === undefined) return toHits(callWasm(() => native.searchK(bytes, 10)));
+    const o = checkSearchOptions(options);
+    const keys = Object.keys(o);
+    if (keys.length === 0 || (keys.length === 1 && o.k !== undefined)) {
+      const k = o.k ?? 10;
+      return toHits(callWasm(() => native.searchK(bytes, k)));
+    }
+    const json = JSON.stringify(o);
+    return toHits(callWasm(() => native.search(bytes, json)));
+  }
+
+  /**
+   * The weighted query RM3 would run: the original terms plus expansion terms (weights sum to 1).
+   * @param {string} query
+   * @param {object} [options] as search(); rm3 settings apply
+   * @returns {{term: string, weight: number}[]}
+   */
+  expandQuery(query, options = {}) {
+    const o = checkSearchOptions(options);
+    const bytes = encodeText(query, 'query');
+    const native = this.native;
+    return callWasm(() => native.expandQuery(bytes, JSON.stringify(o)));
+  }
+
+  /** Terms the index's analyzer produces for `text`. @param {string} text @returns {string[]} */
+  analyze(text) {
+    const bytes = encodeText(text, 'text');
+    const native = this.native;
+    return callWasm(() => native.analyze(bytes));
+  }
+
+  /** @param {string} id @returns {boolean} */
+  has(id) {
+    expectId(id, 'id');
+    const native = this.native;
+    return callWasm(() => native.has(encoder.encode(id)));
+  }
+
+  /** Live documents containing an analyzed term. @param {string} term @returns {number} */
+  documentFrequency(term) {
+    const bytes = encodeText(term, 'term');
+    const native = this.native;
+    return callWasm(() => native.documentFrequency(bytes));
+  }
+
+  /** Rewrites postings without deleted documents. */
+  compact() {
+    const native = this.native;
+    callWasm(() => native.compact());
+  }
+
+  /**
+   * @returns {{documents: number, deleted: number, terms: number, avgLength: number, postingsBytes: number, memoryBytes: number}}
+   */
+  stats() {
+    const native = this.native;
+    return callWasm(() => native.stats());
+  }
+
+  /** Number of live documents. */
+  get size() {
+    return this.stats().documents;
+  }
+
+  /**
+   * Serializes the index (live documents only) in the versioned binary format.
+   * @returns {Uint8Array}
+   */
+  save() {
+    const native = this.native;
+    return callWasm(() => native.save());
+  }
+}

@@ -1,0 +1,14 @@
+export type StorageBackend = 'node' | 'opfs' | 'indexeddb';
+export interface StorageOptions {
+  /** Node only: the folder (default ./.ragwasm-store). */
+  dir?: string;
+  /** Force a backend (default: node in Node, else OPFS, else IndexedDB). */
+  backend?: StorageBackend;
+}
+export function storageBackend(options?: StorageOptions): Promise<StorageBackend>;
+/** Atomically stores bytes under a name (1–200 of [A-Za-z0-9._-]). */
+export function saveBytes(name: string, bytes: Uint8Array | ArrayBuffer, options?: StorageOptions): Promise<void>;
+/** The stored bytes, or null. */
+export function loadBytes(name: string, options?: StorageOptions): Promise<Uint8Array | null>;
+export function removeBytes(name: string, options?: StorageOptions): Promise<boolean>;
+export function listStored(options?: StorageOptions): Promise<string[]>;

@@ -1,0 +1,228 @@
+// Durable byte storage for saved indexes and collections: OPFS in browsers (IndexedDB when OPFS is
+// missing), files in Node. Every write is atomic: readers see the old bytes or the new bytes, never
+// a mix — OPFS createWritable() commits a swap file on close(), IndexedDB puts in one transaction,
+// Node writes NAME.tmp-<random>, fsyncs, then renames over NAME.
+import { RagwasmError } from './errors.js';
+import { expectOptions, expectString, invalid } from './validate.js';
+
+const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) &&
+  typeof window === 'undefined' && typeof importScripts === 'undefined';
+const NAME_RE = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
+const IDB_NAME = 'ragwasm-storage';
+const IDB_STORE = 'bytes';
+
+function checkName(name) {
+  expectString(name, 'name');
+  if (!NAME_RE.test(name) || name.includes('.tmp-')) {
+    throw invalid('name', "1–200 characters of A-Z a-z 0-9 . _ - not starting with '.' or '-'", name);
+  }
+  return name;
+}
+
+function checkBytes(bytes) {
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+  return bytes;
+}
+
+function options(o) {
+  const v = expectOptions(o, 'storage options', ['dir', 'backend']);
+  if (v.dir !== undefined) expectString(v.dir, 'options.dir', { allowEmpty: false });
+  if (v.backend !== undefined && !['node', 'opfs', 'indexeddb'].includes(v.backend)) {
+    throw invalid('options.backend', "'node', 'opfs' or 'indexeddb'", v.backend);
+  }
+  return v;
+}
+
+async function hasOpfs() {
+  try {
+    return typeof navigator !== 'undefined' && !!navigator.storage && typeof navigator.storage.getDirectory === 'function' &&
+      !!(await navigator.storage.getDirectory());
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which backend saveBytes/loadBytes use here: 'node', 'opfs' or 'indexeddb'.
+ * @param {{backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ * @returns {Promise<'node'|'opfs'|'indexeddb'>}
+ * @throws {RagwasmError} UNSUPPORTED_ENVIRONMENT when none is available
+ */
+export async function storageBackend(opts = {}) {
+  const o = options(opts);
+  if (o.backend) return o.backend;
+  if (isNode) return 'node';
+  if (await hasOpfs()) return 'opfs';
+  if (typeof indexedDB !== 'undefined') return 'indexeddb';
+  throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: no storage here (needs Node, OPFS or IndexedDB)');
+}
+
+async function nodeDir(o) {
+  const path = await import('node:path');
+  return path.resolve(o.dir ?? '.ragwasm-store');
+}
+
+function idbOpen() {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(IDB_NAME, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(IDB_STORE);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(new RagwasmError('UNSUPPORTED_ENVIRONMENT', `ragwasm: IndexedDB open failed: ${req.error}`));
+  });
+}
+
+function idbRun(mode, fn) {
+  return idbOpen().then((db) => new Promise((resolve, reject) => {
+    const tx = db.transaction(IDB_STORE, mode);
+    const store = tx.objectStore(IDB_STORE);
+    let result;
+    const req = fn(store);
+    if (req) req.onsuccess = () => { result = req.result; };
+    tx.oncomplete = () => { db.close(); resolve(result); };
+    tx.onerror = tx.onabort = () => { db.close(); reject(new RagwasmError('INTERNAL', `ragwasm: IndexedDB: ${tx.error}`)); };
+  }));
+}
+
+/**
+ * Stores bytes under a name, atomically replacing what was there.
+ * @param {string} name 1–200 of [A-Za-z0-9._-], not starting with '.' or '-'
+ * @param {Uint8Array|ArrayBuffer} bytes
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts] dir: Node folder (default ./.ragwasm-store)
+ * @returns {Promise<void>}
+ */
+export async function saveBytes(name, bytes, opts = {}) {
+  checkName(name);
+  const data = checkBytes(bytes);
+  const backend = await storageBackend(opts);
+  if (backend === 'node') {
+    const fs = await import('node:fs/promises');
+    const path = await import('node:path');
+    const dir = await nodeDir(opts);
+    await fs.mkdir(dir, { recursive: true });
+    const tmp = path.join(dir, `${name}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    const fh = await fs.open(tmp, 'w');
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    try {
+      await fs.rename(tmp, path.join(dir, name));
+    } catch (e) {
+      await fs.rm(tmp, { force: true });
+      throw e;
+    }
+    return;
+  }
+  if (backend === 'opfs') {
+    const root = await navigator.storage.getDirectory();
+    const fh = await root.getFileHandle(name, { create: true });
+    const w = await fh.createWritable({ keepExistingData: false });
+    try {
+      await w.write(data);
+      await w.close();  // commits the swap file atomically
+    } catch (e) {
+      try { await w.abort(); } catch { /* already closed */ }
+      throw e;
+    }
+    return;
+  }
+  const copy = data.slice();
+  await idbRun('readwrite', (s) => s.put(copy, name));
+}
+
+/**
+ * Reads bytes stored under a name.
+ * @param {string} name
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ * @returns {Promise<Uint8Array|null>} null when nothing is stored under that name
+ */
+export async function loadBytes(name, opts = {}) {
+  checkName(name);
+  const backend = await storageBackend(opts);
+  if (backend === 'node') {
+    const fs = await import('node:fs/promises');
+    const path = await import('node:path');
+    try {
+      const b = await fs.readFile(path.join(await nodeDir(opts), name));
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    } catch (e) {
+      if (e && e.code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+  if (backend === 'opfs') {
+    const root = await navigator.storage.getDirectory();
+    try {
+      const fh = await root.getFileHandle(name);
+      return new Uint8Array(await (await fh.getFile()).arrayBuffer());
+    } catch (e) {
+      if (e && e.name === 'NotFoundError') return null;
+      throw e;
+    }
+  }
+  const v = await idbRun('readonly', (s) => s.get(name));
+  return v === undefined ? null : new Uint8Array(v);
+}
+
+/**
+ * Deletes a stored name (no error when it does not exist).
+ * @param {string} name
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ * @returns {Promise<boolean>} true when something was deleted
+ */
+export async function removeBytes(name, opts = {}) {
+  checkName(name);
+  const backend = await storageBackend(opts);
+  if (backend === 'node') {
+    const fs = await import('node:fs/promises');
+    const path = await import('node:path');
+    try {
+      await fs.unlink(path.join(await nodeDir(opts), name));
+      return true;
+    } catch (e) {
+      if (e && e.code === 'ENOENT') return false;
+      throw e;
+    }
+  }
+  if (backend === 'opfs') {
+    const root = await navigator.storage.getDirectory();
+    try {
+      await root.removeEntry(name);
+      return true;
+    } catch (e) {
+      if (e && e.name === 'NotFoundError') return false;
+      throw e;
+    }
+  }
+  const existed = (await idbRun('readonly', (s) => s.getKey(name))) !== undefined;
+  await idbRun('readwrite', (s) => s.delete(name));
+  return existed;
+}
+
+/**
+ * Names currently stored (sorted).
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ * @returns {Promise<string[]>}
+ */
+export async function listStored(opts = {}) {
+  const backend = await storageBackend(opts);
+  let names = [];
+  if (backend === 'node') {
+    const fs = await import('node:fs/promises');
+    try {
+      names = await fs.readdir(await nodeDir(opts));
+    } catch (e) {
+      if (e && e.code === 'ENOENT') return [];
+      throw e;
+    }
+  } else if (backend === 'opfs') {
+    const root = await navigator.storage.getDirectory();
+    for await (const [n, h] of root.entries()) if (h.kind === 'file') names.push(n);
+  } else {
+    names = (await idbRun('readonly', (s) => s.getAllKeys())).map(String);
+  }
+  return names.filter((n) => NAME_RE.test(n) && !n.includes('.tmp-')).sort();
+}
