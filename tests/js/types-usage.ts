@@ -37,3 +37,18 @@ export async function parsing(bytes: Uint8Array): Promise<string> {
   const firstPage = r.pages?.[0]?.page ?? 0;
   return `${r.format}:${firstPage}:${r.text}`;
 }
+
+export async function retrieval(): Promise<number> {
+  const { Bm25Index, chunk, metrics, saveBytes, loadBytes } = await import('../../web/src/index.js');
+  const doc: Document = createDocument({ id: 'd', text: '# A\nalpha beta.\n\n# B\ngamma delta.' });
+  const chunks: Chunk[] = chunk(doc, { strategy: 'markdown-header', chunkSize: 500 });
+  const index = Bm25Index.create({ k1: 1.2, b: 0.75 });
+  index.add(chunks.map((c) => ({ id: c.id, text: c.text, metadata: { section: c.id } })));
+  const hits = index.search('gamma', { k: 5, filter: { section: { in: ['d#1'] } } });
+  const bytes: Uint8Array = index.save();
+  await saveBytes('example-index', bytes);
+  const back = await loadBytes('example-index');
+  index.dispose();
+  const r = metrics.evaluateRun({ q: { 'd#1': 1 } }, { q: { [hits[0].id]: hits[0].score } }, { measures: ['ndcg_cut.10'] });
+  return r.aggregate['ndcg_cut_10'] + (back ? back.length : 0);
+}
