@@ -3,8 +3,8 @@
 // (cross-origin isolation, so WASM threads can be used), no directory listings, only the folders
 // the pages need. `node scripts/serve.mjs [--port N]` (default 8787; 0 picks a free port).
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { createReadStream, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +19,48 @@ const MIME = {
 // URL prefixes that are served, mapped to folders of the repository.
 const ALLOWED = ['/web/', '/examples/', '/models/build/', '/src/judge/prompts/', '/node_modules/onnxruntime-web/dist/',
   '/node_modules/pdfjs-dist/build/', '/node_modules/pdfjs-dist/web/', '/node_modules/mammoth/mammoth.browser.min.js'];
+
+// Read-only example documents from the shared data folder (../shared), when it exists: only these two
+// folders, only regular .md/.txt files inside them (no symlink or '..' escapes), listed at
+// /shared-data/index.json ({groups: []} without ../shared). Anything else under /shared-data/ is a 404.
+const SHARED = {
+  'markdown-docs': { dir: resolve(root, '../shared/data/markdown-docs'), ext: ['.md'] },
+  'sec-filings': { dir: resolve(root, '../shared/data/sec-filings/text'), ext: ['.txt'] },
+};
+
+function sharedFile(rel) {
+  const [group, ...rest] = rel.split('/');
+  const g = SHARED[group];
+  if (!g || rest.length === 0 || rest.some((p) => p === '' || p === '.' || p === '..' || p.startsWith('.'))) return null;
+  if (!g.ext.includes(extname(rel).toLowerCase())) return null;
+  try {
+    const base = realpathSync(g.dir);
+    const file = realpathSync(join(g.dir, ...rest));
+    return file.startsWith(base + sep) && statSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+function sharedListing() {
+  const groups = [];
+  for (const [name, g] of Object.entries(SHARED)) {
+    if (!existsSync(g.dir)) continue;
+    const files = [];
+    const walk = (dir, prefix, depth) => {
+      for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (e.name.startsWith('.')) continue;
+        if (e.isDirectory() && depth < 2) walk(join(dir, e.name), `${prefix}${e.name}/`, depth + 1);
+        else if (e.isFile() && g.ext.includes(extname(e.name).toLowerCase()) && !(prefix === '' && /^readme\.md$/i.test(e.name))) {
+          files.push({ path: `${name}/${prefix}${e.name}`, bytes: statSync(join(dir, e.name)).size });
+        }
+      }
+    };
+    walk(g.dir, '', 0);
+    if (files.length) groups.push({ name, files });
+  }
+  return groups;
+}
 
 export function startServer({ port = 8787, host = '127.0.0.1', quiet = false } = {}) {
   const server = createServer((req, res) => {
@@ -38,6 +80,22 @@ export function startServer({ port = 8787, host = '127.0.0.1', quiet = false } =
     }
     if (path === '/' || path === '/index.html') {
       res.writeHead(302, { ...headers, Location: '/web/index.html' }).end();
+      return;
+    }
+    if (path.startsWith('/shared-data/')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405, headers).end('read only'); return; }
+      const rel = path.slice('/shared-data/'.length);
+      if (rel === 'index.json') {
+        const groups = sharedListing();  // [] when ../shared is absent (the page then shows no examples)
+        const body = JSON.stringify({ groups });
+        res.writeHead(200, { ...headers, 'Content-Type': MIME['.json'], 'Content-Length': Buffer.byteLength(body) }).end(req.method === 'HEAD' ? undefined : body);
+        return;
+      }
+      const file = sharedFile(rel);
+      if (!file) { res.writeHead(404, headers).end('not found'); return; }
+      res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(file)] ?? 'text/plain; charset=utf-8', 'Content-Length': statSync(file).size });
+      if (req.method === 'HEAD') { res.end(); return; }
+      createReadStream(file).pipe(res);
       return;
     }
     const clean = normalize(path);

@@ -78,12 +78,38 @@ val flatten(std::string_view text, const std::vector<chunk::ChunkSpan>& chunks, 
   return to_typed_array(flat);
 }
 
+// The same options JSON usually comes for every document of a corpus: a successful parse is cached
+// (WASM runs single-threaded). Returns nullptr and sets *out, or an error code (message in
+// cached_error()).
+std::string& cached_error() {
+  static std::string e;
+  return e;
+}
+const char* parse_cached(const std::string& json, const chunk::ChunkOptions** out) {
+  static std::string cached_json;
+  static chunk::ChunkOptions cached;
+  static bool have = false;
+  if (!have || json != cached_json) {
+    auto o = chunk::parse_options(json);
+    if (!o.ok()) {
+      cached_error() = o.error().message;
+      return error_code_name(o.error().code);
+    }
+    cached = o.value();
+    cached_json = json;
+    have = true;
+  }
+  *out = &cached;
+  return nullptr;
+}
+
 val split_view(std::string_view bytes, const std::string& options_json, bool tokens, bool encoded_by_js,
                bool ascii = false) {
-  auto o = chunk::parse_options(options_json);
-  if (!o.ok()) return reply_error(o.error());
-  o.value().assume_valid_utf8 = encoded_by_js;  // TextEncoder output is always valid UTF-8
-  auto r = chunk::chunk_text(bytes, o.value());
+  const chunk::ChunkOptions* cached = nullptr;
+  if (const char* err = parse_cached(options_json, &cached)) return reply_error(err, cached_error());
+  chunk::ChunkOptions o = *cached;
+  o.assume_valid_utf8 = encoded_by_js;  // TextEncoder output is always valid UTF-8
+  auto r = chunk::chunk_text(bytes, o);
   if (!r.ok()) return reply_error(r.error());
   const chunk::ChunkList& list = r.value();
   const std::string_view t = list.repaired ? std::string_view(list.repaired_text) : bytes;
@@ -106,6 +132,40 @@ val chunk_splitAt(std::uint32_t ptr, std::uint32_t len, const std::string& optio
   return guard([&] {
     const std::string_view bytes(reinterpret_cast<const char*>(static_cast<std::uintptr_t>(ptr)), len);
     return split_view(bytes, options_json, tokens, true, ascii);
+  });
+}
+
+// UTF-16 fast path (recursive / markdown with unit utf16, the LangChain default): the JS string's
+// code units are at [ptr, ptr + 2 * len) in WASM memory (written there by JS, freed by JS after the
+// call); the splitter works on them directly, so there is no UTF-8 encoding and no offset conversion.
+// Same result shape as chunk_splitAt. Other options return INVALID_ARGUMENT (JS never sends them).
+val chunk_splitAt16(std::uint32_t ptr, std::uint32_t len, const std::string& options_json, bool tokens) {
+  return guard([&] {
+    const chunk::ChunkOptions* cached = nullptr;
+    if (const char* err = parse_cached(options_json, &cached)) return reply_error(err, cached_error());
+    const chunk::ChunkOptions& opt = *cached;
+    if ((opt.strategy != chunk::Strategy::kRecursive && opt.strategy != chunk::Strategy::kMarkdown) ||
+        opt.unit != chunk::Unit::kUtf16) {
+      return reply_error("INVALID_ARGUMENT", "ragwasm: chunk_splitAt16: only recursive/markdown with unit utf16");
+    }
+    const std::u16string_view text(reinterpret_cast<const char16_t*>(static_cast<std::uintptr_t>(ptr)), len);
+    const std::vector<std::string>& seps =
+        !opt.separators.empty() ? opt.separators
+        : opt.strategy == chunk::Strategy::kMarkdown ? chunk::markdown_separators()
+                                                     : chunk::default_separators();
+    const std::vector<chunk::ChunkSpan> spans = chunk::split_recursive16(text, opt, seps);
+    const std::size_t n = spans.size();
+    std::vector<std::uint32_t> flat(n * 4, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      flat[4 * k] = static_cast<std::uint32_t>(spans[k].start);
+      flat[4 * k + 1] = static_cast<std::uint32_t>(spans[k].end);
+      if (tokens) flat[4 * k + 2] = chunk::estimate_tokens16(text.substr(spans[k].start, spans[k].end - spans[k].start));
+    }
+    val v = val::object();
+    v.set("flat", to_typed_array(flat));
+    v.set("headers", val::array());
+    v.set("repaired", false);
+    return reply_ok(v);
   });
 }
 
@@ -170,6 +230,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_chunk) {
   using namespace ragwasm::wasm;
   emscripten::function("chunk_split", &chunk_split);
   emscripten::function("chunk_splitAt", &chunk_splitAt);
+  emscripten::function("chunk_splitAt16", &chunk_splitAt16);
   emscripten::function("chunk_headers", &chunk_headers);
   emscripten::function("chunk_semantic", &chunk_semantic);
 }

@@ -192,6 +192,10 @@ val pool(val hidden_js, val mask_js, double rows, double tokens, double dim, std
   return guard([&] {
     auto p = embed::parse_pooling(pooling);
     if (!p.ok()) return reply_error(p.error());
+    // A double outside size_t's range would make static_cast undefined (a trap in WASM).
+    for (double v : {rows, tokens, dim}) {
+      if (!(v >= 0 && v <= 4294967295.0) || v != static_cast<double>(static_cast<std::uint32_t>(v))) return reply_error("INVALID_ARGUMENT", "ragwasm: shape: rows, tokens and dim must be integers in [0, 2^32 - 1]");
+    }
     const std::vector<float> hidden = emscripten::convertJSArrayToNumberVector<float>(hidden_js);
     const std::vector<std::int32_t> mask = emscripten::convertJSArrayToNumberVector<std::int32_t>(mask_js);
     auto r = embed::pool(hidden.data(), hidden.size(), mask.data(), mask.size(), static_cast<std::size_t>(rows), static_cast<std::size_t>(tokens),

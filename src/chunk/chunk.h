@@ -96,6 +96,12 @@ Result<ChunkList> chunk_text(std::string_view text, const ChunkOptions& o);
 std::vector<ChunkSpan> split_fixed(std::string_view text, const ChunkOptions& o);
 std::vector<ChunkSpan> split_recursive(std::string_view text, const ChunkOptions& o,
                                        const std::vector<std::string>& separators);
+// The same recursive splitter over UTF-16 code units (unit utf16 only: `o.unit` is ignored), for
+// the JS binding's fast path: spans are UTF-16 offsets into `text`. A lone surrogate is one unit and
+// never white space (as the U+FFFD TextEncoder writes for it), so results equal split_recursive on
+// the UTF-8 encoding with offsets converted (tested).
+std::vector<ChunkSpan> split_recursive16(std::u16string_view text, const ChunkOptions& o,
+                                         const std::vector<std::string>& separators);
 ChunkList split_markdown_headers(std::string_view text, const ChunkOptions& o);
 std::vector<ChunkSpan> split_sentences_packed(std::string_view text, const ChunkOptions& o);
 
@@ -116,10 +122,14 @@ std::size_t measure(std::string_view text, Unit unit);
 bool is_js_whitespace(char32_t cp);
 // Narrows [start, end) by JS-trim white space at both ends (valid UTF-8).
 void trim_js(std::string_view text, std::size_t* start, std::size_t* end);
+// trim_js over UTF-16 code units.
+void trim_js16(std::u16string_view text, std::size_t* start, std::size_t* end);
 // A token estimate (not a tokenizer): a word (run of ASCII letters/digits and U+0080..U+07FF letters)
 // counts about ceil(len/4), every other non-space ASCII character 1, every code point >= U+0800
 // (CJK, emoji, ...) 1, ASCII white space 0. Exact formula in measure.cpp; one branch-free pass.
 std::uint32_t estimate_tokens(std::string_view text);
+// estimate_tokens of the UTF-8 encoding of UTF-16 `text` (a lone surrogate counts as U+FFFD).
+std::uint32_t estimate_tokens16(std::u16string_view text);
 
 // Running counts behind estimate_tokens and UTF-16 offsets, for converting many ordered spans in
 // one forward pass: counts(e) - counts(s) (+ the word-start correction at s) gives

@@ -4,6 +4,10 @@
 #include <cstdint>
 
 #include "chunk/chunk.h"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 #include "text/utf8.h"
 
 namespace ragwasm::chunk {
@@ -63,6 +67,16 @@ void trim_js(std::string_view t, std::size_t* start, std::size_t* end) {
     if (cs < s || !is_js_whitespace(cp)) break;
     e = cs;
   }
+  *start = s;
+  *end = e;
+}
+
+void trim_js16(std::u16string_view t, std::size_t* start, std::size_t* end) {
+  // Every JS white space character is in the BMP, so a code unit is tested alone (surrogates never are).
+  std::size_t s = *start;
+  std::size_t e = *end;
+  while (s < e && is_js_whitespace(t[s])) ++s;
+  while (e > s && is_js_whitespace(t[e - 1])) --e;
   *start = s;
   *end = e;
 }
@@ -166,6 +180,77 @@ std::uint32_t estimate_tokens(std::string_view t) {
     other += acc >> 42;
     word_starts += starts;
   }
+  const std::uint64_t tokens = word_starts + (word_chars - word_starts) / 4 + wide + other;
+  return tokens > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(tokens);
+}
+
+std::uint32_t estimate_tokens16(std::u16string_view t) {
+  // estimate_tokens over the UTF-8 encoding, fed with stand-in bytes per code unit (same tables):
+  // ASCII as itself; U+0080..U+07FF a lead byte C2 (word character) and a continuation byte;
+  // U+0800 and up a lead byte E1 (one wide token) and a continuation byte; a high surrogate the lead
+  // F0 of its pair, a low surrogate after it one more continuation byte (a lone surrogate is written
+  // by TextEncoder as U+FFFD: one wide token). Continuation bytes keep a word open, as in UTF-8.
+  std::uint64_t word_chars = 0, wide = 0, other = 0, word_starts = 0;
+  std::uint64_t simd_word_chars = 0, simd_starts = 0, simd_other = 0;  // from the SIMD blocks
+  unsigned prev = 0;
+  bool prev_high = false;
+  const std::size_t n = t.size();
+  std::size_t i = 0;
+  while (i < n) {
+    // Fields are 21 bits wide and a unit adds at most 1 to each: flush every 2^20 units.
+    const std::size_t stop = n - i > (std::size_t{1} << 20) ? i + (std::size_t{1} << 20) : n;
+    std::uint64_t acc = 0;
+    std::uint64_t starts = 0;
+    auto step = [&](unsigned b) {
+      const unsigned f = kTok.flags[b];
+      acc += kTok.add[b];
+      starts += f & ~(prev >> 1) & 1u;
+      prev = f;
+    };
+    for (; i < stop; ++i) {
+#if defined(__wasm_simd128__)
+      // Blocks of 8 ASCII units at once: word characters (ASCII letters/digits), word starts (a word
+      // character after a non-word byte), other non-space characters; same counts as step() per unit.
+      while (i + 8 <= stop) {
+        const v128_t v = wasm_v128_load(t.data() + i);
+        if (wasm_v128_any_true(wasm_v128_and(v, wasm_i16x8_splat(static_cast<std::int16_t>(0xFF80))))) break;
+        const v128_t digit = wasm_u16x8_lt(wasm_i16x8_sub(v, wasm_i16x8_splat('0')), wasm_i16x8_splat(10));
+        const v128_t letter = wasm_u16x8_lt(wasm_i16x8_sub(wasm_v128_or(v, wasm_i16x8_splat(0x20)), wasm_i16x8_splat('a')),
+                                            wasm_i16x8_splat(26));
+        const v128_t space = wasm_v128_or(wasm_i16x8_eq(v, wasm_i16x8_splat(' ')),
+                                          wasm_u16x8_lt(wasm_i16x8_sub(v, wasm_i16x8_splat(9)), wasm_i16x8_splat(5)));
+        const v128_t word = wasm_v128_or(digit, letter);
+        const std::uint32_t w = wasm_i16x8_bitmask(word);
+        const std::uint32_t sp = wasm_i16x8_bitmask(space);
+        const std::uint32_t prev_word = (prev >> 1) & 1u;
+        simd_word_chars += static_cast<std::uint64_t>(__builtin_popcount(w));
+        simd_starts += static_cast<std::uint64_t>(__builtin_popcount(w & ~((w << 1) | prev_word)));
+        simd_other += static_cast<std::uint64_t>(__builtin_popcount(~(w | sp) & 0xFFu));
+        prev = ((w >> 7) & 1u) ? 3u : 0u;
+        prev_high = false;
+        i += 8;
+      }
+      if (i >= stop) break;
+#endif
+      const std::uint32_t c = t[i];
+      if (c < 0x80) {
+        step(c);
+        prev_high = false;
+        continue;
+      }
+      const bool low = c >= 0xDC00 && c <= 0xDFFF;
+      if (!(low && prev_high)) step(c < 0x800 ? 0xC2 : c >= 0xD800 && c <= 0xDBFF ? 0xF0 : 0xE1);
+      step(0x80);
+      prev_high = !low && c >= 0xD800 && c <= 0xDBFF;
+    }
+    word_chars += acc & 0x1FFFFF;
+    wide += (acc >> 21) & 0x1FFFFF;
+    other += acc >> 42;
+    word_starts += starts;
+  }
+  word_chars += simd_word_chars;
+  word_starts += simd_starts;
+  other += simd_other;
   const std::uint64_t tokens = word_starts + (word_chars - word_starts) / 4 + wide + other;
   return tokens > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(tokens);
 }

@@ -29,11 +29,14 @@ Result<std::vector<float>> pool(const float* hidden, std::size_t hidden_size, co
                                 std::size_t rows, std::size_t tokens, std::size_t dim, Pooling pooling, bool normalize) {
   if (dim == 0 || rows == 0) return make_error(ErrorCode::kInvalidArgument, "model output: expected a non-empty [rows, tokens, dim] tensor");
   const std::size_t t = pooling == Pooling::kNone ? 1 : tokens;
-  if (t == 0 || hidden_size != rows * t * dim) {
+  // Checked products: rows * t * dim can wrap size_t (32 bits in WASM) to the size of a too-small
+  // tensor, and the loops below would then read past it.
+  std::size_t want = 0, mask_want = 0;
+  if (t == 0 || __builtin_mul_overflow(rows, t, &want) || __builtin_mul_overflow(want, dim, &want) || hidden_size != want) {
     return make_error(ErrorCode::kInvalidArgument, "model output: expected " + std::to_string(rows) + " x " + std::to_string(t) + " x " +
                                                        std::to_string(dim) + " floats, got " + std::to_string(hidden_size));
   }
-  if (pooling == Pooling::kMean && mask_size != rows * tokens) {
+  if (pooling == Pooling::kMean && (__builtin_mul_overflow(rows, tokens, &mask_want) || mask_size != mask_want)) {
     return make_error(ErrorCode::kInvalidArgument, "attention_mask: expected " + std::to_string(rows * tokens) + " values, got " + std::to_string(mask_size));
   }
   std::vector<float> out(rows * dim);

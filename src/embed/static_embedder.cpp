@@ -89,13 +89,15 @@ Result<StaticEmbedder> StaticEmbedder::load(std::string_view b) {
   if (dims == 0 || dims > kMaxStaticDims) return corrupt("dims " + std::to_string(dims) + " out of [1, " + std::to_string(kMaxStaticDims) + "]");
   if (n == 0 || n > kMaxStaticWords) return corrupt("word count " + std::to_string(n) + " out of [1, " + std::to_string(kMaxStaticWords) + "]");
   if (!(a > 0.0f) || !std::isfinite(a)) return corrupt("sif_a must be a positive number");
-  // All sizes are bounded above (n <= 4M, dims <= 4096), so this arithmetic cannot overflow 64 bits.
+  // All sizes are bounded above (n <= 4M, dims <= 4096), so this arithmetic cannot overflow 64 bits;
+  // it is done in 64 bits because n * dims (up to 2^34) wraps a 32-bit size_t (WASM), which would let
+  // a crafted header match the file size with a too-small vector table.
   const std::size_t body = b.size() - 8;
   std::size_t pos = kHeader;
   if (words_bytes > body - pos) return corrupt("words section longer than the file");
   const std::string_view words = b.substr(pos, words_bytes);
   pos = pad_to(pos + words_bytes, 4);
-  const std::size_t expected = pad_to(pos + 4 * (2 * n + dims) + n * dims, 8);
+  const std::uint64_t expected = (std::uint64_t{pos} + 4 * (2 * std::uint64_t{n} + dims) + std::uint64_t{n} * dims + 7) / 8 * 8;
   if (expected != body) return corrupt("expected " + std::to_string(expected + 8) + " bytes for " + std::to_string(n) + " words x " + std::to_string(dims) + " dims, got " + std::to_string(b.size()));
   if (!text::is_valid_utf8(words)) return corrupt("words are not valid UTF-8");
 

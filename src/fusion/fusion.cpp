@@ -49,11 +49,12 @@ struct Moments {
 
 // Mean and population standard deviation, summed in descending score order so the result does not
 // depend on the order the caller listed the hits in.
-Moments moments(const std::vector<ScoredId>& hits) {
+// Scores are multiplied by `scale` first (see overflow_scale).
+Moments moments(const std::vector<ScoredId>& hits, double scale) {
   Moments m;
   if (hits.empty()) return m;
   std::vector<double> s(hits.size());
-  for (std::size_t i = 0; i < hits.size(); ++i) s[i] = hits[i].score;
+  for (std::size_t i = 0; i < hits.size(); ++i) s[i] = hits[i].score * scale;
   std::sort(s.begin(), s.end(), std::greater<double>());
   m.max = s.front();
   m.min = s.back();
@@ -64,6 +65,18 @@ Moments moments(const std::vector<ScoredId>& hits) {
   for (double x : s) sq += (x - m.mean) * (x - m.mean);
   m.std = std::sqrt(sq / static_cast<double>(hits.size()));
   return m;
+}
+
+// Finite scores near DBL_MAX overflow max - min, the sum or the squared deviations (inf / inf = NaN).
+// Min-max and z-score are scale invariant, so such a list is first multiplied by a power of two
+// (exact for normal numbers); lists with every |score| < 2^500 keep scale 1 and unchanged results.
+double overflow_scale(const std::vector<ScoredId>& hits) {
+  double big = 0.0;
+  for (const auto& h : hits) big = std::max(big, std::fabs(h.score));
+  if (big < std::ldexp(1.0, 500)) return 1.0;
+  int e = 0;
+  (void)std::frexp(big, &e);
+  return std::ldexp(1.0, -e);
 }
 
 // The value a document absent from the list receives (see fusion.h).
@@ -132,14 +145,16 @@ std::vector<double> normalize(const std::vector<ScoredId>& hits, Normalization n
   if (hits.empty()) return out;
   switch (n) {
     case Normalization::kMinMax: {
-      const Moments m = moments(hits);
+      const double scale = overflow_scale(hits);
+      const Moments m = moments(hits, scale);
       const double range = m.max - m.min;
-      for (std::size_t i = 0; i < hits.size(); ++i) out[i] = range > 0 ? (hits[i].score - m.min) / range : 1.0;
+      for (std::size_t i = 0; i < hits.size(); ++i) out[i] = range > 0 ? (hits[i].score * scale - m.min) / range : 1.0;
       break;
     }
     case Normalization::kZScore: {
-      const Moments m = moments(hits);
-      for (std::size_t i = 0; i < hits.size(); ++i) out[i] = m.std > 0 ? (hits[i].score - m.mean) / m.std : 0.0;
+      const double scale = overflow_scale(hits);
+      const Moments m = moments(hits, scale);
+      for (std::size_t i = 0; i < hits.size(); ++i) out[i] = m.std > 0 ? (hits[i].score * scale - m.mean) / m.std : 0.0;
       break;
     }
     case Normalization::kRank: {
@@ -243,7 +258,7 @@ Diagnostics diagnose(const std::vector<RankedList>& lists, std::size_t k, double
     LegStats s;
     s.retriever = lists[i].retriever;
     s.size = hits.size();
-    const Moments m = moments(hits);
+    const Moments m = moments(hits, overflow_scale(hits));  // max_z is scale invariant too
     s.max_z = m.std > 0 ? (m.max - m.mean) / m.std : 0.0;
     d.legs.push_back(s);
     const auto order = rank_order(hits);

@@ -1063,7 +1063,8 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
       std::uint64_t term = 0;
       for (std::uint64_t j = 0; j < nt; ++j) {
         std::uint64_t dt;
-        if (!s.varint(&dt) || (j > 0 && dt == 0)) return corrupt("documents: term order");
+        // dt < terms.size() also keeps `term + dt` from wrapping around to an earlier (repeated) term
+        if (!s.varint(&dt) || (j > 0 && dt == 0) || dt >= m.terms.size()) return corrupt("documents: term order");
         term = j == 0 ? dt : term + dt;
         if (term >= m.terms.size()) return corrupt("documents: term id out of range");
         Impl::TermTf e{};

@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withPage, repoRoot } from './harness.mjs';
-import { openaiSse, anthropicSse } from '../js/llm-protocol-double.mjs';
+import { openaiSse, anthropicSse, ProtocolTestDouble } from '../js/llm-protocol-double.mjs';
+import { generateBigText } from '../../web/demo/lib/bigtext.js';
 import { makePdf } from '../fixtures/make-pdf.mjs';
 
 const corpus = JSON.parse(readFileSync(join(repoRoot, 'web/dist/corpus.json'), 'utf8'));
@@ -70,12 +71,45 @@ test('doc chat: local indexing, extractive answer with citations, nothing leaves
     assert.deepEqual(bodies.filter((b) => b.method !== 'GET' || b.body), [], 'a request carried a body');
     assert.match(await page.textContent('#ledger-summary'), /^Nothing/);
 
-    // Persistence: reload, the collection is restored from IndexedDB, same answer and sources.
+    // Persistence: reload; the documents come back from IndexedDB and the saved index (OPFS in
+    // Chromium) is loaded as is: the new worker chunked nothing. Same answer and sources.
+    assert.equal(await page.$eval('#collection', (e) => e.dataset.chunkedDocs), '26');
     await page.reload();
     await page.waitForFunction(() => /^restored: 26 saved documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+    assert.match(await page.textContent('#status'), /^restored: 26 saved documents, \d+ chunks · loaded saved index \(opfs\), nothing re-indexed$/);
+    assert.equal(await page.$eval('#collection', (e) => e.dataset.chunkedDocs), '0', 'the worker chunked documents again after the reload');
+    assert.equal(await page.isVisible('#index-note'), false);
     const again = await ask(page, QUESTION);
     assert.equal(again.answer, first.answer);
     assert.deepEqual(again.sources, first.sources);
+
+    // A damaged saved index (one byte flipped in OPFS): the page says so in words, re-indexes the
+    // stored documents (all 26), answers the same, and saves a good index again.
+    const size = await page.evaluate(async () => {
+      const fh = await (await navigator.storage.getDirectory()).getFileHandle('ragwasm-doc-chat.index');
+      const b = new Uint8Array(await (await fh.getFile()).arrayBuffer());
+      b[b.length >> 1] ^= 0xff;
+      const w = await fh.createWritable();
+      await w.write(b);
+      await w.close();
+      return b.length;
+    });
+    assert.ok(size > 1000, `saved index of ${size} bytes`);
+    await page.reload();
+    await page.waitForFunction(() => /^restored: 26 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#status'), /re-indexed \(damaged\)$/);
+    assert.match(await page.textContent('#index-note'), /^The saved index could not be used: .*(CORRUPT_INDEX|checksum).*nothing was lost\.$/);
+    assert.equal(await page.$eval('#collection', (e) => e.dataset.chunkedDocs), '26');
+    assert.equal(await page.$$eval('#doclist li', (li) => li.length), 26);
+    await page.screenshot({ path: join(repoRoot, 'test-results/chat-index-error-1280x800.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(repoRoot, 'test-results/chat-index-error-390x844.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const rebuilt = await ask(page, QUESTION);
+    assert.equal(rebuilt.answer, first.answer);
+    assert.deepEqual(rebuilt.sources, first.sources);
+    await page.reload();
+    await page.waitForFunction(() => /^restored: 26 saved documents.*loaded saved index/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
 
     // Remove one document: it disappears from the list and from storage.
     await page.click('#doclist button[aria-label="remove leave-policy.md"]');
@@ -219,6 +253,15 @@ test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg,
     assert.match(await page.textContent('#answer-meta'), /ONNX/);
     assert.ok(r.sources.length >= 1);
     assert.ok(requests.some((u) => u.endsWith('/models/build/fixtures/tiny-bert/onnx/model.onnx')));
+    // The URL choice is remembered: after a reload the ONNX model is loaded again and the index
+    // saved with its vectors is used as is.
+    await page.reload();
+    await page.waitForFunction(() => /^restored: 26 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#status'), /loaded saved index/);
+    assert.match(await page.textContent('#collection'), new RegExp(`BM25 \\+ dense \\(ONNX, ${hidden}-d\\)`));
+    assert.equal(await page.$eval('#collection', (e) => e.dataset.chunkedDocs), '0');
+    const r2 = await ask(page, QUESTION);
+    assert.equal(r2.answer, r.answer);
     assert.deepEqual(requests.filter((u) => !u.startsWith(url)), []);
     assert.deepEqual(consoleErrors, []);
   });
@@ -251,6 +294,78 @@ test('doc chat: the Anthropic provider streams a cited answer through the same l
       assert.ok(JSON.stringify(body).includes(JSON.stringify(firstSource.slice(0, 60)).slice(1, -1)), 'the first passage was sent');
       assert.equal(await page.$$eval('#ledger tbody tr', (trs) => trs.length), 1);
       assert.match(await page.textContent('#ledger-summary'), /^1 request\(s\): \d[\d,]* bytes to 127\.0\.0\.1:/);
+      assert.deepEqual(requests.filter((u) => !u.startsWith(url) && !u.startsWith(llm.origin)), []);
+      assert.deepEqual(consoleErrors, []);
+    });
+  } finally {
+    await llm.close();
+  }
+});
+
+const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, accept, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access' };
+
+test('doc chat: Stop during a streamed answer and Cancel during indexing leave the page usable', async () => {
+  // The protocol test double streams a long reply slowly (one piece every 150 ms); the preflight
+  // gets CORS headers since the page runs on another port.
+  const slow = 'The documents say the answer is in the handbook. '.repeat(8);
+  const llm = await ProtocolTestDouble.start();
+  let reply = { sse: openaiSse(slow.match(/.{1,10}/gs)), chunkDelayMs: 150, headers: CORS };
+  llm.always((req) => (req.method === 'OPTIONS' ? { status: 204, headers: CORS, body: '' } : reply));
+  try {
+    await withPage(async ({ page, url, requests, consoleErrors }) => {
+      await page.goto(`${url}web/demo/chat.html`);
+      await waitState(page, ['done']);
+      await page.click('#sample');
+      await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+
+      // Cancel while a generated 1 MB document is being chunked/embedded: the worker is replaced,
+      // the saved index of the 26 documents is loaded (nothing re-indexed), the big one is not kept.
+      const big = generateBigText(corpus.documents.map((d) => d.text));
+      const clicked = page.evaluate(() => new Promise((resolve) => {
+        const t = setInterval(() => {
+          const p = document.getElementById('progress-text').textContent;
+          if (/^(chunking|embedding) big\.md/.test(p)) { clearInterval(t); document.getElementById('cancel').click(); resolve(p); }
+        }, 1);
+      }));
+      await page.setInputFiles('#files', { name: 'big.md', mimeType: 'text/markdown', buffer: Buffer.from(big) });
+      console.log(`# cancelled during: ${await clicked}`);
+      await page.waitForFunction(() => /^cancelled; restored: 26 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+      assert.match(await page.textContent('#status'), /loaded saved index/);
+      assert.equal(await page.$$eval('#doclist li', (li) => li.length), 26);
+      assert.ok(!(await page.textContent('#doclist')).includes('big.md'));
+      assert.equal(await page.isVisible('#cancel'), false);
+      const afterCancel = await ask(page, QUESTION);
+      assert.match(afterCancel.status, /answered from your documents/);
+      assert.match(afterCancel.answer, /22 days/);
+
+      // Stop during a slow streamed answer: the partial text stays, the request is aborted (the
+      // double sees the client go away before the last event), and asking again works.
+      await page.click('#settings summary');
+      await page.selectOption('#provider', 'openai');
+      await page.fill('#endpoint', `${llm.origin}/v1`);
+      await page.fill('#model', 'double-model');
+      await page.fill('#question', QUESTION);
+      await page.click('#ask-btn');
+      await page.waitForFunction(() => document.getElementById('answer').textContent.length >= 20, null, { timeout: 20000 });
+      await page.click('#stop');
+      await page.waitForFunction(() => document.getElementById('status').dataset.state === 'stopped', null, { timeout: 10000 });
+      assert.equal(await page.textContent('#status'), 'stopped');
+      const partial = await page.textContent('#answer');
+      assert.ok(partial.length > 0 && partial.length < slow.length && slow.startsWith(partial), `partial answer: ${partial.length} of ${slow.length} characters`);
+      assert.equal(await page.isVisible('#stop'), false);
+      assert.equal(await page.isDisabled('#ask-btn'), false);
+      const posts = () => llm.requests.filter((r) => r.method === 'POST');
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(posts().length, 1);
+      assert.equal(posts()[0].clientGone, true, 'the stream was still being written when the page stopped reading');
+
+      reply = { sse: openaiSse(['Full-time U.S. employees get ', '22 days of PTO [1].']), headers: CORS };
+      const again = await ask(page, QUESTION);
+      assert.match(again.status, /^answered/, again.status);
+      assert.equal(again.answer, 'Full-time U.S. employees get 22 days of PTO [1].');
+      assert.equal(posts().length, 2);
+      assert.equal(await page.$$eval('#ledger tbody tr', (trs) => trs.length), 2);
       assert.deepEqual(requests.filter((u) => !u.startsWith(url) && !u.startsWith(llm.origin)), []);
       assert.deepEqual(consoleErrors, []);
     });

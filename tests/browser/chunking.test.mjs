@@ -3,7 +3,8 @@
 // the work happens in a Worker, and the 1 MB document leaves the page usable.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { skipUnlessShared } from '../js/helpers.mjs';
 import { join } from 'node:path';
 import { withPage, repoRoot } from './harness.mjs';
 import { init } from '../../web/src/module.js';
@@ -127,8 +128,12 @@ test('chunking playground: chunk counts equal chunk() in Node, A/B, evidence rec
 test('chunking playground: a dropped user file is extracted and chunked; cancel works', async () => {
   await init();
   await withPage(async ({ page, url, consoleErrors }) => {
+    // Without ../shared the listing is empty and no example group is shown.
+    await page.route('**/shared-data/index.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: '{"groups":[]}' }));
     await page.goto(`${url}web/demo/chunking.html`);
     await waitDone(page);
+    await page.waitForFunction(() => document.getElementById('sample').dataset.shared === 'none', null, { timeout: 20000 });
+    assert.equal(await page.$$eval('#sample optgroup[data-shared]', (g) => g.length), 0);
     const hostile = readFileSync(join(repoRoot, 'examples/corpus/hostile/hostile.md'), 'utf8');
     await page.setInputFiles('#file', { name: 'hostile.md', mimeType: 'text/markdown', buffer: Buffer.from(hostile) });
     await page.waitForFunction(() => /hostile\.md/.test(document.getElementById('doc-info').textContent), null, { timeout: 20000 });
@@ -141,6 +146,38 @@ test('chunking playground: a dropped user file is extracted and chunked; cancel 
     assert.equal(await page.$eval('#status', (e) => e.dataset.state), 'cancelled');
     await page.click('#run');
     await waitDone(page, 60000);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+test('chunking playground: shared SEC text picked from the example list gives the chunk counts of chunk() in Node', async (t) => {
+  const dir = skipUnlessShared(t, 'data/sec-filings/text');
+  if (!dir) return;
+  await init();
+  const name = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort((a, b) => statSync(join(dir, a)).size - statSync(join(dir, b)).size)[0];
+  const text = readFileSync(join(dir, name), 'utf8');
+  await withPage(async ({ page, url, consoleErrors, requests }) => {
+    // The server maps /shared-data/ to the two shared folders only.
+    for (const bad of ['shared-data/sec-filings/%2e%2e/README.md', 'shared-data/sec-filings/..%2f..%2fSHA256SUMS', 'shared-data/cisi/x.txt', 'shared-data/markdown-docs/simdjson/LICENSE']) {
+      assert.equal((await fetch(`${url}${bad}`)).status, 404, bad);
+    }
+    await page.goto(`${url}web/demo/chunking.html`);
+    await waitDone(page);
+    await page.waitForFunction(() => document.getElementById('sample').dataset.shared === 'listed', null, { timeout: 20000 });
+    assert.ok(await page.$('#sample optgroup[data-shared="sec-filings"]'), 'the SEC texts are listed');
+    assert.ok(await page.$('#sample optgroup[data-shared="markdown-docs"]'), 'the shared markdown docs are listed');
+    await page.selectOption('#sample', `shared:sec-filings/${name}`);
+    await page.waitForFunction((n) => document.getElementById('doc-info').textContent.startsWith(`sec-filings/${n}:`), name, { timeout: 20000 });
+    await waitDone(page);
+    assert.match(await page.textContent('#doc-info'), new RegExp(`${text.length.toLocaleString('en-US')} characters \\(shared example\\)`));
+    const A = { strategy: 'recursive', chunkSize: 400, chunkOverlap: 80, unit: 'utf16', strict: false };
+    const B = { strategy: 'markdown-header', chunkSize: 1000, chunkOverlap: 0, unit: 'utf16', splitLevels: 3 };
+    const d = { id: name, text };
+    const want = [chunk(d, A).length, chunk(d, B).length];
+    assert.ok(want[0] > 10, `${name}: ${want[0]} chunks`);
+    assert.deepEqual(await counts(page), want);
+    await page.screenshot({ path: join(repoRoot, 'test-results/chunking-sec-1280x800.png') });
+    assert.ok(requests.every((r) => r.startsWith(url)));
     assert.deepEqual(consoleErrors, []);
   });
 });

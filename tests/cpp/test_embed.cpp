@@ -129,6 +129,10 @@ TEST_CASE("Mean pooling averages masked tokens and normalizes", "[unit]") {
   REQUIRE(c.ok());
   CHECK(c.value() == std::vector<float>{1, 0});
   CHECK(pool(h.data(), 5, mask.data(), mask.size(), 1, 3, 2, Pooling::kMean, false).error().code == ErrorCode::kInvalidArgument);
+  // tokens x dim = 2^64 wraps size_t to 0: an empty tensor must not pass as a 1 x 2^32 x 2^32 one
+  const std::size_t big = std::size_t{1} << (sizeof(std::size_t) * 4);
+  CHECK(pool(h.data(), 0, mask.data(), 0, 1, big, big, Pooling::kCls, false).error().code == ErrorCode::kInvalidArgument);
+  CHECK(pool(h.data(), 0, mask.data(), 0, big, big, 1, Pooling::kMean, false).error().code == ErrorCode::kInvalidArgument);
   CHECK(parse_pooling("max").error().code == ErrorCode::kInvalidArgument);
 }
 

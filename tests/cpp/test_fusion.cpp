@@ -101,6 +101,33 @@ TEST_CASE("z-score normalization gives absent documents the list minimum", "[uni
   REQUIRE(bd.normalized == Approx(-z).epsilon(1e-12));
 }
 
+TEST_CASE("scores near the largest double normalize to finite values like their scaled copies", "[unit]") {
+  // max - min, the sum and the squared deviations of such scores overflow in double; min-max and
+  // z-score are scale invariant, so the result must equal the same list divided by 2^1000.
+  const double big = std::numeric_limits<double>::max();
+  const std::vector<ScoredId> huge = {{"a", big}, {"b", big / 2}, {"c", -big}, {"d", big}};
+  std::vector<ScoredId> small = huge;
+  for (auto& h : small) h.score = std::ldexp(h.score, -1000);
+  for (Normalization n : {Normalization::kMinMax, Normalization::kZScore}) {
+    INFO(normalization_name(n));
+    const auto got = normalize(huge, n), want = normalize(small, n);
+    REQUIRE(got.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) {
+      REQUIRE(std::isfinite(got[i]));
+      REQUIRE(got[i] == want[i]);  // scaling by a power of two is exact here
+    }
+  }
+  REQUIRE(normalize(small, Normalization::kMinMax)[2] == 0.0);
+  REQUIRE(normalize(small, Normalization::kMinMax)[0] == 1.0);
+  FuseOptions o;
+  o.mode = Mode::kConvex;
+  o.normalization = Normalization::kZScore;
+  auto r = fuse({{"x", huge}, {"y", {{"a", 1.0}}}}, o);
+  REQUIRE(r.ok());
+  for (const auto& h : r.value()) REQUIRE(std::isfinite(h.score));
+  REQUIRE(r.value().front().id == "a");
+}
+
 TEST_CASE("rank normalization maps rank r of n to n minus r plus 1 over n", "[unit]") {
   auto n = normalize({{"x", 5.0}, {"y", 9.0}, {"z", 1.0}, {"w", 9.0}}, Normalization::kRank);
   // order: w (9, id w < y), y (9), x (5), z (1) -> 4/4, 3/4, 2/4, 1/4

@@ -412,6 +412,74 @@ TEST_CASE("corrupt bytes with a repaired checksum never crash the loader", "[fuz
   CHECK(rejected > 1000);
 }
 
+TEST_CASE("a saved term delta that wraps around to a repeated term is rejected as corrupt", "[unit]") {
+  // Hand-crafted documents section with a valid checksum: term deltas 1 1 then 2^64-1, which wraps
+  // the running term id from 2 back to 1 (a duplicate term). Loading must say CORRUPT_INDEX rather
+  // than build postings with the same document twice.
+  auto idx = Bm25Index::create(plain_options()).value();
+  REQUIRE(idx.add(Document{"a", {"x y z"}, {}}).ok());
+  const std::string good = idx.save();
+  auto u32_at = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(good[at + k])) << (8 * k);
+    return v;
+  };
+  auto u64_at = [&](std::size_t at) {
+    std::uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(good[at + k])) << (8 * k);
+    return v;
+  };
+  std::size_t pos = 16, docs_header = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (u32_at(pos) == 4) docs_header = pos;
+    pos += 12 + static_cast<std::size_t>(u64_at(pos + 4));
+  }
+  REQUIRE(docs_header != 0);
+  REQUIRE(pos == good.size() - 8);
+  REQUIRE(docs_header + 12 + u64_at(docs_header + 4) == pos);  // the documents section is the last one
+  auto craft = [&](std::initializer_list<std::uint64_t> deltas) {
+    std::string docs;
+    auto varint = [&](std::uint64_t v) {
+      while (v >= 0x80) {
+        docs.push_back(static_cast<char>((v & 0x7F) | 0x80));
+        v >>= 7;
+      }
+      docs.push_back(static_cast<char>(v));
+  };
+  varint(1);  // one document
+  varint(1);
+  docs += "a";
+  const std::size_t nf = idx.options().fields.size();  // the text went to the first field
+  for (std::size_t f = 0; f < nf; ++f) varint(f == 0 ? 3 : 0);  // field lengths
+  varint(3);                                                     // three term entries
+  for (std::uint64_t d : deltas) {
+    varint(d);
+    for (std::size_t f = 0; f < nf; ++f) varint(f == 0 ? 1 : 0);  // tf per field
+  }
+  varint(0);  // no metadata
+  std::string b = good.substr(0, docs_header + 4);
+  for (int k = 0; k < 8; ++k) b.push_back(static_cast<char>((std::uint64_t{docs.size()} >> (8 * k)) & 0xFF));
+  b += docs;
+  std::uint64_t h = 1469598103934665603ull;
+  for (char c : b) {
+    h ^= static_cast<std::uint8_t>(c);
+    h *= 1099511628211ull;
+  }
+  for (int k = 0; k < 8; ++k) b.push_back(static_cast<char>((h >> (8 * k)) & 0xFF));
+  return b;
+  };
+  // control: the same hand-built section with deltas 0 1 1 (terms x y z) loads and finds the document
+  auto fine = Bm25Index::load(craft({0, 1, 1}));
+  REQUIRE(fine.ok());
+  REQUIRE(fine.value().search("y", {}).value().at(0).id == "a");
+  const std::string b = craft({1, 1, ~std::uint64_t{0}});
+  auto r = Bm25Index::load(b);
+  REQUIRE_FALSE(r.ok());
+  INFO(r.error().message);
+  CHECK(r.error().message.find("term order") != std::string::npos);
+  REQUIRE(r.error().code == ErrorCode::kCorruptIndex);
+}
+
 TEST_CASE("bad arguments give errors and the index stays usable", "[unit]") {
   IndexOptions bad = plain_options();
   bad.scoring.b = 1.5;

@@ -152,3 +152,62 @@ test('the static table exported to ONNX runs through onnxruntime-web and mean-po
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** FNV-1a 64 (the static model checksum) with two 32-bit halves: h * (2^40 + 0x1b3) mod 2^64. */
+function fnv1a64Bytes(bytes) {
+  let lo = 0x84222325, hi = 0xcbf29ce4;
+  for (let i = 0; i < bytes.length; i++) {
+    lo = (lo ^ bytes[i]) >>> 0;
+    const p = lo * 0x1b3;
+    const carry = Math.floor(p / 0x100000000);
+    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
+    lo = p >>> 0;
+  }
+  return [lo, hi];
+}
+
+/** A RWSTATIC v1 file (docs/embed.md): zero probabilities, unit scales, int8 vectors all `fill`. */
+function craftStaticModel(words, dims, { vectorBytes = words.length * dims, fill = 1 } = {}) {
+  const w = new TextEncoder().encode(words.map((x) => `${x}\n`).join(''));
+  const pos = Math.ceil((32 + w.length) / 4) * 4;
+  const body = Math.ceil((pos + 4 * (2 * words.length + dims) + vectorBytes) / 8) * 8;
+  const out = new Uint8Array(body + 8);
+  const v = new DataView(out.buffer);
+  out.set(new TextEncoder().encode('RWSTATIC'), 0);
+  v.setUint32(8, 1, true);
+  v.setUint32(12, dims, true);
+  v.setUint32(16, words.length, true);
+  v.setFloat32(20, 1e-3, true);
+  v.setUint32(24, w.length, true);
+  out.set(w, 32);
+  for (let i = 0; i < words.length; i++) v.setFloat32(pos + 4 * (words.length + i), 1, true);  // scales
+  out.fill(fill, pos + 4 * (2 * words.length + dims), pos + 4 * (2 * words.length + dims) + vectorBytes);
+  const [lo, hi] = fnv1a64Bytes(out.subarray(0, body));
+  v.setUint32(body, lo, true);
+  v.setUint32(body + 4, hi, true);
+  return out;
+}
+
+test('a static model whose words x dims wraps 32 bits is CORRUPT_INDEX', async () => {
+  // control: the same writer with 2 words x 4 dims gives a model that loads and embeds
+  const small = await createStaticEmbedder({ model: craftStaticModel(['alpha', 'beta'], 4), cache: false });
+  const [va] = small.embedSync(['alpha']);
+  assert.ok(va.some((x) => x !== 0));
+  small.dispose();
+  // 2^22 words x 1024 dims = 2^32 int8 values: in wasm32 size_t arithmetic that is 0, so a file with
+  // no vector table at all matched the expected size and embedding read outside the table.
+  const words = ['alpha', ...new Array((1 << 22) - 1).fill('')];
+  const bytes = craftStaticModel(words, 1024, { vectorBytes: 0 });
+  await assert.rejects(createStaticEmbedder({ model: bytes, cache: false }), isCode('CORRUPT_INDEX'));
+});
+
+test('poolEmbeddings rejects shapes whose size wraps 32 bits instead of trapping', () => {
+  // 65536 x 65536 x 1 = 2^32 floats: a wrapped size_t matched the empty tensor and the loop read
+  // outside WASM memory (a trap surfacing as INTERNAL "memory access out of bounds").
+  for (const shape of [{ rows: 65536, tokens: 65536, dim: 1 }, { rows: 1, tokens: 65536, dim: 65536, pooling: 'cls' },
+    { rows: 1e10, tokens: 1, dim: 1 }, { rows: 2, tokens: 2, dim: 2 ** 32 }]) {
+    assert.throws(() => poolEmbeddings(new Float32Array(0), new Int32Array(0), shape), isCode('INVALID_ARGUMENT'), JSON.stringify(shape));
+  }
+  const [x, y] = poolEmbeddings(new Float32Array([3, 4]), new Int32Array([1]), { rows: 1, tokens: 1, dim: 2 });
+  assert.deepEqual([x, y], [0.6000000238418579, 0.800000011920929]);  // still usable: (3,4)/5 in float32
+});

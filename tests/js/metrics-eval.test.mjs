@@ -54,11 +54,13 @@ test('eval CLI prints a markdown table and rejects bad options', async (t) => {
   const cells = rows[2].split('|').map((c) => c.trim()).filter(Boolean);
   assert.equal(cells[4], '25');
   assert.ok(Number(cells[3]) > 1460); // more chunks than documents
-  for (const v of cells.slice(5)) assert.ok(Number(v) >= 0 && Number(v) <= 1);
+  assert.equal(cells.length, 7, rows[2]);  // dataset chunker docs chunks queries + the two measures (the loop below cannot run empty)
+  for (const v of cells.slice(5)) assert.ok(/^\d\.\d{4}$/.test(v) && Number(v) > 0 && Number(v) <= 1, v);  // BM25 on CISI: both measured > 0.25
   assert.equal(await main(['eval', '--dataset', cisi, '--chunker', 'recursive:abc'], io), 2);
   assert.match(err, /--chunker/);
   assert.equal(await main(['eval', '--dataset', cisi, '--k', '0'], io), 2);
-  assert.equal(await main(['eval', '--dataset', cisi, '--retriever', 'dense'], io), 2);
+  assert.equal(await main(['eval', '--dataset', cisi, '--retriever', 'sparse'], io), 2);
+  assert.match(err, /--retriever/);
 });
 
 test('evidence recall on the sample corpus questions with two chunkers and BM25', (t) => {

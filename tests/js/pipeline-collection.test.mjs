@@ -94,3 +94,100 @@ test('a config with the dense index needs an embedder', async () => {
   await assert.rejects(Collection.create({}), (e) => e.code === 'INVALID_ARGUMENT' && /embedder/.test(e.message));
   await assert.rejects(Collection.create({ indexes: { bm25: {} }, retrieval: { retrievers: ['dense'] } }), (e) => e.code === 'NOT_FOUND');
 });
+
+// CRC-32 (IEEE, as zlib), to re-seal hand-edited collection bytes so only the structural checks can reject them.
+function crc32(bytes) {
+  let c = 0xFFFFFFFF;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xFFFFFFFF) >>> 0;
+}
+
+/** Collection bytes with the header section replaced by `headerText` and a valid checksum. */
+function withHeader(bytes, headerText) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const oldLen = view.getUint32(12, true);
+  const header = new TextEncoder().encode(headerText);
+  const rest = bytes.subarray(16 + oldLen, bytes.length - 4);
+  const out = new Uint8Array(16 + header.length + rest.length + 4);
+  out.set(bytes.subarray(0, 12), 0);
+  const ov = new DataView(out.buffer);
+  ov.setUint32(12, header.length, true);
+  out.set(header, 16);
+  out.set(rest, 16 + header.length);
+  ov.setUint32(out.length - 4, crc32(out.subarray(0, out.length - 4)), true);
+  return out;
+}
+
+test('a checksummed collection with a malformed header is CORRUPT_INDEX not a TypeError', async () => {
+  const col = await Collection.create({ indexes: { bm25: {} } });
+  await col.add(docs);
+  const bytes = col.toBytes();
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + new DataView(bytes.buffer).getUint32(12, true))));
+  // the re-sealed original header still loads (the helper itself is right)
+  const same = Collection.fromBytes(withHeader(bytes, JSON.stringify(header)));
+  assert.deepEqual(await same.search('flows through', { k: 3 }), await col.search('flows through', { k: 3 }));
+  same.dispose();
+  for (const h of ['null', '[]', JSON.stringify({ config: header.config }), JSON.stringify({ config: header.config, docs: 5 }),
+    JSON.stringify({ config: header.config, docs: [null] }), JSON.stringify({ config: header.config, docs: [{ id: 'x' }] }),
+    JSON.stringify({ config: header.config, docs: [{ id: 'x', chunks: [{ id: 'x#0' }] }] })]) {
+    assert.throws(() => Collection.fromBytes(withHeader(bytes, h)), (e) => e instanceof RagwasmError && e.code === 'CORRUPT_INDEX', h);
+  }
+  col.dispose();
+});
+
+test('fromBytes frees the indexes it loaded when the collection cannot be built', async () => {
+  const col = await Collection.create({}, { embedder: embed, dimension: 32 });
+  await col.add(docs);
+  const bytes = col.toBytes();
+  col.dispose();
+  const { Bm25Index } = await import('../../web/src/sparse.js');
+  const { VectorIndex } = await import('../../web/src/dense.js');
+  const loaded = [];
+  const origB = Bm25Index.load;
+  const origV = VectorIndex.load;
+  Bm25Index.load = (...a) => { const x = origB.apply(Bm25Index, a); loaded.push(x); return x; };
+  VectorIndex.load = (...a) => { const x = origV.apply(VectorIndex, a); loaded.push(x); return x; };
+  try {
+    // no embedder for a collection whose config enables the dense index
+    assert.throws(() => Collection.fromBytes(bytes), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT');
+  } finally {
+    Bm25Index.load = origB;
+    VectorIndex.load = origV;
+  }
+  assert.equal(loaded.length, 2);
+  assert.ok(loaded.every((x) => x.disposed), 'both loaded indexes are disposed');
+  const ok = Collection.fromBytes(bytes, { embedder: embed, dimension: 32 });
+  assert.equal(ok.size, 3);
+  ok.dispose();
+});
+
+test('an embedder returning bad vectors leaves the collection unchanged and usable', async () => {
+  let mode = 'good';
+  const flaky = async (texts) => {
+    const v = await embed(texts);
+    if (mode === 'short') return v.map((x) => x.subarray(0, 31));
+    if (mode === 'nan') return v.map((x) => { const y = Float32Array.from(x); y[0] = NaN; return y; });
+    if (mode === 'huge') return v.map((x) => Array.from(x, (y, i) => (i === 0 ? 1e39 : y)));  // Infinity as float32
+    return v;
+  };
+  const col = await Collection.create({}, { embedder: flaky, dimension: 32 });
+  await col.add(docs);
+  const before = await col.search('capital of Germany', { k: 5 });
+  for (const m of ['short', 'nan', 'huge']) {
+    mode = m;
+    // an upsert of an existing document and a new one: neither index nor the document map may change
+    await assert.rejects(col.add([{ id: 'de', text: 'Berlin changed.' }, { id: 'new', text: 'Brand new text.' }]),
+      (e) => e instanceof RagwasmError && ['DIMENSION_MISMATCH', 'INVALID_ARGUMENT'].includes(e.code), m);
+    mode = 'good';
+    assert.equal(col.size, 3, m);
+    assert.deepEqual(await col.search('capital of Germany', { k: 5 }), before, m);
+    assert.deepEqual(await col.search('Brand new text', { k: 5 }).then((h) => h.filter((x) => x.docId === 'new')), [], m);
+  }
+  // and the same documents can still be added once the embedder behaves
+  await col.add([{ id: 'new', text: 'Brand new text.' }]);
+  assert.equal((await col.search('Brand new text', { k: 1 }))[0].docId, 'new');
+  col.dispose();
+});

@@ -78,3 +78,23 @@ test('bad arguments exit non-zero with a message', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('CISI files load the same with CRLF and with LF line ends', async () => {
+  const { loadCisi } = await import('../../web/cli/datasets.mjs');
+  const all = ['.I 1', '.T', 'Dewey decimal', '.W', 'Classification of books', 'by subject.', '.I 2', '.T', 'Indexing', '.W', 'Term weights.'];
+  const qry = ['.I 1', '.W', 'How are books classified?', '.I 2', '.W', 'unjudged query'];
+  const rel = ['1     1 0 0.000000', '1     2 0 0.000000'];
+  const seen = [];
+  for (const eol of ['\r\n', '\n']) {
+    const dir = mkdtempSync(join(tmpdir(), 'ragwasm-cisi-'));
+    writeFileSync(join(dir, 'CISI.ALL'), all.join(eol) + eol, 'latin1');
+    writeFileSync(join(dir, 'CISI.QRY'), qry.join(eol) + eol, 'latin1');
+    writeFileSync(join(dir, 'CISI.REL'), rel.join(eol) + eol, 'latin1');
+    const d = loadCisi(dir);
+    rmSync(dir, { recursive: true, force: true });
+    assert.deepEqual(d.corpus, [{ id: '1', title: 'Dewey decimal', text: 'Classification of books\nby subject.' }, { id: '2', title: 'Indexing', text: 'Term weights.' }], JSON.stringify(eol));
+    assert.deepEqual(d.queries, [{ id: '1', text: 'How are books classified?' }]);
+    seen.push([...d.qrels.get('1').keys()]);
+  }
+  assert.deepEqual(seen, [['1', '2'], ['1', '2']]);
+});

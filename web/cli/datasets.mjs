@@ -59,7 +59,7 @@ export function loadBeir(dir, { split = 'test' } = {}) {
 
 // CISI tagged records: `.I n` starts a record; `.T`, `.A`, `.W`, `.X`, ... start fields.
 function parseCisi(path) {
-  const lines = readFileSync(path, 'latin1').split('\r\n');
+  const lines = readFileSync(path, 'latin1').split(/\r?\n/);  // the originals use CRLF; LF copies work too
   const records = [];
   let cur = null;
   let field = null;
@@ -92,7 +92,7 @@ function parseCisi(path) {
 export function loadCisi(dir) {
   const corpus = parseCisi(join(dir, 'CISI.ALL')).map(({ id, f }) => ({ id, title: f.T ?? '', text: f.W ?? '' }));
   const qrels = new Map();
-  for (const line of readFileSync(join(dir, 'CISI.REL'), 'latin1').split('\r\n')) {
+  for (const line of readFileSync(join(dir, 'CISI.REL'), 'latin1').split(/\r?\n/)) {
     const parts = line.trim().split(/\s+/);
     if (parts.length < 2 || !parts[0]) continue;
     if (!qrels.has(parts[0])) qrels.set(parts[0], new Map());

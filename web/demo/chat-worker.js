@@ -5,6 +5,8 @@
 import { init } from '../src/module.js';
 import { chunk } from '../src/chunk.js';
 import { extractiveAnswer } from '../src/llm/answer.js';
+import { saveBytes, loadBytes, removeBytes, storageBackend } from '../src/storage.js';
+import { packIndex, unpackIndex } from './lib/saved-index.js';
 
 const CHUNKING = { strategy: 'recursive', chunkSize: 900, chunkOverlap: 150 };
 const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
@@ -20,6 +22,9 @@ let fusion = null;           // web/src/fusion.js or null
 let features = { bm25: false, dense: false, fusion: 'none' };
 let cancelled = false;
 let startup = null;
+let chunkedDocs = 0;         // documents chunked by this worker (0 after loading a saved index)
+// The saved index (storage.js: OPFS in Chromium, IndexedDB elsewhere) under this name.
+const SAVED_NAME = 'ragwasm-doc-chat.index';
 
 async function optional(path) {
   try { return await import(path); } catch { return null; }
@@ -36,7 +41,7 @@ async function start() {
     try {
       const embedder = await embedMod.createStaticEmbedder({ model: MODEL_URL, cache: false });
       dense = { embed: async (texts) => embedder.embedSync(texts), index: denseMod.VectorIndex.create({ dimension: embedder.dims, metric: 'cosine' }),
-        label: 'dense (static model)' };
+        label: 'dense (static model)', key: 'static' };
     } catch (e) {
       denseError = `${e.code ?? 'ERROR'}: ${e.message}`;
     }
@@ -65,6 +70,7 @@ async function addDocuments(id, list) {
     if (cancelled) throw Object.assign(new Error('indexing cancelled'), { code: 'ABORTED' });
     post({ type: 'progress', id, phase: `chunking ${d.name}`, done, total });
     if (docs.has(d.id)) removeOne(d.id);
+    chunkedDocs++;
     const made = chunk({ id: d.id, text: d.text }, CHUNKING).map((c) => ({ id: c.id, docId: d.id, ordinal: c.ordinal, text: c.text, start: c.start, end: c.end }));
     if (dense && made.length) {
       post({ type: 'progress', id, phase: `embedding ${d.name}`, done: done + 0.5, total });
@@ -86,7 +92,7 @@ async function addDocuments(id, list) {
  * Switches the dense leg to an ONNX model (bytes or a URL of this site) with its tokenizer.json, run
  * by ONNX Runtime Web (single-threaded WASM) in this Worker, and re-embeds every chunk.
  */
-async function useOnnx(id, { model, tokenizerJson, pooling }) {
+async function useOnnx(id, { model, tokenizerJson, pooling, key }) {
   const embedMod = await import('../src/embed.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
@@ -95,7 +101,7 @@ async function useOnnx(id, { model, tokenizerJson, pooling }) {
   const embedder = await embedMod.createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: false });
   const [probe] = await embedder.embed(['probe'], { kind: 'query' });
   const index = denseMod.VectorIndex.create({ dimension: probe.length, metric: 'cosine' });
-  const next = { embed: (texts, kind) => embedder.embed(texts, { kind }), index, label: `dense (ONNX, ${probe.length}-d)` };
+  const next = { embed: (texts, kind) => embedder.embed(texts, { kind }), index, label: `dense (ONNX, ${probe.length}-d)`, key: key ?? 'onnx' };
   for (let i = 0; i < chunks.length; i += 64) {
     if (cancelled) throw Object.assign(new Error('cancelled'), { code: 'ABORTED' });
     post({ type: 'progress', id, phase: 'embedding with the ONNX model', done: i, total: chunks.length });
@@ -107,6 +113,50 @@ async function useOnnx(id, { model, tokenizerJson, pooling }) {
   dense?.index.dispose?.();
   dense = next;
   features = { ...features, dense: true, denseLabel: next.label };
+}
+
+/** Saves chunks + BM25 + dense vectors (lib/saved-index.js format) through storage.js. */
+async function saveIndex() {
+  const header = { denseKey: dense?.key ?? null, denseLabel: dense?.label ?? null, docs: [...docs.values()].map((d) => d.id), chunks };
+  const bytes = packIndex(header, bm25 ? bm25.save() : new Uint8Array(0), dense ? dense.index.save() : new Uint8Array(0));
+  await saveBytes(SAVED_NAME, bytes);
+  return bytes.length;
+}
+
+/**
+ * Loads the saved index when it was built for exactly `docIds` with the current dense model.
+ * Returns {loaded: false, why} when there is none or it does not match; throws CORRUPT_INDEX /
+ * UNSUPPORTED_VERSION for damaged bytes (the page then re-indexes from its stored documents).
+ */
+async function loadIndex(docIds) {
+  const bytes = await loadBytes(SAVED_NAME);
+  if (bytes === null) return { loaded: false, why: 'no saved index' };
+  const { header, bm25Bytes, denseBytes } = unpackIndex(bytes);
+  const want = [...docIds].sort();
+  const have = [...header.docs].sort();
+  if (want.length !== have.length || want.some((x, i) => x !== have[i])) return { loaded: false, why: 'the saved index is for other documents' };
+  if ((dense?.key ?? null) !== header.denseKey) return { loaded: false, why: 'the saved index was built with another embedding model' };
+  const nextBm25 = features.bm25 ? sparse.Bm25Index.load(bm25Bytes) : null;
+  let nextDense = null;
+  try {
+    if (dense) {
+      nextDense = denseMod.VectorIndex.load(denseBytes);
+      if (nextDense.dimension !== dense.index.dimension) {
+        throw Object.assign(new Error(`saved vectors have ${nextDense.dimension} dimensions, the model gives ${dense.index.dimension}`), { code: 'CORRUPT_INDEX' });
+      }
+    }
+  } catch (e) {
+    nextBm25?.dispose?.();
+    nextDense?.dispose?.();
+    throw e;
+  }
+  for (const d of [...docs.keys()]) removeOne(d);
+  bm25?.dispose?.();
+  bm25 = nextBm25;
+  if (dense) { dense.index.dispose?.(); dense.index = nextDense; }
+  for (const c of header.chunks) { chunks.push(c); chunkById.set(c.id, c); }
+  for (const id of header.docs) docs.set(id, { id });
+  return { loaded: true, bytes: bytes.length };
 }
 
 function removeOne(docId) {
@@ -152,12 +202,26 @@ self.onmessage = async ({ data }) => {
       case 'add': {
         const t0 = performance.now();
         await addDocuments(id, data.docs);
-        post({ type: 'indexed', id, ms: performance.now() - t0, ...summary() });
+        post({ type: 'indexed', id, ms: performance.now() - t0, ...summary(), ...(await trySave()) });
         break;
       }
-      case 'onnx': cancelled = false; await useOnnx(id, data); post({ type: 'indexed', id, ...summary() }); break;
-      case 'remove': removeOne(data.docId); rebuildBm25(); post({ type: 'indexed', id, ...summary() }); break;
-      case 'clear': for (const d of [...docs.keys()]) removeOne(d); rebuildBm25(); post({ type: 'indexed', id, ...summary() }); break;
+      case 'load': {
+        const r = await loadIndex(data.docIds);
+        post({ type: 'indexed', id, ...summary(), ...r, backend: await storageBackend().catch(() => null) });
+        break;
+      }
+      case 'onnx':  // save: false when re-applying a remembered model before the saved index is loaded
+        cancelled = false;
+        await useOnnx(id, data);
+        post({ type: 'indexed', id, ...summary(), ...(data.save === false ? {} : await trySave()) });
+        break;
+      case 'remove': removeOne(data.docId); rebuildBm25(); post({ type: 'indexed', id, ...summary(), ...(await trySave()) }); break;
+      case 'clear':
+        for (const d of [...docs.keys()]) removeOne(d);
+        rebuildBm25();
+        try { await removeBytes(SAVED_NAME); } catch { /* nothing saved */ }
+        post({ type: 'indexed', id, ...summary() });
+        break;
       case 'search': {
         const hits = await search(data.query, data.k ?? 5);
         let answer = null;
@@ -172,8 +236,12 @@ self.onmessage = async ({ data }) => {
   }
 };
 
+async function trySave() {
+  try { return { savedBytes: await saveIndex() }; } catch (e) { return { saveError: `${e.code ?? e.name ?? 'ERROR'}: ${e.message}` }; }
+}
+
 function summary() {
   const perDoc = {};
   for (const c of chunks) perDoc[c.docId] = (perDoc[c.docId] ?? 0) + 1;
-  return { documents: docs.size, chunks: chunks.length, perDoc, features };
+  return { documents: docs.size, chunks: chunks.length, perDoc, features, chunkedDocs };
 }

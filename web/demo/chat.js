@@ -69,6 +69,7 @@ function renderDocs(summary) {
     : 'No documents yet.';
   $('collection').dataset.documents = String(list.length);
   $('collection').dataset.chunks = String(summary?.chunks ?? 0);
+  $('collection').dataset.chunkedDocs = String(summary?.chunkedDocs ?? 0);
   setChildren($('doclist'), list.map((d) => h('li', {},
     h('span', { title: d.name }, d.name, h('small', { class: 'muted' }, ` · ${d.format} · ${d.text.length.toLocaleString('en-US')} chars${summary?.perDoc?.[d.id] !== undefined ? ` · ${summary.perDoc[d.id]} chunks` : ''}`)),
     h('button', { type: 'button', class: 'icon', 'aria-label': `remove ${d.name}`, onclick: () => removeDoc(d.id) }, '✕'))));
@@ -94,6 +95,7 @@ async function indexDocs(list, verb = 'indexing') {
     renderDocs(r);
     setStatus(status, `ready: ${r.documents} documents, ${r.chunks} chunks indexed in this page`, 'ok');
     status.dataset.state = 'done';
+    if (r.saveError) showIndexNote(`Indexed, but the index could not be saved for the next visit (${r.saveError}); it will be rebuilt then.`);
     return true;
   } catch (e) {
     if (e.code === 'ABORTED') return false;
@@ -220,12 +222,66 @@ $('sample').addEventListener('click', async () => {
   }
 });
 
+const MODEL_CHOICE = 'ragwasm-doc-chat-model';  // localStorage: the ONNX model picked by URL
+
+/** Re-applies an ONNX model picked by URL on an earlier visit (files cannot be re-read). */
+async function restoreModel() {
+  let choice = null;
+  try { choice = JSON.parse(localStorage.getItem(MODEL_CHOICE) ?? 'null'); } catch { /* none */ }
+  if (!choice?.model || !choice?.tokenizer) return;
+  $('onnx-url').value = choice.model;
+  $('tok-url').value = choice.tokenizer;
+  $('pooling').value = choice.pooling ?? 'mean';
+  try {
+    setStatus(status, 'loading the ONNX model chosen last time…', 'busy');
+    const r = await fetch(new URL(choice.tokenizer, location.href));
+    if (!r.ok) throw new Error(`tokenizer.json: HTTP ${r.status} for ${choice.tokenizer}`);
+    const info = await call({ type: 'onnx', model: new URL(choice.model, location.href).href, tokenizerJson: await r.text(), pooling: choice.pooling ?? 'mean', key: modelKey(choice), save: false }, onProgress);
+    features = info.features;
+  } catch (e) {
+    if (e.code === 'ABORTED') throw e;
+    localStorage.removeItem(MODEL_CHOICE);
+    showIndexNote(`The ONNX model chosen last time could not be loaded (${errorText(e)}); using the static model.`);
+  }
+}
+const modelKey = (c) => `onnx:${c.model}|${c.tokenizer}|${c.pooling ?? 'mean'}`;
+
+function showIndexNote(text) {
+  $('index-note').hidden = !text;
+  $('index-note').textContent = text ?? '';
+}
+
+/**
+ * Restores the saved collection: the documents from IndexedDB and, when it matches them and the
+ * current embedding model, the saved index from storage.js (OPFS / IndexedDB) without re-indexing.
+ * A damaged or mismatched saved index is reported and rebuilt from the stored documents.
+ */
 async function restore(verb = 'restored') {
   let saved = [];
   try { saved = await loadDocuments(); } catch (e) { setStatus(status, `Saved documents unavailable: ${errorText(e)}`, 'err'); }
   for (const d of saved) docs.set(d.id, d);
+  try { await restoreModel(); } catch { return; }  // cancelled while loading the model
   if (saved.length) {
-    if (await indexDocs(saved, 'restoring')) setStatus(status, `${verb}: ${saved.length} saved documents, ${lastSummary.chunks} chunks`, 'ok');
+    let loaded = null;
+    let why = null;
+    try {
+      loaded = await call({ type: 'load', docIds: saved.map((d) => d.id) });
+      if (!loaded.loaded) { why = loaded.why; loaded = null; }
+    } catch (e) {
+      if (e.code === 'ABORTED') return;
+      showIndexNote(`The saved index could not be used: ${errorText(e)}. It was rebuilt from your stored documents; nothing was lost.`);
+      why = 'damaged';
+    }
+    if (loaded) {
+      lastSummary = loaded;
+      features = loaded.features;
+      renderDocs(loaded);
+      setStatus(status, `${verb}: ${saved.length} saved documents, ${loaded.chunks} chunks · loaded saved index (${loaded.backend ?? 'browser storage'}), nothing re-indexed`, 'ok');
+      status.dataset.index = 'loaded';
+    } else if (await indexDocs(saved, 'restoring')) {
+      setStatus(status, `${verb}: ${saved.length} saved documents, ${lastSummary.chunks} chunks · re-indexed (${why ?? 'no saved index'})`, 'ok');
+      status.dataset.index = 'rebuilt';
+    }
     status.dataset.state = 'done';
   } else {
     lastSummary = await call({ type: 'clear' });
@@ -255,7 +311,12 @@ $('use-onnx').addEventListener('click', async () => {
       tokenizerJson = await r.text();
     }
     if (started !== epoch) return;
-    lastSummary = await call({ type: 'onnx', model, tokenizerJson, pooling: $('pooling').value }, onProgress);
+    const choice = mf || tf ? null : { model: murl, tokenizer: turl, pooling: $('pooling').value };
+    lastSummary = await call({ type: 'onnx', model, tokenizerJson, pooling: $('pooling').value, key: choice ? modelKey(choice) : `onnx-file:${mf?.name ?? murl}` }, onProgress);
+    try {
+      if (choice) localStorage.setItem(MODEL_CHOICE, JSON.stringify(choice));
+      else localStorage.removeItem(MODEL_CHOICE);
+    } catch { /* a convenience */ }
     features = lastSummary.features;
     renderDocs(lastSummary);
     setStatus(status, `ready: ${features.denseLabel} for ${lastSummary.chunks} chunks`, 'ok');
@@ -440,7 +501,7 @@ $('ask').addEventListener('submit', async (e) => {
     }
   } catch (err) {
     setStatus(status, err.code === 'ABORTED' ? 'stopped' : `Could not answer: ${errorText(err)}`, 'err');
-    status.dataset.state = 'failed';
+    status.dataset.state = err.code === 'ABORTED' ? 'stopped' : 'failed';
   } finally {
     $('ask-btn').disabled = false;
     $('stop').hidden = true;

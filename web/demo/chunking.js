@@ -333,9 +333,47 @@ $('paste-use').addEventListener('click', () => {
   setDoc({ id: 'pasted', title: 'pasted text', text, source: 'pasted' });
 });
 $('sample').addEventListener('change', (e) => {
-  const d = corpus?.documents.find((x) => x.id === e.target.value);
+  const v = e.target.value;
+  if (v.startsWith('shared:')) { useShared(v.slice(7)); return; }
+  const d = corpus?.documents.find((x) => x.id === v);
   if (d) setDoc({ id: d.id, title: d.metadata?.title ?? d.id, text: d.text, metadata: d.metadata, source: 'sample' });
 });
+
+// Shared example documents (markdown docs, SEC filing texts) that scripts/serve.mjs serves read-only
+// from ../shared when that folder exists; its listing is /shared-data/index.json.
+const sharedBase = new URL('../../shared-data/', import.meta.url);
+const GROUP_LABEL = { 'markdown-docs': 'Shared markdown docs', 'sec-filings': 'SEC filings (text)' };
+
+async function useShared(path) {
+  setStatus(status, `loading ${path}…`, 'busy');
+  try {
+    const r = await fetch(new URL(path.split('/').map(encodeURIComponent).join('/'), sharedBase));
+    if (!r.ok) throw new Error(`HTTP ${r.status} for ${path}`);
+    const text = await r.text();
+    if ($('sample').value !== `shared:${path}`) return;  // another document was picked meanwhile
+    setDoc({ id: path.split('/').pop(), title: path, text, source: 'shared example' });
+  } catch (e) {
+    setStatus(status, `Could not load ${path}: ${errorText(e)}`, 'err');
+  }
+}
+
+async function listShared() {
+  try {
+    const r = await fetch(new URL('index.json', sharedBase));
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const { groups } = await r.json();
+    let n = 0;
+    for (const g of groups ?? []) {
+      if (!g.files?.length) continue;
+      n++;
+      $('sample').append(h('optgroup', { label: GROUP_LABEL[g.name] ?? g.name, dataset: { shared: g.name } },
+        g.files.map((f) => h('option', { value: `shared:${f.path}` }, `${f.path.slice(g.name.length + 1)} (${Math.round(f.bytes / 1024)} KB)`))));
+    }
+    $('sample').dataset.shared = n ? 'listed' : 'none';  // none: no ../shared here, no group shown
+  } catch {
+    $('sample').dataset.shared = 'unavailable';  // examples are optional
+  }
+}
 
 $('big').addEventListener('click', () => {
   if (!corpus) { setStatus(status, 'The sample corpus is not loaded yet.', 'err'); return; }
@@ -352,8 +390,8 @@ try {
   if (!r.ok) throw new Error(`HTTP ${r.status}`);
   corpus = await r.json();
   const withQ = new Set(corpus.questions.filter((q) => q.answerable !== false).flatMap((q) => q.doc_ids ?? []));
-  setChildren($('sample'), h('option', { value: '' }, '— choose —'), corpus.documents.map((d) =>
-    h('option', { value: d.id }, `${d.metadata?.title ?? d.id}${withQ.has(d.id) ? ' ★' : ''}`)));
+  setChildren($('sample'), h('option', { value: '' }, '— choose —'), h('optgroup', { label: 'Sample corpus (★ = labelled questions)' }, corpus.documents.map((d) =>
+    h('option', { value: d.id }, `${d.metadata?.title ?? d.id}${withQ.has(d.id) ? ' ★' : ''}`))));
   const first = corpus.documents.find((d) => d.id === 'leave-policy') ?? corpus.documents[0];
   $('sample').value = first.id;
   setDoc({ id: first.id, title: first.metadata?.title ?? first.id, text: first.text, metadata: first.metadata, source: 'sample' });
@@ -361,3 +399,4 @@ try {
   setChildren($('sample'), h('option', { value: '' }, 'sample corpus unavailable'));
   setStatus(status, `Could not load the sample corpus (${errorText(e)}); paste text or pick a file instead.`, 'err');
 }
+await listShared();

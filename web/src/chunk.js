@@ -344,7 +344,50 @@ function spansSync(text, n, chunkSize, tokens = true) {
     }
     return { flat, headers: [] };
   }
-  return splitNative(text, nativeOptionsJson(n, chunkSize), tokens);
+  const json = nativeOptionsJson(n, chunkSize);
+  if (paths.utf16 && (n.strategy === 'recursive' || n.strategy === 'markdown') && n.unit === 'utf16' && text.length <= DIRECT_MAX_UNITS) {
+    return splitNative16(text, json, tokens);
+  }
+  return splitNative(text, json, tokens);
+}
+
+// UTF-16 fast path (recursive / markdown in UTF-16 units, LangChain's default): the string's code
+// units are copied as they are into a malloc'd buffer (Node: Buffer.write 'utf16le', a block copy;
+// elsewhere a charCodeAt loop) and split there, so there is no UTF-8 encoding and no offset
+// conversion. Same results as the UTF-8 path (a lone surrogate is one unit, like the U+FFFD the
+// UTF-8 path sees).
+const NodeBuffer = typeof globalThis.Buffer === 'function' && typeof globalThis.Buffer.from === 'function' ? globalThis.Buffer : null;
+const paths = { utf16: true, nodeBuffer: true };
+let heapView = null;
+/**
+ * Test hook: turn off the UTF-16 path (`utf16: false`: every strategy goes through UTF-8) or Node's
+ * Buffer copy (`nodeBuffer: false`: the browser's charCodeAt loop), so tests compare the paths.
+ * Returns the previous settings. @internal
+ */
+export function _setChunkPaths(p) {
+  const prev = { ...paths };
+  Object.assign(paths, p);
+  return prev;
+}
+function splitNative16(text, json, tokens) {
+  const m = wasm();
+  const len = text.length;
+  const bytes = Math.max(2, len * 2);
+  const ptr = m._malloc(bytes);
+  if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${bytes} bytes for document.text`);
+  try {
+    if (NodeBuffer && paths.nodeBuffer) {
+      const heap = m.HEAPU8.buffer;  // one Buffer view of the heap, renewed when memory grows
+      if (heapView === null || heapView.buffer !== heap) heapView = NodeBuffer.from(heap);
+      heapView.write(text, ptr, len * 2, 'utf16le');
+    } else {
+      const h = new Uint16Array(m.HEAPU8.buffer, ptr, len);  // malloc aligns to 8; WASM is little-endian
+      for (let i = 0; i < len; i++) h[i] = text.charCodeAt(i);
+    }
+    return callWasm(() => m.chunk_splitAt16(ptr, len, json, tokens));
+  } finally {
+    m._free(ptr);
+  }
 }
 
 // Texts up to 16 Mi units are encoded straight into WASM memory (TextEncoder.encodeInto into a

@@ -51,9 +51,20 @@ function chunkOptions(c) {
   return o;
 }
 
-async function embedTexts(embedder, texts) {
+// Checked here, before add() changes anything: a bad vector found by VectorIndex.add would come after
+// the old chunks were removed and the BM25 index was updated (a half-applied batch).
+async function embedTexts(embedder, texts, dimension) {
   const out = typeof embedder === 'function' ? await embedder(texts) : await embedder.embedSync(texts);
   if (!Array.isArray(out) || out.length !== texts.length) throw invalid('embedder result', `${texts.length} vectors`, out);
+  out.forEach((v, i) => {
+    if (!(v instanceof Float32Array || Array.isArray(v)) || v.length !== dimension) {
+      throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: embedder result[${i}]: expected ${dimension} numbers, got ${v?.length ?? typeof v}`);
+    }
+    for (let j = 0; j < v.length; j++) {
+      // VectorIndex.add's rule (docs/dense.md): finite with |x| <= 1e15
+      if (typeof v[j] !== 'number' || !(Math.abs(v[j]) <= 1e15)) throw invalid(`embedder result[${i}][${j}]`, 'a finite number with |x| <= 1e15', v[j]);
+    }
+  });
   return out;
 }
 
@@ -132,7 +143,7 @@ export class Collection {
       const perDoc = batch.map((d) => chunk({ id: d.id, text: d.text, metadata: d.metadata ?? {} }, copts)
         .map((c) => ({ id: c.id, docId: c.docId, ordinal: c.ordinal, text: c.text, start: c.start, end: c.end })));
       const flat = perDoc.flat();
-      const vectors = this.dense && flat.length > 0 ? await embedTexts(this.embedder, flat.map((c) => c.text)) : null;
+      const vectors = this.dense && flat.length > 0 ? await embedTexts(this.embedder, flat.map((c) => c.text), this.dimension) : null;
       abortCheck(o.signal);
       // Replace existing documents, then index the batch.
       const existing = batch.filter((d) => this.docs.has(d.id)).map((d) => d.id);
@@ -197,7 +208,7 @@ export class Collection {
         }
         lists.push({ retriever: 'bm25', hits: this.bm25.search(query, { k: n }).map((h) => ({ id: h.id, score: h.score })) });
       } else {
-        const [qv] = await embedTexts(this.embedder, [query]);
+        const [qv] = await embedTexts(this.embedder, [query], this.dimension);
         abortCheck(o.signal);
         const hits = this.chunks.size === 0 ? [] : this.dense.search(qv, { k: Math.min(n, this.chunks.size) });
         lists.push({ retriever: 'dense', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
@@ -277,11 +288,25 @@ export class Collection {
     } catch {
       throw corrupt('header is not valid JSON');
     }
+    // The checksum only proves the bytes are unchanged since save(); a crafted header must still give
+    // CORRUPT_INDEX instead of a TypeError here or in a later search.
+    const docsOk = isPlainObject(header) && Array.isArray(header.docs) && header.docs.every((d) => isPlainObject(d)
+      && typeof d.id === 'string' && Array.isArray(d.chunks) && d.chunks.every((c) => isPlainObject(c) && typeof c.id === 'string' && typeof c.text === 'string'));
+    if (!docsOk) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
     const cfg = parsePipelineConfig(header.config);
     const docs = new Map(header.docs.map((d) => [d.id, { metadata: d.metadata, chunks: d.chunks }]));
-    const bm25 = cfg.indexes.bm25 ? Bm25Index.load(sections[1]) : null;
-    const dense = cfg.indexes.dense ? VectorIndex.load(sections[2]) : null;
-    return new Collection(cfg, o.embedder, o.dimension ?? dense?.dimension, bm25, dense, docs);
+    let bm25 = null;
+    let dense = null;
+    try {
+      bm25 = cfg.indexes.bm25 ? Bm25Index.load(sections[1]) : null;
+      dense = cfg.indexes.dense ? VectorIndex.load(sections[2]) : null;
+      return new Collection(cfg, o.embedder, o.dimension ?? dense?.dimension, bm25, dense, docs);
+    } catch (e) {
+      // e.g. a missing embedder for a dense collection: free the indexes already loaded
+      bm25?.dispose();
+      dense?.dispose();
+      throw e;
+    }
   }
 
   /**

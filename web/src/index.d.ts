@@ -16,3 +16,4 @@ export * from './context.js';
 export * from './pipeline.js';
 export * from './embed.js';
 export * from './collection.js';
+export * from './autotune.js';

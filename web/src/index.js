@@ -24,3 +24,4 @@ export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateTo
 export { assembleContext, estimateContextTokens } from './context.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline.js';
 export { Collection, COLLECTION_FORMAT_VERSION } from './collection.js';
+export { autotune, DEFAULT_AUTOTUNE_GRID } from './autotune.js';

@@ -105,14 +105,32 @@ export async function saveBytes(name, bytes, opts = {}) {
     try {
       await fh.writeFile(data);
       await fh.sync();
-    } finally {
+    } catch (e) {
       await fh.close();
+      await fs.rm(tmp, { force: true });
+      throw e;
     }
+    await fh.close();
     try {
       await fs.rename(tmp, path.join(dir, name));
     } catch (e) {
       await fs.rm(tmp, { force: true });
       throw e;
+    }
+    // Make the rename itself durable, then drop temp files left by writers that were killed mid-save
+    // (their process is gone; a live writer's temp file is left alone).
+    try {
+      const d = await fs.open(dir, 'r');
+      try { await d.sync(); } finally { await d.close(); }
+    } catch {
+      // some file systems refuse fsync on a directory; the rename is still atomic
+    }
+    for (const entry of await fs.readdir(dir)) {
+      const m = entry.startsWith(`${name}.tmp-`) && /^(\d+)-/.exec(entry.slice(name.length + 5));
+      if (!m || Number(m[1]) === process.pid) continue;
+      let alive = true;
+      try { process.kill(Number(m[1]), 0); } catch (e) { alive = e.code === 'EPERM'; }
+      if (!alive) await fs.rm(path.join(dir, entry), { force: true });
     }
     return;
   }

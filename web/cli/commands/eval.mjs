@@ -3,8 +3,9 @@
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bm25Index, chunkTexts, metrics } from '../../src/index.js';
+import { Bm25Index, chunkTexts, Collection, metrics, RagwasmError } from '../../src/index.js';
 import { loadBeir, loadCisi } from '../datasets.mjs';
+import { bestChunkPerDoc, embedderFor, retrieverConfig, UsageError } from './tune.mjs';
 
 /** "recursive:1800/300" -> {strategy, chunkSize, chunkOverlap}; "none" -> null (whole documents). */
 export function parseChunker(spec) {
@@ -91,18 +92,93 @@ export function runEval(o) {
   };
 }
 
+/**
+ * The same evaluation through a Collection built from a pipeline config (--retriever dense|hybrid or
+ * --config): chunks by the config's chunker (or `chunker` when given; 'none' = whole documents),
+ * retrieves with the config's retrievers and fusion, maps chunk hits to documents by their best chunk.
+ * A query the config cannot search (e.g. only stopwords with a BM25 leg) gets an empty ranking (scores 0).
+ * @param {{dataset: string, config: object, embedder?: object, split?: string, chunker?: string, k?: number,
+ *   chunkK?: number, measures?: string[], maxQueries?: number}} o
+ */
+export async function runPipelineEval(o) {
+  const t0 = performance.now();
+  const data = loadDataset(o.dataset, o.split ?? 'test');
+  const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
+  const cfg = JSON.parse(JSON.stringify(o.config));
+  if (o.chunker !== undefined) {
+    const c = parseChunker(o.chunker);
+    // 'none': one chunk per document (the recursive splitter keeps a text shorter than chunkSize whole).
+    cfg.chunker = c === null ? { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 } : c;
+  }
+  const t1 = performance.now();
+  const col = await Collection.create(cfg, o.embedder ? { embedder: o.embedder } : {});
+  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
+  let qrels = null;
+  let result;
+  let t2;
+  let t3;
+  let chunks;
+  let skipped = 0;
+  try {
+    chunks = (await col.add(data.corpus.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 })).chunks;
+    t2 = performance.now();
+    const k = o.k ?? 100;
+    const chunkK = o.chunkK ?? (chunks > data.corpus.length ? k * 3 : k);
+    for (const q of queries) {
+      let hits;
+      try {
+        hits = await col.search(q.text, { k: chunkK });
+      } catch (e) {
+        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT') throw e;
+        skipped++;
+        continue;
+      }
+      const docs = bestChunkPerDoc(hits, k);
+      run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
+    }
+    t3 = performance.now();
+    const wanted = new Set(queries.map((q) => q.id));
+    const judged = {};
+    for (const [qid, rels] of data.qrels) if (wanted.has(qid)) judged[qid] = Object.fromEntries(rels);
+    qrels = metrics.Qrels.fromObject(judged);
+    result = metrics.evaluateRun(qrels, run, { measures: o.measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+  } finally {
+    col.dispose();
+    run.dispose();
+    if (qrels) qrels.dispose();
+  }
+  const t4 = performance.now();
+  const f = col.config.retrieval.fusion;
+  return {
+    dataset: o.dataset,
+    retriever: col.config.retrieval.retrievers.length > 1 ? `hybrid (${f.mode} ${f.normalization} ${f.weights.join('/')})` : col.config.retrieval.retrievers[0],
+    chunker: o.chunker ?? `${cfg.chunker.strategy}:${col.config.chunker.chunkSize}/${col.config.chunker.chunkOverlap}`,
+    documents: data.corpus.length,
+    chunks,
+    numQueries: result.numQueries,
+    unsearchableQueries: skipped,
+    measures: result.aggregate,
+    timingsMs: { load: t1 - t0, index: t2 - t1, search: t3 - t2, evaluate: t4 - t3 },
+  };
+}
+
 export default {
   name: 'eval',
   summary: 'chunk -> BM25 -> retrieve -> trec_eval-exact metrics on a BEIR or CISI folder (markdown table)',
-  usage: 'eval --dataset DIR [--chunker recursive:1800/300|none] [--retriever bm25] [--k 100] [--metrics ndcg_cut.10,recall.100] [--json]',
+  usage: 'eval --dataset DIR [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid | --config FILE] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--json]',
   description: 'Chunks are indexed with BM25 (Lucene k1 0.9, b 0.4, field text = title + " " + text); a document '
     + 'scores its best chunk; every judged query is averaged (trec_eval -c). --metrics takes trec_eval -m names '
-    + 'separated by commas or semicolons (use ";" between measures that carry cutoff lists, e.g. "P.5,10;map").',
+    + 'separated by commas or semicolons (use ";" between measures that carry cutoff lists, e.g. "P.5,10;map"). '
+    + '--retriever dense uses the offline static model (--model FILE for another static model file); hybrid is the '
+    + 'default hybrid pipeline (convex min-max, BM25 0.7 / dense 0.3, docs/fusion.md); --config FILE is a pipeline '
+    + 'JSON (parsePipelineConfig), whose chunker applies unless --chunker is given. dense/hybrid/--config run through a Collection.',
   options: {
     dataset: { type: 'string', help: 'BEIR folder (corpus.jsonl, queries.jsonl, qrels/) or CISI folder' },
     split: { type: 'string', default: 'test', help: 'BEIR qrels split' },
-    chunker: { type: 'string', default: 'none', help: 'NAME[:SIZE[/OVERLAP]] of web/src/chunk.js, or none' },
-    retriever: { type: 'string', default: 'bm25', help: 'only bm25 for now' },
+    chunker: { type: 'string', help: 'NAME[:SIZE[/OVERLAP]] of web/src/chunk.js, or none (default none; with --config: the config\'s chunker)' },
+    retriever: { type: 'string', help: 'bm25 (default), dense or hybrid' },
+    config: { type: 'string', help: 'pipeline config JSON file (instead of --retriever)' },
+    model: { type: 'string', help: 'static model file for the dense leg (default models/build/static-model.bin)' },
     k: { type: 'string', default: '100', help: 'documents per query' },
     'chunk-k': { type: 'string', help: 'chunk hits fetched per query before mapping to documents (default 3 x k)' },
     metrics: { type: 'string', default: 'ndcg_cut.10,recall.100,recip_rank,map', help: 'trec_eval measures' },
@@ -114,8 +190,14 @@ export default {
       io.stderr.write('ragwasm eval: expected --dataset DIR (see --help)\n');
       return 2;
     }
-    if (values.retriever !== 'bm25') {
-      io.stderr.write(`ragwasm eval: --retriever: only 'bm25' is available, got '${values.retriever}'\n`);
+    let config;
+    let embedder;
+    try {
+      config = retrieverConfig(values);
+      embedder = await embedderFor(config, values.model);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm eval: ${e.message}\n`);
       return 2;
     }
     const int = (v, name) => {
@@ -128,15 +210,21 @@ export default {
       const spec = values.metrics;
       const measures = spec.includes(';') ? spec.split(';') : spec.split(',').map((m) => m.trim()).filter(Boolean);
       o = {
-        dataset: values.dataset, split: values.split, chunker: values.chunker, k: int(values.k, 'k'),
+        dataset: values.dataset, split: values.split, chunker: values.chunker ?? (values.config ? undefined : 'none'), k: int(values.k, 'k'),
         chunkK: int(values['chunk-k'], 'chunk-k'), maxQueries: int(values['max-queries'], 'max-queries'), measures,
       };
-      parseChunker(o.chunker);
+      if (o.chunker !== undefined) parseChunker(o.chunker);
     } catch (e) {
+      embedder?.dispose();
       io.stderr.write(`ragwasm eval: ${e.message}\n`);
       return 2;
     }
-    const r = runEval(o);
+    let r;
+    try {
+      r = config ? await runPipelineEval({ ...o, config, embedder }) : runEval(o);
+    } finally {
+      embedder?.dispose();
+    }
     if (values.json) {
       io.stdout.write(JSON.stringify(r, null, 2) + '\n');
       return 0;
@@ -147,6 +235,7 @@ export default {
       `| --- | --- | --- | --- | --- | ${names.map(() => '---').join(' | ')} |`,
       `| ${r.dataset.split('/').filter(Boolean).pop()} | ${r.chunker} | ${r.documents} | ${r.chunks} | ${r.numQueries} | ${names.map((n) => (Number.isInteger(r.measures[n]) ? r.measures[n] : r.measures[n].toFixed(4))).join(' | ')} |`,
       '',
+      `retriever: ${r.retriever ?? 'bm25'}${r.unsearchableQueries ? ` (${r.unsearchableQueries} queries had no searchable term: empty ranking)` : ''}`,
       `timings (ms): ${Object.entries(r.timingsMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`,
     ];
     io.stdout.write(lines.join('\n') + '\n');

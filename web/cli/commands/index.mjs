@@ -2,8 +2,10 @@
 // folder of .txt/.md files, and writes the saved index.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
-import { Bm25Index } from '../../src/index.js';
+import { Bm25Index, Collection } from '../../src/index.js';
 import { readBeirCorpus } from '../datasets.mjs';
+import { parseChunker } from './eval.mjs';
+import { embedderFor, retrieverConfig, UsageError } from './tune.mjs';
 
 function num(values, key) {
   const v = values[key];
@@ -38,10 +40,12 @@ export function readDocuments(input) {
 export default {
   name: 'index',
   summary: 'build a BM25 index from BEIR corpus.jsonl or a folder of .txt/.md files',
-  usage: 'index [--scorer lucene] [--k1 0.9] [--b 0.4] [--title-boost 1] [--no-stem] -o OUT INPUT',
+  usage: 'index [--scorer lucene] [--k1 0.9] [--b 0.4] [--title-boost 1] [--no-stem] [--retriever bm25|dense|hybrid | --config FILE] [--model FILE] [--chunker SPEC] -o OUT INPUT',
   description: 'INPUT is a BEIR corpus.jsonl, a BEIR folder containing one, or a folder searched recursively for '
     + '.txt/.md files (id = relative path, title = first "# " heading of markdown). Fields: title and text. '
-    + 'Writes the versioned binary index (load it with Bm25Index.load or `ragwasm search`).',
+    + 'Writes the versioned binary index (load it with Bm25Index.load or `ragwasm search`). With --retriever dense|hybrid '
+    + 'or --config FILE it writes a Collection instead (pipeline config: chunker -> BM25 and/or dense index; text = '
+    + 'title + " " + text; the BM25 options above then belong in the config file), searchable with `ragwasm search`.',
   options: {
     output: { type: 'string', short: 'o', help: 'output file (required)' },
     scorer: { type: 'string', help: 'lucene, robertson, atire, bm25l or bm25plus (default lucene)' },
@@ -51,11 +55,50 @@ export default {
     'title-boost': { type: 'string', help: 'weight of the title field (default 1)' },
     'no-stem': { type: 'boolean', help: 'turn the Porter2 stemmer off' },
     'no-stopwords': { type: 'boolean', help: 'keep stop words' },
+    retriever: { type: 'string', help: 'bm25 (default: a plain BM25 index), dense or hybrid (a Collection)' },
+    config: { type: 'string', help: 'pipeline config JSON file: build a Collection' },
+    model: { type: 'string', help: 'static model file for the dense index (default models/build/static-model.bin)' },
+    chunker: { type: 'string', help: 'Collection only: NAME[:SIZE[/OVERLAP]] or none (default: the config\'s chunker)' },
   },
   async run(values, positionals, io) {
     if (positionals.length !== 1 || !values.output) {
       io.stderr.write('ragwasm index: expected one INPUT and -o OUT (see --help)\n');
       return 2;
+    }
+    let config;
+    let embedder;
+    try {
+      config = retrieverConfig(values);
+      if (config === null && values.chunker !== undefined) throw new UsageError('--chunker: only with --retriever dense|hybrid or --config (a plain BM25 index holds whole documents)');
+      if (config !== null) {
+        const bm25Flags = ['scorer', 'k1', 'b', 'delta', 'title-boost', 'no-stem', 'no-stopwords'].filter((f) => values[f] !== undefined);
+        if (bm25Flags.length) throw new UsageError(`--${bm25Flags[0]}: not with --retriever/--config (set indexes.bm25 in a config file)`);
+        if (values.chunker !== undefined) {
+          const c = parseChunker(values.chunker);
+          config.chunker = c === null ? { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 } : c;
+        }
+        embedder = await embedderFor(config, values.model);
+      }
+    } catch (e) {
+      if (!(e instanceof UsageError) && !(e instanceof Error && e.message.startsWith('--chunker'))) throw e;
+      io.stderr.write(`ragwasm index: ${e.message}\n`);
+      return 2;
+    }
+    if (config !== null) {
+      const t0 = performance.now();
+      const docs = readDocuments(positionals[0]);
+      let col;
+      try {
+        col = await Collection.create(config, embedder ? { embedder } : {});
+        const r = await col.add(docs.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 });
+        const bytes = col.toBytes();
+        writeFileSync(values.output, bytes);
+        io.stderr.write(`indexed ${r.documents} documents, ${r.chunks} chunks (${col.config.retrieval.retrievers.join(' + ')}), ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${values.output}\n`);
+      } finally {
+        col?.dispose();
+        embedder?.dispose();
+      }
+      return 0;
     }
     const options = {};
     if (values.scorer !== undefined) options.scorer = values.scorer;

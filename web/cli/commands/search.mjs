@@ -1,7 +1,22 @@
 // ragwasm search INDEX (--query TEXT | --queries FILE): TREC run lines `qid Q0 docid rank score tag`.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Bm25Index } from '../../src/index.js';
+import { Bm25Index, Collection, parsePipelineConfig, RagwasmError } from '../../src/index.js';
 import { readJsonl, trecLines } from '../datasets.mjs';
+import { bestChunkPerDoc, embedderFor, retrieverConfig, UsageError } from './tune.mjs';
+
+const COLLECTION_MAGIC = 'RAGWCOL1';
+
+/** The retrieval section to search a loaded collection with (--retriever / --config), or null (its own). */
+function retrievalFor(values, colConfig) {
+  if (values.retriever === undefined && values.config === undefined) return null;
+  const wanted = retrieverConfig(values, { bm25Plain: false });
+  const retrieval = values.config !== undefined ? wanted.retrieval
+    : { ...colConfig.retrieval, retrievers: wanted.retrieval.retrievers, fusion: wanted.retrieval.fusion };
+  for (const r of retrieval.retrievers) {
+    if (!colConfig.indexes[r]) throw new UsageError(`${values.config !== undefined ? `--config ${values.config}: retrieval.retrievers` : '--retriever'}: the collection has no ${r} index (it has ${Object.keys(colConfig.indexes).join(', ')})`);
+  }
+  return retrieval;
+}
 
 /** Queries from a BEIR queries.jsonl ({_id, text}) or a TSV file (`qid<TAB>text` per line). */
 export function readQueries(path) {
@@ -15,10 +30,13 @@ export function readQueries(path) {
 
 export default {
   name: 'search',
-  summary: 'search a saved BM25 index; writes a TREC run (qid Q0 docid rank score tag)',
-  usage: 'search INDEX (--query TEXT [--qid ID] | --queries FILE [--qrels-only FILE]) [-k 10] [-o RUN]',
+  summary: 'search a saved BM25 index or collection; writes a TREC run (qid Q0 docid rank score tag)',
+  usage: 'search INDEX (--query TEXT [--qid ID] | --queries FILE [--qrels-only FILE]) [-k 10] [-o RUN] [--retriever bm25|dense|hybrid | --config FILE] [--model FILE]',
   description: 'FILE is a BEIR queries.jsonl or a TSV of qid<TAB>text lines. Ties are broken by doc id ascending. '
-    + '--filter takes JSON such as \'{"lang":"en","year":{"gte":2020}}\'.',
+    + '--filter takes JSON such as \'{"lang":"en","year":{"gte":2020}}\'. INDEX may be a collection written by '
+    + '`ragwasm index --retriever dense|hybrid` or `--config`: it is searched with its own pipeline config, or with '
+    + '--retriever (hybrid = the default hybrid fusion) / the retrieval section of --config FILE; chunk hits are '
+    + 'mapped to documents by their best chunk. A plain BM25 index accepts only --retriever bm25.',
   options: {
     query: { type: 'string', help: 'one query text' },
     qid: { type: 'string', help: 'query id for --query (default 1)' },
@@ -29,10 +47,20 @@ export default {
     tag: { type: 'string', default: 'ragwasm', help: 'run tag (last column)' },
     rm3: { type: 'boolean', help: 'RM3 pseudo-relevance feedback' },
     filter: { type: 'string', help: 'metadata filter as JSON' },
+    retriever: { type: 'string', help: 'bm25, dense or hybrid (collections; default: the collection\'s config)' },
+    config: { type: 'string', help: 'pipeline config JSON file whose retrieval section is used (collections)' },
+    model: { type: 'string', help: 'static model file for a dense index (default models/build/static-model.bin)' },
   },
   async run(values, positionals, io) {
     if (positionals.length !== 1 || (values.query === undefined) === (values.queries === undefined)) {
       io.stderr.write('ragwasm search: expected INDEX and exactly one of --query / --queries (see --help)\n');
+      return 2;
+    }
+    try {
+      retrieverConfig(values);  // validates --retriever / --config before any file is read
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm search: ${e.message}\n`);
       return 2;
     }
     const k = /^\d+$/.test(values.k) ? Number(values.k) : Number.NaN;
@@ -51,7 +79,21 @@ export default {
       const judged = new Set(readFileSync(values['qrels-only'], 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(/\s+/)[0]).filter(Boolean));
       queries = queries.filter((q) => judged.has(q.id));
     }
-    const idx = Bm25Index.load(readFileSync(positionals[0]));
+    const bytes = readFileSync(positionals[0]);
+    if (bytes.length >= 8 && bytes.subarray(0, 8).toString('latin1') === COLLECTION_MAGIC) {
+      return searchCollection(bytes, queries, values, k, io);
+    }
+    try {
+      retrieverConfig(values);  // validates --retriever / --config
+      if (values.config !== undefined || (values.retriever !== undefined && values.retriever !== 'bm25')) {
+        throw new UsageError(`${positionals[0]} is a plain BM25 index: only --retriever bm25 (build a collection with \`ragwasm index --retriever hybrid\` for dense/hybrid/--config)`);
+      }
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm search: ${e.message}\n`);
+      return 2;
+    }
+    const idx = Bm25Index.load(bytes);
     const lines = [];
     try {
       for (const q of queries) lines.push(...trecLines(q.id, idx.search(q.text, options), values.tag));
@@ -64,3 +106,47 @@ export default {
     return 0;
   },
 };
+
+async function searchCollection(bytes, queries, values, k, io) {
+  let embedder;
+  let col;
+  try {
+    if (values.rm3 || values.filter !== undefined) throw new UsageError('--rm3 / --filter: only for plain BM25 indexes');
+    if (!Number.isInteger(k) || k < 1) throw new UsageError(`-k: expected an integer >= 1, got '${values.k}'`);
+    const probe = Collection.fromBytes(bytes, { embedder: async () => [], dimension: 1 });  // for its config only
+    const header = probe.config;
+    probe.dispose();
+    const retrieval = retrievalFor(values, header);
+    embedder = await embedderFor(header, values.model);
+    col = Collection.fromBytes(bytes, embedder ? { embedder } : {});
+    if (retrieval) col.config = parsePipelineConfig({ ...col.config, retrieval });
+  } catch (e) {
+    embedder?.dispose();
+    col?.dispose();
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`ragwasm search: ${e.message}\n`);
+    return 2;
+  }
+  const lines = [];
+  try {
+    const chunkK = col.chunks.size > col.size ? k * 3 : k;
+    for (const q of queries) {
+      let hits;
+      try {
+        hits = await col.search(q.text, { k: chunkK });
+      } catch (e) {
+        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT' || queries.length === 1) throw e;
+        io.stderr.write(`ragwasm search: query ${q.id} skipped: ${e.message}\n`);
+        continue;
+      }
+      lines.push(...trecLines(q.id, bestChunkPerDoc(hits, k), values.tag));
+    }
+  } finally {
+    col.dispose();
+    embedder?.dispose();
+  }
+  const out = lines.join('\n') + (lines.length ? '\n' : '');
+  if (values.output) writeFileSync(values.output, out);
+  else io.stdout.write(out);
+  return 0;
+}

@@ -1,0 +1,182 @@
+// ragwasm tune --dataset DIR: autotune (web/src/autotune.js) on a BEIR folder (train qrels when present,
+// else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
+// Also exports the retriever helpers shared by `eval`, `search` and `index` (--retriever / --config / --model).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { autotune, createStaticEmbedder, parsePipelineConfig, RagwasmError } from '../../src/index.js';
+import { loadBeir, readJsonl } from '../datasets.mjs';
+
+export const RETRIEVERS = ['bm25', 'dense', 'hybrid'];
+export const DEFAULT_MODEL = fileURLToPath(new URL('../../../models/build/static-model.bin', import.meta.url));
+
+/** A usage error: the command prints it and exits with status 2. */
+export class UsageError extends Error {}
+
+/**
+ * The pipeline config for --retriever / --config (exactly one source; null = plain BM25 path).
+ * bm25 -> {indexes: {bm25}}; dense -> {indexes: {dense}}; hybrid -> {} (the documented default hybrid:
+ * convex min-max, BM25 0.7 / dense 0.3). --config FILE is parsed by parsePipelineConfig (errors name
+ * the JSON path). Returns {config, source} with config unnormalized-free (normalized).
+ */
+export function retrieverConfig(values, { bm25Plain = true } = {}) {
+  if (values.retriever !== undefined && !RETRIEVERS.includes(values.retriever)) {
+    throw new UsageError(`--retriever: expected one of ${RETRIEVERS.join(', ')}, got '${values.retriever}'`);
+  }
+  if (values.config !== undefined && values.retriever !== undefined) {
+    throw new UsageError('--config and --retriever: give one of them (the config names its retrievers)');
+  }
+  if (values.config !== undefined) {
+    const text = readFileSync(values.config, 'utf8');
+    try {
+      return parsePipelineConfig(text);
+    } catch (e) {
+      if (e instanceof RagwasmError) throw new UsageError(`--config ${values.config}: ${e.message.replace(/^ragwasm: /, '')} [${e.code}]`);
+      throw e;
+    }
+  }
+  const r = values.retriever ?? 'bm25';
+  if (r === 'bm25' && bm25Plain) return null;
+  return parsePipelineConfig(r === 'bm25' ? { indexes: { bm25: {} } } : r === 'dense' ? { indexes: { dense: {} } } : {});
+}
+
+/** The static embedder for a config with a dense index (--model FILE, default models/build/static-model.bin). */
+export async function embedderFor(config, modelPath) {
+  if (!config?.indexes?.dense) return undefined;
+  const path = modelPath ?? DEFAULT_MODEL;
+  if (!existsSync(path)) {
+    throw new UsageError(`--model: ${path} not found (build the default model with: node models/build-static-model.mjs)`);
+  }
+  return createStaticEmbedder({ model: readFileSync(path), cache: false });
+}
+
+/** Chunk hits -> documents by their best chunk (ties: doc id ascending), the first k. */
+export function bestChunkPerDoc(hits, k) {
+  const best = new Map();
+  for (const h of hits) if (!best.has(h.docId) || best.get(h.docId) < h.score) best.set(h.docId, h.score);
+  return [...best.entries()].sort((a, b) => (b[1] - a[1]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, k)
+    .map(([id, score]) => ({ id, score }));
+}
+
+/** A sample-corpus folder (manifest.json + questions.jsonl with evidence) -> {documents, queries, evidence}. */
+export function loadEvidenceCorpus(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const documents = manifest.map((d) => ({ id: d.id, title: '', text: readFileSync(join(dir, d.file), 'utf8') }));
+  const queries = [];
+  const evidence = {};
+  for (const q of readJsonl(join(dir, 'questions.jsonl'))) {
+    if (!Array.isArray(q.evidence) || q.evidence.length === 0) continue;  // unanswerable: nothing to retrieve
+    queries.push({ id: String(q.id), text: q.question });
+    evidence[q.id] = q.evidence;
+  }
+  return { documents, queries, evidence };
+}
+
+/** Loads --dataset for tune: BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
+export function loadTuneDataset(dir) {
+  if (existsSync(join(dir, 'corpus.jsonl'))) {
+    const split = existsSync(join(dir, 'qrels', 'train.tsv')) ? 'train' : 'test';
+    const d = loadBeir(dir, { split });
+    const qrels = {};
+    for (const [q, rels] of d.qrels) qrels[q] = Object.fromEntries(rels);
+    return { kind: `beir ${split} qrels`, documents: d.corpus, queries: d.queries, qrels };
+  }
+  if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'questions.jsonl'))) {
+    return { kind: 'evidence', ...loadEvidenceCorpus(dir) };
+  }
+  throw new UsageError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor manifest.json + questions.jsonl`);
+}
+
+const fmt = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
+
+/** The autotune table as markdown, best row marked. */
+export function tuneTable(r) {
+  const lines = [
+    `| # | chunk size/overlap | bm25 k1/b | fusion | k | ${r.metric} |`,
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const row of r.table) {
+    const mark = row.index === r.best.index ? ' **best**' : '';
+    lines.push(`| ${row.index} | ${row.chunker.chunkSize}/${row.chunker.chunkOverlap} | ${row.bm25.k1}/${row.bm25.b} | ${row.fusionLabel} | ${row.k} | ${fmt(row.value)}${mark} |`);
+  }
+  return lines.join('\n');
+}
+
+export default {
+  name: 'tune',
+  summary: 'autotune chunking, BM25 k1/b, fusion and k on labelled queries (markdown table of every setting)',
+  usage: 'tune --dataset DIR [--grid FILE] [--metric ndcg_cut.10] [--model FILE] [--max-queries N] [--json]',
+  description: 'DIR is a BEIR folder (tuned on qrels/train.tsv when present, else qrels/test.tsv) or a folder like '
+    + 'examples/corpus (manifest.json + questions.jsonl; labels = evidence excerpts, metric recall|precision|mrr at k). '
+    + 'FILE is JSON {chunker: [{chunkSize, chunkOverlap}], bm25: [{k1, b}], fusion: [{retriever} | {mode, normalization, '
+    + 'weights, k}], k: [..]}; missing keys keep the default grid. The best row prints as a pipeline config usable with --config.',
+  options: {
+    dataset: { type: 'string', help: 'BEIR folder or sample-corpus folder' },
+    grid: { type: 'string', help: 'grid JSON file (default: 2 chunkers x 2 BM25 x 4 fusion x 2 k = 32 rows)' },
+    metric: { type: 'string', help: 'qrels: a trec_eval measure (default ndcg_cut.10); evidence: recall (default), precision, mrr' },
+    model: { type: 'string', help: 'static model file for the dense leg (default models/build/static-model.bin)' },
+    'max-queries': { type: 'string', help: 'tune on the first N labelled queries only' },
+    bootstrap: { type: 'string', default: '2000', help: 'bootstrap samples for the confidence interval (0 = none)' },
+    json: { type: 'boolean', help: 'print the full result as JSON' },
+  },
+  async run(values, positionals, io) {
+    let data;
+    let grid;
+    let embedder;
+    let maxQueries;
+    let samples;
+    try {
+      if (!values.dataset || positionals.length) throw new UsageError('expected --dataset DIR (see --help)');
+      if (values['max-queries'] !== undefined) {
+        if (!/^\d+$/.test(values['max-queries']) || Number(values['max-queries']) < 1) throw new UsageError(`--max-queries: expected an integer >= 1, got '${values['max-queries']}'`);
+        maxQueries = Number(values['max-queries']);
+      }
+      if (!/^\d+$/.test(values.bootstrap)) throw new UsageError(`--bootstrap: expected an integer >= 0, got '${values.bootstrap}'`);
+      samples = Number(values.bootstrap);
+      if (values.grid !== undefined) {
+        try {
+          grid = JSON.parse(readFileSync(values.grid, 'utf8'));
+        } catch (e) {
+          if (e.code === 'ENOENT') throw e;
+          throw new UsageError(`--grid ${values.grid}: not valid JSON (${e.message})`);
+        }
+      }
+      data = loadTuneDataset(values.dataset);
+      const usesDense = !grid?.fusion || grid.fusion.some((f) => f?.retriever !== 'bm25');
+      if (usesDense) embedder = await embedderFor({ indexes: { dense: {} } }, values.model);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm tune: ${e.message}\n`);
+      return 2;
+    }
+    const queries = maxQueries ? data.queries.slice(0, maxQueries) : data.queries;
+    const opts = { documents: data.documents, queries, grid, embedder, bootstrap: samples === 0 ? false : { samples } };
+    if (values.metric !== undefined) opts.metric = values.metric;
+    if (data.qrels) opts.qrels = data.qrels;
+    else opts.evidence = data.evidence;
+    const t0 = performance.now();
+    let r;
+    try {
+      r = await autotune(opts);
+    } finally {
+      embedder?.dispose?.();
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (values.json) {
+      io.stdout.write(JSON.stringify({ dataset: values.dataset, source: data.kind, seconds, ...r }, null, 2) + '\n');
+      return 0;
+    }
+    const b = r.best;
+    const lines = [
+      `dataset ${values.dataset} (${data.kind}), ${r.queries} queries, ${r.table.length} settings, ${seconds.toFixed(1)} s`,
+      '',
+      tuneTable(r),
+      '',
+      `best: #${b.index} chunk ${b.chunker.chunkSize}/${b.chunker.chunkOverlap}, bm25 k1 ${b.bm25.k1} b ${b.bm25.b}, ${b.fusionLabel}, k ${b.k}: ${r.metric} ${fmt(b.value)}`
+        + (r.ci ? ` (${Math.round((1 - r.ci.alpha) * 100)}% bootstrap CI ${fmt(r.ci.low)}..${fmt(r.ci.high)}; vs #0 ${fmt(r.vsBaseline.meanDifference)} [${fmt(r.vsBaseline.low)}, ${fmt(r.vsBaseline.high)}])` : ''),
+      `best as a pipeline config (--config): ${JSON.stringify({ chunker: b.config.chunker, indexes: b.config.indexes, retrieval: b.config.retrieval })}`,
+    ];
+    io.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  },
+};

@@ -1,0 +1,52 @@
+import type { PipelineConfig } from './pipeline.js';
+
+export interface AutotuneChunker { strategy?: 'recursive' | 'fixed' | 'token'; chunkSize: number; chunkOverlap?: number }
+export interface AutotuneBm25 { k1?: number; b?: number }
+/** One leg alone, or fuse() options over the lists [bm25, dense]. */
+export type AutotuneFusion =
+  | { retriever: 'bm25' | 'dense' }
+  | { mode?: 'rrf' | 'convex' | 'combsum' | 'combmnz'; normalization?: 'minmax' | 'zscore' | 'rank'; weights?: [number, number]; k?: number };
+export interface AutotuneGrid {
+  chunker?: AutotuneChunker[];
+  bm25?: AutotuneBm25[];
+  fusion?: AutotuneFusion[];
+  k?: number[];
+}
+export const DEFAULT_AUTOTUNE_GRID: Readonly<Required<AutotuneGrid>>;
+
+export type EvidenceLabel = string | { text?: string; docId?: string; start?: number; end?: number };
+export interface AutotuneProgress { done: number; total: number; phase: 'chunk' | 'embed' | 'index' | 'evaluate'; row?: AutotuneRow }
+export interface AutotuneRow {
+  index: number;
+  chunker: Required<AutotuneChunker>;
+  bm25: Required<AutotuneBm25>;
+  fusion: AutotuneFusion;
+  fusionLabel: string;
+  k: number;
+  /** mean of the metric over the labelled queries */
+  value: number;
+}
+export interface BootstrapInterval { meanDifference: number; low: number; high: number; alpha: number; samples: number }
+export interface AutotuneResult {
+  best: AutotuneRow & { config: PipelineConfig; perQuery: Record<string, number> };
+  table: AutotuneRow[];
+  metric: string;
+  labels: 'qrels' | 'evidence';
+  queries: number;
+  ci: { mean: number; low: number; high: number; alpha: number; samples: number } | null;
+  vsBaseline: BootstrapInterval | null;
+}
+export interface AutotuneOptions {
+  documents: { id: string; text: string; title?: string }[];
+  queries: { id: string; text: string }[];
+  qrels?: Record<string, Record<string, number>>;
+  evidence?: Record<string, EvidenceLabel[]>;
+  grid?: AutotuneGrid;
+  metric?: string;
+  embedder?: { embedSync(texts: string[]): Float32Array[] } | ((texts: string[]) => Promise<Float32Array[]>);
+  candidates?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: AutotuneProgress) => void;
+  bootstrap?: boolean | { samples?: number; alpha?: number; seed?: number };
+}
+export function autotune(options: AutotuneOptions): Promise<AutotuneResult>;
