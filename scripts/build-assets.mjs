@@ -38,7 +38,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const builder = join(root, 'models/build-static-model.mjs');
   const model = join(root, 'models/build/static-model.bin');
   if (existsSync(builder) && newer(builder, model)) {
-    const r = spawnSync(process.execPath, [builder], { cwd: root, stdio: 'inherit' });
+    // The GloVe package's JSON is ~307 MB; give V8 room to parse it.
+    const r = spawnSync(process.execPath, ['--max-old-space-size=6000', builder], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }

@@ -14,6 +14,7 @@ export NODE_PATH=/usr/share/nodejs   # em++ optimized links need acorn (TOOLCHAI
 native() {
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j"$jobs"
+  node scripts/build-assets.mjs   # the default static model, which the native embed tests load
 }
 # The sanitizer build compiles every library but only the executables that exercise untrusted input:
 # the fuzz replays (seeded mutation loops) and the loader / parser / property tests listed here.

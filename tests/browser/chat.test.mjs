@@ -5,12 +5,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { withPage, repoRoot } from './harness.mjs';
 import { openaiSse, anthropicSse, ProtocolTestDouble } from '../js/llm-protocol-double.mjs';
 import { generateBigText } from '../../web/demo/lib/bigtext.js';
 import { makePdf } from '../fixtures/make-pdf.mjs';
+import { sharedPath } from '../js/helpers.mjs';
 
 const corpus = JSON.parse(readFileSync(join(repoRoot, 'web/dist/corpus.json'), 'utf8'));
 const QUESTION = 'How many days of paid time off do full-time U.S. employees get per year?';
@@ -228,7 +230,28 @@ test('doc chat: a dropped PDF is extracted locally and a citation opens the righ
   });
 });
 
-test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg, run locally', async () => {
+// The tiny BERT-architecture ONNX fixture (random weights, real vocabulary) served from models/build/;
+// generated here when missing, as the embed tests do. Returns a skip reason or null.
+function ensureTinyBert() {
+  if (existsSync(join(repoRoot, 'models/build/fixtures/tiny-bert/config.json'))) return null;
+  const tok = sharedPath('models/bert-base-uncased/tokenizer.json');
+  if (!tok) return 'needs ../shared/models/bert-base-uncased/tokenizer.json';
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import onnx, numpy'], { stdio: 'ignore' });
+  } catch {
+    return 'needs Debian python3-onnx and python3-numpy for /usr/bin/python3';
+  }
+  execFileSync('/usr/bin/python3', [join(repoRoot, 'models/make-bert-fixture.py'), join(repoRoot, 'models/build/fixtures'), tok,
+    '--name', 'tiny-bert', '--seed', '1234']);
+  return null;
+}
+
+test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg, run locally', async (t) => {
+  const skip = ensureTinyBert();
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
   const hidden = JSON.parse(readFileSync(join(repoRoot, 'models/build/fixtures/tiny-bert/config.json'), 'utf8')).hidden_size;
   await withPage(async ({ page, url, requests, consoleErrors }) => {
     await page.goto(`${url}web/demo/chat.html`);
