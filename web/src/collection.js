@@ -6,6 +6,7 @@ import { RagwasmError } from './errors.js';
 import { chunk } from './chunk.js';
 import { VectorIndex } from './dense.js';
 import { fuse, rerank as rerankItems } from './fusion.js';
+import { crc32 } from './checksum.js';
 import { parsePipelineConfig } from './pipeline.js';
 import { Bm25Index } from './sparse.js';
 import { loadBytes, saveBytes } from './storage.js';
@@ -15,20 +16,6 @@ const MAGIC = 'RAGWCOL1';
 /** The collection format version this build writes and reads. */
 export const COLLECTION_FORMAT_VERSION = 1;
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function abortCheck(signal) {
   if (signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: operation aborted');

@@ -3,25 +3,12 @@
 // VectorIndex.save() bytes) and a CRC-32 of everything before it. The BM25 and vector sections are
 // the library's own saved formats (with their own checks); this wrapper adds the chunk table and
 // which embedding model made the vectors.
+import { crc32 } from '../../src/checksum.js';
 import { RagwasmError } from '../../src/errors.js';
 
 const MAGIC = 'RWCHAT01';
 export const SAVED_INDEX_VERSION = 1;
 
-const TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 /** @returns {Uint8Array} */
 export function packIndex(header, bm25Bytes, denseBytes) {
