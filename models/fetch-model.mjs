@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm run fetch-model -- NAME [--force]: downloads the files of one models/manifest.json entry into
-// models/build/NAME/, verifying bytes and sha256 when the manifest pins them (a mismatch deletes the
+// npm run fetch-model -- NAME [--force]: downloads the files of one models/manifest.json entry (an
+// embedding model from `models` or a cross-encoder from `rerankers`) into models/build/NAME/, verifying bytes and sha256 when the manifest pins them (a mismatch deletes the
 // file and fails). Without pinned values it prints the measured size and sha256 so they can be added.
 // Needs internet; no test depends on it.
 import { createHash } from 'node:crypto';
@@ -14,11 +14,13 @@ const args = process.argv.slice(2);
 const name = args.find((a) => !a.startsWith('--'));
 const force = args.includes('--force');
 
-if (!name || !manifest.models[name]) {
-  console.error(`usage: npm run fetch-model -- NAME [--force]\nmodels: ${Object.keys(manifest.models).join(', ')}`);
+const rerankers = manifest.rerankers ?? {};
+const isReranker = Boolean(name) && !manifest.models[name] && Boolean(rerankers[name]);
+if (!name || (!manifest.models[name] && !isReranker)) {
+  console.error(`usage: npm run fetch-model -- NAME [--force]\nmodels: ${Object.keys(manifest.models).join(', ')}\nrerankers: ${Object.keys(rerankers).join(', ')}`);
   process.exit(2);
 }
-const entry = manifest.models[name];
+const entry = isReranker ? rerankers[name] : manifest.models[name];
 if (!entry.files || Object.keys(entry.files).length === 0) {
   console.error(`${name} is not downloaded: ${entry.build ?? 'see models/manifest.json'}`);
   process.exit(2);
@@ -62,6 +64,11 @@ for (const [file, spec] of Object.entries(entry.files)) {
 if (failed) {
   process.exit(1);
 }
-writeFileSync(join(outDir, 'config.json'), JSON.stringify({ name, dims: entry.dims, pooling: entry.pooling, normalize: entry.normalize,
-  maxLength: entry.maxLength, queryPrefix: entry.queryPrefix, documentPrefix: entry.documentPrefix }, null, 1));
-console.log(`\nUse: createOnnxEmbedder({ model: <bytes of ${join(outDir, 'model.onnx')}>, tokenizer: { tokenizerJson: <tokenizer.json> }, pooling: '${entry.pooling}', queryPrefix: ${JSON.stringify(entry.queryPrefix)} })`);
+if (isReranker) {
+  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ name, kind: 'reranker', maxLength: entry.maxLength, activation: entry.activation }, null, 1));
+  console.log(`\nUse: createCrossEncoderReranker({ model: <bytes of ${join(outDir, 'model.onnx')}>, tokenizer: { tokenizerJson: <tokenizer.json> }, maxLength: ${entry.maxLength}, activation: '${entry.activation}' })`);
+} else {
+  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ name, dims: entry.dims, pooling: entry.pooling, normalize: entry.normalize,
+    maxLength: entry.maxLength, queryPrefix: entry.queryPrefix, documentPrefix: entry.documentPrefix }, null, 1));
+  console.log(`\nUse: createOnnxEmbedder({ model: <bytes of ${join(outDir, 'model.onnx')}>, tokenizer: { tokenizerJson: <tokenizer.json> }, pooling: '${entry.pooling}', queryPrefix: ${JSON.stringify(entry.queryPrefix)} })`);
+}

@@ -10,8 +10,15 @@ per layer multi-head self-attention with the additive mask (1 - mask) * -10000, 
 GELU (erf) feed-forward, residual + LayerNorm; output last_hidden_state [batch, tokens, 32].
 Used by tests/js/embed-onnx-bert.test.mjs to prove our ONNX embedder matches transformers.js.
 
+--head classifier writes a cross-encoder instead (Hugging Face BertForSequenceClassification with
+num_labels 1): the same encoder, then the pooler (dense + tanh on the [CLS] row) and a 1-logit
+classifier; output logits [batch, 1]; config.json architectures BertForSequenceClassification. It also
+writes OUT_DIR/bad-logits.onnx (a 'logits' output of shape [batch, tokens]) and
+OUT_DIR/two-logits.onnx (a declared [batch, 2] 'logits'). Used by
+tests/js/rerank-onnx.test.mjs to prove createCrossEncoderReranker matches transformers.js.
+
 Run with Debian's python3-onnx + numpy:
-  /usr/bin/python3 models/make-bert-fixture.py OUT_DIR TOKENIZER_JSON [--name tiny-bert] [--seed 1234]
+  /usr/bin/python3 models/make-bert-fixture.py OUT_DIR TOKENIZER_JSON [--name tiny-bert] [--seed 1234] [--head none|classifier]
 """
 import argparse
 import json
@@ -27,6 +34,7 @@ p.add_argument("out_dir")
 p.add_argument("tokenizer_json")
 p.add_argument("--name", default="tiny-bert")
 p.add_argument("--seed", type=int, default=1234)
+p.add_argument("--head", choices=["none", "classifier"], default="none")
 args = p.parse_args()
 
 VOCAB, HIDDEN, HEADS, LAYERS, INTER, MAXPOS, TYPES = 30522, 32, 2, 2, 128, 512, 2
@@ -108,12 +116,20 @@ for l in range(LAYERS):
     f2 = linear(g, f"{pre}.ff2", INTER, HIDDEN)
     x = layer_norm(node("Add", [x, f2], f"{pre}.res2"), f"{pre}.ln2")
 
-nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"]))
+if args.head == "classifier":
+    # BertPooler (dense + tanh on the [CLS] row) then the classifier (dropout is the identity at inference).
+    cls = node("Gather", [x, const("cls_idx", np.array(0, dtype=np.int64))], "pool.cls", axis=1)  # [B, H]
+    pooled = node("Tanh", [linear(cls, "pool.dense", HIDDEN, HIDDEN)], "pool.tanh")
+    nodes.append(helper.make_node("Identity", [linear(pooled, "classifier", HIDDEN, 1)], ["logits"]))
+    output = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch_size", 1])
+else:
+    nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"]))
+    output = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch_size", "sequence_length", HIDDEN])
 graph = helper.make_graph(
     nodes,
     "tiny_bert",
     [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch_size", "sequence_length"]) for n in ("input_ids", "attention_mask", "token_type_ids")],
-    [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch_size", "sequence_length", HIDDEN])],
+    [output],
     initializer=inits,
 )
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="ragwasm-bert-fixture")
@@ -125,11 +141,15 @@ os.makedirs(os.path.join(out, "onnx"), exist_ok=True)
 onnx.save(model, os.path.join(out, "onnx", "model.onnx"))
 shutil.copyfile(args.tokenizer_json, os.path.join(out, "tokenizer.json"))
 with open(os.path.join(out, "config.json"), "w") as f:
-    json.dump({
+    config = {
         "architectures": ["BertModel"], "model_type": "bert", "hidden_size": HIDDEN, "num_hidden_layers": LAYERS,
         "num_attention_heads": HEADS, "intermediate_size": INTER, "hidden_act": "gelu", "max_position_embeddings": MAXPOS,
         "type_vocab_size": TYPES, "vocab_size": VOCAB, "layer_norm_eps": 1e-12, "pad_token_id": 0,
-    }, f, indent=1)
+    }
+    if args.head == "classifier":
+        config.update({"architectures": ["BertForSequenceClassification"], "num_labels": 1,
+                       "id2label": {"0": "LABEL_0"}, "label2id": {"LABEL_0": 0}, "problem_type": "regression"})
+    json.dump(config, f, indent=1)
 with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
     json.dump({
         "tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": MAXPOS,
@@ -155,4 +175,28 @@ flat = helper.make_graph(
 flat_model = helper.make_model(flat, opset_imports=[helper.make_opsetid("", 13)], producer_name="ragwasm-bert-fixture")
 flat_model.ir_version = 7
 onnx.save(flat_model, os.path.join(args.out_dir, "bad-outputs.onnx"))
+if args.head == "classifier":
+    # A 'logits' output of shape [batch, tokens] (not one logit per pair) for the reranker's shape check.
+    wide = helper.make_graph(
+        [helper.make_node("Cast", ["input_ids"], ["logits"], to=TensorProto.FLOAT)],
+        "bad_logits",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", "tokens"])],
+    )
+    wide_model = helper.make_model(wide, opset_imports=[helper.make_opsetid("", 17)], producer_name="ragwasm-bert-fixture")
+    wide_model.ir_version = 8
+    onnx.save(wide_model, os.path.join(args.out_dir, "bad-logits.onnx"))
+    # A declared 2-label classifier ('logits' [batch, 2]): rejected when the reranker is created.
+    two = helper.make_graph(
+        [helper.make_node("Cast", ["input_ids"], ["ids.f"], to=TensorProto.FLOAT),
+         helper.make_node("ReduceSum", ["ids.f", "two.axes"], ["ids.sum"], keepdims=1),
+         helper.make_node("Concat", ["ids.sum", "ids.sum"], ["logits"], axis=1)],
+        "two_logits",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 2])],
+        initializer=[numpy_helper.from_array(np.array([1], dtype=np.int64), "two.axes")],
+    )
+    two_model = helper.make_model(two, opset_imports=[helper.make_opsetid("", 17)], producer_name="ragwasm-bert-fixture")
+    two_model.ir_version = 8
+    onnx.save(two_model, os.path.join(args.out_dir, "two-logits.onnx"))
 print(json.dumps({"dir": out, "seed": args.seed, "bytes": os.path.getsize(os.path.join(out, "onnx", "model.onnx"))}))

@@ -150,6 +150,24 @@ class VectorIndexBinding {
     return guard([&] { return reply_ok(options_object(core_.options())); });
   }
 
+  // Bench reference pass (tests/bench/suites/dense.mjs): which = "kernel" (the single-row kernel
+  // over every stored row, no top-k), "batch" (the scan's batch kernel, no top-k) or "read" (a
+  // read-only SIMD pass over the same bytes). Reply: {checksum, bytes}.
+  val reference_pass(val query, std::string which) const {
+    return guard([&] {
+      const auto q = copy_typed<float>(query);
+      const dense::ReferencePass pass = which == "read"    ? dense::ReferencePass::kRead
+                                        : which == "batch" ? dense::ReferencePass::kBatch
+                                                           : dense::ReferencePass::kKernel;
+      auto r = core_.reference_pass(q.data(), q.size(), pass);
+      if (!r.ok()) return reply_error(r.error());
+      val out = val::object();
+      out.set("checksum", r.value().checksum);
+      out.set("bytes", static_cast<double>(r.value().bytes));
+      return reply_ok(out);
+    });
+  }
+
   val save() const {
     return guard([&] { return reply_ok(to_typed_array(core_.save())); });
   }
@@ -213,7 +231,8 @@ EMSCRIPTEN_BINDINGS(ragwasm_dense) {
       .function("size", &VectorIndexBinding::size)
       .function("slotCount", &VectorIndexBinding::slot_count)
       .function("options", &VectorIndexBinding::options)
-      .function("save", &VectorIndexBinding::save);
+      .function("save", &VectorIndexBinding::save)
+      .function("referencePass", &VectorIndexBinding::reference_pass);
   emscripten::function("dense_createIndex", &create_index);
   emscripten::function("dense_loadIndex", &load_index);
   emscripten::function("dense_simdEnabled", &simd_enabled);

@@ -43,6 +43,17 @@ val batch_to_js(const BatchEncoding& b) {
 }
 
 class TokenizerBinding {
+  static Result<embed::EncodeOptions> encode_options(double max_length, bool truncation, const std::string& padding, bool add_special) {
+    auto pad = embed::parse_padding(padding);
+    if (!pad.ok()) return pad.error();
+    embed::EncodeOptions o;
+    o.max_length = static_cast<std::size_t>(max_length);
+    o.truncation = truncation;
+    o.padding = pad.value();
+    o.add_special_tokens = add_special;
+    return o;
+  }
+
  public:
   explicit TokenizerBinding(embed::WordPieceTokenizer core) : core_(std::move(core)) {}
 
@@ -50,14 +61,25 @@ class TokenizerBinding {
     return guard([&] {
       auto texts = unpack(bytes, offsets);
       if (!texts.ok()) return reply_error(texts.error());
-      auto pad = embed::parse_padding(padding);
-      if (!pad.ok()) return reply_error(pad.error());
-      embed::EncodeOptions o;
-      o.max_length = static_cast<std::size_t>(max_length);
-      o.truncation = truncation;
-      o.padding = pad.value();
-      o.add_special_tokens = add_special;
-      auto r = core_.encode_batch(texts.value(), o);
+      auto o = encode_options(max_length, truncation, padding, add_special);
+      if (!o.ok()) return reply_error(o.error());
+      auto r = core_.encode_batch(texts.value(), o.value());
+      if (!r.ok()) return reply_error(r.error());
+      return reply_ok(batch_to_js(r.value()));
+    });
+  }
+
+  // Pairs: firsts (1 text or one per second text) and seconds, each packed bytes + n+1 offsets.
+  val encode_pair_batch(const Bytes& first_bytes, val first_offsets, const Bytes& second_bytes, val second_offsets, double max_length,
+                        bool truncation, std::string padding, bool add_special) const {
+    return guard([&] {
+      auto firsts = unpack(first_bytes, first_offsets);
+      if (!firsts.ok()) return reply_error(firsts.error());
+      auto seconds = unpack(second_bytes, second_offsets);
+      if (!seconds.ok()) return reply_error(seconds.error());
+      auto o = encode_options(max_length, truncation, padding, add_special);
+      if (!o.ok()) return reply_error(o.error());
+      auto r = core_.encode_pair_batch(firsts.value(), seconds.value(), o.value());
       if (!r.ok()) return reply_error(r.error());
       return reply_ok(batch_to_js(r.value()));
     });
@@ -212,6 +234,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_embed) {
   using namespace ragwasm::wasm;
   emscripten::class_<TokenizerBinding>("TokenizerBinding")
       .function("encodeBatch", &TokenizerBinding::encode_batch)
+      .function("encodePairBatch", &TokenizerBinding::encode_pair_batch)
       .function("tokenize", &TokenizerBinding::tokenize)
       .function("normalize", &TokenizerBinding::normalize)
       .function("tokenToId", &TokenizerBinding::token_to_id)

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/format.h"
 #include "common/result.h"
 
 namespace ragwasm::jsonr {
@@ -39,14 +40,8 @@ inline std::string key_path(std::string_view path, std::string_view key) {
 }
 inline std::string index_path(std::string_view path, std::size_t i) { return std::string(path) + "[" + std::to_string(i) + "]"; }
 
-inline std::string number_text(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  std::string s = std::to_string(v);
-  while (s.size() > 1 && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
+
+using ragwasm::number_text;
 
 // Short description of a JSON value for error messages.
 inline std::string describe(const json& j) {

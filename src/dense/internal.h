@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ class TopK {
     heap_.back() = c;
     std::push_heap(heap_.begin(), heap_.end(), RanksBefore());
   }
+
+  // Scores below this cannot enter (the worst kept once k are kept, else -infinity): the same test
+  // push() starts with, so a scan may skip such rows before looking at them further.
+  float bound() const { return heap_.size() < k_ ? -std::numeric_limits<float>::infinity() : heap_.front().score; }
 
   void take_sorted(std::vector<Hit>& out) {
     std::sort(heap_.begin(), heap_.end(), RanksBefore());

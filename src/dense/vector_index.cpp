@@ -192,6 +192,7 @@ void VectorIndex::scan(const Query& q, std::uint32_t k, const std::uint8_t* allo
   const std::size_t n = ids_.size();
   const bool f32 = score_storage() == Storage::kF32;
   const bool l2 = options_.metric == Metric::kL2;
+  float bound = top.bound();
   for (std::size_t b = 0; b < n; b += kBlock) {
     const std::size_t m = std::min(kBlock, n - b);
     if (f32) {
@@ -209,9 +210,11 @@ void VectorIndex::scan(const Query& q, std::uint32_t k, const std::uint8_t* allo
       }
     }
     for (std::size_t r = 0; r < m; ++r) {
+      if (scores[r] < bound) continue;
       const std::uint32_t slot = static_cast<std::uint32_t>(b + r);
       if (!alive_[slot] || (allow != nullptr && allow[slot] == 0)) continue;
       top.push(scores[r], slot);
+      bound = top.bound();
     }
   }
   top.take_sorted(out);
@@ -225,15 +228,27 @@ void VectorIndex::scan_binary(const Query& q, std::uint32_t k, std::uint32_t poo
   constexpr std::size_t kBlock = 256;
   std::uint32_t ham[kBlock];
   const std::size_t n = ids_.size();
+  // Hamming proxy score 1 - 2h/dim (1 = all signs agree, -1 = all differ). With more rows than
+  // possible h values (0..8 * bit_bytes_), a table of the same expression replaces the division
+  // per row; the scores are the same floats either way.
   const float dim = static_cast<float>(options_.dimension);
+  const auto proxy_of = [dim](std::uint32_t h) { return 1.0f - 2.0f * static_cast<float>(h) / dim; };
+  std::vector<float> proxy;
+  if (n > bit_bytes_ * 8) {
+    proxy.resize(bit_bytes_ * 8 + 1);
+    for (std::uint32_t h = 0; h < proxy.size(); ++h) proxy[h] = proxy_of(h);
+  }
+  float bound = top.bound();
   for (std::size_t b = 0; b < n; b += kBlock) {
     const std::size_t m = std::min(kBlock, n - b);
     hamming_batch(q.bits, bits_.data() + b * bit_bytes_, bit_bytes_, m, ham);
     for (std::size_t r = 0; r < m; ++r) {
+      const float s = proxy.empty() ? proxy_of(ham[r]) : proxy[ham[r]];
+      if (s < bound) continue;
       const std::uint32_t slot = static_cast<std::uint32_t>(b + r);
       if (!alive_[slot] || (allow != nullptr && allow[slot] == 0)) continue;
-      // Hamming proxy score: 1 - 2h/dim (1 = all signs agree, -1 = all differ).
-      top.push(1.0f - 2.0f * static_cast<float>(ham[r]) / dim, slot);
+      top.push(s, slot);
+      bound = top.bound();
     }
   }
   top.take_sorted(out);
@@ -241,6 +256,61 @@ void VectorIndex::scan_binary(const Query& q, std::uint32_t k, std::uint32_t poo
   TopK best(k, seq_.data());
   for (const Hit& h : out) best.push(score(q, h.slot), h.slot);
   best.take_sorted(out);
+}
+
+Result<ReferenceResult> VectorIndex::reference_pass(const float* query, std::size_t length,
+                                                   ReferencePass which) const {
+  RAGWASM_TRY(validate_query(query, length, SearchOptions{}));
+  const Query q = prepare(query);
+  const std::size_t n = ids_.size();
+  ReferenceResult res;
+  constexpr std::size_t kBlock = 256;
+  float scores[kBlock];
+  std::int32_t iscores[kBlock];
+  std::uint32_t ham[kBlock];
+  const bool bits = has_bits();
+  const bool f32 = !bits && score_f32_;
+  const std::size_t row_bytes = bits ? bit_bytes_ : f32 ? stride_ * sizeof(float) : stride_;
+  res.bytes = static_cast<std::uint64_t>(n) * row_bytes;
+  if (which == ReferencePass::kRead) {
+    const auto* p = bits ? bits_.data() : f32 ? reinterpret_cast<const std::uint8_t*>(f32_.data())
+                                              : reinterpret_cast<const std::uint8_t*>(i8_.data());
+    res.checksum = read_pass(p, n * row_bytes);
+    return res;
+  }
+  double sum = 0;
+  if (which == ReferencePass::kKernel) {
+    for (std::size_t r = 0; r < n; ++r) {
+      if (bits) {
+        sum += hamming(q.bits, bits_.data() + r * bit_bytes_, bit_bytes_);
+      } else if (f32) {
+        sum += l2_ ? l2sq_f32(q.f, f32_.data() + r * stride_, stride_) : dot_f32(q.f, f32_.data() + r * stride_, stride_);
+      } else {
+        sum += dot_i8(q.q, i8_.data() + r * stride_, stride_);
+      }
+    }
+    res.checksum = sum;
+    return res;
+  }
+  for (std::size_t b = 0; b < n; b += kBlock) {
+    const std::size_t m = std::min(kBlock, n - b);
+    if (bits) {
+      hamming_batch(q.bits, bits_.data() + b * bit_bytes_, bit_bytes_, m, ham);
+      for (std::size_t r = 0; r < m; ++r) sum += ham[r];
+    } else if (f32) {
+      if (l2_) {
+        l2sq_f32_batch(q.f, f32_.data() + b * stride_, stride_, m, scores);
+      } else {
+        dot_f32_batch(q.f, f32_.data() + b * stride_, stride_, m, scores);
+      }
+      for (std::size_t r = 0; r < m; ++r) sum += scores[r];
+    } else {
+      dot_i8_batch(q.q, i8_.data() + b * stride_, stride_, m, iscores);
+      for (std::size_t r = 0; r < m; ++r) sum += iscores[r];
+    }
+  }
+  res.checksum = sum;
+  return res;
 }
 
 Status VectorIndex::validate_query(const float* query, std::size_t length, const SearchOptions& o) const {

@@ -58,6 +58,17 @@ struct Hit {
   float score;  // higher is better: cosine, dot, or -(squared L2 distance)
 };
 
+// Bench reference passes (tests/bench/suites/dense.mjs): what a flat search costs without its parts.
+enum class ReferencePass : std::uint8_t {
+  kKernel = 0,  // the single-row kernel against every stored row it scans, no top-k
+  kBatch = 1,   // the batch kernel the scan uses, in the scan's blocks, no top-k
+  kRead = 2,    // a read-only SIMD pass (XOR) over the same stored bytes: the memory-read ceiling
+};
+struct ReferenceResult {
+  double checksum = 0;      // depends on every value read, so the pass cannot be optimized away
+  std::uint64_t bytes = 0;  // stored (padded) bytes the pass read
+};
+
 class VectorIndex {
  public:
   // Errors: INVALID_ARGUMENT (dimension 0 or > 8192, HNSW options out of range, binary+hnsw,
@@ -79,6 +90,10 @@ class VectorIndex {
 
   // Exact top-k over the stored vectors regardless of index kind (the HNSW oracle).
   Result<std::vector<Hit>> search_exact(const float* query, std::size_t length, const SearchOptions& options) const;
+
+  // One bench reference pass over the rows a flat search for `query` reads first (f32, int8 or, for
+  // binary storage, the sign bits). Errors: as search.
+  Result<ReferenceResult> reference_pass(const float* query, std::size_t length, ReferencePass which) const;
 
   std::size_t size() const { return live_; }                 // live vectors
   std::size_t slot_count() const { return ids_.size(); }     // slots, including HNSW tombstones

@@ -35,15 +35,6 @@ std::uint64_t hash_word(std::string_view s) { return fnv1a64(s); }
 
 }  // namespace
 
-std::uint64_t fnv1a64(std::string_view bytes) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 std::string write_static_model(const StaticModelParts& p) {
   std::string words;
   for (const auto& w : p.words) {

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/hash.h"
 #include "common/result.h"
 
 namespace ragwasm::embed {
@@ -26,8 +27,8 @@ constexpr std::uint32_t kStaticModelVersion = 1;
 constexpr std::size_t kMaxStaticDims = 4096;
 constexpr std::size_t kMaxStaticWords = 4u << 20;
 
-// 64-bit FNV-1a over bytes (the static model's checksum).
-std::uint64_t fnv1a64(std::string_view bytes);
+// The file checksum: FNV-1a 64 (src/common/hash.h), standard offset basis.
+using ragwasm::fnv1a64;
 
 struct StaticModelParts {
   std::uint32_t dims = 0;

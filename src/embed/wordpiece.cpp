@@ -645,11 +645,52 @@ Result<std::vector<std::int32_t>> WordPieceTokenizer::encode(std::string_view te
   return row;
 }
 
+namespace {
+
+// Pads rows (row r has first_type0[r] tokens of type 0, then type 1) into a BatchEncoding.
+Result<BatchEncoding> assemble_rows(std::vector<std::vector<std::int32_t>>& rows, const std::vector<std::size_t>& type0,
+                                    const EncodeOptions& options, std::int32_t pad_id) {
+  std::size_t longest = 0;
+  for (const auto& row : rows) longest = std::max(longest, row.size());
+  BatchEncoding b;
+  b.rows = rows.size();
+  b.cols = options.padding == Padding::kMaxLength ? options.max_length : longest;
+  if (options.padding == Padding::kNone) {
+    // No padding: rows are concatenated; lengths say where each one ends (cols = longest row).
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      b.input_ids.insert(b.input_ids.end(), rows[r].begin(), rows[r].end());
+      b.token_type_ids.insert(b.token_type_ids.end(), std::min(type0[r], rows[r].size()), 0);
+      b.token_type_ids.insert(b.token_type_ids.end(), rows[r].size() - std::min(type0[r], rows[r].size()), 1);
+      b.lengths.push_back(static_cast<std::uint32_t>(rows[r].size()));
+    }
+    b.attention_mask.assign(b.input_ids.size(), 1);
+    return b;
+  }
+  if (b.rows * b.cols > kMaxBatchTokens) {
+    return make_error(ErrorCode::kLimitExceeded, "texts: a padded batch of " + std::to_string(b.rows) + " x " + std::to_string(b.cols) +
+                                                     " tokens exceeds the limit of " + std::to_string(kMaxBatchTokens));
+  }
+  b.input_ids.assign(b.rows * b.cols, pad_id);
+  b.attention_mask.assign(b.rows * b.cols, 0);
+  b.token_type_ids.assign(b.rows * b.cols, 0);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto at = static_cast<std::ptrdiff_t>(r * b.cols);
+    std::copy(rows[r].begin(), rows[r].end(), b.input_ids.begin() + at);
+    std::fill_n(b.attention_mask.begin() + at, rows[r].size(), 1);
+    if (type0[r] < rows[r].size()) {
+      std::fill_n(b.token_type_ids.begin() + at + static_cast<std::ptrdiff_t>(type0[r]), rows[r].size() - type0[r], 1);
+    }
+    b.lengths.push_back(static_cast<std::uint32_t>(rows[r].size()));
+  }
+  return b;
+}
+
+}  // namespace
+
 Result<BatchEncoding> WordPieceTokenizer::encode_batch(const std::vector<std::string_view>& texts, const EncodeOptions& options) const {
   if (texts.empty()) return make_error(ErrorCode::kInvalidArgument, "texts: expected at least one text, got an empty batch");
   std::vector<std::vector<std::int32_t>> rows;
   rows.reserve(texts.size());
-  std::size_t longest = 0;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     auto r = encode(texts[i], options);
     if (!r.ok()) {
@@ -657,35 +698,80 @@ Result<BatchEncoding> WordPieceTokenizer::encode_batch(const std::vector<std::st
       e.message += " (texts[" + std::to_string(i) + "])";
       return e;
     }
-    longest = std::max(longest, r.value().size());
     rows.push_back(std::move(r).value());
   }
-  BatchEncoding b;
-  b.rows = rows.size();
-  b.cols = options.padding == Padding::kMaxLength ? options.max_length : longest;
-  if (options.padding == Padding::kNone) {
-    // No padding: rows are concatenated; lengths say where each one ends (cols = longest row).
-    for (const auto& row : rows) {
-      b.input_ids.insert(b.input_ids.end(), row.begin(), row.end());
-      b.lengths.push_back(static_cast<std::uint32_t>(row.size()));
+  std::vector<std::size_t> type0(rows.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) type0[r] = rows[r].size();
+  return assemble_rows(rows, type0, options, pad_id_);
+}
+
+Result<BatchEncoding> WordPieceTokenizer::encode_pair_batch(const std::vector<std::string_view>& firsts,
+                                                            const std::vector<std::string_view>& seconds, const EncodeOptions& options) const {
+  if (seconds.empty()) return make_error(ErrorCode::kInvalidArgument, "texts: expected at least one pair, got an empty batch");
+  if (firsts.size() != 1 && firsts.size() != seconds.size()) {
+    return make_error(ErrorCode::kInvalidArgument, "firsts: expected 1 or " + std::to_string(seconds.size()) + " texts (one per second text), got " +
+                                                       std::to_string(firsts.size()));
+  }
+  const std::size_t specials = options.add_special_tokens ? 3 : 0;
+  if (options.max_length < std::max<std::size_t>(specials, 1) || options.max_length > kMaxSequenceLength) {
+    return make_error(ErrorCode::kInvalidArgument, "maxLength: expected an integer in [" + std::to_string(std::max<std::size_t>(specials, 1)) + ", " +
+                                                       std::to_string(kMaxSequenceLength) + "] for pairs, got " + std::to_string(options.max_length));
+  }
+  for (const auto* list : {&firsts, &seconds}) {
+    for (std::string_view t : *list) {
+      if (t.size() > kMaxTextBytes) {
+        return make_error(ErrorCode::kLimitExceeded, "text: " + std::to_string(t.size()) + " bytes, the limit is " + std::to_string(kMaxTextBytes));
+      }
     }
-    b.attention_mask.assign(b.input_ids.size(), 1);
-    b.token_type_ids.assign(b.input_ids.size(), 0);
-    return b;
   }
-  if (b.rows * b.cols > kMaxBatchTokens) {
-    return make_error(ErrorCode::kLimitExceeded, "texts: a padded batch of " + std::to_string(b.rows) + " x " + std::to_string(b.cols) +
-                                                     " tokens exceeds the limit of " + std::to_string(kMaxBatchTokens));
+  const std::size_t budget = options.max_length - specials;
+  std::vector<std::int32_t> shared_first;
+  if (firsts.size() == 1) tokenize_into(firsts[0], shared_first);
+  std::vector<std::vector<std::int32_t>> rows;
+  std::vector<std::size_t> type0;
+  rows.reserve(seconds.size());
+  type0.reserve(seconds.size());
+  std::vector<std::int32_t> a;
+  std::vector<std::int32_t> b;
+  for (std::size_t i = 0; i < seconds.size(); ++i) {
+    if (firsts.size() == 1) {
+      a = shared_first;
+    } else {
+      a.clear();
+      tokenize_into(firsts[i], a);
+    }
+    b.clear();
+    tokenize_into(seconds[i], b);
+    if (a.size() + b.size() > budget) {
+      if (!options.truncation) {
+        return make_error(ErrorCode::kLimitExceeded, "pair " + std::to_string(i) + ": " + std::to_string(a.size() + b.size() + specials) +
+                                                         " tokens, maxLength is " + std::to_string(options.max_length) + " and truncation is off");
+      }
+      // Hugging Face tokenizers truncate_encodings, LongestFirst (n1 = the shorter, A when equal).
+      std::size_t n1 = a.size();
+      std::size_t n2 = b.size();
+      const bool swap = n1 > n2;
+      if (swap) std::swap(n1, n2);
+      n2 = n1 > budget ? n1 : std::max(n1, budget - n1);
+      if (n1 + n2 > budget) {
+        n1 = budget / 2;
+        n2 = n1 + budget % 2;
+      }
+      if (swap) std::swap(n1, n2);
+      a.resize(std::min(a.size(), n1));
+      b.resize(std::min(b.size(), n2));
+    }
+    std::vector<std::int32_t> row;
+    row.reserve(a.size() + b.size() + specials);
+    if (options.add_special_tokens) row.push_back(cls_id_);
+    row.insert(row.end(), a.begin(), a.end());
+    if (options.add_special_tokens) row.push_back(sep_id_);
+    type0.push_back(row.size());
+    row.insert(row.end(), b.begin(), b.end());
+    if (options.add_special_tokens) row.push_back(sep_id_);
+    rows.push_back(std::move(row));
   }
-  b.input_ids.assign(b.rows * b.cols, pad_id_);
-  b.attention_mask.assign(b.rows * b.cols, 0);
-  b.token_type_ids.assign(b.rows * b.cols, 0);
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    std::copy(rows[r].begin(), rows[r].end(), b.input_ids.begin() + static_cast<std::ptrdiff_t>(r * b.cols));
-    std::fill_n(b.attention_mask.begin() + static_cast<std::ptrdiff_t>(r * b.cols), rows[r].size(), 1);
-    b.lengths.push_back(static_cast<std::uint32_t>(rows[r].size()));
-  }
-  return b;
+  return assemble_rows(rows, type0, options, pad_id_);
 }
 
 }  // namespace ragwasm::embed

@@ -58,7 +58,7 @@ struct BatchEncoding {
   std::size_t cols = 0;
   std::vector<std::int32_t> input_ids;
   std::vector<std::int32_t> attention_mask;
-  std::vector<std::int32_t> token_type_ids;  // all 0: single sequences
+  std::vector<std::int32_t> token_type_ids;  // 0 for single sequences; pairs: 0 for [CLS] A [SEP], 1 for B [SEP]
   std::vector<std::uint32_t> lengths;        // real tokens per row
 };
 
@@ -90,6 +90,18 @@ class WordPieceTokenizer {
   // Rows for every text, padded with the [PAD] id to the longest row (kLongest) or max_length.
   // Errors: as encode(); INVALID_ARGUMENT for an empty batch; LIMIT_EXCEEDED over kMaxBatchTokens.
   Result<BatchEncoding> encode_batch(const std::vector<std::string_view>& texts, const EncodeOptions& options) const;
+
+  // Sequence pairs, BERT format: [CLS] A [SEP] B [SEP] (A B without special tokens), token type 0 for
+  // [CLS] A [SEP] and 1 for B [SEP]. firsts holds 1 text (used with every second text) or one per
+  // second text. Truncation is Hugging Face tokenizers' 'longest_first' (truncate_encodings) on the
+  // budget max_length - 3: when only the longer text must shrink it keeps max_length - 3 - shorter;
+  // when both must, the shorter gets budget / 2 and the longer the rest (A counts as the shorter
+  // when they are equal).
+  // Padding as encode_batch (token type 0, attention 0 on pads).
+  // Errors: INVALID_ARGUMENT (empty batch, firsts not 1 or seconds.size(), max_length < 3 with special
+  // tokens); LIMIT_EXCEEDED (a pair longer than the row with truncation off, or too large a batch).
+  Result<BatchEncoding> encode_pair_batch(const std::vector<std::string_view>& firsts, const std::vector<std::string_view>& seconds,
+                                          const EncodeOptions& options) const;
 
   std::size_t vocab_size() const { return tokens_.size(); }
   // Id of a vocabulary token, or -1.

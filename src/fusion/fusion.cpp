@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include "common/format.h"
 
 namespace ragwasm::fusion {
 
@@ -85,14 +86,6 @@ double floor_value(const std::vector<double>& normalized, Normalization n) {
   return *std::min_element(normalized.begin(), normalized.end());
 }
 
-std::string fmt(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  std::string s = std::to_string(v);
-  while (s.size() > 1 && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
 
 Status validate(const std::vector<RankedList>& lists, const FuseOptions& o) {
   if (lists.empty()) return make_error(ErrorCode::kInvalidArgument, "lists: expected at least one ranked list, got 0");
@@ -105,7 +98,7 @@ Status validate(const std::vector<RankedList>& lists, const FuseOptions& o) {
     const double w = o.weights[i];
     if (!std::isfinite(w) || w < 0) {
       return make_error(ErrorCode::kInvalidArgument,
-                        "weights[" + std::to_string(i) + "]: expected a finite number >= 0, got " + fmt(w));
+                        "weights[" + std::to_string(i) + "]: expected a finite number >= 0, got " + number_text(w));
     }
     total += w;
   }
@@ -113,7 +106,7 @@ Status validate(const std::vector<RankedList>& lists, const FuseOptions& o) {
     return make_error(ErrorCode::kInvalidArgument, "weights: convex combination needs at least one weight > 0, got all 0");
   }
   if (!std::isfinite(o.rrf_k) || o.rrf_k < 0) {
-    return make_error(ErrorCode::kInvalidArgument, "k: expected a finite number >= 0 (RRF constant), got " + fmt(o.rrf_k));
+    return make_error(ErrorCode::kInvalidArgument, "k: expected a finite number >= 0 (RRF constant), got " + number_text(o.rrf_k));
   }
   std::set<std::string> names;
   for (std::size_t i = 0; i < lists.size(); ++i) {
@@ -127,7 +120,7 @@ Status validate(const std::vector<RankedList>& lists, const FuseOptions& o) {
     for (std::size_t j = 0; j < l.hits.size(); ++j) {
       if (!std::isfinite(l.hits[j].score)) {
         return make_error(ErrorCode::kInvalidArgument, where + ".hits[" + std::to_string(j) +
-                                                           "].score: expected a finite number, got " + fmt(l.hits[j].score));
+                                                           "].score: expected a finite number, got " + number_text(l.hits[j].score));
       }
       if (!ids.insert(l.hits[j].id).second) {
         return make_error(ErrorCode::kDuplicateId, where + ".hits[" + std::to_string(j) + "].id: \"" + l.hits[j].id +

@@ -7,28 +7,21 @@
 #include <set>
 #include <unordered_map>
 #include <utility>
+#include "common/format.h"
 
 namespace ragwasm::fusion {
 namespace {
 
-std::string num(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  std::string s = std::to_string(v);
-  while (s.size() > 1 && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
 
 Status check_candidates(const std::vector<ScoredId>& c, const MmrOptions& o) {
   if (!(o.lambda >= 0.0 && o.lambda <= 1.0)) {
-    return make_error(ErrorCode::kInvalidArgument, "lambda: expected a number in [0, 1], got " + num(o.lambda));
+    return make_error(ErrorCode::kInvalidArgument, "lambda: expected a number in [0, 1], got " + number_text(o.lambda));
   }
   if (o.k == 0) return make_error(ErrorCode::kInvalidArgument, "k: expected an integer >= 1, got 0");
   std::set<std::string_view> ids;
   for (std::size_t i = 0; i < c.size(); ++i) {
     if (!std::isfinite(c[i].score)) {
-      return make_error(ErrorCode::kInvalidArgument, "candidates[" + std::to_string(i) + "].score: expected a finite number, got " + num(c[i].score));
+      return make_error(ErrorCode::kInvalidArgument, "candidates[" + std::to_string(i) + "].score: expected a finite number, got " + number_text(c[i].score));
     }
     if (!ids.insert(c[i].id).second) {
       return make_error(ErrorCode::kDuplicateId, "candidates[" + std::to_string(i) + "].id: \"" + c[i].id + "\" appears twice");
@@ -86,7 +79,7 @@ Result<std::vector<MmrHit>> mmr_vectors(const std::vector<ScoredId>& c, const st
   }
   for (std::size_t i = 0; i < vectors.size(); ++i) {
     if (!std::isfinite(vectors[i])) {
-      return make_error(ErrorCode::kInvalidArgument, "vectors[" + std::to_string(i) + "]: expected a finite number, got " + num(vectors[i]));
+      return make_error(ErrorCode::kInvalidArgument, "vectors[" + std::to_string(i) + "]: expected a finite number, got " + number_text(vectors[i]));
     }
   }
   std::vector<double> norms(n, 0.0);
@@ -112,7 +105,7 @@ Result<std::vector<MmrHit>> mmr_matrix(const std::vector<ScoredId>& c, const std
   }
   for (std::size_t i = 0; i < sim.size(); ++i) {
     if (!std::isfinite(sim[i])) {
-      return make_error(ErrorCode::kInvalidArgument, "similarity[" + std::to_string(i) + "]: expected a finite number, got " + num(sim[i]));
+      return make_error(ErrorCode::kInvalidArgument, "similarity[" + std::to_string(i) + "]: expected a finite number, got " + number_text(sim[i]));
     }
   }
   return mmr_core(c, o, [&](std::size_t a, std::size_t b) { return sim[a * n + b]; });
@@ -142,7 +135,7 @@ Result<std::vector<Passage>> expand_neighbours(const std::vector<ScoredId>& hits
   std::set<std::string_view> seen;
   for (std::size_t i = 0; i < hits.size(); ++i) {
     if (!std::isfinite(hits[i].score)) {
-      return make_error(ErrorCode::kInvalidArgument, "hits[" + std::to_string(i) + "].score: expected a finite number, got " + num(hits[i].score));
+      return make_error(ErrorCode::kInvalidArgument, "hits[" + std::to_string(i) + "].score: expected a finite number, got " + number_text(hits[i].score));
     }
     if (!seen.insert(hits[i].id).second) {
       return make_error(ErrorCode::kDuplicateId, "hits[" + std::to_string(i) + "].id: \"" + hits[i].id + "\" appears twice");
@@ -210,7 +203,7 @@ Result<std::vector<DocHit>> aggregate(const std::vector<ChunkHit>& hits, Aggrega
   std::set<std::string_view> ids;
   for (std::size_t i = 0; i < hits.size(); ++i) {
     if (!std::isfinite(hits[i].score)) {
-      return make_error(ErrorCode::kInvalidArgument, "hits[" + std::to_string(i) + "].score: expected a finite number, got " + num(hits[i].score));
+      return make_error(ErrorCode::kInvalidArgument, "hits[" + std::to_string(i) + "].score: expected a finite number, got " + number_text(hits[i].score));
     }
     if (!ids.insert(hits[i].id).second) {
       return make_error(ErrorCode::kDuplicateId, "hits[" + std::to_string(i) + "].id: \"" + hits[i].id + "\" appears twice");

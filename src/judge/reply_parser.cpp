@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include "common/format.h"
 
 namespace ragwasm::judge {
 namespace {
@@ -126,13 +127,6 @@ Scored complete(std::string_view lower_text, Number n) {
 
 Error parse_error(std::string_view what) { return make_error(ErrorCode::kParseError, what); }
 
-std::string fmt(double v) {
-  // Short form for messages: integers without decimals.
-  if (std::fabs(v) < 1e15 && v == std::floor(v)) return std::to_string(static_cast<long long>(v));
-  std::string s = std::to_string(v);
-  while (!s.empty() && s.back() == '0') s.pop_back();
-  return s;
-}
 
 // Applies the scale: denominators, percent conversion, range and integer checks.
 Result<double> to_scale(const Scored& sc, const ScoreOptions& o, double min, double max) {
@@ -144,17 +138,17 @@ Result<double> to_scale(const Scored& sc, const ScoreOptions& o, double min, dou
       v *= 100.0;  // "0.85" on a percent scale is a fraction of 1
     }
   } else if (sc.denominator && *sc.denominator != max) {
-    return parse_error("reply: score " + fmt(v) + "/" + fmt(*sc.denominator) +
-                       " does not use the rubric's scale " + fmt(min) + "-" + fmt(max));
+    return parse_error("reply: score " + number_text(v) + "/" + number_text(*sc.denominator) +
+                       " does not use the rubric's scale " + number_text(min) + "-" + number_text(max));
   } else if (sc.percent) {
-    return parse_error("reply: a percentage (" + fmt(v) + "%) where a rating " + fmt(min) + "-" +
-                       fmt(max) + " was expected");
+    return parse_error("reply: a percentage (" + number_text(v) + "%) where a rating " + number_text(min) + "-" +
+                       number_text(max) + " was expected");
   }
   if (v < min || v > max) {
-    return parse_error("reply: score " + fmt(v) + " is outside the scale " + fmt(min) + "-" + fmt(max));
+    return parse_error("reply: score " + number_text(v) + " is outside the scale " + number_text(min) + "-" + number_text(max));
   }
   if (o.integer_only && o.kind == ScaleKind::kRating && v != std::floor(v)) {
-    return parse_error("reply: score " + fmt(v) + " is not an integer rating");
+    return parse_error("reply: score " + number_text(v) + " is not an integer rating");
   }
   return v;
 }
@@ -227,7 +221,7 @@ Status check_options(const ScoreOptions& o, std::size_t reply_size) {
   }
   if (o.kind == ScaleKind::kRating && !(o.min <= o.max)) {
     return make_error(ErrorCode::kInvalidArgument,
-                      "options.min/max: expected min <= max, got " + fmt(o.min) + " > " + fmt(o.max));
+                      "options.min/max: expected min <= max, got " + number_text(o.min) + " > " + number_text(o.max));
   }
   for (const auto& l : o.labels) {
     if (trim(l).empty()) return make_error(ErrorCode::kInvalidArgument, "options.labels: expected non-empty labels, got \"\"");

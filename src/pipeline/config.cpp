@@ -173,11 +173,13 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     }
     if (auto f = it->find("fusion"); f != it->end()) fusion_json = &*f;
   }
-  RAGWASM_TRY(jsonr::expect_object(*fusion_json, "retrieval.fusion", {"mode", "normalization", "weights", "k", "primary"}));
+  RAGWASM_TRY(jsonr::expect_object(*fusion_json, "retrieval.fusion", {"mode", "normalization", "weights", "k", "primary", "legCheck"}));
   auto fo = fusion::options_from_json(*fusion_json, "retrieval.fusion", c.retrieval.retrievers.size());
   if (!fo.ok()) return fo.error();
   c.retrieval.fusion = fo.value();
   c.retrieval.fusion_mode = fusion_json->contains("mode") ? (*fusion_json)["mode"].get<std::string>() : "hybrid";
+  c.retrieval.leg_check = c.retrieval.fusion_mode == "hybrid" && c.retrieval.retrievers.size() > 1;
+  RAGWASM_TRY(opt_bool(*fusion_json, "retrieval.fusion", "legCheck", c.retrieval.leg_check));
 
   if (auto it = j.find("rerank"); it != j.end()) {
     const std::string p = "rerank";
@@ -222,6 +224,7 @@ std::string to_json(const PipelineConfig& c) {
   chunker["unit"] = c.chunker.unit;
   json fusion = fusion::options_to_json(c.retrieval.fusion);
   fusion.erase("topK");
+  fusion["legCheck"] = c.retrieval.leg_check;
   json out = {
       {"version", c.version},
       {"chunker", chunker},

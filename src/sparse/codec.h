@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/hash.h"
+
 namespace ragwasm::sparse::codec {
 
 inline void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
@@ -125,13 +127,7 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
-inline std::uint64_t fnv1a64(std::string_view b) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (char c : b) {
-    h ^= static_cast<std::uint8_t>(c);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+// Checksum of the saved index: FNV-1a 64 with the format's own basis (src/common/hash.h).
+inline std::uint64_t checksum(std::string_view b) { return fnv1a64(b, kSparseChecksumBasis); }
 
 }  // namespace ragwasm::sparse::codec

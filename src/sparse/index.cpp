@@ -852,7 +852,7 @@ std::vector<std::string> Bm25Index::ids() const {
 
 // ---- persistence ----------------------------------------------------------------------------
 // Layout: "RWSPARSE" | u32 version | u32 section count | sections (u32 tag, u64 length, payload) |
-// u64 FNV-1a-64 of every byte before it. Integers little-endian. Only live documents are written.
+// u64 FNV-1a-64 of every byte before it (basis kSparseChecksumBasis, src/common/hash.h). Integers little-endian. Only live documents are written.
 namespace {
 constexpr char kMagic[8] = {'R', 'W', 'S', 'P', 'A', 'R', 'S', 'E'};
 constexpr std::uint32_t kVersion = 1;
@@ -938,7 +938,7 @@ std::string Bm25Index::save() const {
   section(kSecTerms, terms);
   section(kSecMeta, meta);
   section(kSecDocs, docs);
-  const std::uint64_t sum = codec::fnv1a64(out.bytes());
+  const std::uint64_t sum = codec::checksum(out.bytes());
   out.u64(sum);
   return std::move(out.bytes());
 }
@@ -957,7 +957,7 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
   codec::Reader tail(bytes.substr(bytes.size() - 8));
   std::uint64_t sum = 0;
   (void)tail.u64(&sum);
-  if (codec::fnv1a64(body) != sum) return corrupt("checksum mismatch: the bytes were truncated or changed");
+  if (codec::checksum(body) != sum) return corrupt("checksum mismatch: the bytes were truncated or changed");
   (void)head.u32(&nsec);
   codec::Reader r(body.substr(16));
   std::string_view sec[5];

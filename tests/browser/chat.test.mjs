@@ -275,9 +275,13 @@ test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg,
     assert.match(r.status, /answered from your documents/);
     assert.match(await page.textContent('#answer-meta'), /ONNX/);
     assert.ok(r.sources.length >= 1);
-    assert.ok(requests.some((u) => u.endsWith('/models/build/fixtures/tiny-bert/onnx/model.onnx')));
-    // The URL choice is remembered: after a reload the ONNX model is loaded again and the index
-    // saved with its vectors is used as is.
+    const modelFetches = () => requests.filter((u) => u.endsWith('/models/build/fixtures/tiny-bert/onnx/model.onnx')).length;
+    assert.ok(modelFetches() >= 1);
+    const fetchedBefore = modelFetches();
+    const cached = await page.evaluate(async () => (await (await caches.open('ragwasm-models-v1')).keys()).map((q) => q.url));
+    assert.ok(cached.some((u) => u.endsWith('/models/build/fixtures/tiny-bert/onnx/model.onnx')), `Cache Storage holds the model: ${cached}`);
+    // The URL choice is remembered: after a reload the ONNX model is loaded again (from Cache
+    // Storage, not the network) and the index saved with its vectors is used as is.
     await page.reload();
     await page.waitForFunction(() => /^restored: 26 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
     assert.match(await page.textContent('#status'), /loaded saved index/);
@@ -285,6 +289,7 @@ test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg,
     assert.equal(await page.$eval('#collection', (e) => e.dataset.chunkedDocs), '0');
     const r2 = await ask(page, QUESTION);
     assert.equal(r2.answer, r.answer);
+    assert.equal(modelFetches(), fetchedBefore, 'after the reload the model bytes came from Cache Storage');
     assert.deepEqual(requests.filter((u) => !u.startsWith(url)), []);
     assert.deepEqual(consoleErrors, []);
   });

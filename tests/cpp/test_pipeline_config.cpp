@@ -150,3 +150,18 @@ TEST_CASE("the normalized JSON round-trips", "[unit]") {
     REQUIRE(b.value().retrieval.fusion.mode == a.value().retrieval.fusion.mode);
   }
 }
+
+TEST_CASE("the leg check is on for the default hybrid and off for explicit fusion modes", "[unit]") {
+  REQUIRE(default_config().retrieval.leg_check);
+  REQUIRE(parse_config("{}").value().retrieval.leg_check);
+  REQUIRE(parse_config(R"({"retrieval": {"fusion": {"mode": "hybrid"}}})").value().retrieval.leg_check);
+  REQUIRE_FALSE(parse_config(R"({"retrieval": {"fusion": {"mode": "rrf"}}})").value().retrieval.leg_check);
+  REQUIRE_FALSE(parse_config(R"({"retrieval": {"fusion": {"legCheck": false}}})").value().retrieval.leg_check);
+  REQUIRE(parse_config(R"({"retrieval": {"fusion": {"mode": "convex", "legCheck": true}}})").value().retrieval.leg_check);
+  // One retriever: nothing to check against.
+  REQUIRE_FALSE(parse_config(R"({"indexes": {"bm25": {}}})").value().retrieval.leg_check);
+  REQUIRE(to_json(parse_config("{}").value()).find("\"legCheck\":true") != std::string::npos);
+  auto bad = parse_config(R"({"retrieval": {"fusion": {"legCheck": "yes"}}})");
+  REQUIRE_FALSE(bad.ok());
+  REQUIRE(bad.error().message.find("retrieval.fusion.legCheck") != std::string::npos);
+}

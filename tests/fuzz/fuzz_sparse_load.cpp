@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(raw);
   if (size > 8) {
     std::string fixed(raw.substr(0, size - 8));
-    const std::uint64_t h = ragwasm::sparse::codec::fnv1a64(fixed);
+    const std::uint64_t h = ragwasm::sparse::codec::checksum(fixed);
     for (int k = 0; k < 8; ++k) fixed.push_back(static_cast<char>((h >> (8 * k)) & 0xFF));
     check(fixed);
   }

@@ -140,7 +140,7 @@ test('dense and hybrid retrievers produce valid evaluations and TREC runs', asyn
       assert.equal(r.status, 0, r.stderr);
       const j = JSON.parse(r.stdout);
       assert.equal(j.numQueries, 4);
-      assert.match(j.retriever, retriever === 'dense' ? /^dense$/ : /^hybrid \(convex minmax 0\.7\/0\.3\)$/);
+      assert.match(j.retriever, retriever === 'dense' ? /^dense$/ : /^hybrid \(convex minmax 0\.7\/0\.3; leg check: no weak leg \(too few probes\)\)$/);
       for (const v of Object.values(j.measures)) assert.ok(v >= 0 && v <= 1);
       assert.ok(j.measures.ndcg_cut_10 > 0, `${retriever} ndcg ${j.measures.ndcg_cut_10}`);
     }

@@ -1,6 +1,7 @@
 // Shared fixtures for the embed tests and the tokenizer benchmark: real texts from ../shared and a
 // local transformers.js model folder (tokenizer.json + a generated tokenizer_config.json), offline.
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -98,4 +99,15 @@ export function bruteForceTopK(query, docVectors, k) {
   const idx = Array.from(scores.keys());
   idx.sort((a, b) => (scores[b] - scores[a]) || (a - b));
   return idx.slice(0, k);
+}
+
+/** True when Debian's /usr/bin/python3 has onnx and numpy (the ONNX fixture generators need them). */
+export function pythonOnnx() {
+  if (!existsSync('/usr/bin/python3')) return false;
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import onnx, numpy'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

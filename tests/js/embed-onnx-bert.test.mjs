@@ -12,23 +12,13 @@ import { pathToFileURL } from 'node:url';
 
 import { init, createOnnxEmbedder, RagwasmError, Tokenizer } from '../../web/src/index.js';
 import { build, repoRoot, skipUnlessShared } from './helpers.mjs';
-import { loadTransformers, readScifact } from './embed-fixtures.mjs';
+import { loadTransformers, readScifact, pythonOnnx } from './embed-fixtures.mjs';
 
 await init();
 
 const PY = '/usr/bin/python3';
 const TOLERANCE = 1e-5;  // per dimension, absolute, on unit vectors (float32 kernels differ: ORT web vs node)
 let fixtureDir = null;
-
-function pythonOnnx() {
-  if (!existsSync(PY)) return false;
-  try {
-    execFileSync(PY, ['-c', 'import onnx, numpy'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function fixture(t) {
   const tok = skipUnlessShared(t, 'models/bert-base-uncased/tokenizer.json');

@@ -3,8 +3,9 @@
 import {
   fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank,
   assembleContext, estimateContextTokens, parsePipelineConfig, defaultPipelineConfig, FUSION_MODES,
+  checkLegs, pickProbes, weightsAfterLegCheck, LEG_CHECK_DEFAULTS,
 } from '../../web/src/index.js';
-import type { FuseResult, FusedHit, TuneResult, AssembledContext, PipelineConfig, RankedList } from '../../web/src/index.js';
+import type { FuseResult, FusedHit, TuneResult, AssembledContext, PipelineConfig, RankedList, LegCheckReport } from '../../web/src/index.js';
 
 export async function fusionUsage(): Promise<number> {
   const lists: RankedList[] = [{ retriever: 'bm25', hits: [{ id: 'a', score: 1 }] }, { retriever: 'dense', hits: [{ id: 'a', score: 0.5 }] }];
@@ -35,3 +36,22 @@ export async function collectionUsage(): Promise<number> {
   col.dispose();
   return hits.length + bytes.length + col.size;
 }
+
+// Leg check: label-free, on the caller's own legs and passages.
+async function legCheckUsage(): Promise<number[]> {
+  const passages = [{ id: 'a', text: 'Paris is the capital of France and its largest city.' }];
+  const report: LegCheckReport = await checkLegs([
+    { retriever: 'bm25', search: (qs: string[], k: number) => qs.map(() => ['a'].slice(0, k)) },
+    { retriever: 'dense', search: async (qs: string[]) => qs.map(() => [] as string[]) },
+  ], passages, { sample: 50, ratio: LEG_CHECK_DEFAULTS.ratio });
+  const probes: { id: string; query: string }[] = pickProbes(passages);
+  const mrr: number = report.legs[0].mrr + probes.length;
+  const warning: string | null = report.warning;
+  void mrr; void warning;
+  const col = await Collection.create({});
+  const again: LegCheckReport = await col.checkLegs();
+  const last: LegCheckReport | null = col.legReport;
+  void again; void last;
+  return weightsAfterLegCheck([0.7, 0.3], ['bm25', 'dense'], report);
+}
+void legCheckUsage;

@@ -24,3 +24,23 @@ export function skipUnlessShared(t, relative) {
 
 /** Which WASM build this run tests: RAGWASM_BUILD=debug|release (default release). */
 export const build = process.env.RAGWASM_BUILD ?? 'release';
+
+/**
+ * Deterministic test embedder (no model): a `dims`-dim hashed bag of the [a-z]+ words (FNV-1a 32).
+ * `weighted` adds 1 + (hash mod 7) / 3 per word instead of 1, so values are not small integers;
+ * `normalize` scales each vector to unit length.
+ * @returns {Float32Array[]}
+ */
+export function hashedBagOfWords(texts, { dims = 32, normalize = true, weighted = false } = {}) {
+  return texts.map((t) => {
+    const v = new Float32Array(dims);
+    for (const w of t.toLowerCase().match(/[a-z]+/g) ?? []) {
+      let h = 2166136261;
+      for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619) >>> 0;
+      v[h % dims] += weighted ? 1 + (h % 7) / 3 : 1;
+    }
+    if (!normalize) return v;
+    const n = Math.hypot(...v) || 1;
+    return v.map((x) => x / n);
+  });
+}

@@ -292,13 +292,17 @@ test('the opt-in cache answers a repeated request without sending anything', asy
   double.always({ json: openaiJson('[scripted cached]') });
   const cache = new ResponseCache();
   const ledger = new RequestLedger();
-  const c = client({ cache, ledger });
+  const c = client({ cache, ledger, prices: { 'double-model': { inputPerMTok: 1, outputPerMTok: 2 } } });
   const a = await c.complete({ ...ask(), temperature: 0 });
   const b = await c.complete({ ...ask(), temperature: 0 });
   const other = await c.complete({ ...ask('another question'), temperature: 0 });
   assert.equal(a.cached, false);
   assert.equal(b.cached, true);
   assert.equal(b.text, a.text);
+  assert.ok(a.cost > 0, 'the scripted usage is priced');
+  assert.equal(b.cost, 0, 'a cache hit costs nothing');
+  assert.equal(b.savedCost, a.cost);
+  assert.equal(c.stats.cost, a.cost + other.cost, 'stats count only calls that were sent');
   assert.equal(other.cached, false);
   assert.equal(double.requests.length, 2);
   assert.equal(ledger.entries.length, 2);

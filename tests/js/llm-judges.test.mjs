@@ -185,6 +185,16 @@ test('metadata extraction reads key value lines', async () => {
   assert.match(double.requests[0].body.messages[0].content, /Use these keys when the document states them: company, date, form type\./);
 });
 
+test('chunk context stops sending when one chunk fails and reports that failure', async () => {
+  double.reset();
+  double.enqueue({ status: 400, json: { error: { message: 'scripted bad request' } } });
+  double.always((req) => ({ json: openaiJson(`[scripted note ${req.body.messages.length}]`) }));
+  const c = client({ concurrency: 1, maxRetries: 0 });
+  await assert.rejects(() => contextualizeChunks(c, 'DOC TEXT', ['one', 'two', 'three', 'four', 'five']),
+    (e) => e.code !== 'ABORTED' && /scripted bad request/.test(e.message));
+  assert.equal(double.requests.length, 1, 'the four queued chunks were never sent');
+});
+
 test('chunk context sends the document first and identically for every chunk', async () => {
   double.reset();
   double.always((req) => ({ json: anthropicJson(`[scripted note ${req.body.messages[0].content[1].text.length}]`) }));

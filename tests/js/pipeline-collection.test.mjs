@@ -8,21 +8,12 @@ import { join } from 'node:path';
 import { init, RagwasmError, saveBytes } from '../../web/src/index.js';
 import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/collection.js';
 
+import { hashedBagOfWords } from './helpers.mjs';
+
 await init();
 
 // 32-dim hashed bag of words, L2-normalized: deterministic and good enough to rank by word overlap.
-async function embed(texts) {
-  return texts.map((t) => {
-    const v = new Float32Array(32);
-    for (const w of t.toLowerCase().match(/[a-z]+/g) ?? []) {
-      let h = 2166136261;
-      for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619) >>> 0;
-      v[h % 32] += 1;
-    }
-    const n = Math.hypot(...v) || 1;
-    return v.map((x) => x / n);
-  });
-}
+const embed = async (texts) => hashedBagOfWords(texts);
 
 const docs = [
   { id: 'fr', text: 'Paris is the capital of France. The Seine flows through Paris.' },
@@ -75,7 +66,7 @@ test('save and load round-trip and corrupt or newer bytes are rejected', async (
   assert.equal((await Collection.load('c1', { dir })).size, 3);
   await assert.rejects(Collection.load('missing', { dir }), (e) => e.code === 'NOT_FOUND');
 
-  const jsonl = col.exportJsonl().trim().split('\n').map((l) => JSON.parse(l));
+  const jsonl = (await col.exportJsonl({ header: false })).trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(jsonl.length, [...col.docs.values()].reduce((s, d) => s + d.chunks.length, 0));
   assert.ok(jsonl.every((c) => typeof c.text === 'string' && typeof c.docId === 'string'));
   col.dispose();
@@ -190,4 +181,41 @@ test('an embedder returning bad vectors leaves the collection unchanged and usab
   await col.add([{ id: 'new', text: 'Brand new text.' }]);
   assert.equal((await col.search('Brand new text', { k: 1 }))[0].docId, 'new');
   col.dispose();
+});
+
+// A copy of the collection writer as it was before toBytes() moved to checksum.js packSections:
+// bytes saved by earlier builds must still load, and toBytes() must still write exactly them.
+function oldWriter(headerJson, bm25Bytes, denseBytes) {
+  const enc = new TextEncoder();
+  const sections = [enc.encode(headerJson), bm25Bytes, denseBytes];
+  const out = new Uint8Array(8 + 4 + sections.reduce((s, b) => s + 4 + b.length, 0) + 4);
+  const view = new DataView(out.buffer);
+  out.set(enc.encode('RAGWCOL1'), 0);
+  view.setUint32(8, 1, true);
+  let at = 12;
+  for (const s of sections) {
+    view.setUint32(at, s.length, true);
+    out.set(s, at + 4);
+    at += 4 + s.length;
+  }
+  view.setUint32(at, crc32(out.subarray(0, at)), true);
+  return out;
+}
+
+test('collection bytes of the pre-packSections writer load identically and toBytes still writes them', async () => {
+  for (const config of [{ indexes: { bm25: {} } }, { chunker: { chunkSize: 40, chunkOverlap: 0 } }]) {
+    const col = await Collection.create(config, { embedder: embed, dimension: 32 });
+    await col.add([...docs, { id: 'meta', text: 'Rome is the capital of Italy.', metadata: { lang: 'it', year: 2024 } }]);
+    const docList = [...col.docs.entries()].map(([id, d]) => ({ id, metadata: d.metadata, chunks: d.chunks }));
+    const old = oldWriter(JSON.stringify({ config: col.config, docs: docList }), col.bm25 ? col.bm25.save() : new Uint8Array(0),
+      col.dense ? col.dense.save() : new Uint8Array(0));
+    assert.deepEqual(col.toBytes(), old);
+    const again = Collection.fromBytes(old, { embedder: embed, dimension: 32 });
+    for (const q of ['capital of Germany', 'apple pie', 'Rome']) {
+      assert.deepEqual(await again.search(q, { k: 5, explain: true }), await col.search(q, { k: 5, explain: true }), q);
+    }
+    assert.deepEqual(again.toBytes(), old);
+    col.dispose();
+    again.dispose();
+  }
 });

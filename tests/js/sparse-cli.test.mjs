@@ -98,3 +98,27 @@ test('CISI files load the same with CRLF and with LF line ends', async () => {
   }
   assert.deepEqual(seen, [['1', '2'], ['1', '2']]);
 });
+
+test('eval names a missing qrels split instead of evaluating every query', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-split-'));
+  writeFileSync(join(dir, 'corpus.jsonl'), '{"_id":"d1","title":"","text":"alpha beta"}\n');
+  writeFileSync(join(dir, 'queries.jsonl'), '{"_id":"q1","text":"alpha"}\n');
+  mkdirSync(join(dir, 'qrels'));
+  writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
+  const r = run('eval', '--dataset', dir, '--split', 'dev');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /qrels\/dev\.tsv: no qrels for split "dev" \(available: test\)/);
+});
+
+test('search --qrels-only keeps the first query of a qrels file without a header row', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-qo-'));
+  writeFileSync(join(dir, 'corpus.jsonl'), '{"_id":"d1","title":"","text":"alpha beta"}\n{"_id":"d2","title":"","text":"gamma delta"}\n');
+  writeFileSync(join(dir, 'queries.jsonl'), '{"_id":"q1","text":"alpha"}\n{"_id":"q2","text":"gamma"}\n{"_id":"q3","text":"beta"}\n');
+  writeFileSync(join(dir, 'qrels.tsv'), 'q1\td1\t1\nq2\td2\t1\n');
+  const idx = join(dir, 'ix.bin');
+  assert.equal(run('index', '-o', idx, join(dir, 'corpus.jsonl')).status, 0);
+  const r = run('search', idx, '--queries', join(dir, 'queries.jsonl'), '--qrels-only', join(dir, 'qrels.tsv'));
+  assert.equal(r.status, 0, r.stderr);
+  const qids = [...new Set(r.stdout.trim().split('\n').map((l) => l.split(' ')[0]))];
+  assert.deepEqual(qids, ['q1', 'q2']);
+});

@@ -52,3 +52,18 @@ export async function retrieval(): Promise<number> {
   const r = metrics.evaluateRun({ q: { 'd#1': 1 } }, { q: { [hits[0].id]: hits[0].score } }, { measures: ['ndcg_cut.10'] });
   return r.aggregate['ndcg_cut_10'] + (back ? back.length : 0);
 }
+
+export async function collectionJsonl(): Promise<number> {
+  const { Collection, JSONL_FORMAT_VERSION } = await import('../../web/src/index.js');
+  const embed = async (texts: string[]): Promise<Float32Array[]> => texts.map(() => new Float32Array(4));
+  const col = await Collection.create({}, { embedder: embed, dimension: 4, keepVectors: true });
+  const text: string = await col.exportJsonl({ vectors: true, header: true, onProgress: (done: number, total: number) => void [done, total] });
+  const lines: string[] = [];
+  for await (const line of col.exportJsonlLines({ vectors: false, batchSize: 64 })) lines.push(line);
+  const again = await Collection.importJsonl(text, { embedder: embed, keepVectors: false, signal: new AbortController().signal });
+  const fromLines = await Collection.importJsonl(lines, { config: { indexes: { bm25: {} } }, batchSize: 128 });
+  const header: import('../../web/src/index.js').CollectionJsonlHeader = JSON.parse(text.split('\n')[0]);
+  const chunk: import('../../web/src/index.js').CollectionJsonlChunk = JSON.parse(text.split('\n')[1] ?? '{}');
+  for (const c of [col, again, fromLines]) c.dispose();
+  return JSONL_FORMAT_VERSION + header.chunks + (chunk.vector?.length ?? 0);
+}

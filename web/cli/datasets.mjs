@@ -4,7 +4,7 @@
 // Both return {corpus: [{id, title, text}], queries: [{id, text}], qrels: Map<qid, Map<docid, rel>>}
 // with exactly the documents and judged queries used by ../shared/data/golden (see its README):
 // queries are those with judgments, in the queries file's order.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Parses JSON lines; blank lines ignored; errors name the file and line. */
@@ -21,6 +21,14 @@ export function readJsonl(path) {
     }
   }
   return out;
+}
+
+/** A dataset folder that cannot be used as asked (the CLI prints the message, exit code 2). */
+export class DatasetError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'DatasetError';
+  }
 }
 
 /** BEIR qrels TSV (header row `query-id corpus-id score`) -> Map<qid, Map<docid, rel>>, file order kept. */
@@ -51,7 +59,12 @@ export function readBeirCorpus(path) {
 export function loadBeir(dir, { split = 'test' } = {}) {
   const corpus = readBeirCorpus(join(dir, 'corpus.jsonl'));
   const qrelsPath = join(dir, 'qrels', `${split}.tsv`);
-  const qrels = existsSync(qrelsPath) ? readQrelsTsv(qrelsPath) : new Map();
+  if (!existsSync(qrelsPath)) {
+    // Evaluating every query against missing judgments would silently report the wrong split.
+    const have = existsSync(join(dir, 'qrels')) ? readdirSync(join(dir, 'qrels')).filter((f) => f.endsWith('.tsv')).map((f) => f.slice(0, -4)) : [];
+    throw new DatasetError(`${qrelsPath}: no qrels for split "${split}"` + (have.length ? ` (available: ${have.join(', ')})` : ' (no qrels folder)'));
+  }
+  const qrels = readQrelsTsv(qrelsPath);
   const all = readJsonl(join(dir, 'queries.jsonl')).map((q) => ({ id: String(q._id), text: q.text ?? '' }));
   const queries = qrels.size ? all.filter((q) => qrels.has(q.id)) : all;
   return { corpus, queries, qrels };

@@ -74,6 +74,10 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
       io.stderr.write(`${e.message} [${e.code}]\n`);
       return 1;
     }
+    if (e?.name === 'DatasetError') {
+      io.stderr.write(`ragwasm ${name}: ${e.message}\n`);
+      return 2;
+    }
     if (e && e.code === 'ENOENT') {
       io.stderr.write(`ragwasm ${name}: file not found: ${e.path}\n`);
       return 1;

@@ -98,7 +98,8 @@ async function useOnnx(id, { model, tokenizerJson, pooling, key }) {
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
   ort.env.wasm.numThreads = 1;
   post({ type: 'progress', id, phase: 'loading the ONNX model', done: 0, total: 1 });
-  const embedder = await embedMod.createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: false });
+  // A model URL is kept in Cache Storage (the same bytes are not downloaded again after a reload).
+  const embedder = await embedMod.createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
   const [probe] = await embedder.embed(['probe'], { kind: 'query' });
   const index = denseMod.VectorIndex.create({ dimension: probe.length, metric: 'cosine' });
   const next = { embed: (texts, kind) => embedder.embed(texts, { kind }), index, label: `dense (ONNX, ${probe.length}-d)`, key: key ?? 'onnx' };

@@ -1,5 +1,8 @@
 // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) for the JS-side saved formats (collections,
-// doc chat's saved index). The C++ formats carry their own checksums.
+// doc chat's saved index), and the framed container both use (packSections / unpackSections). The
+// C++ formats carry their own checksums.
+import { RagwasmError } from './errors.js';
+
 const TABLE = (() => {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
@@ -19,4 +22,74 @@ export function crc32(bytes) {
   let c = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
+}
+
+const MAGIC_BYTES = 8;
+
+/**
+ * The framed container of the JS-side saved formats (Collection, doc chat's saved index):
+ * `magic` (8 ASCII bytes) | u32 LE version | per section: u32 LE byte length + bytes | u32 LE CRC-32
+ * of everything before it.
+ * @param {string} magic exactly 8 ASCII characters, e.g. "RAGWCOL1"
+ * @param {number} version format version, an unsigned 32-bit integer
+ * @param {Uint8Array[]} sections written in order (each < 4 GiB)
+ * @returns {Uint8Array}
+ */
+export function packSections(magic, version, sections) {
+  const m = new TextEncoder().encode(magic);
+  if (m.length !== MAGIC_BYTES) throw new RangeError(`packSections: magic must be ${MAGIC_BYTES} ASCII bytes, got ${JSON.stringify(magic)}`);
+  const out = new Uint8Array(MAGIC_BYTES + 4 + sections.reduce((s, b) => s + 4 + b.length, 0) + 4);
+  const view = new DataView(out.buffer);
+  out.set(m, 0);
+  view.setUint32(MAGIC_BYTES, version, true);
+  let at = MAGIC_BYTES + 4;
+  for (const s of sections) {
+    view.setUint32(at, s.length, true);
+    out.set(s, at + 4);
+    at += 4 + s.length;
+  }
+  view.setUint32(at, crc32(out.subarray(0, at)), true);
+  return out;
+}
+
+/**
+ * Checks and splits packSections() output. Every length is checked against the bytes left before it
+ * is used; the sections are views into `bytes` (no copy).
+ * @param {Uint8Array} bytes
+ * @param {string} magic the expected 8-character magic
+ * @param {object} options
+ * @param {number} options.count number of sections
+ * @param {number} options.maxVersion newest version the caller reads (versions 1..maxVersion are accepted)
+ * @param {string} [options.label='saved bytes'] message prefix, e.g. "ragwasm: collection bytes"
+ * @param {string} [options.what='a ragwasm file'] named in the bad-magic message
+ * @param {string} [options.reader='this build'] named in the version message
+ * @returns {{version: number, sections: Uint8Array[]}}
+ * @throws {RagwasmError} CORRUPT_INDEX (not bytes, bad magic, a length past the end, trailing bytes,
+ *   checksum mismatch), UNSUPPORTED_VERSION (version 0 or above maxVersion)
+ */
+export function unpackSections(bytes, magic, options) {
+  const { count, maxVersion, label = 'saved bytes', what = 'a ragwasm file', reader = 'this build' } = options;
+  const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
+  if (!(bytes instanceof Uint8Array) || bytes.length < MAGIC_BYTES + 8 || new TextDecoder().decode(bytes.subarray(0, MAGIC_BYTES)) !== magic) {
+    throw corrupt(`not ${what} (bad magic)`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(MAGIC_BYTES, true);
+  if (version < 1 || version > maxVersion) {
+    const reads = maxVersion === 1 ? 'version 1' : `versions 1 to ${maxVersion}`;
+    throw new RagwasmError('UNSUPPORTED_VERSION', `${label}: format version ${version}; ${reader} reads ${reads}`);
+  }
+  const end = bytes.length - 4;  // where the CRC starts
+  const sections = [];
+  let at = MAGIC_BYTES + 4;
+  for (let s = 0; s < count; s++) {
+    if (at + 4 > end) throw corrupt(`section ${s} length is past the end`);
+    const len = view.getUint32(at, true);
+    if (len > end - (at + 4)) throw corrupt(`section ${s} has ${len} bytes, only ${end - (at + 4)} left`);
+    sections.push(bytes.subarray(at + 4, at + 4 + len));
+    at += 4 + len;
+  }
+  if (at !== end) throw corrupt(`${end - at} unexpected bytes after the sections`);
+  if (view.getUint32(at, true) !== crc32(bytes.subarray(0, at))) throw corrupt('checksum mismatch');
+  return { version, sections };
 }

@@ -6,7 +6,7 @@ export interface BatchEncoding {
   inputIds: Int32Array;
   /** 1 for real tokens, 0 for padding. */
   attentionMask: Int32Array;
-  /** All 0 (single sequences). */
+  /** 0 for single sequences; pairs: 0 for [CLS] A [SEP], 1 for B [SEP], 0 on padding. */
   tokenTypeIds: Int32Array;
   /** Real tokens per row. */
   lengths: Uint32Array;
@@ -30,6 +30,8 @@ export class Tokenizer {
   tokenize(text: string): Int32Array;
   encode(text: string, options?: Omit<EncodeOptions, 'padding'>): Int32Array;
   encodeBatch(texts: string[], options?: EncodeOptions): BatchEncoding;
+  /** [CLS] A [SEP] B [SEP] rows, 'longest_first' truncation (maxLength >= 3 with special tokens). */
+  encodePairs(firsts: string | string[], seconds: string[], options?: EncodeOptions): BatchEncoding;
   normalize(text: string): string;
   tokenToId(token: string): number;
   idToToken(id: number): string;

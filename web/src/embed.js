@@ -4,6 +4,7 @@ import { RagwasmError, callWasm } from './errors.js';
 import { Handle } from './handle.js';
 import { MAX_TEXT_BYTES } from './limits.js';
 import { wasm } from './module.js';
+import { disposeOutputs, loadBytes, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
 } from './validate.js';
@@ -61,7 +62,7 @@ function encodeOptions(options, name) {
  * @property {number} cols tokens per row (padding 'longest' / 'max_length'); longest row for 'none'
  * @property {Int32Array} inputIds rows*cols ids, row-major (padding 'none': rows concatenated)
  * @property {Int32Array} attentionMask 1 for real tokens, 0 for padding
- * @property {Int32Array} tokenTypeIds all 0 (single sequences)
+ * @property {Int32Array} tokenTypeIds 0 for single sequences; pairs: 0 for [CLS] A [SEP], 1 for B [SEP], 0 on padding
  * @property {Uint32Array} lengths real tokens per row
  */
 
@@ -148,6 +149,31 @@ export class Tokenizer extends Handle {
   }
 
   /**
+   * Encodes text pairs in the BERT pair format `[CLS] A [SEP] B [SEP]` (cross-encoder inputs), as
+   * Hugging Face tokenizers do: token type 0 for [CLS] A [SEP] and 1 for B [SEP]; pairs longer than
+   * maxLength are cut with 'longest_first' (the longer text shrinks first; when both must, the shorter
+   * keeps floor((maxLength - 3) / 2) tokens, the first text counting as the shorter on a tie).
+   * @param {string|string[]} firsts one text used with every second text (e.g. a query), or one per second text
+   * @param {string[]} seconds at least one (e.g. passages)
+   * @param {{maxLength?: number, truncation?: boolean, padding?: 'none'|'longest'|'max_length', addSpecialTokens?: boolean}} [options]
+   *   defaults: maxLength 512 (>= 3 with special tokens), truncation true, padding 'longest', addSpecialTokens true
+   * @returns {BatchEncoding}
+   * @throws {RagwasmError} INVALID_ARGUMENT (empty batch, lengths differ, bad option), LIMIT_EXCEEDED
+   *   (a pair longer than maxLength with truncation off; too many bytes), DISPOSED
+   */
+  encodePairs(firsts, seconds, options = {}) {
+    const o = encodeOptions(options, 'encodePairs options');
+    const second = packTexts(seconds, 'seconds');
+    const firstList = typeof firsts === 'string' ? [firsts] : firsts;
+    if (!Array.isArray(firstList)) throw invalid('firsts', 'a string or an array of strings', firsts);
+    if (firstList.length !== seconds.length && typeof firsts !== 'string') {
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: firsts: expected ${seconds.length} texts (one per second text) or one string, got ${firstList.length}`);
+    }
+    const first = packTexts(firstList, 'firsts');
+    return callWasm(() => this.native.encodePairBatch(first.bytes, first.offsets, second.bytes, second.offsets, o.maxLength, o.truncation, o.padding, o.addSpecialTokens));
+  }
+
+  /**
    * The normalized text (BertNormalizer): cleaned, CJK-spaced, lowercased, accents stripped.
    * @param {string} text
    * @returns {string}
@@ -170,47 +196,6 @@ export class Tokenizer extends Handle {
     expectInteger(id, 'id', { min: 0, max: this.vocabSize - 1 });
     return callWasm(() => this.native.idToToken(id));
   }
-}
-
-/** Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs in Node). */
-async function loadBytes(source, name, { cache = false, signal } = {}) {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (typeof Blob !== 'undefined' && source instanceof Blob) return new Uint8Array(await source.arrayBuffer());
-  if (typeof source === 'string' || source instanceof URL) {
-    let url;
-    try {
-      url = new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
-    } catch {
-      throw invalid(name, 'an absolute URL, ArrayBuffer, Uint8Array or File', source);
-    }
-    if (url.protocol === 'file:') {
-      const fs = await import('node:fs/promises');
-      try {
-        return new Uint8Array(await fs.readFile(url));
-      } catch (e) {
-        throw new RagwasmError('NOT_FOUND', `ragwasm: ${name}: cannot read ${url.href}: ${e.message}`, { cause: e });
-      }
-    }
-    // Browser: keep model bytes in Cache Storage so a reload does not download them again.
-    const store = cache && typeof caches !== 'undefined' ? await caches.open('ragwasm-models-v1') : null;
-    if (store) {
-      const hit = await store.match(url.href);
-      if (hit) return new Uint8Array(await hit.arrayBuffer());
-    }
-    let res;
-    try {
-      res = await fetch(url.href, { signal });
-    } catch (e) {
-      if (signal && signal.aborted) throw new RagwasmError('ABORTED', `ragwasm: ${name}: download aborted`, { cause: e });
-      throw new RagwasmError('NETWORK', `ragwasm: ${name}: cannot fetch ${url.href}: ${e.message}`, { cause: e });
-    }
-    if (!res.ok) throw new RagwasmError('HTTP', `ragwasm: ${name}: ${url.href} answered HTTP ${res.status}`);
-    const buf = await res.arrayBuffer();
-    if (store) await store.put(url.href, new Response(buf.slice(0)));
-    return new Uint8Array(buf);
-  }
-  throw invalid(name, 'an ArrayBuffer, Uint8Array, File/Blob or URL', source);
 }
 
 function checkAbort(signal) {
@@ -330,8 +315,6 @@ export function poolEmbeddings(hidden, attentionMask, shape) {
   return callWasm(() => m.embed_pool(hidden, attentionMask, rows, tokens, dim, pooling, normalize));
 }
 
-const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'];
-
 /**
  * An embedder running a sentence-embedding model with ONNX Runtime (onnxruntime-web by default);
  * tokenization, pooling and normalization run in ragwasm's WASM.
@@ -387,20 +370,7 @@ export class OnnxEmbedder {
       ? tok._encodeBatch(bytes, offsets, cfg.maxLength, 'longest')
       : callWasm(() => tok.native.encodeBatch(bytes, offsets, cfg.maxLength, true, 'longest', true));
     const { rows, cols } = enc;
-    const ort = this._ort;
-    const feeds = {};
-    const dims = [rows, cols];
-    const asInt64 = (a) => { const b = new BigInt64Array(a.length); for (let k = 0; k < a.length; k++) b[k] = BigInt(a[k]); return b; };
-    for (const name of this._session.inputNames) {
-      const src = name === 'input_ids' ? enc.inputIds : name === 'attention_mask' ? enc.attentionMask : enc.tokenTypeIds;
-      feeds[name] = new ort.Tensor(cfg.inputTypes[name] === 'int32' ? 'int32' : 'int64', cfg.inputTypes[name] === 'int32' ? Int32Array.from(src) : asInt64(src), dims);
-    }
-    let results;
-    try {
-      results = await this._session.run(feeds);
-    } catch (e) {
-      throw new RagwasmError('INTERNAL', `ragwasm: ONNX Runtime failed: ${e && e.message ? e.message : e}`, { cause: e });
-    }
+    const results = await runSession(this._session, tokenFeeds(this._ort, this._session, enc, cfg.inputTypes));
     const t = results[cfg.outputName];
     const shape = t.dims;
     const want = cfg.pooling === 'none' ? 2 : 3;
@@ -410,7 +380,7 @@ export class OnnxEmbedder {
     const dim = Number(shape[shape.length - 1]);
     const m = wasm();
     const flat = callWasm(() => m.embed_pool(t.data, enc.attentionMask, rows, cols, dim, cfg.pooling, cfg.normalize));
-    for (const v of Object.values(results)) if (typeof v.dispose === 'function') v.dispose();
+    disposeOutputs(results);
     this.dims = dim;
     return splitRows(flat, rows, dim);
   }
@@ -420,13 +390,27 @@ export class OnnxEmbedder {
    * {tokenizerJson}/{vocab}. A Tokenizer or StaticEmbedder passed in stays owned by the caller.
    */
   async dispose() {
-    if (this._session !== null) {
-      const s = this._session;
-      this._session = null;
-      if (this._ownsTokenizer) this._tokenizer.dispose();
-      if (typeof s.release === 'function') await s.release();
-    }
+    await releaseOrtModel(this);
   }
+}
+
+/**
+ * @internal The `tokenizer` option of the ONNX model factories: a Tokenizer (or, with allowStatic, a
+ * StaticEmbedder) stays owned by the caller; {tokenizerJson} / {vocab} creates one the model owns.
+ * @returns {{tokenizer: Tokenizer|StaticEmbedder, owns: boolean}}
+ */
+export function tokenizerOption(value, name, { allowStatic = false } = {}) {
+  const what = allowStatic ? 'a Tokenizer, a StaticEmbedder, {tokenizerJson} or {vocab}' : 'a Tokenizer, {tokenizerJson} or {vocab}';
+  if (value instanceof Tokenizer || (allowStatic && value instanceof StaticEmbedder)) {
+    value.native; // eslint-disable-line no-unused-expressions -- throws DISPOSED early
+    return { tokenizer: value, owns: false };
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const t = expectOptions(value, `${name}.tokenizer`, ['tokenizerJson', 'vocab']);
+    if (t.tokenizerJson !== undefined) return { tokenizer: Tokenizer.fromTokenizerJson(t.tokenizerJson), owns: true };
+    if (t.vocab !== undefined) return { tokenizer: Tokenizer.fromVocab(t.vocab), owns: true };
+  }
+  throw invalid(`${name}.tokenizer`, what, value);
 }
 
 /**
@@ -463,62 +447,14 @@ export async function createOnnxEmbedder(options) {
     documentPrefix: o.documentPrefix === undefined ? '' : expectString(o.documentPrefix, `${name}.documentPrefix`, { maxLength: 1000 }),
     batchSize: o.batchSize === undefined ? 32 : expectInteger(o.batchSize, `${name}.batchSize`, { min: 1, max: 4096 }),
   };
-  let tokenizer = o.tokenizer;
-  let ownsTokenizer = false;
-  if (tokenizer instanceof Tokenizer || tokenizer instanceof StaticEmbedder) {
-    tokenizer.native; // eslint-disable-line no-unused-expressions -- throws DISPOSED early
-  } else if (tokenizer !== null && typeof tokenizer === 'object' && !Array.isArray(tokenizer)) {
-    const t = expectOptions(tokenizer, `${name}.tokenizer`, ['tokenizerJson', 'vocab']);
-    if (t.tokenizerJson !== undefined) tokenizer = Tokenizer.fromTokenizerJson(t.tokenizerJson);
-    else if (t.vocab !== undefined) tokenizer = Tokenizer.fromVocab(t.vocab);
-    else throw invalid(`${name}.tokenizer`, 'a Tokenizer, a StaticEmbedder, {tokenizerJson} or {vocab}', tokenizer);
-    ownsTokenizer = true;
-  } else {
-    throw invalid(`${name}.tokenizer`, 'a Tokenizer, a StaticEmbedder, {tokenizerJson} or {vocab}', tokenizer);
-  }
+  const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
+  const { tokenizer, owns: ownsTokenizer } = tokenizerOption(o.tokenizer, name, { allowStatic: true });
   const release = () => { if (ownsTokenizer) tokenizer.dispose(); };
   if (tokenizer instanceof StaticEmbedder && pooling === 'cls') {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.pooling: 'cls' needs a WordPiece tokenizer ([CLS] first); a StaticEmbedder table has no [CLS] token`);
   }
-  let ort;
-  let bytes;
-  let session;
-  try {
-    ort = o.ort ?? await import('onnxruntime-web');
-    if (!ort || typeof ort.InferenceSession !== 'function' || typeof ort.Tensor !== 'function') {
-      throw invalid(`${name}.ort`, 'an onnxruntime module (InferenceSession, Tensor)', ort);
-    }
-    bytes = await loadBytes(o.model, `${name}.model`, { cache: o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`) });
-  } catch (e) {
-    release();
-    throw e;
-  }
-  try {
-    session = await ort.InferenceSession.create(bytes, o.sessionOptions ?? {});
-  } catch (e) {
-    release();
-    throw new RagwasmError('INTERNAL', `ragwasm: ${name}.model: ONNX Runtime could not load the model: ${e && e.message ? e.message : e}`, { cause: e });
-  }
-  const fail = async (msg) => {
-    if (typeof session.release === 'function') await session.release();
-    release();
-    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.model: ${msg}`);
-  };
-  const inputs = session.inputNames;
-  if (!inputs.includes('input_ids')) await fail(`expected an 'input_ids' input, the model has [${inputs.join(', ')}]`);
-  const unknown = inputs.filter((n) => !KNOWN_INPUTS.includes(n));
-  if (unknown.length) await fail(`unsupported model inputs [${unknown.join(', ')}] (supported: ${KNOWN_INPUTS.join(', ')})`);
-  cfg.inputTypes = {};
-  const meta = session.inputMetadata;
-  for (const n of inputs) {
-    let type = 'int64';
-    if (Array.isArray(meta)) {
-      const md = meta.find((x) => x && x.name === n);
-      if (md && md.type) type = md.type;
-    }
-    if (type !== 'int64' && type !== 'int32') await fail(`input '${n}' has type ${type}, expected int64 or int32`);
-    cfg.inputTypes[n] = type;
-  }
+  const { ort, session, fail, inputTypes } = await openTokenModel({ ort: o.ort, model: o.model, cache, sessionOptions: o.sessionOptions }, name, release);
+  cfg.inputTypes = inputTypes;
   const outputs = session.outputNames;
   if (o.outputName !== undefined) {
     expectString(o.outputName, `${name}.outputName`);

@@ -12,6 +12,8 @@ export * from './dense.js';
 export * from './sparse.js';
 export * from './storage.js';
 export * from './fusion.js';
+export * from './leg-check.js';
+export * from './rerank.js';
 export * from './context.js';
 export * from './pipeline.js';
 export * from './embed.js';

@@ -39,7 +39,9 @@ export interface CompletionResult {
   latencyMs: number;
   /** HTTP attempts made (0 for a cache hit). */
   attempts: number;
+  /** True when answered from the ResponseCache: then cost is 0 (null if unpriced) and savedCost is the original call's. */
   cached: boolean;
+  savedCost?: number | null;
 }
 export interface Price {
   inputPerMTok: number;

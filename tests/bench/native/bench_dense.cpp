@@ -1,4 +1,5 @@
-// Native twin of the `dense` bench suite: flat scan throughput (f32, int8, binary) and HNSW build
+// Native twin of the `dense` bench suite: flat scan throughput (f32, int8, binary) beside the same
+// reference passes (bare kernel, batch kernel, read-only pass over the stored rows) and HNSW build
 // time, recall@10 and queries/s against the exact scan, on seeded Gaussian vectors.
 // Usage: bench_dense [--quick]. Prints one JSON object.
 #include <algorithm>
@@ -82,9 +83,23 @@ int main(int argc, char** argv) {
       volatile float sink = 0;
       const double ms = median_ms([&] { sink = sink + ix.search(q.data(), dim, so).value()[0].score; });
       const double bytes = st == Storage::kF32 ? n * dim * 4.0 : st == Storage::kInt8 ? n * dim * 1.0 : n * dim / 8.0;
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%s{\"n\": %zu, \"dim\": %zu, \"storage\": \"%s\", \"median_ms\": %.4f, \"gb_per_s\": %.3f}",
-                    first ? "" : ", ", n, dim, storage_name(st), ms, bytes / 1e9 / (ms / 1000));
+      // Reference passes over the same stored rows (see tests/bench/suites/dense.mjs).
+      double ref_ms[3];
+      double stored = 0;
+      const ReferencePass passes[3] = {ReferencePass::kKernel, ReferencePass::kBatch, ReferencePass::kRead};
+      for (int p = 0; p < 3; ++p) {
+        ref_ms[p] = median_ms([&] {
+          const auto r = ix.reference_pass(q.data(), dim, passes[p]).value();
+          stored = static_cast<double>(r.bytes);
+          sink = sink + static_cast<float>(r.checksum);
+        });
+      }
+      char buf[512];
+      std::snprintf(buf, sizeof buf,
+                    "%s{\"n\": %zu, \"dim\": %zu, \"storage\": \"%s\", \"median_ms\": %.4f, \"gb_per_s\": %.3f, "
+                    "\"stored_bytes\": %.0f, \"kernel_ms\": %.4f, \"batch_ms\": %.4f, \"read_ms\": %.4f, \"read_gb_per_s\": %.3f}",
+                    first ? "" : ", ", n, dim, storage_name(st), ms, bytes / 1e9 / (ms / 1000), stored, ref_ms[0], ref_ms[1],
+                    ref_ms[2], stored / 1e9 / (ref_ms[2] / 1000));
       json += buf;
       first = false;
     }

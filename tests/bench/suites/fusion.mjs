@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Bm25Index, VectorIndex, createStaticEmbedder, fuse, tuneFusion } from '../../../web/src/index.js';
+import { Bm25Index, VectorIndex, checkLegs, createStaticEmbedder, fuse, tuneFusion, weightsAfterLegCheck } from '../../../web/src/index.js';
 
 function readJsonl(path) {
   return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -53,6 +53,13 @@ export async function measureScifact({ dataDir, modelPath, depth = 100, log = ()
   const testRuns = runsFor(test);
   log(`retrieved ${trainRuns.length} train and ${testRuns.length} test queries`);
 
+  // The label-free leg check the default hybrid runs (Collection: retrieval.fusion.legCheck).
+  const legCheck = await checkLegs([
+    { retriever: 'bm25', search: (qs, k) => qs.map((q) => bm25.search(q, { k }).map((h) => h.id)) },
+    { retriever: 'dense', search: (qs, k) => embedder.embedSync(qs).map((v) => dense.search(v, { k }).map((h) => h.id)) },
+  ], docs.map((d) => ({ id: d.id, text: d.text })));
+  log(legCheck.warning ?? `leg check: no weak leg (${JSON.stringify(legCheck.legs)})`);
+  const hybridDefault = { mode: 'convex', normalization: 'minmax', weights: weightsAfterLegCheck([0.7, 0.3], ['bm25', 'dense'], legCheck) };
   const evalOn = (runs, qrels, config) => tuneFusion(runs, qrels, { grid: [config] }).bestObjective;
   const tunedAll = tuneFusion(trainRuns, train);
   const bestOf = (pred) => tunedAll.table.reduce((b, r) => (pred(r) && (!b || r.objective > b.objective) ? r : b), null);
@@ -61,7 +68,8 @@ export async function measureScifact({ dataDir, modelPath, depth = 100, log = ()
     ['bm25 alone', { mode: 'rrf', weights: [1, 0] }],
     ['dense alone', { mode: 'rrf', weights: [0, 1] }],
     ['rrf (k=60, equal weights)', { mode: 'rrf' }],
-    ['hybrid default, no labels (convex min-max 0.7/0.3)', { mode: 'hybrid' }],
+    ['hybrid 0.7/0.3 without the leg check (convex min-max)', { mode: 'hybrid' }],
+    [`hybrid default, no labels (leg check: ${legCheck.weak.length ? `${legCheck.weak.join(',')} benched` : 'no weak leg'})`, hybridDefault],
     ['rrf-weighted, tuned on train', strip(bestOf((r) => r.mode === 'rrf' && r.weights[0] > 0 && r.weights[1] > 0))],
     ['convex min-max, tuned on train', strip(bestOf((r) => r.mode === 'convex' && r.normalization === 'minmax'))],
     ['tuneFusion best grid entry (train argmax)', strip(tunedAll.best)],
@@ -74,7 +82,7 @@ export async function measureScifact({ dataDir, modelPath, depth = 100, log = ()
   bm25.dispose();
   dense.dispose();
   embedder.dispose?.();
-  return { rows, testRuns, warnedTestQueries: warnings, trainQueries: trainRuns.length, testQueries: testRuns.length };
+  return { rows, legCheck, testRuns, warnedTestQueries: warnings, trainQueries: trainRuns.length, testQueries: testRuns.length };
 }
 
 export default {
@@ -93,6 +101,7 @@ export default {
       r.rows.map((x) => [x.name, JSON.stringify(x.config), x.trainNdcg10.toFixed(4), x.testNdcg10.toFixed(4)]));
     for (const x of r.rows) ctx.record(x.name, { config: x.config, train: x.trainNdcg10, test: x.testNdcg10 });
     ctx.record('testQueriesWithAgreementWarning', r.warnedTestQueries);
+    ctx.record('legCheck', r.legCheck);
     const lists = r.testRuns[0].lists;
     const t = await ctx.time(() => fuse(lists, { mode: 'rrf' }), { warmup: 3, reps: ctx.quick ? 5 : 21 });
     ctx.table('fuse() of 2 x 100 hits', ['median ms', 'p95 ms'], [[t.median.toFixed(3), t.p95.toFixed(3)]]);

@@ -148,6 +148,11 @@ export default {
       const added = await col.add(corpus.docs, { batchSize: 1000, onProgress: () => { events++; } });
       const buildMs = performance.now() - tb;
       const c1 = mem();
+      // The default hybrid's label-free leg check (run once; search() would run it on first use).
+      const tl = performance.now();
+      const legCheck = await col.checkLegs();
+      const legCheckMs = performance.now() - tl;
+      console.log(`leg check over ${added.chunks} chunks: ${legCheckMs.toFixed(0)} ms, ${legCheck.warning ?? `no weak leg ${JSON.stringify(legCheck.legs)}`}`);
       const hybrid = await latencies(queries.map((q) => q.text), (q) => col.search(q, { k: 10 }));
       // Where a hybrid query's time goes (the collection's internal indexes, same candidates=100 and fusion).
       const parts = { bm25: [], embed: [], dense: [], fuse: [] };
@@ -181,7 +186,7 @@ export default {
       const loadFileMs = performance.now() - tb;
       again.dispose();
       rmSync(dir, { recursive: true, force: true });
-      colRes = { documents: added.documents, chunks: added.chunks, progressEvents: events, buildMs, memDelta: delta(c0, c1), hybrid, breakdown, savedBytes: bytes.length, toBytesMs, saveFileMs, loadFileMs };
+      colRes = { documents: added.documents, chunks: added.chunks, progressEvents: events, buildMs, legCheckMs, legCheck, memDelta: delta(c0, c1), hybrid, breakdown, savedBytes: bytes.length, toBytesMs, saveFileMs, loadFileMs };
       col.dispose();
       embedder.dispose();
     }

@@ -149,9 +149,14 @@ export async function runPipelineEval(o) {
   }
   const t4 = performance.now();
   const f = col.config.retrieval.fusion;
+  const leg = col.legReport;
+  const legNote = !leg ? '' : leg.weak.length > 0
+    ? `; leg check: ${leg.weak.join(',')} benched, self-retrieval MRR@10 ${leg.legs.map((l) => `${l.retriever} ${l.mrr.toFixed(3)}`).join(' / ')}`
+    : `; leg check: no weak leg${leg.decided ? '' : ' (too few probes)'}`;
   return {
     dataset: o.dataset,
-    retriever: col.config.retrieval.retrievers.length > 1 ? `hybrid (${f.mode} ${f.normalization} ${f.weights.join('/')})` : col.config.retrieval.retrievers[0],
+    retriever: col.config.retrieval.retrievers.length > 1 ? `hybrid (${f.mode} ${f.normalization} ${f.weights.join('/')}${legNote})` : col.config.retrieval.retrievers[0],
+    legCheck: leg ?? null,
     chunker: o.chunker ?? `${cfg.chunker.strategy}:${col.config.chunker.chunkSize}/${col.config.chunker.chunkOverlap}`,
     documents: data.corpus.length,
     chunks,
@@ -170,7 +175,7 @@ export default {
     + 'scores its best chunk; every judged query is averaged (trec_eval -c). --metrics takes trec_eval -m names '
     + 'separated by commas or semicolons (use ";" between measures that carry cutoff lists, e.g. "P.5,10;map"). '
     + '--retriever dense uses the offline static model (--model FILE for another static model file); hybrid is the '
-    + 'default hybrid pipeline (convex min-max, BM25 0.7 / dense 0.3, docs/fusion.md); --config FILE is a pipeline '
+    + 'default hybrid pipeline (convex min-max, BM25 0.7 / dense 0.3; a leg the label-free leg check finds much weaker is benched, docs/fusion.md); --config FILE is a pipeline '
     + 'JSON (parsePipelineConfig), whose chunker applies unless --chunker is given. dense/hybrid/--config run through a Collection.',
   options: {
     dataset: { type: 'string', help: 'BEIR folder (corpus.jsonl, queries.jsonl, qrels/) or CISI folder' },

@@ -1,6 +1,6 @@
 // ragwasm index INPUT -o FILE: builds a Bm25Index from BEIR corpus.jsonl (or a BEIR folder) or from a
 // folder of .txt/.md files, and writes the saved index.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { Bm25Index, Collection } from '../../src/index.js';
 import { readBeirCorpus } from '../datasets.mjs';
@@ -35,6 +35,18 @@ export function readDocuments(input) {
     const heading = /^#\s+(.+)$/m.exec(text);
     return { id: relative(input, p), title: extname(p) === '.txt' ? '' : (heading ? heading[1].trim() : ''), text };
   });
+}
+
+/** Writes next to `path`, then renames over it: an interrupted run never leaves a half-written index. */
+function writeAtomically(path, bytes) {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 export default {
@@ -92,7 +104,7 @@ export default {
         col = await Collection.create(config, embedder ? { embedder } : {});
         const r = await col.add(docs.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 });
         const bytes = col.toBytes();
-        writeFileSync(values.output, bytes);
+        writeAtomically(values.output, bytes);
         io.stderr.write(`indexed ${r.documents} documents, ${r.chunks} chunks (${col.config.retrieval.retrievers.join(' + ')}), ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${values.output}\n`);
       } finally {
         col?.dispose();
@@ -114,7 +126,7 @@ export default {
     try {
       idx.add(docs);
       const bytes = idx.save();
-      writeFileSync(values.output, bytes);
+      writeAtomically(values.output, bytes);
       const s = idx.stats();
       io.stderr.write(`indexed ${s.documents} documents, ${s.terms} terms, ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${values.output}\n`);
     } finally {

@@ -1,7 +1,7 @@
 // ragwasm search INDEX (--query TEXT | --queries FILE): TREC run lines `qid Q0 docid rank score tag`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Bm25Index, Collection, parsePipelineConfig, RagwasmError } from '../../src/index.js';
-import { readJsonl, trecLines } from '../datasets.mjs';
+import { readJsonl, readQrelsTsv, trecLines } from '../datasets.mjs';
 import { bestChunkPerDoc, embedderFor, retrieverConfig, UsageError } from './tune.mjs';
 
 const COLLECTION_MAGIC = 'RAGWCOL1';
@@ -76,7 +76,7 @@ export default {
     }
     let queries = values.query !== undefined ? [{ id: values.qid ?? '1', text: values.query }] : readQueries(values.queries);
     if (values['qrels-only']) {
-      const judged = new Set(readFileSync(values['qrels-only'], 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(/\s+/)[0]).filter(Boolean));
+      const judged = new Set(readQrelsTsv(values['qrels-only']).keys());  // header row optional
       queries = queries.filter((q) => judged.has(q.id));
     }
     const bytes = readFileSync(positionals[0]);

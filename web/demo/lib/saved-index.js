@@ -1,9 +1,10 @@
 // Byte format of doc chat's saved index: magic "RWCHAT01", format version (u32 LE), three
 // length-prefixed sections (JSON header {denseKey, denseLabel, docs, chunks}, Bm25Index.save() bytes,
-// VectorIndex.save() bytes) and a CRC-32 of everything before it. The BM25 and vector sections are
-// the library's own saved formats (with their own checks); this wrapper adds the chunk table and
-// which embedding model made the vectors.
-import { crc32 } from '../../src/checksum.js';
+// VectorIndex.save() bytes) and a CRC-32 of everything before it — the container of
+// web/src/checksum.js packSections / unpackSections. The BM25 and vector sections are the library's
+// own saved formats (with their own checks); this wrapper adds the chunk table and which embedding
+// model made the vectors.
+import { packSections, unpackSections } from '../../src/checksum.js';
 import { RagwasmError } from '../../src/errors.js';
 
 const MAGIC = 'RWCHAT01';
@@ -12,19 +13,7 @@ export const SAVED_INDEX_VERSION = 1;
 
 /** @returns {Uint8Array} */
 export function packIndex(header, bm25Bytes, denseBytes) {
-  const sections = [new TextEncoder().encode(JSON.stringify(header)), bm25Bytes, denseBytes];
-  const out = new Uint8Array(12 + sections.reduce((s, b) => s + 4 + b.length, 0) + 4);
-  const view = new DataView(out.buffer);
-  out.set(new TextEncoder().encode(MAGIC), 0);
-  view.setUint32(8, SAVED_INDEX_VERSION, true);
-  let at = 12;
-  for (const s of sections) {
-    view.setUint32(at, s.length, true);
-    out.set(s, at + 4);
-    at += 4 + s.length;
-  }
-  view.setUint32(at, crc32(out.subarray(0, at)), true);
-  return out;
+  return packSections(MAGIC, SAVED_INDEX_VERSION, [new TextEncoder().encode(JSON.stringify(header)), bm25Bytes, denseBytes]);
 }
 
 /**
@@ -33,24 +22,9 @@ export function packIndex(header, bm25Bytes, denseBytes) {
  * @throws {RagwasmError} CORRUPT_INDEX, UNSUPPORTED_VERSION
  */
 export function unpackIndex(bytes) {
+  const { sections } = unpackSections(bytes, MAGIC, {
+    count: 3, maxVersion: SAVED_INDEX_VERSION, label: 'saved index', what: 'a doc chat index', reader: 'this page' });
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `saved index: ${why}`);
-  if (!(bytes instanceof Uint8Array) || bytes.length < 28 || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) {
-    throw corrupt('not a doc chat index (bad magic)');
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = view.getUint32(8, true);
-  if (version !== SAVED_INDEX_VERSION) throw new RagwasmError('UNSUPPORTED_VERSION', `saved index: format version ${version}; this page reads version ${SAVED_INDEX_VERSION}`);
-  const sections = [];
-  let at = 12;
-  for (let s = 0; s < 3; s++) {
-    if (at + 4 > bytes.length - 4) throw corrupt(`section ${s} length is past the end`);
-    const len = view.getUint32(at, true);
-    if (len > bytes.length - 4 - (at + 4)) throw corrupt(`section ${s} claims ${len} bytes, only ${bytes.length - 4 - (at + 4)} left`);
-    sections.push(bytes.subarray(at + 4, at + 4 + len));
-    at += 4 + len;
-  }
-  if (at !== bytes.length - 4) throw corrupt(`${bytes.length - 4 - at} unexpected bytes after the sections`);
-  if (view.getUint32(at, true) !== crc32(bytes.subarray(0, at))) throw corrupt('checksum mismatch');
   let header;
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(sections[0]));

@@ -150,7 +150,8 @@ export class LlmClient {
       if (hit !== undefined) {
         this.stats.cacheHits++;
         if (onText && hit.text) onText(hit.text);
-        return { ...hit, cached: true, latencyMs: 0, attempts: 0 };
+        // Nothing was spent on this call: cost 0; what the original call cost stays visible as savedCost.
+        return { ...hit, cost: hit.cost === null ? null : 0, savedCost: hit.cost, cached: true, latencyMs: 0, attempts: 0 };
       }
     }
     await this.#acquire(signal);

@@ -51,12 +51,28 @@ export async function contextualizeChunks(client, document, chunks, options = {}
   expectArray(chunks, 'chunks', { maxLength: 100000, item: (v, n) => expectString(v, n) });
   const t = o.prompt ?? await loadPrompt('chunk_context');
   const maxTokens = o.maxTokens === undefined ? 160 : expectInteger(o.maxTokens, 'options.maxTokens', { min: 1 });
-  // The client's concurrency limit bounds parallelism; results keep the chunks' order.
-  return Promise.all(chunks.map(async (chunk) => {
-    const r = await client.complete({ messages: renderPrompt(t, { document, chunk }), temperature: 0, maxTokens, purpose: 'enrich:chunk_context' }, { signal: o.signal });
-    const context = r.text.trim();
-    return { chunk, context, text: context ? `${context}\n\n${chunk}` : chunk, usage: r.usage, cost: r.cost };
-  }));
+  // The client's concurrency limit bounds parallelism; results keep the chunks' order. The first
+  // failure aborts the siblings still queued or in flight, so nothing more is sent (or paid for).
+  const inner = new AbortController();
+  const relay = () => inner.abort();
+  if (o.signal) {
+    if (o.signal.aborted) inner.abort();
+    else o.signal.addEventListener('abort', relay, { once: true });
+  }
+  try {
+    return await Promise.all(chunks.map(async (chunk) => {
+      try {
+        const r = await client.complete({ messages: renderPrompt(t, { document, chunk }), temperature: 0, maxTokens, purpose: 'enrich:chunk_context' }, { signal: inner.signal });
+        const context = r.text.trim();
+        return { chunk, context, text: context ? `${context}\n\n${chunk}` : chunk, usage: r.usage, cost: r.cost };
+      } catch (e) {
+        inner.abort();
+        throw e;
+      }
+    }));
+  } finally {
+    o.signal?.removeEventListener('abort', relay);
+  }
 }
 
 /**

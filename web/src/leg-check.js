@@ -1,0 +1,123 @@
+// Label-free leg check for hybrid retrieval: is one retriever much weaker than another on THIS
+// collection? Each probe is a sentence taken from a stored passage; a leg that finds the passage the
+// sentence came from (reciprocal rank in its top k) far less often than the best leg is "weak". The
+// default hybrid benches a weak leg (weight 0) and says so, so a much weaker leg (e.g. the offline
+// static model beside BM25 on SciFact) cannot pull the fused ranking below the better leg.
+// Rules and measurements: docs/fusion.md ("Leg check").
+import { RagwasmError } from './errors.js';
+import { splitSentences } from './text.js';
+import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from './validate.js';
+
+/** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
+export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12 });
+
+const words = (s) => s.split(/\s+/).filter(Boolean).length;
+
+/**
+ * Picks up to `sample` probes: passages sorted by id (so the choice does not depend on insertion
+ * order), evenly spaced; from each, the middle sentence of minWords..maxWords words, or else the
+ * middle windowWords words (passages of fewer than minWords words are skipped).
+ * @param {{id: string, text: string}[]} passages
+ * @returns {{id: string, query: string}[]}
+ */
+export function pickProbes(passages, options = {}) {
+  const o = { ...LEG_CHECK_DEFAULTS, ...options };
+  const sorted = [...passages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const n = sorted.length;
+  const m = Math.min(o.sample, n);
+  const out = [];
+  for (let i = 0; i < m; i++) {
+    const p = sorted[Math.floor((i * n) / m)];
+    const good = splitSentences(p.text).map((s) => s.text.trim()).filter((s) => {
+      const w = words(s);
+      return w >= o.minWords && w <= o.maxWords;
+    });
+    if (good.length > 0) {
+      out.push({ id: p.id, query: good[Math.floor(good.length / 2)] });
+      continue;
+    }
+    // No sentence of a usable length (unpunctuated or lowercase text): the middle window of words.
+    const all = p.text.split(/\s+/).filter(Boolean);
+    if (all.length < o.minWords) continue;
+    const w = Math.min(all.length, o.windowWords);
+    const from = Math.floor((all.length - w) / 2);
+    out.push({ id: p.id, query: all.slice(from, from + w).join(' ') });
+  }
+  return out;
+}
+
+/**
+ * Runs the leg check.
+ * @param {{retriever: string, search: (queries: string[], k: number) => (string[][]|Promise<string[][]>)}[]} legs
+ *   each leg's batch search: one ranked id list per query (best first)
+ * @param {{id: string, text: string}[]} passages the searchable units (chunks), with their text
+ * @param {{sample?: number, minProbes?: number, ratio?: number, k?: number, signal?: AbortSignal}} [options]
+ * @returns {Promise<{probes: number, k: number, ratio: number, decided: boolean,
+ *   legs: {retriever: string, mrr: number}[], weak: string[], warning: string|null}>}
+ *   decided = at least minProbes probes; weak = retrievers whose MRR < ratio x the best leg's MRR
+ * @throws {RagwasmError} INVALID_ARGUMENT (bad legs or options), ABORTED
+ */
+export async function checkLegs(legs, passages, options = {}) {
+  const opts = expectOptions(options, 'checkLegs options', ['sample', 'minProbes', 'ratio', 'k', 'signal']);
+  expectArray(legs, 'legs', { maxLength: 16 });
+  if (legs.length < 2) throw invalid('legs', 'at least two retrievers to compare', legs);
+  const names = new Set();
+  for (const [i, l] of legs.entries()) {
+    if (!isPlainObject(l)) throw invalid(`legs[${i}]`, 'a {retriever, search} object', l);
+    expectString(l.retriever, `legs[${i}].retriever`);
+    if (names.has(l.retriever)) throw invalid(`legs[${i}].retriever`, 'a name not used by another leg', l.retriever);
+    names.add(l.retriever);
+    expectFunction(l.search, `legs[${i}].search`);
+  }
+  expectArray(passages, 'passages', { maxLength: 100_000_000 });
+  const o = { ...LEG_CHECK_DEFAULTS };
+  if (opts.sample !== undefined) o.sample = expectInteger(opts.sample, 'options.sample', { min: 1, max: 100_000 });
+  if (opts.minProbes !== undefined) o.minProbes = expectInteger(opts.minProbes, 'options.minProbes', { min: 1, max: 100_000 });
+  if (opts.ratio !== undefined) o.ratio = expectNumber(opts.ratio, 'options.ratio', { min: 0, max: 1 });
+  if (opts.k !== undefined) o.k = expectInteger(opts.k, 'options.k', { min: 1, max: 1000 });
+  const probes = pickProbes(passages, o);
+  const report = { probes: probes.length, k: o.k, ratio: o.ratio, decided: probes.length >= o.minProbes, legs: [], weak: [], warning: null };
+  if (probes.length === 0) {
+    report.legs = legs.map((l) => ({ retriever: l.retriever, mrr: 0 }));
+    return report;
+  }
+  const queries = probes.map((p) => p.query);
+  for (const l of legs) {
+    if (opts.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: leg check aborted');
+    const ranked = await l.search(queries, o.k);
+    if (!Array.isArray(ranked) || ranked.length !== queries.length) {
+      throw invalid(`legs (${l.retriever}).search result`, `an array of ${queries.length} ranked id lists`, ranked);
+    }
+    let sum = 0;
+    for (let i = 0; i < probes.length; i++) {
+      const r = ranked[i].slice(0, o.k).indexOf(probes[i].id);
+      if (r >= 0) sum += 1 / (r + 1);
+    }
+    report.legs.push({ retriever: l.retriever, mrr: sum / probes.length });
+  }
+  if (!report.decided) return report;
+  const best = Math.max(...report.legs.map((l) => l.mrr));
+  report.weak = report.legs.filter((l) => l.mrr < o.ratio * best).map((l) => l.retriever);
+  if (report.weak.length > 0) {
+    const fmt = (x) => x.toFixed(3);
+    const strong = report.legs.filter((l) => !report.weak.includes(l.retriever));
+    report.warning = `leg check: ${report.weak.join(', ')} looks much weaker than ${strong.map((l) => l.retriever).join(', ')} `
+      + `(self-retrieval MRR@${o.k} over ${probes.length} probe sentences: `
+      + `${report.legs.map((l) => `${l.retriever} ${fmt(l.mrr)}`).join(', ')}; threshold ${o.ratio} x best); `
+      + `benched (weight 0): fused order follows ${strong.map((l) => l.retriever).join(', ')}, its hits first`;
+  }
+  return report;
+}
+
+/**
+ * Fusion weights after a leg check: benched (weak) legs get 0, the others keep their weights.
+ * @param {number[]} weights one per retriever
+ * @param {string[]} retrievers names, in list order
+ * @param {{weak: string[]}|null} report
+ * @returns {number[]}
+ */
+export function weightsAfterLegCheck(weights, retrievers, report) {
+  if (!report || report.weak.length === 0) return weights;
+  const out = weights.map((w, i) => (report.weak.includes(retrievers[i]) ? 0 : w));
+  return out.some((w) => w > 0) ? out : weights;
+}
