@@ -1,5 +1,6 @@
-// Numbers in error messages: shortest fixed form ("0.7", "3", "NaN", "-Infinity"), the same words
-// JavaScript prints, so a message reads the same from C++ and from the JS API.
+// Numbers in error messages: fixed form with 6 decimals, trailing zeros dropped ("0.7", "3", "-0.25"),
+// and JavaScript's words for the non-finite ("NaN", "Infinity", "-Infinity"). Tiny values print as "0"
+// or "-0" and huge ones in full: it names a bad argument, it is not a round-trip format.
 #pragma once
 
 #include <cmath>

@@ -136,6 +136,9 @@ class VectorIndex {
   // HNSW (vector_index_hnsw.cpp)
   std::uint32_t random_level();
   void hnsw_insert(std::uint32_t slot);
+  // Greedy walk from the entry point through layers max_level_ .. stop_level + 1 (best neighbour
+  // until none is better); returns the closest node found, the entry for the layers below.
+  std::uint32_t greedy_descend(const Query& q, std::uint32_t stop_level) const;
   void hnsw_search(const Query& q, std::uint32_t k, std::uint32_t ef, const std::uint8_t* allow,
                    std::vector<Hit>& out) const;
   std::uint32_t* links(std::uint32_t slot, std::uint32_t level);

@@ -154,21 +154,10 @@ void VectorIndex::connect(std::uint32_t slot, std::uint32_t neighbor, std::uint3
   for (std::size_t i = 0; i < cand.size(); ++i) ll[1 + i] = cand[i].slot;
 }
 
-void VectorIndex::hnsw_insert(std::uint32_t slot) {
-  const std::uint32_t m = options_.hnsw.m;
-  const std::uint32_t level = random_level();
-  level_.push_back(static_cast<std::uint8_t>(level));
-  links0_.resize(links0_.size() + 2 * m + 1, 0);
-  upper_.emplace_back(static_cast<std::size_t>(level) * (m + 1), 0u);
-  if (slot == 0) {
-    entry_ = slot;
-    max_level_ = level;
-    return;
-  }
-  const Query q = slot_query(slot);
+std::uint32_t VectorIndex::greedy_descend(const Query& q, std::uint32_t stop_level) const {
   std::uint32_t cur = entry_;
   float cur_score = score(q, cur);
-  for (std::uint32_t l = max_level_; l > level; --l) {
+  for (std::uint32_t l = max_level_; l > stop_level; --l) {
     bool changed = true;
     while (changed) {
       changed = false;
@@ -183,6 +172,22 @@ void VectorIndex::hnsw_insert(std::uint32_t slot) {
       }
     }
   }
+  return cur;
+}
+
+void VectorIndex::hnsw_insert(std::uint32_t slot) {
+  const std::uint32_t m = options_.hnsw.m;
+  const std::uint32_t level = random_level();
+  level_.push_back(static_cast<std::uint8_t>(level));
+  links0_.resize(links0_.size() + 2 * m + 1, 0);
+  upper_.emplace_back(static_cast<std::size_t>(level) * (m + 1), 0u);
+  if (slot == 0) {
+    entry_ = slot;
+    max_level_ = level;
+    return;
+  }
+  const Query q = slot_query(slot);
+  std::uint32_t cur = greedy_descend(q, level);
   std::vector<Hit> found;
   const auto all = [](std::uint32_t) { return true; };
   for (std::uint32_t l = std::min(level, max_level_) + 1; l-- > 0;) {
@@ -203,23 +208,7 @@ void VectorIndex::hnsw_insert(std::uint32_t slot) {
 
 void VectorIndex::hnsw_search(const Query& q, std::uint32_t k, std::uint32_t ef, const std::uint8_t* allow,
                               std::vector<Hit>& out) const {
-  std::uint32_t cur = entry_;
-  float cur_score = score(q, cur);
-  for (std::uint32_t l = max_level_; l > 0; --l) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const std::uint32_t* ll = links(cur, l);
-      for (std::uint32_t i = 1; i <= ll[0]; ++i) {
-        const float s = score(q, ll[i]);
-        if (cand_before({s, ll[i]}, {cur_score, cur})) {
-          cur = ll[i];
-          cur_score = s;
-          changed = true;
-        }
-      }
-    }
-  }
+  const std::uint32_t cur = greedy_descend(q, 0);
   const std::uint8_t* alive = alive_.data();
   if (allow == nullptr) {
     search_layer(q, cur, ef, 0, [alive](std::uint32_t s) { return alive[s] != 0; }, out);

@@ -178,7 +178,8 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   if (!fo.ok()) return fo.error();
   c.retrieval.fusion = fo.value();
   c.retrieval.fusion_mode = fusion_json->contains("mode") ? (*fusion_json)["mode"].get<std::string>() : "hybrid";
-  c.retrieval.leg_check = c.retrieval.fusion_mode == "hybrid" && c.retrieval.retrievers.size() > 1;
+  // On for the documented default weighting only: explicit weights are the caller's decision.
+  c.retrieval.leg_check = c.retrieval.fusion_mode == "hybrid" && c.retrieval.retrievers.size() > 1 && !fusion_json->contains("weights");
   RAGWASM_TRY(opt_bool(*fusion_json, "retrieval.fusion", "legCheck", c.retrieval.leg_check));
 
   if (auto it = j.find("rerank"); it != j.end()) {

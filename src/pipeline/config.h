@@ -51,7 +51,8 @@ struct RetrievalConfig {
   fusion::FuseOptions fusion;           // default: the safe hybrid (fusion::default_hybrid_options)
   std::string fusion_mode = "hybrid";   // as written: hybrid | rrf | convex | combsum | combmnz
   // Label-free leg check before fusing (docs/fusion.md "Leg check"): a leg whose self-retrieval MRR is
-  // far below the best leg's is benched (weight 0) and reported. Default: on for mode "hybrid".
+  // far below the best leg's is benched (weight 0) and reported. Default: on for mode "hybrid" without
+  // explicit weights (and two or more retrievers).
   bool leg_check = true;
 };
 

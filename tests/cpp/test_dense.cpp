@@ -8,25 +8,14 @@
 
 #include "dense/kernels.h"
 #include "dense/vector_index.h"
+#include "dense_fixtures.h"
 
 using namespace ragwasm;
 using namespace ragwasm::dense;
+using ragwasm::testing::make_ids;
+using ragwasm::testing::random_vectors;
 
 namespace {
-
-std::vector<float> random_vectors(std::size_t n, std::size_t dim, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  std::vector<float> v(n * dim);
-  for (float& x : v) x = g(rng);
-  return v;
-}
-
-std::vector<std::string> make_ids(std::size_t n, const std::string& prefix = "d") {
-  std::vector<std::string> ids;
-  for (std::size_t i = 0; i < n; ++i) ids.push_back(prefix + std::to_string(i));
-  return ids;
-}
 
 VectorIndex make_index(Metric metric, Storage storage, std::uint32_t dim) {
   IndexOptions o;

@@ -8,19 +8,14 @@
 #include <vector>
 
 #include "dense/vector_index.h"
+#include "dense_fixtures.h"
 
 using namespace ragwasm;
 using namespace ragwasm::dense;
+using ragwasm::testing::make_ids;
+using ragwasm::testing::random_vectors;
 
 namespace {
-
-std::vector<float> random_vectors(std::size_t n, std::size_t dim, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  std::vector<float> v(n * dim);
-  for (float& x : v) x = g(rng);
-  return v;
-}
 
 std::string_view view(const std::vector<std::uint8_t>& b) {
   return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());

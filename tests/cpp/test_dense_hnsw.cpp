@@ -9,25 +9,14 @@
 #include <vector>
 
 #include "dense/vector_index.h"
+#include "dense_fixtures.h"
 
 using namespace ragwasm;
 using namespace ragwasm::dense;
+using ragwasm::testing::make_ids;
+using ragwasm::testing::random_vectors;
 
 namespace {
-
-std::vector<float> random_vectors(std::size_t n, std::size_t dim, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  std::vector<float> v(n * dim);
-  for (float& x : v) x = g(rng);
-  return v;
-}
-
-std::vector<std::string> make_ids(std::size_t n) {
-  std::vector<std::string> ids;
-  for (std::size_t i = 0; i < n; ++i) ids.push_back("d" + std::to_string(i));
-  return ids;
-}
 
 VectorIndex build(IndexKind kind, Storage storage, Metric metric, std::uint32_t dim, const std::vector<float>& data,
                   std::uint32_t m = 16, std::uint32_t efc = 200) {

@@ -157,6 +157,8 @@ TEST_CASE("the leg check is on for the default hybrid and off for explicit fusio
   REQUIRE(parse_config(R"({"retrieval": {"fusion": {"mode": "hybrid"}}})").value().retrieval.leg_check);
   REQUIRE_FALSE(parse_config(R"({"retrieval": {"fusion": {"mode": "rrf"}}})").value().retrieval.leg_check);
   REQUIRE_FALSE(parse_config(R"({"retrieval": {"fusion": {"legCheck": false}}})").value().retrieval.leg_check);
+  REQUIRE_FALSE(parse_config(R"({"retrieval": {"fusion": {"weights": [0.5, 0.5]}}})").value().retrieval.leg_check);
+  REQUIRE_FALSE(parse_config(to_json(parse_config(R"({"retrieval": {"fusion": {"legCheck": false}}})").value())).value().retrieval.leg_check);
   REQUIRE(parse_config(R"({"retrieval": {"fusion": {"mode": "convex", "legCheck": true}}})").value().retrieval.leg_check);
   // One retriever: nothing to check against.
   REQUIRE_FALSE(parse_config(R"({"indexes": {"bm25": {}}})").value().retrieval.leg_check);

@@ -268,3 +268,33 @@ test('options report the defaults and survive save and load', () => {
   loaded.dispose();
   ix.dispose();
 });
+
+// The blocked batch kernels (4 rows per step, WASM SIMD only) must give every row the same value as
+// the single-row kernel the HNSW walk uses. referencePass sums the per-row values in row order, so
+// equal sums mean bit-equal rows here (a difference would have to cancel exactly in a float64 sum).
+test('WASM batch kernels equal the single-row kernels for every row count and storage', async () => {
+  const { callWasm } = await import('../../web/src/errors.js');
+  let seed = 99;
+  const rnd = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296 - 0.5; };
+  let checked = 0;
+  for (const dim of [16, 100, 384]) {
+    for (const n of [1, 2, 3, 4, 5, 7, 8, 9, 37, 300]) {
+      const data = Float32Array.from({ length: n * dim }, rnd);
+      const q = Float32Array.from({ length: dim }, rnd);
+      for (const [storage, metric] of [['f32', 'dot'], ['f32', 'l2'], ['int8', 'dot'], ['int8', 'cosine'], ['binary', 'dot']]) {
+        const ix = VectorIndex.create({ dimension: dim, metric, storage });
+        try {
+          ix.add(Array.from({ length: n }, (_, i) => `r${i}`), data);
+          const kernel = callWasm(() => ix.native.referencePass(q, 'kernel'));
+          const batch = callWasm(() => ix.native.referencePass(q, 'batch'));
+          assert.equal(batch.checksum, kernel.checksum, `${storage}/${metric} n=${n} dim=${dim}`);
+          assert.ok(Number.isFinite(kernel.checksum) && kernel.bytes > 0);
+          checked++;
+        } finally {
+          ix.dispose();
+        }
+      }
+    }
+  }
+  assert.equal(checked, 150);
+});

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { init, RagwasmError, checkLegs, pickProbes, weightsAfterLegCheck, createStaticEmbedder, LEG_CHECK_DEFAULTS } from '../../web/src/index.js';
 import { Collection } from '../../web/src/collection.js';
 import { runPipelineEval } from '../../web/cli/commands/eval.mjs';
-import { repoRoot, skipUnlessShared } from './helpers.mjs';
+import { hashedBagOfWords, repoRoot, skipUnlessShared } from './helpers.mjs';
 
 await init();
 
@@ -42,6 +42,10 @@ test('pickProbes takes the middle sentence of evenly spaced passages in id order
   const run = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ');  // one 100-word "sentence"
   assert.deepEqual(pickProbes([{ id: 'b', text: run }]), [{ id: 'b', query: Array.from({ length: 12 }, (_, i) => `w${44 + i}`).join(' ') }],
     'no sentence of 6..60 words: the middle 12 words');
+  assert.deepEqual(pickProbes([{ id: 'c', text: 'Alpha beta gamma delta epsilon zeta eta theta iota kappa.' }]), [],
+    'a 10-word passage has no 6-word probe that is at most half of it (every leg would find it)');
+  assert.deepEqual(pickProbes([{ id: 'd', text: 'Alpha beta gamma delta epsilon zeta eta. Theta iota kappa lambda mu nu xi.' }]),
+    [{ id: 'd', query: 'Theta iota kappa lambda mu nu xi.' }], 'two 7-word sentences of a 14-word passage: the middle one');
 });
 
 test('a leg far below the best is reported weak and benched', async () => {
@@ -89,13 +93,18 @@ test('bad legs and options are RagwasmErrors naming the argument', async () => {
   await assert.rejects(() => checkLegs([perfectLeg(ps), blindLeg(ps)], ps, { signal: ac.signal }), (e) => e.code === 'ABORTED');
 });
 
-test('the default hybrid collection benches the static model on SciFact and keeps BM25 order', async (t) => {
-  const corpus = skipUnlessShared(t, 'data/scifact/corpus.jsonl');
-  if (!corpus) return;
+// The first 1,500 SciFact documents (title + text), the offline static model, whole-document chunks.
+async function scifactSubset(corpus) {
   const docs = readFileSync(corpus, 'utf8').split('\n').filter(Boolean).slice(0, 1500).map((l) => JSON.parse(l))
     .map((d) => ({ id: String(d._id), text: `${d.title} ${d.text}` }));
   const embedder = await createStaticEmbedder({ model: pathToFileURL(join(repoRoot, 'models/build/static-model.bin')) });
-  const whole = { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 };
+  return { docs, embedder, whole: { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 } };
+}
+
+test('the default hybrid collection benches the static model on SciFact and keeps BM25 order', async (t) => {
+  const corpus = skipUnlessShared(t, 'data/scifact/corpus.jsonl');
+  if (!corpus) return;
+  const { docs, embedder, whole } = await scifactSubset(corpus);
   const hybrid = await Collection.create({ chunker: whole }, { embedder });
   const bm25 = await Collection.create({ chunker: whole, indexes: { bm25: {} } });
   const unchecked = await Collection.create({ chunker: whole, retrieval: { fusion: { legCheck: false } } }, { embedder });
@@ -138,5 +147,97 @@ test('default hybrid is not below BM25 on SciFact test (nDCG@10, no labels)', as
     assert.ok(h.measures.ndcg_cut_10 >= b.measures.ndcg_cut_10, `hybrid ${h.measures.ndcg_cut_10} >= bm25 ${b.measures.ndcg_cut_10}`);
   } finally {
     embedder.dispose?.();
+  }
+});
+
+// A collection whose dense leg is a 4-dim hashed bag of words: far weaker than BM25 at self-retrieval.
+async function weakDenseCollection(embedCalls = { n: 0 }, delay = 0) {
+  const embed = async (texts) => {
+    embedCalls.n++;
+    if (delay) await new Promise((r) => setTimeout(r, delay));
+    return hashedBagOfWords(texts, { dims: 4 });
+  };
+  return Collection.create({}, { embedder: embed, dimension: 4 });
+}
+
+test('the check re-runs after any add or remove and then matches a fresh collection', async () => {
+  const ps = passages(60);
+  const a = await weakDenseCollection();
+  const b = await weakDenseCollection();
+  try {
+    await a.add(ps.slice(0, 40));
+    await a.search('amber basalt cedar');
+    const first = a.legReport;
+    assert.equal(first.probes, 40);
+    await a.remove(['p000']);
+    await a.add(ps.slice(40));
+    await a.search('amber basalt cedar');
+    assert.notEqual(a.legReport, first, 'a change invalidates the cached check');
+    await b.add([...ps.slice(1, 40), ...ps.slice(40)]);
+    await b.search('amber basalt cedar');
+    assert.deepEqual(a.legReport, b.legReport, 'same chunks, same decision, whatever the history');
+    const again = a.legReport;
+    await a.search('delta ember');
+    assert.equal(a.legReport, again, 'no change: the check is reused');
+  } finally {
+    a.dispose();
+    b.dispose();
+  }
+});
+
+test('concurrent first searches share one check and explain returns a copy', async () => {
+  const calls = { n: 0 };
+  const col = await weakDenseCollection(calls);
+  try {
+    await col.add(passages(40));
+    calls.n = 0;
+    const [x, y] = await Promise.all([col.search('amber basalt', { explain: true }), col.search('cedar delta', { explain: true })]);
+    assert.equal(calls.n, 3, 'two query embeddings + one batch of probe embeddings');
+    assert.deepEqual(x.diagnostics.legCheck.weak, ['dense']);
+    x.diagnostics.legCheck.weak.push('bm25');
+    assert.deepEqual(col.legReport.weak, ['dense'], 'the cached report is not the one handed out');
+    assert.deepEqual(y.diagnostics.legCheck.weak, ['dense']);
+  } finally {
+    col.dispose();
+  }
+});
+
+test('a benched leg\'s own hits follow in its ranking, and explicit weights turn the check off', async (t) => {
+  const corpus = skipUnlessShared(t, 'data/scifact/corpus.jsonl');
+  if (!corpus) return;
+  const { docs, embedder, whole } = await scifactSubset(corpus);
+  const hybrid = await Collection.create({ chunker: whole }, { embedder });
+  const dense = await Collection.create({ chunker: whole, indexes: { dense: {} } }, { embedder });
+  const weighted = await Collection.create({ chunker: whole, retrieval: { fusion: { weights: [0.7, 0.3] } } }, { embedder });
+  try {
+    for (const c of [hybrid, dense, weighted]) await c.add(docs);
+    const q = 'zebrafish heart regeneration';  // few BM25 hits: the tail comes from the benched dense leg
+    const h = await hybrid.search(q, { k: 100, explain: true });
+    const lexical = h.filter((x) => x.contributions.some((c) => c.retriever === 'bm25'));
+    const tail = h.slice(lexical.length);
+    assert.ok(lexical.length > 0 && lexical.length < 100 && tail.length > 0, `bm25 hits ${lexical.length}`);
+    const denseOrder = (await dense.search(q, { k: 100 })).map((x) => x.id).filter((id) => tail.some((x) => x.id === id));
+    assert.deepEqual(tail.map((x) => x.id), denseOrder.slice(0, tail.length), 'dense-only hits in dense rank order');
+    assert.ok(tail.every((x) => x.score === 0 && x.contributions[0].retriever === 'dense'));
+    const w = await weighted.search(q, { k: 10, explain: true });
+    assert.equal(w.diagnostics.legCheck, undefined, 'explicit weights: no leg check');
+  } finally {
+    for (const c of [hybrid, dense, weighted]) c.dispose();
+    embedder.dispose?.();
+  }
+});
+
+test('a chunk removed while a search awaits the embedder is left out, not a TypeError', async () => {
+  const col = await weakDenseCollection({ n: 0 }, 20);
+  try {
+    const ps = passages(40);
+    await col.add(ps);
+    const pending = col.search(ps[5].text.split('.')[0], { k: 40 });
+    col.remove(['p005']);
+    const hits = await pending;
+    assert.ok(hits.length > 0);
+    assert.ok(!hits.some((x) => x.docId === 'p005'));
+  } finally {
+    col.dispose();
   }
 });

@@ -1,8 +1,9 @@
 // Type-checked usage of the cross-encoder reranker API (tsc --noEmit -p tests/js/tsconfig.json); never executed.
 import {
   init, Tokenizer, createCrossEncoderReranker, CrossEncoderReranker, rerank, retrieveAndRerank, Collection,
+  createLlmClient, createLlmReranker,
 } from '../../web/src/index.js';
-import type { BatchEncoding, CollectionHit, CrossEncoderRerankerOptions } from '../../web/src/index.js';
+import type { BatchEncoding, CollectionHit, CrossEncoderRerankerOptions, LlmRerankerStats } from '../../web/src/index.js';
 
 async function f(): Promise<number> {
   await init();
@@ -28,3 +29,14 @@ async function f(): Promise<number> {
   return pairs.rows + many.cols + scores.length + id.length + r + viaRetrieve.length + hits.length + act.length + ce.maxLength + direct.length + chunkId.length;
 }
 void f;
+
+// LLM reranker: the context-relevance judge through an LlmClient.
+async function llm(): Promise<number[]> {
+  const client = createLlmClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' });
+  const { reranker, stats }: { reranker: (q: string, items: (string | { text: string })[]) => Promise<number[]>; stats: LlmRerankerStats } =
+    createLlmReranker(client, { samples: 3, unparsedScore: -1 });
+  const kept = await retrieveAndRerank('q', async () => [{ id: 'a', text: 'x' }], reranker, { candidates: 10, keep: 3 });
+  void kept;
+  return [stats.pairs, stats.unparsed, ...(await reranker('q', ['a', { text: 'b' }]))];
+}
+void llm;

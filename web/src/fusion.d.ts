@@ -103,7 +103,8 @@ export function aggregateToDocuments(hits: { id: string; docId: string; score: n
   options?: { method?: 'max' | 'sum' | 'topm'; m?: number; topK?: number }): DocHit[];
 
 export interface RerankOptions { candidates?: number; keep?: number; signal?: AbortSignal; }
-export type Reranker<T> = (query: string, items: T[]) => Promise<number[]> | number[];
+/** The third argument carries rerank()'s AbortSignal (rerankers may ignore it). */
+export type Reranker<T> = (query: string, items: T[], options?: { signal?: AbortSignal }) => Promise<number[]> | number[];
 export function rerank<T extends object>(query: string, items: T[], reranker: Reranker<T>, options?: RerankOptions):
   Promise<(T & { rerankScore: number; retrievalRank: number })[]>;
 export function retrieveAndRerank<T extends object>(query: string, retrieve: (query: string, n: number) => Promise<T[]> | T[],

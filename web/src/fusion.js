@@ -379,7 +379,7 @@ function checkSignal(signal) {
 
 /**
  * Reranks candidates with a caller-supplied async scorer: takes the first `candidates` (N) items,
- * awaits `reranker(query, items)` -> one finite score per item, sorts by that score desc (ties: the
+ * awaits `reranker(query, items, {signal})` -> one finite score per item, sorts by that score desc (ties: the
  * original order), keeps `keep` (K). A cross-encoder (ONNX Runtime Web, an MS MARCO MiniLM model) or an
  * LLM judge plugs in as `reranker`; see docs/fusion.md ("Reranking hook").
  * @template {object} T
@@ -401,7 +401,8 @@ export async function rerank(query, items, reranker, options = {}) {
   checkSignal(o.signal);
   const top = items.slice(0, n);
   if (top.length === 0) return [];
-  const scores = await reranker(query, top);
+  // The signal goes to the reranker too, so a cross-encoder batch loop or queued LLM calls stop early.
+  const scores = await reranker(query, top, o.signal === undefined ? {} : { signal: o.signal });
   checkSignal(o.signal);
   if (!(Array.isArray(scores) || ArrayBuffer.isView(scores)) || scores.length !== top.length) {
     throw invalid('reranker result', `an array of ${top.length} scores (one per item)`, scores);

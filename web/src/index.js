@@ -20,7 +20,7 @@ export * as metrics from './metrics.js';
 export { VectorIndex, denseSimdEnabled, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from './dense.js';
 export { Bm25Index } from './sparse.js';
 export { saveBytes, loadBytes, removeBytes, listStored, storageBackend } from './storage.js';
-export { CrossEncoderReranker, createCrossEncoderReranker } from './rerank.js';
+export { CrossEncoderReranker, createCrossEncoderReranker, createLlmReranker } from './rerank.js';
 export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './fusion.js';
 export { checkLegs, pickProbes, weightsAfterLegCheck, LEG_CHECK_DEFAULTS } from './leg-check.js';
 export { assembleContext, estimateContextTokens } from './context.js';

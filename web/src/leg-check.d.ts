@@ -1,5 +1,5 @@
 /** Defaults of checkLegs(). */
-export declare const LEG_CHECK_DEFAULTS: Readonly<{ sample: number; minProbes: number; ratio: number; k: number; minWords: number; maxWords: number; windowWords: number }>;
+export declare const LEG_CHECK_DEFAULTS: Readonly<{ sample: number; minProbes: number; ratio: number; k: number; minWords: number; maxWords: number; windowWords: number; maxShare: number }>;
 
 /** One retriever for the leg check: batch search returning ranked ids per query (best first). */
 export interface LegCheckLeg {
@@ -31,7 +31,7 @@ export interface LegCheckOptions {
   signal?: AbortSignal;
 }
 
-/** Probe sentences: passages sorted by id, evenly spaced, the middle sentence of 6..60 words (else the middle 12 words). */
+/** Probe sentences: passages sorted by id, evenly spaced, the middle sentence of 6..60 words and at most half the passage (else the middle 12 words within that half). */
 export declare function pickProbes(passages: { id: string; text: string }[], options?: Partial<typeof LEG_CHECK_DEFAULTS>): { id: string; query: string }[];
 
 /** Label-free leg check: self-retrieval MRR of probe sentences per leg (docs/fusion.md "Leg check"). */

@@ -9,14 +9,15 @@ import { splitSentences } from './text.js';
 import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from './validate.js';
 
 /** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
-export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12 });
+export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12, maxShare: 0.5 });
 
 const words = (s) => s.split(/\s+/).filter(Boolean).length;
 
 /**
  * Picks up to `sample` probes: passages sorted by id (so the choice does not depend on insertion
- * order), evenly spaced; from each, the middle sentence of minWords..maxWords words, or else the
- * middle windowWords words (passages of fewer than minWords words are skipped).
+ * order), evenly spaced; from each, the middle sentence of minWords..maxWords words and at most
+ * maxShare (half) of the passage's words, or else the middle windowWords words within that share
+ * (passages too short for a probe of minWords words are skipped).
  * @param {{id: string, text: string}[]} passages
  * @returns {{id: string, query: string}[]}
  */
@@ -28,18 +29,20 @@ export function pickProbes(passages, options = {}) {
   const out = [];
   for (let i = 0; i < m; i++) {
     const p = sorted[Math.floor((i * n) / m)];
+    // A probe that is most of its passage is found by every leg; at most maxShare of its words.
+    const all = p.text.split(/\s+/).filter(Boolean);
+    const cap = Math.min(o.maxWords, Math.floor(all.length * o.maxShare));
+    if (cap < o.minWords) continue;
     const good = splitSentences(p.text).map((s) => s.text.trim()).filter((s) => {
       const w = words(s);
-      return w >= o.minWords && w <= o.maxWords;
+      return w >= o.minWords && w <= cap;
     });
     if (good.length > 0) {
       out.push({ id: p.id, query: good[Math.floor(good.length / 2)] });
       continue;
     }
-    // No sentence of a usable length (unpunctuated or lowercase text): the middle window of words.
-    const all = p.text.split(/\s+/).filter(Boolean);
-    if (all.length < o.minWords) continue;
-    const w = Math.min(all.length, o.windowWords);
+    // No sentence of a usable length (unpunctuated or lowercase text, or one sentence): the middle window.
+    const w = Math.min(cap, o.windowWords);
     const from = Math.floor((all.length - w) / 2);
     out.push({ id: p.id, query: all.slice(from, from + w).join(' ') });
   }
@@ -90,6 +93,7 @@ export async function checkLegs(legs, passages, options = {}) {
     }
     let sum = 0;
     for (let i = 0; i < probes.length; i++) {
+      if (!Array.isArray(ranked[i])) throw invalid(`legs (${l.retriever}).search result[${i}]`, 'an array of ids', ranked[i]);
       const r = ranked[i].slice(0, o.k).indexOf(probes[i].id);
       if (r >= 0) sum += 1 / (r + 1);
     }

@@ -32,10 +32,17 @@ export async function loadBytes(source, name, { cache = false, signal } = {}) {
       }
     }
     // Browser: keep model bytes in Cache Storage so a reload does not download them again.
-    const store = cache && typeof caches !== 'undefined' ? await caches.open('ragwasm-models-v1') : null;
-    if (store) {
-      const hit = await store.match(url.href);
-      if (hit) return new Uint8Array(await hit.arrayBuffer());
+    // Best effort: a cache that cannot be opened or read (private mode, quota, SecurityError) only
+    // means downloading. Keyed by URL: a changed file at the same URL needs caches.delete('ragwasm-models-v1').
+    let store = null;
+    if (cache && typeof caches !== 'undefined') {
+      try {
+        store = await caches.open('ragwasm-models-v1');
+        const hit = await store.match(url.href);
+        if (hit) return new Uint8Array(await hit.arrayBuffer());
+      } catch {
+        store = null;
+      }
     }
     let res;
     try {
@@ -46,7 +53,13 @@ export async function loadBytes(source, name, { cache = false, signal } = {}) {
     }
     if (!res.ok) throw new RagwasmError('HTTP', `ragwasm: ${name}: ${url.href} answered HTTP ${res.status}`);
     const buf = await res.arrayBuffer();
-    if (store) await store.put(url.href, new Response(buf.slice(0)));
+    if (store) {
+      try {
+        await store.put(url.href, new Response(buf.slice(0)));
+      } catch {
+        // Quota full or storage refused: the model still loads, it is just fetched again next time.
+      }
+    }
     return new Uint8Array(buf);
   }
   throw invalid(name, 'an ArrayBuffer, Uint8Array, File/Blob or URL', source);

@@ -28,11 +28,22 @@ export class CrossEncoderReranker {
   readonly activation: 'none' | 'sigmoid';
   /** For rerank() / retrieveAndRerank() / Collection.search({reranker}). */
   readonly reranker: {
-    (query: string, items: string[]): Promise<number[]>;
-    (query: string, items: RerankItem[]): Promise<number[]>;
+    (query: string, items: string[], options?: { signal?: AbortSignal }): Promise<number[]>;
+    (query: string, items: RerankItem[], options?: { signal?: AbortSignal }): Promise<number[]>;
   };
   /** One score per passage in input order; higher = more relevant. */
   score(query: string, passages: string[], options?: CrossEncoderScoreOptions): Promise<number[]>;
   dispose(): Promise<void>;
 }
 export function createCrossEncoderReranker(options: CrossEncoderRerankerOptions): Promise<CrossEncoderReranker>;
+
+/** Counters of an LLM reranker. */
+export interface LlmRerankerStats { calls: number; pairs: number; unparsed: number; cost: number }
+
+/**
+ * LLM reranker through an LlmClient: the context-relevance judge grades each (query, passage) 0-3
+ * (mean of `samples`); unparsed replies score `unparsedScore` (default -1).
+ */
+export declare function createLlmReranker(client: import('./llm.js').LlmClient, options?: {
+  samples?: number; temperature?: number; maxTokens?: number; unparsedScore?: number; signal?: AbortSignal;
+}): { reranker: (query: string, items: (string | { text: string })[], options?: { signal?: AbortSignal }) => Promise<number[]>; stats: LlmRerankerStats };

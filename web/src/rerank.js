@@ -4,6 +4,8 @@
 // plugs into rerank() / retrieveAndRerank() / Collection.search({reranker}). docs/fusion.md.
 import { RagwasmError } from './errors.js';
 import { tokenizerOption } from './embed.js';
+import { allOrAbort } from './llm/all-or-abort.js';
+import { judgeContextRelevance } from './llm/judges.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
 import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid } from './validate.js';
 
@@ -45,13 +47,13 @@ export class CrossEncoderReranker {
     /** 'none' (raw logits) or 'sigmoid' (scores in (0, 1)). */
     this.activation = cfg.activation;
     /**
-     * `(query, items) => Promise<number[]>` for rerank(), retrieveAndRerank() and
+     * `(query, items, {signal}) => Promise<number[]>` for rerank(), retrieveAndRerank() and
      * Collection.search({reranker}); items are strings or objects with a `text` string.
-     * @type {(query: string, items: (string | {text: string})[]) => Promise<number[]>}
+     * @type {(query: string, items: (string | {text: string})[], options?: {signal?: AbortSignal}) => Promise<number[]>}
      */
-    this.reranker = async (query, items) => {
+    this.reranker = async (query, items, options = {}) => {
       expectArray(items, 'items', { maxLength: MAX_PASSAGES });
-      return this.score(query, items.map(itemText));
+      return this.score(query, items.map(itemText), options.signal === undefined ? {} : { signal: options.signal });
     };
   }
 
@@ -160,4 +162,51 @@ export async function createCrossEncoderReranker(options) {
     }
   }
   return new CrossEncoderReranker(ort, session, tokenizer, cfg, ownsTokenizer);
+}
+
+/**
+ * An LLM reranker: grades each (query, passage) with the context-relevance judge (0-3, UMBRELA-style
+ * rubric, prompt `judge_context_relevance`) through an LlmClient, so every request shows in the
+ * client's ledger. Its `reranker` plugs into rerank() / retrieveAndRerank() / Collection.search. A reply
+ * that does not parse scores `unparsedScore` (default -1: after every graded passage) and is counted in
+ * `stats.unparsed`; the first failed request aborts the others still queued (nothing more is sent).
+ * Items rerank() keeps in retrieval order on equal grades, so the 4-level scale ties often: use
+ * `samples` (self-consistency, mean of n) for finer scores.
+ * @param {import('./llm/client.js').LlmClient} client
+ * @param {{samples?: number, temperature?: number, maxTokens?: number, unparsedScore?: number, signal?: AbortSignal}} [options]
+ * @returns {{reranker: (query: string, items: (string|{text: string})[]) => Promise<number[]>,
+ *   stats: {calls: number, pairs: number, unparsed: number, cost: number}}}
+ * @throws {RagwasmError} INVALID_ARGUMENT (bad options); the reranker: the client's errors, ABORTED
+ */
+export function createLlmReranker(client, options = {}) {
+  const name = 'createLlmReranker options';
+  const o = expectOptions(options, name, ['samples', 'temperature', 'maxTokens', 'unparsedScore', 'signal']);
+  if (client === null || typeof client !== 'object' || typeof client.complete !== 'function') {
+    throw invalid('client', 'an LlmClient (createLlmClient)', client);
+  }
+  const judgeOpts = {};
+  if (o.samples !== undefined) judgeOpts.samples = expectInteger(o.samples, `${name}.samples`, { min: 1, max: 20 });
+  if (o.temperature !== undefined) judgeOpts.temperature = o.temperature;
+  if (o.maxTokens !== undefined) judgeOpts.maxTokens = o.maxTokens;
+  const unparsedScore = o.unparsedScore === undefined ? -1 : o.unparsedScore;
+  if (typeof unparsedScore !== 'number' || !Number.isFinite(unparsedScore)) throw invalid(`${name}.unparsedScore`, 'a finite number', unparsedScore);
+  const stats = { calls: 0, pairs: 0, unparsed: 0, cost: 0 };
+  async function reranker(query, items, callOptions = {}) {
+    expectString(query, 'query');
+    expectArray(items, 'items', { maxLength: MAX_PASSAGES });
+    const texts = items.map(itemText);
+    stats.calls++;
+    // Either signal stops the calls: the one given at creation or the one of this call (rerank()'s).
+    const signals = [o.signal, callOptions.signal].filter((x) => x !== undefined);
+    const signal = signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+    return allOrAbort(texts, signal, async (passage, signal) => {
+      const r = await judgeContextRelevance(client, { question: query, passage }, { ...judgeOpts, signal });
+      stats.pairs++;
+      stats.cost += r.cost ?? 0;
+      if (r.score !== null) return r.score;
+      stats.unparsed++;
+      return unparsedScore;
+    });
+  }
+  return { reranker, stats };
 }

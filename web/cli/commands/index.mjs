@@ -1,6 +1,6 @@
 // ragwasm index INPUT -o FILE: builds a Bm25Index from BEIR corpus.jsonl (or a BEIR folder) or from a
 // folder of .txt/.md files, and writes the saved index.
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { Bm25Index, Collection } from '../../src/index.js';
 import { readBeirCorpus } from '../datasets.mjs';
@@ -41,7 +41,13 @@ export function readDocuments(input) {
 function writeAtomically(path, bytes) {
   const tmp = `${path}.tmp-${process.pid}`;
   try {
-    writeFileSync(tmp, bytes);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFileSync(fd, bytes);
+      fsyncSync(fd);  // on disk before the rename makes it the index
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });

@@ -6,6 +6,7 @@ import { expectArray, expectInteger, expectOptions, expectString } from '../vali
 import { LlmClient } from './client.js';
 import { parseKeyValues } from './parse.js';
 import { loadPrompt, renderPrompt } from './prompts.js';
+import { allOrAbort } from './all-or-abort.js';
 
 export const DEFAULT_METADATA_KEYS = Object.freeze(['title', 'company', 'date', 'form type', 'period', 'key figures', 'sections']);
 
@@ -53,26 +54,11 @@ export async function contextualizeChunks(client, document, chunks, options = {}
   const maxTokens = o.maxTokens === undefined ? 160 : expectInteger(o.maxTokens, 'options.maxTokens', { min: 1 });
   // The client's concurrency limit bounds parallelism; results keep the chunks' order. The first
   // failure aborts the siblings still queued or in flight, so nothing more is sent (or paid for).
-  const inner = new AbortController();
-  const relay = () => inner.abort();
-  if (o.signal) {
-    if (o.signal.aborted) inner.abort();
-    else o.signal.addEventListener('abort', relay, { once: true });
-  }
-  try {
-    return await Promise.all(chunks.map(async (chunk) => {
-      try {
-        const r = await client.complete({ messages: renderPrompt(t, { document, chunk }), temperature: 0, maxTokens, purpose: 'enrich:chunk_context' }, { signal: inner.signal });
-        const context = r.text.trim();
-        return { chunk, context, text: context ? `${context}\n\n${chunk}` : chunk, usage: r.usage, cost: r.cost };
-      } catch (e) {
-        inner.abort();
-        throw e;
-      }
-    }));
-  } finally {
-    o.signal?.removeEventListener('abort', relay);
-  }
+  return allOrAbort(chunks, o.signal, async (chunk, signal) => {
+    const r = await client.complete({ messages: renderPrompt(t, { document, chunk }), temperature: 0, maxTokens, purpose: 'enrich:chunk_context' }, { signal });
+    const context = r.text.trim();
+    return { chunk, context, text: context ? `${context}\n\n${chunk}` : chunk, usage: r.usage, cost: r.cost };
+  });
 }
 
 /**

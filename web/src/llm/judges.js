@@ -8,6 +8,7 @@ import { splitSentences } from '../text.js';
 import { LlmClient } from './client.js';
 import { aggregateScores, isAbstention, parseClaimScores, parseJudgeScore } from './parse.js';
 import { formatClaims, formatPassages, loadPrompt, renderPrompt } from './prompts.js';
+import { allOrAbort } from './all-or-abort.js';
 
 const JUDGE_OPTIONS = ['samples', 'aggregate', 'temperature', 'maxTokens', 'prompt', 'signal', 'examples', 'claims'];
 
@@ -52,8 +53,9 @@ async function runScoreJudge(client, template, vars, o, purpose) {
   const messages = renderPrompt(template, vars);
   const scale = template.reply ?? { kind: 'rating', min: 0, max: 3 };
   // `sample` keeps the samples apart in a response cache (else a rerun would get n copies of one reply).
-  const calls = await Promise.all(Array.from({ length: o.samples }, (_, sample) => client.complete(
-    { messages, temperature: o.temperature, maxTokens: o.maxTokens, purpose }, { signal: o.signal, sample })));
+  // The first failed sample aborts the others (nothing more is sent or paid for).
+  const calls = await allOrAbort(Array.from({ length: o.samples }, (_, sample) => sample), o.signal, (sample, signal) => client.complete(
+    { messages, temperature: o.temperature, maxTokens: o.maxTokens, purpose }, { signal, sample }));
   const samples = calls.map((c) => {
     try {
       const p = parseJudgeScore(c.text, scale);
