@@ -14,7 +14,7 @@ namespace {
 
 using sparse::Bm25Index;
 
-Result<std::vector<std::string_view>> split_blob(const Bytes& blob, const val& offsets_val) {
+Result<std::vector<std::string_view>> split_blob(std::string_view blob, const val& offsets_val) {
   const std::vector<std::uint32_t> off = emscripten::convertJSArrayToNumberVector<std::uint32_t>(offsets_val);
   if (off.empty() || off.front() != 0 || off.back() != blob.size()) {
     return make_error(ErrorCode::kInternal, "sparse binding: offsets do not cover the text blob");
@@ -49,6 +49,17 @@ class Bm25IndexBinding {
   // mode 0: add (DUPLICATE_ID on an existing id), 1: upsert. Stops at the first failing document;
   // the documents before it stay added. Returns the number added.
   val add(const Bytes& blob, val offsets, std::size_t fields_per_doc, const std::string& meta_json, int mode) {
+    return add_view(blob, offsets, fields_per_doc, meta_json, mode);
+  }
+
+  // The same with the UTF-8 blob already in the WASM heap (written there by TextEncoder.encodeInto):
+  // no JS byte-by-byte copy through Embind's std::string conversion.
+  val add_at(std::uint32_t ptr, std::uint32_t len, val offsets, std::size_t fields_per_doc, const std::string& meta_json, int mode) {
+    const std::string_view blob(reinterpret_cast<const char*>(static_cast<std::uintptr_t>(ptr)), len);
+    return add_view(blob, offsets, fields_per_doc, meta_json, mode);
+  }
+
+  val add_view(std::string_view blob, const val& offsets, std::size_t fields_per_doc, const std::string& meta_json, int mode) {
     return guard([&] {
       auto parts = split_blob(blob, offsets);
       if (!parts.ok()) return reply_error(parts.error());
@@ -210,6 +221,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
   using namespace ragwasm::wasm;
   emscripten::class_<Bm25IndexBinding>("Bm25IndexBinding")
       .function("add", &Bm25IndexBinding::add)
+      .function("addAt", &Bm25IndexBinding::add_at)
       .function("remove", &Bm25IndexBinding::remove)
       .function("search", &Bm25IndexBinding::search)
       .function("searchK", &Bm25IndexBinding::searchK)

@@ -38,6 +38,32 @@ function pack(pieces) {
   return { blob, offsets };
 }
 
+// Adds packed documents: the UTF-8 is encoded straight into the WASM heap (TextEncoder.encodeInto)
+// and passed by pointer, which skips a JS copy loop in Embind's std::string conversion (about 30 ms
+// of a 380 ms SciFact build). At most 3 bytes per UTF-16 unit; lone surrogates become U+FFFD, as
+// TextEncoder.encode does.
+function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
+  const m = wasm();
+  let units = 0;
+  for (const p of pieces) units += p.length;
+  const cap = Math.max(1, units * 3);
+  if (cap > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: documents: more than 4 GiB of text in one call');
+  const ptr = m._malloc(cap);
+  if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${cap} bytes for the documents' text`);
+  try {
+    const heap = m.HEAPU8;  // read after malloc: a memory growth replaces the buffer
+    const offsets = new Uint32Array(pieces.length + 1);
+    let at = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      at += encoder.encodeInto(pieces[i], heap.subarray(ptr + at, ptr + cap)).written;
+      offsets[i + 1] = at;
+    }
+    return callWasm(() => native.addAt(ptr, at, offsets, fieldsPerDoc, metaJson, mode));
+  } finally {
+    m._free(ptr);
+  }
+}
+
 function checkAnalyzer(a) {
   const o = expectOptions(a, 'options.analyzer', ['lowercase', 'foldAccents', 'stopwords', 'stemmer', 'cjkBigrams', 'identifiers', 'maxTokenBytes']);
   for (const k of ['lowercase', 'foldAccents', 'cjkBigrams', 'identifiers']) if (o[k] !== undefined) expectBoolean(o[k], `options.analyzer.${k}`);
@@ -200,9 +226,9 @@ export class Bm25Index extends Handle {
           anyMeta = true;
         } else metas.push(null);
       }
-      const { blob, offsets } = pack(pieces);
       const native = this.native;
-      added += callWasm(() => native.add(blob, offsets, fields.length, anyMeta ? JSON.stringify(metas) : '', mode));
+      const metaJson = anyMeta ? JSON.stringify(metas) : '';
+      added += addPieces(native, pieces, fields.length, metaJson, mode);
       start = i;
     }
     return added;
