@@ -377,23 +377,6 @@ class Recursive {
   std::size_t prefix_base_ = 0;
 };
 
-// UTF-8 -> UTF-16 for separators (valid UTF-8; ill-formed bytes become U+FFFD as in JS).
-std::u16string to_utf16(std::string_view s) {
-  std::u16string out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t len = 0;
-    const char32_t cp = text::decode_utf8(s, i, &len);
-    if (cp >= 0x10000) {
-      out.push_back(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
-      out.push_back(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
-    } else {
-      out.push_back(static_cast<char16_t>(cp));
-    }
-    i += len == 0 ? 1 : len;
-  }
-  return out;
-}
 
 template <typename CharT>
 std::vector<ChunkSpan> run_recursive(std::basic_string_view<CharT> text, const ChunkOptions& o,
@@ -422,7 +405,7 @@ std::vector<ChunkSpan> split_recursive16(std::u16string_view text, const ChunkOp
                                          const std::vector<std::string>& separators) {
   std::vector<std::u16string> seps;
   seps.reserve(separators.size());
-  for (const std::string& s : separators) seps.push_back(to_utf16(s));
+  for (const std::string& s : separators) seps.push_back(text::to_utf16(s));
   ChunkOptions o16 = o;
   o16.unit = Unit::kUtf16;  // a span of UTF-16 units is its length
   return run_recursive<char16_t>(text, o16, seps);

@@ -114,6 +114,24 @@ std::size_t utf16_length(std::string_view text) {
   return units;
 }
 
+std::u16string to_utf16(std::string_view text) {
+  std::u16string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t len = 0;
+    const char32_t cp = decode_utf8(text, i, &len);
+    if (cp >= 0x10000) {
+      out.push_back(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
+      out.push_back(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
+    } else {
+      out.push_back(static_cast<char16_t>(cp));
+    }
+    i += len == 0 ? 1 : len;
+  }
+  return out;
+}
+
 std::size_t count_code_points(std::string_view text) {
   std::size_t n = 0;
   for (unsigned char c : text) n += is_utf8_lead(c) ? 1 : 0;

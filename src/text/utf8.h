@@ -31,6 +31,9 @@ std::string repair_utf8(std::string_view text);
 // Number of UTF-16 code units that the (valid) UTF-8 text encodes to.
 std::size_t utf16_length(std::string_view text);
 
+// UTF-8 -> UTF-16 code units; each ill-formed byte becomes U+FFFD, as in a JS string from TextDecoder.
+std::u16string to_utf16(std::string_view text);
+
 // Maps byte offsets of one valid UTF-8 text to UTF-16 offsets and back in O(1) + a short scan,
 // using a checkpoint every kStride bytes. A byte offset inside a multi-byte sequence maps to the
 // offset of that sequence's start. Built once per text; the text must outlive the mapper.

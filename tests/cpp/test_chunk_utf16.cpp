@@ -72,22 +72,7 @@ Doc random_doc(std::mt19937& rng) {
   return d;
 }
 
-std::u16string to16(const std::string& s) {
-  std::u16string out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t len = 0;
-    const char32_t cp = text::decode_utf8(s, i, &len);
-    if (cp >= 0x10000) {
-      out.push_back(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
-      out.push_back(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
-    } else {
-      out.push_back(static_cast<char16_t>(cp));
-    }
-    i += len;
-  }
-  return out;
-}
+std::u16string to16(const std::string& s) { return ragwasm::text::to_utf16(s); }
 
 void compare(const Doc& d, const ChunkOptions& o, const std::vector<std::string>& seps, unsigned seed) {
   INFO("seed " << seed << " size " << o.chunk_size << " overlap " << o.chunk_overlap << " strict " << o.strict

@@ -58,6 +58,14 @@ TEST_CASE("UTF-16 offsets count astral characters as two units", "[unit]") {
   REQUIRE(utf16_length(t) == 5);
 }
 
+TEST_CASE("to_utf16 gives the code units of a JS string and U+FFFD for ill-formed bytes", "[unit]") {
+  REQUIRE(to_utf16("a\xC3\xA9\xF0\x9F\x98\x80z") == std::u16string(u"a\u00E9\U0001F600z"));
+  REQUIRE(to_utf16("a\xFF" "b") == std::u16string(u"a\uFFFDb"));
+  REQUIRE(to_utf16("") == std::u16string());
+  const std::string t = "x\xE4\xB8\xAD\xF0\x9F\x98\x80";
+  REQUIRE(to_utf16(t).size() == utf16_length(t));
+}
+
 TEST_CASE("offset mapping round-trips on random mixed-script text (seeded)", "[prop]") {
   const std::vector<std::string> pieces = {"a", " ", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", "\r\n", "Z"};
   std::mt19937 rng(12345);
