@@ -3,22 +3,13 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { init, VectorIndex, RagwasmError, denseSimdEnabled } from '../../web/src/index.js';
-import { build } from './helpers.mjs';
+import { build, seededRandom } from './helpers.mjs';
 
 await init();
 
 const debug = build === 'debug';
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6D2B79F5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 function gaussian(n, dim, seed) {
   const r = rng(seed);
   const out = new Float32Array(n * dim);
@@ -274,8 +265,8 @@ test('options report the defaults and survive save and load', () => {
 // equal sums mean bit-equal rows here (a difference would have to cancel exactly in a float64 sum).
 test('WASM batch kernels equal the single-row kernels for every row count and storage', async () => {
   const { callWasm } = await import('../../web/src/errors.js');
-  let seed = 99;
-  const rnd = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296 - 0.5; };
+  const r = rng(99);
+  const rnd = () => r() - 0.5;
   let checked = 0;
   for (const dim of [16, 100, 384]) {
     for (const n of [1, 2, 3, 4, 5, 7, 8, 9, 37, 300]) {

@@ -44,3 +44,15 @@ export function hashedBagOfWords(texts, { dims = 32, normalize = true, weighted 
     return v.map((x) => x / n);
   });
 }
+
+/** Seeded uniform random numbers in [0, 1) (mulberry32): the same sequence in every run and build. */
+export function seededRandom(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6D2B79F5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

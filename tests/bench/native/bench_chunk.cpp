@@ -7,12 +7,11 @@
 #include <chrono>
 #include <ctime>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "chunk/chunk.h"
+#include "read_file.h"
 
 using namespace ragwasm::chunk;
 
@@ -20,10 +19,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> texts;
   std::size_t bytes = 0;
   for (int i = 1; i < argc; ++i) {
-    std::ifstream f(argv[i], std::ios::binary);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    texts.push_back(ss.str());
+    texts.push_back(ragwasm::bench::read_file(argv[i]));
     bytes += texts.back().size();
   }
   struct Config {

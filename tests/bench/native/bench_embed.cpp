@@ -3,25 +3,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "embed/wordpiece.h"
+#include "read_file.h"
 
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: bench_embed TOKENIZER_JSON CORPUS_JSONL\n");
     return 2;
   }
-  auto read = [](const char* p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
+  const auto read = ragwasm::bench::read_file;
   auto tok = ragwasm::embed::WordPieceTokenizer::from_tokenizer_json(read(argv[1]));
   if (!tok.ok()) {
     std::fprintf(stderr, "%s\n", tok.error().message.c_str());

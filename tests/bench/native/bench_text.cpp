@@ -3,21 +3,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "text/sentences.h"
+#include "read_file.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> texts;
   std::size_t bytes = 0;
   for (int i = 1; i < argc; ++i) {
-    std::ifstream f(argv[i], std::ios::binary);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    texts.push_back(ss.str());
+    texts.push_back(ragwasm::bench::read_file(argv[i]));
     bytes += texts.back().size();
   }
   auto splitter = ragwasm::text::SentenceSplitter::create().value();
