@@ -1,6 +1,6 @@
 // Shared binding helpers: every exported function returns {ok: true, value} or
 // {ok: false, code, message}; guard() catches everything (bad_alloc included) so no C++ exception
-// ever crosses into JS. web/src/errors.js turns a failed reply into a RagwasmError.
+// ever crosses into JS. web/src/core/errors.js turns a failed reply into a RagwasmError.
 #pragma once
 
 #include <emscripten/bind.h>
@@ -43,7 +43,7 @@ val guard(F&& f) noexcept {
     try {
       return reply_error("OUT_OF_MEMORY", "ragwasm: out of memory (WASM heap exhausted); free handles or use smaller inputs");
     } catch (...) {
-      return val::null();  // web/src/errors.js reports a null reply as OUT_OF_MEMORY
+      return val::null();  // web/src/core/errors.js reports a null reply as OUT_OF_MEMORY
     }
   } catch (const std::exception& e) {
     return reply_error("INTERNAL", std::string("ragwasm: internal error: ") + e.what());

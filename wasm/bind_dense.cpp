@@ -28,7 +28,7 @@ std::vector<std::string> split_ids(const Bytes& bytes, const val& lens_js) {
   ids.reserve(lens.size());
   std::size_t at = 0;
   for (std::uint32_t n : lens) {
-    if (n > bytes.size() - at) break;  // web/src/dense.js builds both from the same ids
+    if (n > bytes.size() - at) break;  // web/src/retrieve/dense.js builds both from the same ids
     ids.emplace_back(bytes, at, n);
     at += n;
   }
@@ -183,7 +183,7 @@ dense::Storage parse_storage(const std::string& s) {
   return s == "int8" ? dense::Storage::kInt8 : s == "binary" ? dense::Storage::kBinary : dense::Storage::kF32;
 }
 
-// Strings are enum names already checked by web/src/dense.js.
+// Strings are enum names already checked by web/src/retrieve/dense.js.
 val create_index(std::uint32_t dimension, std::string metric, std::string storage, std::string binary_rescore,
                  std::string kind, std::uint32_t m, std::uint32_t ef_construction, std::uint32_t ef_search,
                  double seed) {

@@ -1,6 +1,6 @@
 // Bindings for src/embed: the WordPiece tokenizer, pooling and the static embedder.
 // Many texts cross as ONE Uint8Array of concatenated UTF-8 plus a Uint32Array of n+1 byte offsets
-// (web/src/embed.js packTexts), so a batch costs two copies instead of n Embind conversions.
+// (web/src/embed/embed.js packTexts), so a batch costs two copies instead of n Embind conversions.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 // Bindings for src/text: UTF-8 checks and repair, case/accent folding, the sentence splitter.
-// Text arrives as UTF-8 bytes (Uint8Array, encoded by web/src/encode.js); offsets leave as UTF-16.
+// Text arrives as UTF-8 bytes (Uint8Array, encoded by web/src/core/encode.js); offsets leave as UTF-16.
 #include <string>
 #include <vector>
 

@@ -1,5 +1,5 @@
 // Documented size limits, checked before allocating so that oversized input is LIMIT_EXCEEDED,
-// never an out-of-memory trap. The JS layer checks the same numbers first (web/src/limits.js).
+// never an out-of-memory trap. The JS layer checks the same numbers first (web/src/core/limits.js).
 #pragma once
 
 #include <cstddef>

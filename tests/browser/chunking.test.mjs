@@ -7,14 +7,14 @@ import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { skipUnlessShared } from '../js/helpers.mjs';
 import { join } from 'node:path';
 import { withPage, repoRoot } from './harness.mjs';
-import { init } from '../../web/src/module.js';
-import { chunk, chunkAsync } from '../../web/src/chunk.js';
-import { createStaticEmbedder } from '../../web/src/embed.js';
-import { evaluateEvidence } from '../../web/src/metrics.js';
+import { init } from '../../web/src/core/module.js';
+import { chunk, chunkAsync } from '../../web/src/chunk/chunk.js';
+import { createStaticEmbedder } from '../../web/src/embed/embed.js';
+import { evaluateEvidence } from '../../web/src/metrics/metrics.js';
 import { generateBigText } from '../../web/demo/lib/bigtext.js';
 
 const corpus = JSON.parse(readFileSync(join(repoRoot, 'web/dist/corpus.json'), 'utf8'));
-const hasSparse = existsSync(join(repoRoot, 'web/src/sparse.js'));
+const hasSparse = existsSync(join(repoRoot, 'web/src/retrieve/sparse.js'));
 
 async function waitDone(page, timeout = 45000) {
   await page.waitForFunction(() => ['done', 'err'].includes(document.getElementById('status').dataset.state), null, { timeout });
@@ -32,7 +32,7 @@ async function setConfig(page, key, o) {
 
 // Evidence recall@k the way the page computes it, in Node (BM25 over every corpus chunk).
 async function nodeEvidence(docId, options, maxK = 20) {
-  const { Bm25Index } = await import('../../web/src/sparse.js');
+  const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
   const questions = corpus.questions.filter((q) => q.answerable !== false && q.evidence?.length && q.doc_ids?.includes(docId));
   const all = [];
   for (const d of corpus.documents) for (const c of chunk(d, options)) all.push({ text: c.text, docId: d.id });

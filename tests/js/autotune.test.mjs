@@ -1,4 +1,4 @@
-// autotune (web/src/autotune.js) on the sample corpus (examples/corpus, evidence labels) and with
+// autotune (web/src/pipeline/autotune.js) on the sample corpus (examples/corpus, evidence labels) and with
 // document qrels; `ragwasm tune`. A deterministic hashing embedder stands in for the static model so
 // the results do not depend on a built model file.
 import test from 'node:test';

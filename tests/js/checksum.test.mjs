@@ -1,7 +1,7 @@
 // CRC-32 used by the JS-side saved formats: the standard check value and sensitivity to one bit.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { crc32 } from '../../web/src/checksum.js';
+import { crc32 } from '../../web/src/core/checksum.js';
 
 test('crc32 gives the IEEE check value 0xCBF43926 for "123456789"', () => {
   assert.equal(crc32(new TextEncoder().encode('123456789')), 0xcbf43926);
@@ -20,7 +20,7 @@ test('crc32 changes when any single bit of the input flips', () => {
 
 // packSections / unpackSections: the one framed container of the JS saved formats (Collection
 // "RAGWCOL1", doc chat's saved index "RWCHAT01").
-import { packSections, unpackSections } from '../../web/src/checksum.js';
+import { packSections, unpackSections } from '../../web/src/core/checksum.js';
 import { packIndex, unpackIndex } from '../../web/demo/lib/saved-index.js';
 
 const enc = new TextEncoder();

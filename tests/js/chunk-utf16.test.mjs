@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { init, chunk } from '../../web/src/index.js';
-import { _setChunkPaths } from '../../web/src/chunk.js';
+import { _setChunkPaths } from '../../web/src/chunk/chunk.js';
 import { skipUnlessShared, build } from './helpers.mjs';
 
 await init();

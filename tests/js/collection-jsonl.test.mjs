@@ -1,4 +1,4 @@
-// Collection JSONL export / import (web/src/collection.js exportJsonl, exportJsonlLines, importJsonl):
+// Collection JSONL export / import (web/src/pipeline/collection.js exportJsonl, exportJsonlLines, importJsonl):
 // chunks + vectors + metadata for server-side engines, and back. An exported collection imports to
 // identical search results (ids and scores) and exports byte-identically again; bad lines are
 // rejected naming the line and field; nothing half-built is left behind.
@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, createStaticEmbedder, RagwasmError } from '../../web/src/index.js';
-import { Collection, JSONL_FORMAT_VERSION } from '../../web/src/collection.js';
-import { Bm25Index } from '../../web/src/sparse.js';
-import { VectorIndex } from '../../web/src/dense.js';
+import { Collection, JSONL_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
+import { Bm25Index } from '../../web/src/retrieve/sparse.js';
+import { VectorIndex } from '../../web/src/retrieve/dense.js';
 import { hashedBagOfWords, repoRoot, skipUnlessShared } from './helpers.mjs';
 
 await init();

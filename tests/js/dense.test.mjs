@@ -264,7 +264,7 @@ test('options report the defaults and survive save and load', () => {
 // the single-row kernel the HNSW walk uses. referencePass sums the per-row values in row order, so
 // equal sums mean bit-equal rows here (a difference would have to cancel exactly in a float64 sum).
 test('WASM batch kernels equal the single-row kernels for every row count and storage', async () => {
-  const { callWasm } = await import('../../web/src/errors.js');
+  const { callWasm } = await import('../../web/src/core/errors.js');
   const r = rng(99);
   const rnd = () => r() - 0.5;
   let checked = 0;

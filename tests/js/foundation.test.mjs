@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ragwasm from '../../web/src/index.js';
-import { wasm } from '../../web/src/module.js';
+import { wasm } from '../../web/src/core/module.js';
 import { build, repoRoot } from './helpers.mjs';
 
 const { init, RagwasmError, SentenceSplitter, splitSentences, foldText, decodeUtf8, findInvalidUtf8, createDocument, info } = ragwasm;
@@ -120,7 +120,7 @@ test('forgotten handles are freed by the FinalizationRegistry safety net', async
   await init();
   const script = `
     import { init, SentenceSplitter } from ${JSON.stringify(join(repoRoot, 'web/src/index.js'))};
-    import { wasm } from ${JSON.stringify(join(repoRoot, 'web/src/module.js'))};
+    import { wasm } from ${JSON.stringify(join(repoRoot, 'web/src/core/module.js'))};
     await init();
     const m = wasm();
     const base = m.heap_stats().value.allocatedBytes;

@@ -1,4 +1,4 @@
-// Leg check (web/src/leg-check.js): the label-free test the default hybrid runs before fusing, so a
+// Leg check (web/src/retrieve/leg-check.js): the label-free test the default hybrid runs before fusing, so a
 // much weaker retriever cannot pull the fused ranking below the better one (issue: "safe by default").
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { init, RagwasmError, checkLegs, pickProbes, weightsAfterLegCheck, createStaticEmbedder, LEG_CHECK_DEFAULTS } from '../../web/src/index.js';
-import { Collection } from '../../web/src/collection.js';
+import { Collection } from '../../web/src/pipeline/collection.js';
 import { runPipelineEval } from '../../web/cli/commands/eval.mjs';
 import { hashedBagOfWords, repoRoot, skipUnlessShared } from './helpers.mjs';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bm25Index, chunk, init, metrics } from '../../web/src/index.js';
 import { repoRoot } from './helpers.mjs';
-import { wasm } from '../../web/src/module.js';
+import { wasm } from '../../web/src/core/module.js';
 import { loadCisi, ndcgAt } from '../../web/cli/datasets.mjs';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { runEval } from '../../web/cli/commands/eval.mjs';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chunk, init, metrics, RagwasmError } from '../../web/src/index.js';
-import { wasm } from '../../web/src/module.js';
+import { wasm } from '../../web/src/core/module.js';
 import { skipUnlessShared } from './helpers.mjs';
 import { main } from '../../web/cli/ragwasm.mjs';
 

@@ -1,4 +1,4 @@
-// Collection (web/src/collection.js): add / search / remove / save / load over BM25 + dense + fusion,
+// Collection (web/src/pipeline/collection.js): add / search / remove / save / load over BM25 + dense + fusion,
 // with a deterministic bag-of-words embedder (no model needed).
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError, saveBytes } from '../../web/src/index.js';
-import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/collection.js';
+import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
 
 import { hashedBagOfWords } from './helpers.mjs';
 
@@ -134,8 +134,8 @@ test('fromBytes frees the indexes it loaded when the collection cannot be built'
   await col.add(docs);
   const bytes = col.toBytes();
   col.dispose();
-  const { Bm25Index } = await import('../../web/src/sparse.js');
-  const { VectorIndex } = await import('../../web/src/dense.js');
+  const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
+  const { VectorIndex } = await import('../../web/src/retrieve/dense.js');
   const loaded = [];
   const origB = Bm25Index.load;
   const origV = VectorIndex.load;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { init, listStored, loadBytes } from '../../web/src/index.js';
-import { Collection } from '../../web/src/collection.js';
+import { Collection } from '../../web/src/pipeline/collection.js';
 import { repoRoot } from './helpers.mjs';
 
 await init();
@@ -37,7 +37,7 @@ const docs = Array.from({ length: 200 }, (_, i) => ({
 
 // The child: fills BIG bytes (a recognisable pattern, never a valid collection) and saves them.
 function childSource(dir) {
-  const storage = pathToFileURL(join(repoRoot, 'web/src/storage.js')).href;
+  const storage = pathToFileURL(join(repoRoot, 'web/src/core/storage.js')).href;
   return `import { saveBytes } from ${JSON.stringify(storage)};
 const big = new Uint8Array(${BIG}); for (let i = 0; i < big.length; i += 4096) big[i] = 0xAB;
 process.stdout.write('go\\n');

@@ -2,10 +2,10 @@
 // indexes them (BM25 + dense vectors when the build has both), retrieves with reciprocal-rank fusion,
 // and writes the extractive answer. Nothing here touches the network except fetching this site's
 // own files (the WASM module and the static model).
-import { init } from '../src/module.js';
-import { chunk } from '../src/chunk.js';
+import { init } from '../src/core/module.js';
+import { chunk } from '../src/chunk/chunk.js';
 import { extractiveAnswer } from '../src/llm/answer.js';
-import { saveBytes, loadBytes, removeBytes, storageBackend } from '../src/storage.js';
+import { saveBytes, loadBytes, removeBytes, storageBackend } from '../src/core/storage.js';
 import { packIndex, unpackIndex } from './lib/saved-index.js';
 
 const CHUNKING = { strategy: 'recursive', chunkSize: 900, chunkOverlap: 150 };
@@ -18,7 +18,7 @@ let sparse = null;           // module or null
 let bm25 = null;
 let dense = null;            // {embed(texts, kind) => Promise<Float32Array[]>, index, label} or null
 let denseMod = null;
-let fusion = null;           // web/src/fusion.js or null
+let fusion = null;           // web/src/retrieve/fusion.js or null
 let features = { bm25: false, dense: false, fusion: 'none' };
 let cancelled = false;
 let startup = null;
@@ -93,7 +93,7 @@ async function addDocuments(id, list) {
  * by ONNX Runtime Web (single-threaded WASM) in this Worker, and re-embeds every chunk.
  */
 async function useOnnx(id, { model, tokenizerJson, pooling, key }) {
-  const embedMod = await import('../src/embed.js');
+  const embedMod = await import('../src/embed/embed.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
   ort.env.wasm.numThreads = 1;
@@ -182,7 +182,7 @@ async function search(query, k) {
   if (!nonEmpty.length) return [];
   let ranked;
   if (fusion?.fuse) {
-    // Reciprocal rank fusion (k = 60) by web/src/fusion.js: ties by score, then id.
+    // Reciprocal rank fusion (k = 60) by web/src/retrieve/fusion.js: ties by score, then id.
     ranked = fusion.fuse(nonEmpty, { mode: 'rrf', k: 60, topK: k }).hits.map((x) => [x.id, x.score]);
   } else {
     const score = new Map();

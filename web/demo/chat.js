@@ -1,8 +1,8 @@
 // Doc chat: files are extracted here (pdf.js / mammoth / DOMParser, all local), chunked, embedded and
 // indexed in chat-worker.js, kept in IndexedDB; answers come from the extractive answerer (no
 // endpoint) or a streamed LLM reply whose every request is shown from the client's ledger.
-import { extractText } from '../src/parse.js';
-import { init } from '../src/module.js';
+import { extractText } from '../src/document/parse.js';
+import { init } from '../src/core/module.js';
 import { createLlmClient, RequestLedger, loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
 import { generateAnswer } from '../src/llm/answer.js';
 import { loadPrompt } from '../src/llm/prompts.js';

@@ -4,7 +4,7 @@
 // Peers index text = title + " " + text with their documented defaults (wink needs a prep task: a
 // simple lowercase/stopword/Porter pipeline, as ../shared/data/golden "wink-simple").
 import { Bm25Index } from '../../../web/src/index.js';
-import { wasm } from '../../../web/src/module.js';
+import { wasm } from '../../../web/src/core/module.js';
 import { loadBeir, ndcgAt } from '../../../web/cli/datasets.mjs';
 
 const STOP = new Set('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '));

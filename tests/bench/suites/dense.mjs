@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { VectorIndex } from '../../../web/src/index.js';
 import { seededRandom } from '../../js/helpers.mjs';
-import { callWasm } from '../../../web/src/errors.js';
+import { callWasm } from '../../../web/src/core/errors.js';
 
 const rng = seededRandom;
 

@@ -1,4 +1,4 @@
-// Bench suite `jsonl`: Collection JSONL export / import (web/src/collection.js) for a hybrid collection
+// Bench suite `jsonl`: Collection JSONL export / import (web/src/pipeline/collection.js) for a hybrid collection
 // (default pipeline config: BM25 + static GloVe-100 dense, flat f32) of 10,000 SciFact chunks: export
 // with and without vectors (kept vectors, and re-embedded), the JSONL size, and import (vectors from
 // the file, or embedded on import). Every import is checked to search like the original.

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { Bm25Index, Collection, createStaticEmbedder, fuse } from '../../../web/src/index.js';
-import { wasm } from '../../../web/src/module.js';
+import { wasm } from '../../../web/src/core/module.js';
 import { buildBigCorpus } from '../lib/big-corpus.mjs';
 
 const MB = 1024 * 1024;

@@ -180,7 +180,7 @@ export default {
   options: {
     dataset: { type: 'string', help: 'BEIR folder (corpus.jsonl, queries.jsonl, qrels/) or CISI folder' },
     split: { type: 'string', default: 'test', help: 'BEIR qrels split' },
-    chunker: { type: 'string', help: 'NAME[:SIZE[/OVERLAP]] of web/src/chunk.js, or none (default none; with --config: the config\'s chunker)' },
+    chunker: { type: 'string', help: 'NAME[:SIZE[/OVERLAP]] of web/src/chunk/chunk.js, or none (default none; with --config: the config\'s chunker)' },
     retriever: { type: 'string', help: 'bm25 (default), dense or hybrid' },
     config: { type: 'string', help: 'pipeline config JSON file (instead of --retriever)' },
     model: { type: 'string', help: 'static model file for the dense leg (default models/build/static-model.bin)' },

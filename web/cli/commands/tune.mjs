@@ -1,4 +1,4 @@
-// ragwasm tune --dataset DIR: autotune (web/src/autotune.js) on a BEIR folder (train qrels when present,
+// ragwasm tune --dataset DIR: autotune (web/src/pipeline/autotune.js) on a BEIR folder (train qrels when present,
 // else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
 // Also exports the retriever helpers shared by `eval`, `search` and `index` (--retriever / --config / --model).
 import { existsSync, readFileSync } from 'node:fs';

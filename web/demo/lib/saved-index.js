@@ -1,11 +1,11 @@
 // Byte format of doc chat's saved index: magic "RWCHAT01", format version (u32 LE), three
 // length-prefixed sections (JSON header {denseKey, denseLabel, docs, chunks}, Bm25Index.save() bytes,
 // VectorIndex.save() bytes) and a CRC-32 of everything before it — the container of
-// web/src/checksum.js packSections / unpackSections. The BM25 and vector sections are the library's
+// web/src/core/checksum.js packSections / unpackSections. The BM25 and vector sections are the library's
 // own saved formats (with their own checks); this wrapper adds the chunk table and which embedding
 // model made the vectors.
-import { packSections, unpackSections } from '../../src/checksum.js';
-import { RagwasmError } from '../../src/errors.js';
+import { packSections, unpackSections } from '../../src/core/checksum.js';
+import { RagwasmError } from '../../src/core/errors.js';
 
 const MAGIC = 'RWCHAT01';
 export const SAVED_INDEX_VERSION = 1;

@@ -1,9 +1,9 @@
 // Answers: grounded generation with inline [n] citations through an LlmClient, and the no-LLM
 // extractive answerer (C++, src/context/extractive.h) for doc chat without an endpoint.
-import { RagwasmError, callWasm } from '../errors.js';
-import { encodeText } from '../encode.js';
-import { wasm } from '../module.js';
-import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../validate.js';
+import { RagwasmError, callWasm } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { wasm } from '../core/module.js';
+import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
 import { LlmClient } from './client.js';
 import { isAbstention } from './parse.js';
 import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';

@@ -1,10 +1,10 @@
 // Judge calibration: run a judge over human-labelled items and report agreement with the humans
 // (Cohen's kappa, binary precision/recall/F1, off-by-one accuracy, confusion matrix), overall and per
 // slice; compare two prompts on the same items. The agreement math is the metrics module's
-// (web/src/metrics.js -> src/metrics/agreement.h); this file only runs judges and tabulates.
-import { RagwasmError } from '../errors.js';
-import { binaryScores, cohensKappa, confusionMatrix, spearman, withinAccuracy } from '../metrics.js';
-import { expectArray, expectEnum, expectInteger, expectOptions, expectString, isPlainObject } from '../validate.js';
+// (web/src/metrics/metrics.js -> src/metrics/agreement.h); this file only runs judges and tabulates.
+import { RagwasmError } from '../core/errors.js';
+import { binaryScores, cohensKappa, confusionMatrix, spearman, withinAccuracy } from '../metrics/metrics.js';
+import { expectArray, expectEnum, expectInteger, expectOptions, expectString, isPlainObject } from '../core/validate.js';
 import { JUDGES } from './judges.js';
 
 const INPUT_FIELDS = {

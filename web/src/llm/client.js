@@ -2,8 +2,8 @@
 // (exponential backoff with jitter, Retry-After honoured), a concurrency limit, cost accounting,
 // an opt-in response cache and a ledger of every request sent. The API key stays in this object's
 // private field: it is sent only in the auth header and is scrubbed from every error and ledger entry.
-import { RagwasmError } from '../errors.js';
-import { expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../validate.js';
+import { RagwasmError } from '../core/errors.js';
+import { expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';

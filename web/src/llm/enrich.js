@@ -1,8 +1,8 @@
 // LLM context enrichment for indexing: document-level metadata (key: value lines), chunk-level
 // context notes (contextual retrieval: the document is sent first and identically for every chunk
 // so provider prompt caching applies), and optional query rewriting.
-import { RagwasmError } from '../errors.js';
-import { expectArray, expectInteger, expectOptions, expectString } from '../validate.js';
+import { RagwasmError } from '../core/errors.js';
+import { expectArray, expectInteger, expectOptions, expectString } from '../core/validate.js';
 import { LlmClient } from './client.js';
 import { parseKeyValues } from './parse.js';
 import { loadPrompt, renderPrompt } from './prompts.js';

@@ -2,9 +2,9 @@
 // relevance (0-3) and answer correctness (0-100% against a reference). Calls go through an LlmClient;
 // replies are parsed by the C++ parsers; a reply without a usable score is counted as unparsed and
 // reported, never turned into 0 or NaN.
-import { RagwasmError } from '../errors.js';
-import { expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../validate.js';
-import { splitSentences } from '../text.js';
+import { RagwasmError } from '../core/errors.js';
+import { expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import { splitSentences } from '../document/text.js';
 import { LlmClient } from './client.js';
 import { aggregateScores, isAbstention, parseClaimScores, parseJudgeScore } from './parse.js';
 import { formatClaims, formatPassages, loadPrompt, renderPrompt } from './prompts.js';

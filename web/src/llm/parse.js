@@ -1,9 +1,9 @@
 // JS wrappers of the C++ judge reply parsers (src/judge/reply_parser.h) and of the abstention check
 // and self-consistency aggregation. Parsing happens in WASM so JS and native agree exactly.
-import { callWasm } from '../errors.js';
-import { encodeText } from '../encode.js';
-import { wasm } from '../module.js';
-import { expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString } from '../validate.js';
+import { callWasm } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { wasm } from '../core/module.js';
+import { expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString } from '../core/validate.js';
 
 function scaleArgs(scale, name) {
   const s = expectOptions(scale, name, ['kind', 'min', 'max', 'labels', 'integerOnly', 'integer_only']);

@@ -1,8 +1,8 @@
 // Prompt templates as versioned data: the JSON files in src/judge/prompts/ (one per prompt, with
 // id, version, variables, messages and the reply scale the C++ parsers apply). Loaded lazily (fs in
 // Node, fetch in browsers) so the same files serve JS and the docs; rendered by {{name}} substitution.
-import { RagwasmError } from '../errors.js';
-import { expectOptions, expectString, isPlainObject } from '../validate.js';
+import { RagwasmError } from '../core/errors.js';
+import { expectOptions, expectString, isPlainObject } from '../core/validate.js';
 
 export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'query_rewrite',
   'judge_context_relevance', 'judge_groundedness', 'judge_answer_relevance', 'judge_answer_correctness', 'claim_split']);

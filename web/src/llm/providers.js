@@ -1,7 +1,7 @@
 // Wire formats: OpenAI-compatible Chat Completions (OpenAI, Ollama, llama.cpp server, vLLM,
 // LM Studio, OpenRouter) and Anthropic Messages. Builds request bodies and reads replies and
 // stream events into one shape. No network code here (client.js does that).
-import { RagwasmError } from '../errors.js';
+import { RagwasmError } from '../core/errors.js';
 
 export const PROVIDERS = Object.freeze(['openai', 'anthropic']);
 

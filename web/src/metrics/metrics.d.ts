@@ -1,4 +1,4 @@
-// Types of web/src/metrics.js (exported from the package as the `metrics` namespace).
+// Types of web/src/metrics/metrics.js (exported from the package as the `metrics` namespace).
 
 export interface QrelsParseOptions {
   /** 'auto' (default): BEIR when the first line has 3 tab-separated fields, else TREC. */

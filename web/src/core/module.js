@@ -54,7 +54,7 @@ async function load(variant, options) {
   }
   const base = baseUrl !== undefined
     ? new URL(String(baseUrl).replace(/\/?$/, '/'), import.meta.url)
-    : new URL(variant === 'debug' ? '../dist/debug/' : '../dist/', import.meta.url);
+    : new URL(variant === 'debug' ? '../../dist/debug/' : '../../dist/', import.meta.url);
   let wasmBinary = options.wasmBinary;
   try {
     if (isNode && wasmBinary === undefined) {

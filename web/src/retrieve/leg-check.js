@@ -4,9 +4,9 @@
 // default hybrid benches a weak leg (weight 0) and says so, so a much weaker leg (e.g. the offline
 // static model beside BM25 on SciFact) cannot pull the fused ranking below the better leg.
 // Rules and measurements: docs/fusion.md ("Leg check").
-import { RagwasmError } from './errors.js';
-import { splitSentences } from './text.js';
-import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from './validate.js';
+import { RagwasmError } from '../core/errors.js';
+import { splitSentences } from '../document/text.js';
+import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
 /** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
 export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12, maxShare: 0.5 });

@@ -2,12 +2,12 @@
 // combination, CombSUM/CombMNZ) with per-hit explanations and leg diagnostics, tune the fusion on
 // labelled queries, MMR diversification, neighbour expansion, chunk -> document aggregation, and the
 // "retrieve N, rerank, keep K" hook. Scoring runs in WASM (src/fusion); formulas in docs/fusion.md.
-import { RagwasmError, callWasm } from './errors.js';
-import { encodeText } from './encode.js';
-import { wasm } from './module.js';
+import { RagwasmError, callWasm } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { wasm } from '../core/module.js';
 import {
   expectArray, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
-} from './validate.js';
+} from '../core/validate.js';
 
 /** Fusion modes: 'hybrid' = the safe default (convex min-max, primary list 0.7, others share 0.3). */
 export const FUSION_MODES = Object.freeze(['hybrid', 'rrf', 'convex', 'combsum', 'combmnz']);

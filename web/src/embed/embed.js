@@ -1,13 +1,13 @@
 // Embeddings: the WordPiece tokenizer (C++), the static default model (GloVe 100-d + SIF, C++) and the
 // ONNX embedder (graph in ONNX Runtime; tokenization, pooling and normalization in WASM).
-import { RagwasmError, callWasm } from './errors.js';
-import { Handle } from './handle.js';
-import { MAX_TEXT_BYTES } from './limits.js';
-import { wasm } from './module.js';
+import { RagwasmError, callWasm } from '../core/errors.js';
+import { Handle } from '../core/handle.js';
+import { MAX_TEXT_BYTES } from '../core/limits.js';
+import { wasm } from '../core/module.js';
 import { disposeOutputs, loadBytes, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
-} from './validate.js';
+} from '../core/validate.js';
 
 const encoder = new TextEncoder();
 const MAX_BATCH_TEXTS = 1 << 20;

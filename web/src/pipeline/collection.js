@@ -1,18 +1,18 @@
 // Collections: the integration layer over chunk() -> Bm25Index / VectorIndex -> fuse(), driven by
 // one pipeline config (parsePipelineConfig). add / remove / search, and save / load through
-// web/src/storage.js (atomic: OPFS, IndexedDB fallback, files in Node). Saved bytes: magic
+// web/src/core/storage.js (atomic: OPFS, IndexedDB fallback, files in Node). Saved bytes: magic
 // "RAGWCOL1", format version, length-prefixed sections and a CRC-32 at the end (checksum.js
 // packSections). JSONL export / import of chunks + vectors + metadata for server-side engines.
-import { RagwasmError } from './errors.js';
-import { chunk } from './chunk.js';
-import { VectorIndex } from './dense.js';
-import { fuse, rerank as rerankItems } from './fusion.js';
-import { packSections, unpackSections } from './checksum.js';
+import { RagwasmError } from '../core/errors.js';
+import { chunk } from '../chunk/chunk.js';
+import { VectorIndex } from '../retrieve/dense.js';
+import { fuse, rerank as rerankItems } from '../retrieve/fusion.js';
+import { packSections, unpackSections } from '../core/checksum.js';
 import { parsePipelineConfig } from './pipeline.js';
-import { checkLegs, weightsAfterLegCheck } from './leg-check.js';
-import { Bm25Index } from './sparse.js';
-import { loadBytes, saveBytes } from './storage.js';
-import { describe, expectArray, expectBoolean, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from './validate.js';
+import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
+import { Bm25Index } from '../retrieve/sparse.js';
+import { loadBytes, saveBytes } from '../core/storage.js';
+import { describe, expectArray, expectBoolean, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
 const MAGIC = 'RAGWCOL1';
 /** The collection format version this build writes and reads. */

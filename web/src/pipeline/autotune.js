@@ -4,14 +4,14 @@
 // table. Plain module code (no DOM, no Node API): runs in a page, a Worker or Node. Scoring is done
 // by the existing modules only: chunk() -> Bm25Index / VectorIndex -> fuse() -> aggregateToDocuments()
 // -> metrics.evaluateRun / metrics.evaluateEvidence / metrics.bootstrapCI.
-import { RagwasmError } from './errors.js';
-import { chunk } from './chunk.js';
-import { VectorIndex } from './dense.js';
-import { aggregateToDocuments, fuse } from './fusion.js';
-import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from './metrics.js';
+import { RagwasmError } from '../core/errors.js';
+import { chunk } from '../chunk/chunk.js';
+import { VectorIndex } from '../retrieve/dense.js';
+import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
+import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from '../metrics/metrics.js';
 import { parsePipelineConfig } from './pipeline.js';
-import { Bm25Index } from './sparse.js';
-import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from './validate.js';
+import { Bm25Index } from '../retrieve/sparse.js';
+import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
 /**
  * The default grid: 2 chunkers x 2 BM25 settings x 4 fusion settings x 2 cutoffs = 32 rows (a few

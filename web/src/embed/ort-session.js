@@ -2,8 +2,8 @@
 // (rerank.js): model bytes from a URL / ArrayBuffer / File (Cache Storage in browsers), session
 // creation with RagwasmError mapping, input checks and int64/int32 feeds from a tokenizer batch.
 // Internal: nothing here is exported from index.js.
-import { RagwasmError } from './errors.js';
-import { invalid } from './validate.js';
+import { RagwasmError } from '../core/errors.js';
+import { invalid } from '../core/validate.js';
 
 /** Model inputs a BERT-style graph may take; all are fed from one tokenizer BatchEncoding. */
 export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'];

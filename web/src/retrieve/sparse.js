@@ -1,14 +1,14 @@
 // Lexical retrieval: Bm25Index (Lucene BM25 and variants over compressed postings, exact MaxScore
 // top-k, metadata filters, updates, RM3 feedback, versioned save/load). Scores and ties are exact:
 // the same ranking as the exhaustive scorer, ties broken by document id ascending.
-import { callWasm, RagwasmError } from './errors.js';
-import { Handle } from './handle.js';
-import { MAX_TEXT_BYTES } from './limits.js';
-import { wasm } from './module.js';
-import { encodeText } from './encode.js';
+import { callWasm, RagwasmError } from '../core/errors.js';
+import { Handle } from '../core/handle.js';
+import { MAX_TEXT_BYTES } from '../core/limits.js';
+import { wasm } from '../core/module.js';
+import { encodeText } from '../core/encode.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
-} from './validate.js';
+} from '../core/validate.js';
 
 const encoder = new TextEncoder();
 const SCORERS = ['lucene', 'robertson', 'atire', 'bm25l', 'bm25plus'];

@@ -1,4 +1,4 @@
-import type { Chunk, MetadataValue } from './document.js';
+import type { Chunk, MetadataValue } from '../document/document.js';
 
 export type ChunkStrategy = 'fixed' | 'recursive' | 'markdown' | 'markdown-header' | 'sentence' | 'semantic';
 export type ChunkUnit = 'utf16' | 'codepoints' | 'bytes' | 'tokens';

@@ -2,12 +2,12 @@
 // one logit, e.g. cross-encoder/ms-marco-MiniLM-L-6-v2) run by ONNX Runtime; pair tokenization
 // ([CLS] query [SEP] passage [SEP], 'longest_first' truncation) in ragwasm's WASM. Its `reranker`
 // plugs into rerank() / retrieveAndRerank() / Collection.search({reranker}). docs/fusion.md.
-import { RagwasmError } from './errors.js';
-import { tokenizerOption } from './embed.js';
-import { allOrAbort } from './llm/all-or-abort.js';
-import { judgeContextRelevance } from './llm/judges.js';
-import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
-import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid } from './validate.js';
+import { RagwasmError } from '../core/errors.js';
+import { tokenizerOption } from '../embed/embed.js';
+import { allOrAbort } from '../llm/all-or-abort.js';
+import { judgeContextRelevance } from '../llm/judges.js';
+import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from '../embed/ort-session.js';
+import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
 
 const MAX_PASSAGES = 1 << 20;
 const OUTPUT = 'logits';
@@ -172,7 +172,7 @@ export async function createCrossEncoderReranker(options) {
  * `stats.unparsed`; the first failed request aborts the others still queued (nothing more is sent).
  * Items rerank() keeps in retrieval order on equal grades, so the 4-level scale ties often: use
  * `samples` (self-consistency, mean of n) for finer scores.
- * @param {import('./llm/client.js').LlmClient} client
+ * @param {import('../llm/client.js').LlmClient} client
  * @param {{samples?: number, temperature?: number, maxTokens?: number, unparsedScore?: number, signal?: AbortSignal}} [options]
  * @returns {{reranker: (query: string, items: (string|{text: string})[]) => Promise<number[]>,
  *   stats: {calls: number, pairs: number, unparsed: number, cost: number}}}

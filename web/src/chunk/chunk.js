@@ -3,15 +3,15 @@
 // estimate and context enrichment kept apart from the chunk text. The splitting runs in WASM
 // (src/chunk); this file validates options, slices chunk texts from the caller's string, calls the
 // caller's embedder (semantic) and computes comparison statistics.
-import { callWasm, RagwasmError } from './errors.js';
-import { encodeText } from './encode.js';
-import { createDocument } from './document.js';
-import { wasm } from './module.js';
-import { splitSentences } from './text.js';
+import { callWasm, RagwasmError } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { createDocument } from '../document/document.js';
+import { wasm } from '../core/module.js';
+import { splitSentences } from '../document/text.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions,
   expectString, invalid,
-} from './validate.js';
+} from '../core/validate.js';
 
 /** Strategy names accepted by `options.strategy`. */
 export const CHUNK_STRATEGIES = Object.freeze(['fixed', 'recursive', 'markdown', 'markdown-header', 'sentence', 'semantic']);

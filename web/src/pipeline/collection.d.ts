@@ -4,7 +4,7 @@ export const JSONL_FORMAT_VERSION: number;
 export type CollectionEmbedder = { embedSync(texts: string[]): Float32Array[]; dims: number } | ((texts: string[]) => Promise<Float32Array[]>);
 export interface CollectionHit {
   id: string; docId: string; text: string; start: number; end: number; score: number;
-  contributions?: import('./fusion.js').Contribution[];
+  contributions?: import('../retrieve/fusion.js').Contribution[];
   rerankScore?: number; retrievalRank?: number;
 }
 /** The first line of exportJsonl() (unless header: false); chunk lines have no `type`. */
@@ -62,9 +62,9 @@ export class Collection {
    * Label-free leg check (docs/fusion.md "Leg check"): self-retrieval MRR@10 of probe sentences per
    * retriever; the default hybrid benches a weak leg. search() runs it by itself when needed.
    */
-  checkLegs(options?: { signal?: AbortSignal }): Promise<import('./leg-check.js').LegCheckReport>;
+  checkLegs(options?: { signal?: AbortSignal }): Promise<import('../retrieve/leg-check.js').LegCheckReport>;
   /** The last leg check (null before the first) and the number of chunks it saw. */
-  readonly legReport: import('./leg-check.js').LegCheckReport | null;
+  readonly legReport: import('../retrieve/leg-check.js').LegCheckReport | null;
   readonly legCheckedAt: number;
   toBytes(): Uint8Array;
   save(name: string, opts?: { dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<void>;

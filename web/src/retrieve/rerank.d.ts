@@ -1,5 +1,5 @@
 /** Cross-encoder reranking (ONNX Runtime + WASM pair tokenization); see docs/fusion.md. */
-import type { Tokenizer } from './embed.js';
+import type { Tokenizer } from '../embed/embed.js';
 
 export interface CrossEncoderScoreOptions {
   signal?: AbortSignal;
@@ -44,6 +44,6 @@ export interface LlmRerankerStats { calls: number; pairs: number; unparsed: numb
  * LLM reranker through an LlmClient: the context-relevance judge grades each (query, passage) 0-3
  * (mean of `samples`); unparsed replies score `unparsedScore` (default -1).
  */
-export declare function createLlmReranker(client: import('./llm.js').LlmClient, options?: {
+export declare function createLlmReranker(client: import('../llm.js').LlmClient, options?: {
   samples?: number; temperature?: number; maxTokens?: number; unparsedScore?: number; signal?: AbortSignal;
 }): { reranker: (query: string, items: (string | { text: string })[], options?: { signal?: AbortSignal }) => Promise<number[]>; stats: LlmRerankerStats };

@@ -2,13 +2,13 @@
 // measures, answer metrics (SQuAD EM/F1, ANLS, ROUGE-L, BLEU), citation precision/recall,
 // chunk-agnostic evidence evaluation, judge agreement and system comparison. All scoring is in
 // C++ (src/metrics); this file validates, converts and throws RagwasmError. Formulas: docs/metrics.md.
-import { callWasm, RagwasmError } from './errors.js';
-import { encodeText } from './encode.js';
-import { Handle } from './handle.js';
-import { wasm } from './module.js';
+import { callWasm, RagwasmError } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { Handle } from '../core/handle.js';
+import { wasm } from '../core/module.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
-} from './validate.js';
+} from '../core/validate.js';
 
 const MEASURE_FAMILIES = ['num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'bpref', 'recip_rank', 'P', 'recall', 'ndcg',
   'ndcg_cut', 'map_cut', 'success', 'ndcg_exp', 'ndcg_exp_cut'];

@@ -1,12 +1,12 @@
 // Text utilities: sentence splitting, UTF-8 validation/repair, case and accent folding.
 // Offsets are UTF-16 code units of the caller's string (what String.prototype.slice uses).
-import { callWasm } from './errors.js';
-import { encodeText } from './encode.js';
-import { Handle } from './handle.js';
-import { MAX_ABBREVIATIONS, MAX_ABBREVIATION_BYTES, MAX_TEXT_BYTES } from './limits.js';
-import { wasm } from './module.js';
-import { expectArray, expectBoolean, expectOptions, expectString, invalid } from './validate.js';
-import { RagwasmError } from './errors.js';
+import { callWasm } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { Handle } from '../core/handle.js';
+import { MAX_ABBREVIATIONS, MAX_ABBREVIATION_BYTES, MAX_TEXT_BYTES } from '../core/limits.js';
+import { wasm } from '../core/module.js';
+import { expectArray, expectBoolean, expectOptions, expectString, invalid } from '../core/validate.js';
+import { RagwasmError } from '../core/errors.js';
 
 /**
  * @typedef {object} Sentence

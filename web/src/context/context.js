@@ -2,11 +2,11 @@
 // best-at-both-ends against "lost in the middle"), prints each document's context once, numbers the
 // sources [1..n] and returns {contextText, sources, tokensUsed, dropped} (src/context/assembly.h).
 // The LLM layer (web/src/llm) renders prompt messages from this struct.
-import { callWasm } from './errors.js';
-import { encodeText } from './encode.js';
-import { callJson, expectId } from './fusion.js';
-import { wasm } from './module.js';
-import { expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from './validate.js';
+import { callWasm } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { callJson, expectId } from '../retrieve/fusion.js';
+import { wasm } from '../core/module.js';
+import { expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
 // Lone surrogates become U+FFFD, as encodeText (TextEncoder) does for every other text argument.
 function wellFormed(s) {

@@ -2,10 +2,10 @@
 // retrieval -> fusion -> rerank -> assembly. Parsed and validated in WASM (src/pipeline/config.cpp):
 // unknown keys and wrong types are errors naming the JSON path. Returns the normalized config with
 // every default filled in.
-import { RagwasmError, callWasm } from './errors.js';
-import { encodeText } from './encode.js';
-import { wasm } from './module.js';
-import { invalid } from './validate.js';
+import { RagwasmError, callWasm } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { wasm } from '../core/module.js';
+import { invalid } from '../core/validate.js';
 
 // JSON.stringify silently turns NaN/Infinity into null and drops undefined: report them with their path.
 function checkJsonValue(value, path) {

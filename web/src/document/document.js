@@ -1,6 +1,6 @@
 // Document: the unit users add. Chunk: a span of a document, offsets in UTF-16 units of its text.
-import { expectString, invalid, isPlainObject } from './validate.js';
-import { MAX_TEXT_BYTES } from './limits.js';
+import { expectString, invalid, isPlainObject } from '../core/validate.js';
+import { MAX_TEXT_BYTES } from '../core/limits.js';
 
 /**
  * @typedef {object} Document

@@ -1,10 +1,10 @@
 // Text extraction from user files, locally: plain text and markdown (UTF-8, repaired), PDF (pdf.js,
 // with each page's UTF-16 span so citations can jump to a page), DOCX (mammoth) and HTML (DOMParser,
 // or a small tag stripper where no DOM exists, e.g. in Workers and Node). Nothing is uploaded.
-import { RagwasmError } from './errors.js';
+import { RagwasmError } from '../core/errors.js';
 import { decodeUtf8 } from './text.js';
-import { MAX_TEXT_BYTES } from './limits.js';
-import { expectOptions, expectString, invalid } from './validate.js';
+import { MAX_TEXT_BYTES } from '../core/limits.js';
+import { expectOptions, expectString, invalid } from '../core/validate.js';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) && typeof window === 'undefined' &&
   typeof importScripts === 'undefined';
@@ -74,9 +74,9 @@ function htmlToText(html) {
 async function loadPdfjs(url) {
   if (url) return import(String(url));
   if (isNode) return import('pdfjs-dist/legacy/build/pdf.mjs');
-  const mod = await import(new URL('../../node_modules/pdfjs-dist/build/pdf.min.mjs', import.meta.url).href);
+  const mod = await import(new URL('../../../node_modules/pdfjs-dist/build/pdf.min.mjs', import.meta.url).href);
   if (!mod.GlobalWorkerOptions.workerSrc) {
-    mod.GlobalWorkerOptions.workerSrc = new URL('../../node_modules/pdfjs-dist/build/pdf.worker.min.mjs', import.meta.url).href;
+    mod.GlobalWorkerOptions.workerSrc = new URL('../../../node_modules/pdfjs-dist/build/pdf.worker.min.mjs', import.meta.url).href;
   }
   return mod;
 }
@@ -112,7 +112,7 @@ async function docxToText(bytes) {
   let mammoth;
   if (isNode) mammoth = (await import('mammoth')).default;
   else {
-    await import(new URL('../../node_modules/mammoth/mammoth.browser.min.js', import.meta.url).href);
+    await import(new URL('../../../node_modules/mammoth/mammoth.browser.min.js', import.meta.url).href);
     mammoth = globalThis.mammoth;
   }
   try {

@@ -1,9 +1,9 @@
 // Dense vector search: VectorIndex, an exact flat index (f32, int8 or binary + rescoring) or HNSW
 // over string ids, with cosine / dot / L2 scores, filters and save/load. Scoring runs in WASM SIMD.
-import { callWasm, RagwasmError } from './errors.js';
-import { Handle } from './handle.js';
-import { wasm } from './module.js';
-import { expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from './validate.js';
+import { callWasm, RagwasmError } from '../core/errors.js';
+import { Handle } from '../core/handle.js';
+import { wasm } from '../core/module.js';
+import { expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
