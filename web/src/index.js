@@ -15,12 +15,14 @@ export {
   JUDGES, generateAnswer, extractiveAnswer, extractCitations, extractMetadata, contextualizeChunks,
   rewriteQuery, DEFAULT_METADATA_KEYS, parseLabels, agreementStats, calibrateJudge, comparePrompts,
 } from './llm.js';
-export { Tokenizer, StaticEmbedder, OnnxEmbedder, createStaticEmbedder, createOnnxEmbedder, poolEmbeddings } from './embed/embed.js';
+export { Tokenizer, StaticEmbedder, createStaticEmbedder, poolEmbeddings } from './embed/embed.js';
+export { OnnxEmbedder, createOnnxEmbedder } from './embed/onnx-embedder.js';
 export * as metrics from './metrics/metrics.js';
 export { VectorIndex, denseSimdEnabled, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from './retrieve/dense.js';
 export { Bm25Index } from './retrieve/sparse.js';
 export { saveBytes, loadBytes, removeBytes, listStored, storageBackend } from './core/storage.js';
-export { CrossEncoderReranker, createCrossEncoderReranker, createLlmReranker } from './retrieve/rerank.js';
+export { createLlmReranker } from './retrieve/rerank.js';
+export { CrossEncoderReranker, createCrossEncoderReranker } from './retrieve/cross-encoder.js';
 export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './retrieve/fusion.js';
 export { checkLegs, pickProbes, weightsAfterLegCheck, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';
 export { assembleContext, estimateContextTokens } from './context/context.js';

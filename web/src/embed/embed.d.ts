@@ -56,37 +56,5 @@ export class StaticEmbedder {
 }
 export type ModelSource = ArrayBuffer | Uint8Array | Blob | URL | string;
 export function createStaticEmbedder(options: { model: ModelSource; cache?: boolean }): Promise<StaticEmbedder>;
-export interface OnnxEmbedderOptions {
-  model: ModelSource;
-  tokenizer: Tokenizer | StaticEmbedder | { tokenizerJson: string | Uint8Array | ArrayBuffer | object } | { vocab: string | Uint8Array | ArrayBuffer };
-  /** Default 'mean'. 'none' when the model outputs [rows, dim]. */
-  pooling?: 'mean' | 'cls' | 'none';
-  /** L2-normalize. Default true. */
-  normalize?: boolean;
-  /** Default 512. */
-  maxLength?: number;
-  /** Default ''. */
-  queryPrefix?: string;
-  /** Default ''. */
-  documentPrefix?: string;
-  /** Texts per ONNX Runtime run. Default 32. */
-  batchSize?: number;
-  /** Output to pool. Default 'last_hidden_state' or the first output. */
-  outputName?: string;
-  /** An onnxruntime module (onnxruntime-web or onnxruntime-node). Default: import('onnxruntime-web'). */
-  ort?: unknown;
-  sessionOptions?: object;
-  /** Keep fetched model bytes in Cache Storage (browsers). Default true. */
-  cache?: boolean;
-}
-export class OnnxEmbedder {
-  /** Output dimensions, known after the first embed(). */
-  readonly dims: number | null;
-  embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;
-  embedQueries(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
-  embedDocuments(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
-  dispose(): Promise<void>;
-}
-export function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<OnnxEmbedder>;
 export function poolEmbeddings(hidden: Float32Array, attentionMask: Int32Array,
   shape: { rows: number; tokens: number; dim: number; pooling?: 'mean' | 'cls' | 'none'; normalize?: boolean }): Float32Array;

@@ -1,69 +1,13 @@
-// Shared ONNX Runtime plumbing for the ONNX embedder (embed.js) and the cross-encoder reranker
-// (rerank.js): model bytes from a URL / ArrayBuffer / File (Cache Storage in browsers), session
+// Shared ONNX Runtime plumbing for the ONNX embedder (onnx-embedder.js) and the cross-encoder reranker
+// (retrieve/cross-encoder.js): session
 // creation with RagwasmError mapping, input checks and int64/int32 feeds from a tokenizer batch.
 // Internal: nothing here is exported from index.js.
 import { RagwasmError } from '../core/errors.js';
 import { invalid } from '../core/validate.js';
+import { sourceBytes } from '../core/source-bytes.js';
 
 /** Model inputs a BERT-style graph may take; all are fed from one tokenizer BatchEncoding. */
 export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'];
-
-/**
- * Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs in Node).
- * @internal
- */
-export async function loadBytes(source, name, { cache = false, signal } = {}) {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (typeof Blob !== 'undefined' && source instanceof Blob) return new Uint8Array(await source.arrayBuffer());
-  if (typeof source === 'string' || source instanceof URL) {
-    let url;
-    try {
-      url = new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
-    } catch {
-      throw invalid(name, 'an absolute URL, ArrayBuffer, Uint8Array or File', source);
-    }
-    if (url.protocol === 'file:') {
-      const fs = await import('node:fs/promises');
-      try {
-        return new Uint8Array(await fs.readFile(url));
-      } catch (e) {
-        throw new RagwasmError('NOT_FOUND', `ragwasm: ${name}: cannot read ${url.href}: ${e.message}`, { cause: e });
-      }
-    }
-    // Browser: keep model bytes in Cache Storage so a reload does not download them again.
-    // Best effort: a cache that cannot be opened or read (private mode, quota, SecurityError) only
-    // means downloading. Keyed by URL: a changed file at the same URL needs caches.delete('ragwasm-models-v1').
-    let store = null;
-    if (cache && typeof caches !== 'undefined') {
-      try {
-        store = await caches.open('ragwasm-models-v1');
-        const hit = await store.match(url.href);
-        if (hit) return new Uint8Array(await hit.arrayBuffer());
-      } catch {
-        store = null;
-      }
-    }
-    let res;
-    try {
-      res = await fetch(url.href, { signal });
-    } catch (e) {
-      if (signal && signal.aborted) throw new RagwasmError('ABORTED', `ragwasm: ${name}: download aborted`, { cause: e });
-      throw new RagwasmError('NETWORK', `ragwasm: ${name}: cannot fetch ${url.href}: ${e.message}`, { cause: e });
-    }
-    if (!res.ok) throw new RagwasmError('HTTP', `ragwasm: ${name}: ${url.href} answered HTTP ${res.status}`);
-    const buf = await res.arrayBuffer();
-    if (store) {
-      try {
-        await store.put(url.href, new Response(buf.slice(0)));
-      } catch {
-        // Quota full or storage refused: the model still loads, it is just fetched again next time.
-      }
-    }
-    return new Uint8Array(buf);
-  }
-  throw invalid(name, 'an ArrayBuffer, Uint8Array, File/Blob or URL', source);
-}
 
 /**
  * Imports onnxruntime (unless given), loads the model bytes and creates an InferenceSession. On any
@@ -80,7 +24,7 @@ export async function createOrtSession({ ort, model, cache, sessionOptions }, na
     if (!ort || typeof ort.InferenceSession !== 'function' || typeof ort.Tensor !== 'function') {
       throw invalid(`${name}.ort`, 'an onnxruntime module (InferenceSession, Tensor)', ort);
     }
-    bytes = await loadBytes(model, `${name}.model`, { cache });
+    bytes = await sourceBytes(model, `${name}.model`, { cache });
   } catch (e) {
     cleanup();
     throw e;

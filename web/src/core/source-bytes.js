@@ -1,0 +1,62 @@
+// Bytes of a model or file option: an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs
+// in Node), optionally kept in Cache Storage in browsers. Used by every model-loading factory.
+import { RagwasmError } from './errors.js';
+import { invalid } from './validate.js';
+
+/**
+ * Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs in Node).
+ * @internal
+ */
+export async function sourceBytes(source, name, { cache = false, signal } = {}) {
+  if (source instanceof Uint8Array) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (typeof Blob !== 'undefined' && source instanceof Blob) return new Uint8Array(await source.arrayBuffer());
+  if (typeof source === 'string' || source instanceof URL) {
+    let url;
+    try {
+      url = new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
+    } catch {
+      throw invalid(name, 'an absolute URL, ArrayBuffer, Uint8Array or File', source);
+    }
+    if (url.protocol === 'file:') {
+      const fs = await import('node:fs/promises');
+      try {
+        return new Uint8Array(await fs.readFile(url));
+      } catch (e) {
+        throw new RagwasmError('NOT_FOUND', `ragwasm: ${name}: cannot read ${url.href}: ${e.message}`, { cause: e });
+      }
+    }
+    // Browser: keep model bytes in Cache Storage so a reload does not download them again.
+    // Best effort: a cache that cannot be opened or read (private mode, quota, SecurityError) only
+    // means downloading. Keyed by URL: a changed file at the same URL needs caches.delete('ragwasm-models-v1').
+    let store = null;
+    if (cache && typeof caches !== 'undefined') {
+      try {
+        store = await caches.open('ragwasm-models-v1');
+        const hit = await store.match(url.href);
+        if (hit) return new Uint8Array(await hit.arrayBuffer());
+      } catch {
+        store = null;
+      }
+    }
+    let res;
+    try {
+      res = await fetch(url.href, { signal });
+    } catch (e) {
+      if (signal && signal.aborted) throw new RagwasmError('ABORTED', `ragwasm: ${name}: download aborted`, { cause: e });
+      throw new RagwasmError('NETWORK', `ragwasm: ${name}: cannot fetch ${url.href}: ${e.message}`, { cause: e });
+    }
+    if (!res.ok) throw new RagwasmError('HTTP', `ragwasm: ${name}: ${url.href} answered HTTP ${res.status}`);
+    const buf = await res.arrayBuffer();
+    if (store) {
+      try {
+        await store.put(url.href, new Response(buf.slice(0)));
+      } catch {
+        // Quota full or storage refused: the model still loads, it is just fetched again next time.
+      }
+    }
+    return new Uint8Array(buf);
+  }
+  throw invalid(name, 'an ArrayBuffer, Uint8Array, File/Blob or URL', source);
+}
+

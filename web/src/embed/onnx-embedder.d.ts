@@ -1,0 +1,35 @@
+/** The ONNX embedder (ONNX Runtime + WASM tokenization/pooling); exported by the `ragwasm/onnx` entry. */
+import type { Tokenizer, StaticEmbedder, ModelSource, EmbedRunOptions } from './embed.js';
+
+export interface OnnxEmbedderOptions {
+  model: ModelSource;
+  tokenizer: Tokenizer | StaticEmbedder | { tokenizerJson: string | Uint8Array | ArrayBuffer | object } | { vocab: string | Uint8Array | ArrayBuffer };
+  /** Default 'mean'. 'none' when the model outputs [rows, dim]. */
+  pooling?: 'mean' | 'cls' | 'none';
+  /** L2-normalize. Default true. */
+  normalize?: boolean;
+  /** Default 512. */
+  maxLength?: number;
+  /** Default ''. */
+  queryPrefix?: string;
+  /** Default ''. */
+  documentPrefix?: string;
+  /** Texts per ONNX Runtime run. Default 32. */
+  batchSize?: number;
+  /** Output to pool. Default 'last_hidden_state' or the first output. */
+  outputName?: string;
+  /** An onnxruntime module (onnxruntime-web or onnxruntime-node). Default: import('onnxruntime-web'). */
+  ort?: unknown;
+  sessionOptions?: object;
+  /** Keep fetched model bytes in Cache Storage (browsers). Default true. */
+  cache?: boolean;
+}
+export class OnnxEmbedder {
+  /** Output dimensions, known after the first embed(). */
+  readonly dims: number | null;
+  embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;
+  embedQueries(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
+  embedDocuments(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
+  dispose(): Promise<void>;
+}
+export function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<OnnxEmbedder>;

@@ -1,0 +1,144 @@
+// The ONNX embedder: a sentence-embedding graph run by ONNX Runtime (onnxruntime-web by default, an
+// optional peer dependency imported only here); tokenization, pooling and normalization in WASM.
+import { RagwasmError, callWasm } from '../core/errors.js';
+import { wasm } from '../core/module.js';
+import { MAX_BATCH_TEXTS, StaticEmbedder, checkAbort, embedRunOptions, packTexts, splitRows, tokenizerOption } from './embed.js';
+import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
+import {
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
+} from '../core/validate.js';
+
+/**
+ * An embedder running a sentence-embedding model with ONNX Runtime (onnxruntime-web by default);
+ * tokenization, pooling and normalization run in ragwasm's WASM.
+ */
+export class OnnxEmbedder {
+  /** @internal */
+  constructor(ort, session, tokenizer, cfg) {
+    this._ort = ort;
+    this._session = session;
+    this._tokenizer = tokenizer;
+    this._cfg = cfg;
+    /** Output dimensions, known after the first embed() (or null). */
+    this.dims = null;
+  }
+
+  /**
+   * Embeds texts: prefix (query or document), tokenize, run the graph batch by batch, pool, normalize.
+   * @param {string[]} texts at least one
+   * @param {{kind?: 'query'|'document', signal?: AbortSignal, onProgress?: (p: {done: number, total: number}) => void}} [options]
+   *   kind selects queryPrefix or documentPrefix (default 'document')
+   * @returns {Promise<Float32Array[]>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (empty batch; model output not [rows, tokens, dim]),
+   *   ABORTED, DISPOSED, INTERNAL (ONNX Runtime failure, with its message)
+   */
+  async embed(texts, options = {}) {
+    if (this._session === null) throw new RagwasmError('DISPOSED', 'ragwasm: this OnnxEmbedder was disposed; create a new one');
+    const o = embedRunOptions(options, 'embed options');
+    expectArray(texts, 'texts', { maxLength: MAX_BATCH_TEXTS });
+    if (texts.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: texts: expected at least one text, got an empty array');
+    texts.forEach((t, i) => expectString(t, `texts[${i}]`));
+    const prefix = o.kind === 'query' ? this._cfg.queryPrefix : this._cfg.documentPrefix;
+    const { batchSize } = this._cfg;
+    const out = [];
+    for (let i = 0; i < texts.length; i += batchSize) {
+      checkAbort(o.signal);
+      const batch = texts.slice(i, i + batchSize).map((t) => prefix + t);
+      out.push(...await this._runBatch(batch));
+      if (o.onProgress) o.onProgress({ done: out.length, total: texts.length });
+    }
+    return out;
+  }
+
+  /** embed(texts, {kind: 'query'}) */
+  embedQueries(texts, options = {}) { return this.embed(texts, { ...options, kind: 'query' }); }
+  /** embed(texts, {kind: 'document'}) */
+  embedDocuments(texts, options = {}) { return this.embed(texts, { ...options, kind: 'document' }); }
+
+  async _runBatch(batch) {
+    const { bytes, offsets } = packTexts(batch);
+    const cfg = this._cfg;
+    const tok = this._tokenizer;
+    const enc = tok instanceof StaticEmbedder
+      ? tok._encodeBatch(bytes, offsets, cfg.maxLength, 'longest')
+      : callWasm(() => tok.native.encodeBatch(bytes, offsets, cfg.maxLength, true, 'longest', true));
+    const { rows, cols } = enc;
+    const results = await runSession(this._session, tokenFeeds(this._ort, this._session, enc, cfg.inputTypes));
+    const t = results[cfg.outputName];
+    const shape = t.dims;
+    const want = cfg.pooling === 'none' ? 2 : 3;
+    if (shape.length !== want || shape[0] !== rows || (want === 3 && shape[1] !== cols) || t.type !== 'float32') {
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: model output '${cfg.outputName}': expected a float32 tensor [${rows}, ${want === 3 ? `${cols}, ` : ''}dim], got ${t.type} [${shape.join(', ')}]`);
+    }
+    const dim = Number(shape[shape.length - 1]);
+    const m = wasm();
+    const flat = callWasm(() => m.embed_pool(t.data, enc.attentionMask, rows, cols, dim, cfg.pooling, cfg.normalize));
+    disposeOutputs(results);
+    this.dims = dim;
+    return splitRows(flat, rows, dim);
+  }
+
+  /**
+   * Releases the ONNX Runtime session, and the tokenizer when it was created from options.tokenizer
+   * {tokenizerJson}/{vocab}. A Tokenizer or StaticEmbedder passed in stays owned by the caller.
+   */
+  async dispose() {
+    await releaseOrtModel(this);
+  }
+}
+
+/**
+ * Creates an ONNX embedder.
+ * @param {object} options
+ * @param {ArrayBuffer|Uint8Array|Blob|URL|string} options.model the .onnx model (bytes, File or URL)
+ * @param {Tokenizer|StaticEmbedder|{tokenizerJson: string|object|Uint8Array}|{vocab: string|Uint8Array}} options.tokenizer
+ *   a WordPiece tokenizer (or its tokenizer.json / vocab.txt); a StaticEmbedder for its ONNX table export
+ * @param {'mean'|'cls'|'none'} [options.pooling='mean'] 'none' when the model outputs [rows, dim]
+ * @param {boolean} [options.normalize=true] L2-normalize the pooled vectors
+ * @param {number} [options.maxLength=512] tokens per text including [CLS]/[SEP] (longer texts are truncated)
+ * @param {string} [options.queryPrefix=''] prepended to queries (e.g. 'query: ' for e5)
+ * @param {string} [options.documentPrefix=''] prepended to documents (e.g. 'passage: ' for e5)
+ * @param {number} [options.batchSize=32] texts per ONNX Runtime run
+ * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
+ * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
+ * @param {object} [options.sessionOptions] passed to InferenceSession.create
+ * @param {boolean} [options.cache=true] keep fetched model bytes in Cache Storage (browsers)
+ * @returns {Promise<OnnxEmbedder>}
+ * @throws {RagwasmError} INVALID_ARGUMENT (bad option, unknown pooling, model inputs/outputs that do not
+ *   match), NETWORK/HTTP (download), INTERNAL (ONNX Runtime could not load the model)
+ */
+export async function createOnnxEmbedder(options) {
+  const o = expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
+    'queryPrefix', 'documentPrefix', 'batchSize', 'outputName', 'ort', 'sessionOptions', 'cache']);
+  const name = 'createOnnxEmbedder options';
+  if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL', undefined);
+  const pooling = o.pooling === undefined ? 'mean' : expectEnum(o.pooling, `${name}.pooling`, ['mean', 'cls', 'none']);
+  const cfg = {
+    pooling,
+    normalize: o.normalize === undefined ? true : expectBoolean(o.normalize, `${name}.normalize`),
+    maxLength: o.maxLength === undefined ? 512 : expectInteger(o.maxLength, `${name}.maxLength`, { min: 2, max: 65536 }),
+    queryPrefix: o.queryPrefix === undefined ? '' : expectString(o.queryPrefix, `${name}.queryPrefix`, { maxLength: 1000 }),
+    documentPrefix: o.documentPrefix === undefined ? '' : expectString(o.documentPrefix, `${name}.documentPrefix`, { maxLength: 1000 }),
+    batchSize: o.batchSize === undefined ? 32 : expectInteger(o.batchSize, `${name}.batchSize`, { min: 1, max: 4096 }),
+  };
+  const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
+  const { tokenizer, owns: ownsTokenizer } = tokenizerOption(o.tokenizer, name, { allowStatic: true });
+  const release = () => { if (ownsTokenizer) tokenizer.dispose(); };
+  if (tokenizer instanceof StaticEmbedder && pooling === 'cls') {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.pooling: 'cls' needs a WordPiece tokenizer ([CLS] first); a StaticEmbedder table has no [CLS] token`);
+  }
+  const { ort, session, fail, inputTypes } = await openTokenModel({ ort: o.ort, model: o.model, cache, sessionOptions: o.sessionOptions }, name, release);
+  cfg.inputTypes = inputTypes;
+  const outputs = session.outputNames;
+  if (o.outputName !== undefined) {
+    expectString(o.outputName, `${name}.outputName`);
+    if (!outputs.includes(o.outputName)) await fail(`no output named '${o.outputName}' (outputs: [${outputs.join(', ')}])`);
+    cfg.outputName = o.outputName;
+  } else {
+    cfg.outputName = outputs.includes('last_hidden_state') ? 'last_hidden_state' : outputs[0];
+  }
+  const embedder = new OnnxEmbedder(ort, session, tokenizer, cfg);
+  embedder._ownsTokenizer = ownsTokenizer;
+  return embedder;
+}
+
