@@ -32,10 +32,10 @@ async function optional(path) {
 
 async function start() {
   const loaded = await init();
-  sparse = await optional('../src/sparse.js');
-  fusion = await optional('../src/fusion.js');
-  const embedMod = await optional('../src/embed.js');
-  denseMod = await optional('../src/dense.js');
+  sparse = await optional('../src/retrieve/sparse.js');
+  fusion = await optional('../src/retrieve/fusion.js');
+  const embedMod = await optional('../src/embed/embed.js');
+  denseMod = await optional('../src/retrieve/dense.js');
   let denseError = null;
   if (embedMod?.createStaticEmbedder && denseMod?.VectorIndex) {
     try {
@@ -93,7 +93,7 @@ async function addDocuments(id, list) {
  * by ONNX Runtime Web (single-threaded WASM) in this Worker, and re-embeds every chunk.
  */
 async function useOnnx(id, { model, tokenizerJson, pooling, key }) {
-  const embedMod = await import('../src/embed/embed.js');
+  const embedMod = await import('../src/embed/onnx-embedder.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
   ort.env.wasm.numThreads = 1;
