@@ -232,3 +232,64 @@ test('#14 scifact nDCG@10 for BM25 through Collection with the title field', asy
   // Whole documents with the title field index exactly what Bm25Index's default does (README 0.6803).
   assert.ok(Math.abs(results['whole documents, title+text boost 1'] - 0.6803) < 5e-5, 'tolerance: the README rounds to 4 digits');
 });
+
+test('#14 the semantic chunker embeds sentences with kind document through the collection embedder', async () => {
+  const { embedder, calls } = kindEmbedder();
+  const col = await Collection.create({ indexes: { bm25: {} }, chunker: { strategy: 'semantic', maxChunkSize: 200 } }, { embedder });
+  const text = 'Cats purr softly. Cats sleep all day. Rockets burn fuel. Rockets reach orbit.';
+  const r = await col.add([{ id: 's', text }]);
+  assert.ok(r.chunks >= 1);
+  assert.ok(calls.length > 0 && calls.every(([k]) => k === 'document'));
+  for (const h of await col.search('rockets orbit', { k: 5 })) assert.equal(text.slice(h.start, h.end), h.text);
+  await assert.rejects(Collection.create({ indexes: { bm25: {} }, chunker: { strategy: 'semantic' } }), (e) => e.code === 'INVALID_ARGUMENT' && /embedder/.test(e.message));
+  col.dispose();
+});
+
+test('#15 the static model reports text without one known word as a zero vector', async () => {
+  const { createStaticEmbedder } = await import('../../web/src/embed/embed.js');
+  const { readFileSync, existsSync } = await import('node:fs');
+  const model = new URL('../../models/build/static-model.bin', import.meta.url);
+  if (!existsSync(model)) return;  // built by scripts/build-assets.mjs
+  const embedder = await createStaticEmbedder({ model: new Uint8Array(readFileSync(model)) });
+  const col = await Collection.create({}, { embedder });
+  const r = await col.add([{ id: 'en', text: 'The capital of France is Paris.' }, { id: 'noise', text: 'qwxzv bnmkj zzqx' }]);
+  assert.deepEqual(r.zeroVectors, ['noise#0']);
+  assert.equal(col.dense.size, 1);
+  col.dispose();
+  embedder.dispose();
+});
+
+test('#14 JSONL export and import keep titles indexText and the embedder identity', async () => {
+  const { embedder } = kindEmbedder('jsonl-model');
+  const col = await Collection.create({ chunker: { context: { template: '{title}' } }, retrieval: { fusion: { mode: 'rrf' } } }, { embedder });
+  await col.add(corpus);
+  const text = await col.exportJsonl({ vectors: true });
+  const [header, first] = text.split('\n').map((l) => (l ? JSON.parse(l) : null));
+  assert.deepEqual(header.embedder, { id: 'jsonl-model', dimension: 64 });
+  assert.equal(first.fields.title, 'Vehicles');
+  assert.equal(first.indexText, 'Vehicles\n\nA car has four wheels and an engine.');
+  const again = await Collection.importJsonl(text, { embedder });
+  for (const q of ['vehicles', 'fahrzeuge automobile']) assert.deepEqual(await again.search(q, { k: 3 }), await col.search(q, { k: 3 }), q);
+  assert.equal(await again.exportJsonl({ vectors: true }), text);
+  const { embedder: other } = kindEmbedder('other-model');
+  await assert.rejects(Collection.importJsonl(text, { embedder: other }), (e) => e.code === 'INVALID_ARGUMENT' && /jsonl-model/.test(e.message));
+  again.dispose();
+  col.dispose();
+});
+
+test('#15 a document removed while setEmbedder runs is not in the new index', async () => {
+  const { embedder } = kindEmbedder('a');
+  const col = await Collection.create({ indexes: { dense: {} } }, { embedder });
+  await col.add(corpus);
+  let removeNow;
+  const hook = new Promise((r) => { removeNow = r; });
+  const slow = { id: 'b', dimension: 16, async embed(texts) { removeNow(); await new Promise((r) => setTimeout(r, 5)); return hashedBagOfWords(texts, { dims: 16 }); } };
+  const switching = col.setEmbedder(slow);
+  await hook;
+  col.remove(['doc']);
+  const r = await switching;
+  assert.equal(r.chunks, 2);
+  assert.equal(col.dense.size, 2);
+  assert.deepEqual((await col.search('doctor clinic', { k: 5 })).map((h) => h.docId).includes('doc'), false);
+  col.dispose();
+});

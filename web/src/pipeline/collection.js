@@ -246,7 +246,7 @@ export class Collection {
    * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID, ABORTED (nothing of the current batch is
    *   indexed), DISPOSED (also when dispose() lands while the embedder runs: no partial success)
    */
-  add(documents, options = {}) {
+  async add(documents, options = {}) {
     this._alive();
     const o = expectOptions(options, 'add options', ['onProgress', 'signal', 'batchSize']);
     const extra = this._checkDocuments(documents);
@@ -543,7 +543,7 @@ export class Collection {
    * @throws {RagwasmError} INVALID_ARGUMENT (no dense index, bad embedder), DIMENSION_MISMATCH (bad
    *   vectors), ABORTED, DISPOSED
    */
-  setEmbedder(embedder, options = {}) {
+  async setEmbedder(embedder, options = {}) {
     this._alive();
     const o = expectOptions(options, 'setEmbedder options', ['dimension', 'signal', 'onProgress', 'batchSize']);
     if (!this.config.indexes.dense) throw invalid('setEmbedder', 'a collection with a dense index (the config has none)', embedder);
@@ -625,19 +625,7 @@ export class Collection {
   static fromBytes(bytes, options = {}) {
     const o = expectOptions(options, 'Collection.fromBytes options', ['embedder', 'dimension', 'keepVectors']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
-    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array', bytes);
-    const label = 'ragwasm: collection bytes';
-    const { version, sections } = unpackSections(bytes, MAGIC, { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label, what: 'a ragwasm collection' });
-    const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
-    let header;
-    try {
-      header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(sections[0]));
-    } catch {
-      throw corrupt('header is not valid JSON');
-    }
-    // The checksum only proves the bytes are unchanged since save(); a crafted header must still give
-    // CORRUPT_INDEX instead of a TypeError here or in a later search.
-    const h = checkHeader(header, version, corrupt);
+    const { h, sections, corrupt } = readHeader(bytes);
     let bm25 = null;
     let dense = null;
     try {
@@ -653,6 +641,18 @@ export class Collection {
       dense?.dispose();
       throw e;
     }
+  }
+
+  /**
+   * What saved bytes hold, without loading the indexes or needing the embedder (e.g. to pick the
+   * embedder a collection needs). The header is checked as by fromBytes(), the index sections are not.
+   * @param {Uint8Array} bytes toBytes() output
+   * @returns {{version: number, config: object, embedder: {id: string, dimension: number}|null, documents: number, chunks: number}}
+   * @throws {RagwasmError} CORRUPT_INDEX, UNSUPPORTED_VERSION, INVALID_ARGUMENT (not a Uint8Array)
+   */
+  static inspect(bytes) {
+    const { h, version } = readHeader(bytes);
+    return { version, config: h.cfg, embedder: h.embedder, documents: h.docs.size, chunks: h.chunkIds.size };
   }
 
   /**
@@ -1149,6 +1149,23 @@ function checkEmbedder(o, saved, denseDimension) {
 
 const STORED_CHUNK_KEYS = ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'indexText'];
 const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'];
+
+// Unpacks saved bytes and checks their header (not yet the index sections).
+function readHeader(bytes) {
+  if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array', bytes);
+  const label = 'ragwasm: collection bytes';
+  const { version, sections } = unpackSections(bytes, MAGIC, { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label, what: 'a ragwasm collection' });
+  const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
+  let header;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(sections[0]));
+  } catch {
+    throw corrupt('header is not valid JSON');
+  }
+  // The checksum only proves the bytes are unchanged since save(); a crafted header must still give
+  // CORRUPT_INDEX instead of a TypeError here or in a later search.
+  return { h: checkHeader(header, version, corrupt), version, sections, corrupt };
+}
 
 // Checks a saved header field by field; every failure is CORRUPT_INDEX naming the field.
 // -> {cfg, embedder: {id, dimension}|null, docs: Map, zeroVectors: string[], chunkCount}
