@@ -293,3 +293,21 @@ test('#15 a document removed while setEmbedder runs is not in the new index', as
   assert.deepEqual((await col.search('doctor clinic', { k: 5 })).map((h) => h.docId).includes('doc'), false);
   col.dispose();
 });
+
+test('#14 bad titles fields filters and setEmbedder calls are INVALID_ARGUMENT and leave the collection usable', async () => {
+  const col = await Collection.create({ indexes: { bm25: { fields: { text: 1, title: 2, summary: 1 } } } });
+  await col.add(corpus);
+  const before = await col.search('doctor', { k: 3 });
+  const bad = (re) => (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && re.test(e.message);
+  await assert.rejects(col.add([{ id: 'x', text: 'a', title: 3 }]), bad(/documents\[0\]\.title/));
+  await assert.rejects(col.add([{ id: 'x', text: 'a', summary: ['s'] }]), bad(/documents\[0\]\.summary/));
+  await assert.rejects(col.add([{ id: 'x', text: 'a', metadata: [] }]), bad(/documents\[0\]\.metadata/));
+  await assert.rejects(col.add([, { id: 'x', text: 'a' }]), bad(/documents\[0\]/));  // eslint-disable-line no-sparse-arrays
+  await assert.rejects(col.search('doctor', { filter: 'lang=en' }), bad(/options\.filter/));
+  await assert.rejects(col.setEmbedder(async (t) => t.map(() => new Float32Array(2)), { dimension: 2 }), bad(/dense index/));
+  assert.deepEqual(await col.search('doctor', { k: 3 }), before);
+  // a configured extra field is indexed
+  await col.add([{ id: 'extra', text: 'nothing here', summary: 'zeppelin airships' }]);
+  assert.equal((await col.search('zeppelin', { k: 1 }))[0].docId, 'extra');
+  col.dispose();
+});
