@@ -311,3 +311,41 @@ test('#14 bad titles fields filters and setEmbedder calls are INVALID_ARGUMENT a
   assert.equal((await col.search('zeppelin', { k: 1 }))[0].docId, 'extra');
   col.dispose();
 });
+
+test('#14 the vector-leg predicate agrees with Bm25Index filters on seeded random metadata and filters', async () => {
+  const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
+  const { metadataMatches } = await import('../../web/src/pipeline/collection.js');
+  const { seededRandom } = await import('./helpers.mjs');
+  const seed = 1419;
+  const rnd = seededRandom(seed);
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  const langs = ['en', 'de', 'fr', '10'];
+  const docs = Array.from({ length: 200 }, (_, i) => {
+    const metadata = {};
+    if (rnd() < 0.9) metadata.lang = pick(langs);
+    if (rnd() < 0.9) metadata.year = 2015 + Math.floor(rnd() * 10) + (rnd() < 0.2 ? 0.5 : 0);
+    if (rnd() < 0.5) metadata.n = pick([10, 20, '20']);
+    return { id: `d${i}`, text: 'common words here', metadata };
+  });
+  const idx = Bm25Index.create({ fields: ['text'] });
+  idx.add(docs);
+  const clause = () => {
+    const r = rnd();
+    if (r < 0.25) return ['lang', pick(langs)];
+    if (r < 0.4) return ['lang', [pick(langs), pick(langs)]];
+    if (r < 0.5) return ['n', { in: [pick([10, 20, '20', '10'])] }];
+    if (r < 0.6) return ['n', pick([10, 20, '20'])];
+    if (r < 0.7) return ['missing', 'x'];
+    const range = {};
+    if (rnd() < 0.6) range[pick(['gte', 'gt'])] = 2015 + Math.floor(rnd() * 10);
+    if (rnd() < 0.6) range[pick(['lte', 'lt'])] = 2015 + Math.floor(rnd() * 10) + pick([0, 0.5]);
+    return [pick(['year', 'lang']), range];
+  };
+  for (let t = 0; t < 300; t++) {
+    const filter = Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 2) }, clause));
+    const sparse = idx.search('common', { k: 1000, filter }).map((h) => h.id).sort();
+    const predicate = docs.filter((d) => metadataMatches(d.metadata, filter)).map((d) => d.id).sort();
+    assert.deepEqual(predicate, sparse, `seed ${seed}, case ${t}, filter ${JSON.stringify(filter)}`);
+  }
+  idx.dispose();
+});
