@@ -60,6 +60,16 @@ test('#14 kinds flow end to end through add search checkLegs and setEmbedder wit
   assert.equal((await col.search('physician', { k: 1 }))[0].docId, 'doc');
   assert.deepEqual(otherCalls.at(-1), ['query', 'physician']);
   col.dispose();
+  // the leg check's probes are queries too
+  const { embedder: third, calls: thirdCalls } = kindEmbedder('fixture-kinds-3');
+  const hybrid = await Collection.create({}, { embedder: third });
+  const topics = ['river', 'mountain', 'forest', 'desert', 'ocean', 'glacier', 'valley', 'island'];
+  await hybrid.add(topics.map((w, i) => ({ id: `t${i}`, text: `The ${w} near town ${i} is large and old. People visit the ${w} every summer with friends and family. Guides explain the ${w} history in detail to every group.` })));
+  thirdCalls.length = 0;
+  const report = await hybrid.checkLegs();
+  assert.ok(report.probes > 0, JSON.stringify(report));
+  assert.ok(thirdCalls.length > 0 && thirdCalls.every(([k]) => k === 'query'), JSON.stringify(thirdCalls));
+  hybrid.dispose();
 });
 
 test('#15 the chunker context is indexed: indexText reaches BM25 and the embedder', async () => {
