@@ -18,5 +18,8 @@ constexpr std::size_t kMaxJsonDepth = 256;
 // pair). Checked before the table is filled; more -> LIMIT_EXCEEDED. 1e8 cells is about 0.3 s
 // in WASM: two 10,000-character strings at ANLS's threshold 0.5 fit, as do 10,000 x 10,000 tokens.
 constexpr double kMaxAlignmentCells = 1e8;
+// One LLM judge reply parsed for scores/claims/key-values (1 MiB; a reply is kilobytes). The parsers
+// are linear (at most 64 JSON candidates, each bracket-matched once); this bounds their constant.
+constexpr std::size_t kMaxJudgeReplyBytes = std::size_t{1} << 20;
 
 }  // namespace ragwasm

@@ -11,12 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "common/limits.h"
 #include "common/result.h"
 
 namespace ragwasm::judge {
 
-// Maximum reply size parsed (bytes); longer replies are LIMIT_EXCEEDED.
-constexpr std::size_t kMaxReplyBytes = 1u << 20;
+// Maximum reply size parsed (bytes); longer replies are LIMIT_EXCEEDED (common/limits.h).
+constexpr std::size_t kMaxReplyBytes = kMaxJudgeReplyBytes;
 
 enum class ScaleKind {
   kRating,   // an ordinal rating in [min, max], e.g. 0-3

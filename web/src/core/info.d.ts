@@ -6,6 +6,8 @@ export interface ModuleInfo {
   maxJsonDepth: number;
   /** Most dynamic-programming cells of one anls / rougeL / evidence alignment: 1e8. */
   maxAlignmentCells: number;
+  /** Largest judge reply parseJudgeScore / parseClaimScores / parseKeyValues read, in UTF-8 bytes: 1 MiB. */
+  maxJudgeReplyBytes: number;
   simd: boolean;
   exceptions: string;
 }

@@ -19,3 +19,5 @@ export const MAX_JSON_DEPTH = 256;
  * filled; more is LIMIT_EXCEEDED. About two 10,000-character strings at ANLS's threshold 0.5.
  */
 export const MAX_ALIGNMENT_CELLS = 1e8;
+/** Largest LLM judge reply parsed (parseJudgeScore, parseClaimScores, parseKeyValues), in UTF-8 bytes (1 MiB). */
+export const MAX_JUDGE_REPLY_BYTES = 1024 * 1024;
