@@ -150,22 +150,28 @@ std::size_t levenshtein_within(std::u32string_view a, std::u32string_view b, std
     const long q = band.lo + static_cast<long>(t) - 1;  // row 0: D[0][j] = j
     prev[t] = q >= 0 && q <= static_cast<long>(m) ? std::min(static_cast<std::size_t>(q), inf) : inf;
   }
+  const long lm = static_cast<long>(m), width = static_cast<long>(band.width);
   for (std::size_t i = 1; i <= n; ++i) {
+    // Column j = i + q sits at t = j - i - lo + 1; cells with j < 0 or j > m are inf, j = 0 is D[i][0] = i.
+    const long base = static_cast<long>(i) + band.lo - 1;  // j at t = 0
+    const long t_first = std::max(1L, 1 - base), t_last = std::min(width, lm - base);
     std::size_t row_min = inf;
-    for (std::size_t t = 1; t <= band.width; ++t) {
-      const long j = static_cast<long>(i) + band.lo + static_cast<long>(t) - 1;
-      std::size_t v = inf;
-      if (j == 0) {
-        v = std::min(i, inf);  // D[i][0] = i
-      } else if (j > 0 && j <= static_cast<long>(m)) {
-        const std::size_t ju = static_cast<std::size_t>(j);
-        // D[i-1][j] is diagonal q+1 of the previous row, D[i][j-1] diagonal q-1 of this row.
-        v = std::min({prev[t + 1] + 1, cur[t - 1] + 1, prev[t] + (a[i - 1] == b[ju - 1] ? 0 : 1)});
-        v = std::min(v, inf);
-      }
-      cur[t] = v;
+    for (long t = 1; t < std::min(t_first, width + 1); ++t) cur[static_cast<std::size_t>(t)] = inf;
+    if (t_first - 1 >= 1 && base + t_first - 1 == 0) {
+      cur[static_cast<std::size_t>(t_first - 1)] = std::min(i, inf);
+      row_min = cur[static_cast<std::size_t>(t_first - 1)];
+    }
+    const char32_t ai = a[i - 1];
+    for (long t = t_first; t <= t_last; ++t) {
+      const std::size_t tu = static_cast<std::size_t>(t);
+      // D[i-1][j] is diagonal q+1 of the previous row, D[i][j-1] diagonal q-1 of this row.
+      std::size_t v = std::min(prev[tu + 1], cur[tu - 1]) + 1;
+      v = std::min(v, prev[tu] + (ai == b[static_cast<std::size_t>(base + t - 1)] ? 0 : 1));
+      v = std::min(v, inf);
+      cur[tu] = v;
       row_min = std::min(row_min, v);
     }
+    for (long t = std::max(t_last + 1, 1L); t <= width; ++t) cur[static_cast<std::size_t>(t)] = inf;
     if (row_min > k) return inf;  // every path to the end passes this row
     std::swap(prev, cur);
   }
