@@ -6,7 +6,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLlmClient, RagwasmError, RequestLedger } from '../../web/src/index.js';
-import { ProtocolTestDouble, anthropicJson, anthropicSse, openaiJson, openaiSse, redirectTo } from './llm-protocol-double.mjs';
+import { ProtocolTestDouble, anthropicJson, anthropicSse, openaiJson, openaiSse, redirectTo, rejectsWith as rejects } from './llm-protocol-double.mjs';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
 let origin;  // the configured server
@@ -27,17 +27,7 @@ function client(provider, extra = {}) {
 }
 const ask = { messages: [{ role: 'user', content: 'Passage: the user document text.' }] };
 
-async function rejectsWith(promise, code) {
-  try {
-    await promise;
-  } catch (e) {
-    assert.ok(e instanceof RagwasmError, `expected RagwasmError, got ${e}`);
-    assert.equal(e.code, code, e.message);
-    assert.ok(!e.message.includes(KEY), 'the API key leaked into an error message');
-    return e;
-  }
-  assert.fail(`expected a ${code} error`);
-}
+const rejectsWith = (promise, code) => rejects(promise, code, KEY);
 
 for (const provider of ['openai', 'anthropic']) {
   for (const status of [301, 302, 307, 308]) {

@@ -2,7 +2,9 @@
 // Anthropic Messages wire protocols with SCRIPTED replies, for the LLM client tests. It is a protocol
 // test double, not a model: its replies are fixed strings written in the tests and never say
 // anything about any model's quality.
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { RagwasmError } from '../../web/src/index.js';
 
 /**
  * A scripted reply. One of:
@@ -155,4 +157,17 @@ export function anthropicSse(pieces, usage = { input_tokens: 13, output_tokens: 
     ev('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: usage.output_tokens } }),
     ev('message_stop', {}),
   ];
+}
+
+/** Awaits `promise`, asserts it rejects with a RagwasmError of `code` whose message does not hold `secret`; returns the error. */
+export async function rejectsWith(promise, code, secret) {
+  try {
+    await promise;
+  } catch (e) {
+    assert.ok(e instanceof RagwasmError, `expected RagwasmError, got ${e}`);
+    assert.equal(e.code, code, e.message);
+    if (secret) assert.ok(!e.message.includes(secret), 'the API key leaked into an error message');
+    return e;
+  }
+  assert.fail(`expected a ${code} error`);
 }

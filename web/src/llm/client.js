@@ -10,7 +10,7 @@ import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';
 import { PROVIDERS, StreamReader, buildBody, endpointUrl, readReply } from './providers.js';
-import { parseSse } from './sse.js';
+import { parseSse, readerIterable } from './sse.js';
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529]);
 
@@ -432,23 +432,11 @@ async function* cappedStream(res, limit, host) {
     throw replyTooLarge(host, limit, declared);
   }
   if (!res.body) return;
-  const reader = res.body.getReader();
   let total = 0;
-  let ended = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        ended = true;
-        return;
-      }
-      total += value.byteLength;
-      if (total > limit) throw replyTooLarge(host, limit);
-      yield value;
-    }
-  } finally {
-    if (ended) reader.releaseLock();
-    else await reader.cancel().catch(() => {});
+  for await (const value of readerIterable(res.body)) {  // a throw here cancels the body
+    total += value.byteLength;
+    if (total > limit) throw replyTooLarge(host, limit);
+    yield value;
   }
 }
 
