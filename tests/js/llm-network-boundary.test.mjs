@@ -78,6 +78,19 @@ test('#19 a browser-style opaque redirect is refused without a location', async 
   assert.equal(c.ledger.entries[0].redirect, 'opaque');
 });
 
+test('#19 a reply that a custom fetch got by following a redirect anyway is discarded', async () => {
+  const followed = async () => {
+    const res = new Response(JSON.stringify(openaiJson('[from elsewhere]')), { status: 200, headers: { 'content-type': 'application/json' } });
+    Object.defineProperty(res, 'redirected', { value: true });
+    Object.defineProperty(res, 'url', { value: 'https://elsewhere.example/v1/chat/completions' });
+    return res;
+  };
+  const c = createLlmClient({ provider: 'openai', baseUrl: 'https://llm.example/v1', model: 'm', apiKey: KEY, fetch: followed, maxRetries: 0 });
+  const e = await rejectsWith(c.complete(ask), 'HTTP');
+  assert.equal(e.details.location, 'https://elsewhere.example/v1/chat/completions');
+  assert.equal(c.ledger.entries[0].redirect, 'https://elsewhere.example/v1/chat/completions');
+});
+
 test('#19 every provider request is sent with redirect manual', async () => {
   const seen = [];
   const fakeFetch = async (url, init) => {

@@ -362,6 +362,15 @@ export class LlmClient {
           '(the request and its credentials go only to the configured baseUrl; set baseUrl to the final URL)',
         { status: res.status, host: this.host, location: location ? target : null }));
       }
+      if (res.redirected) {
+        // A custom options.fetch that ignored redirect: 'manual' already followed it: the reply came
+        // from elsewhere and is discarded; the ledger notes where.
+        const target = this.#redact(String(res.url || 'an unknown location')).slice(0, 300);
+        entry.redirect = target;
+        await res.body?.cancel().catch(() => {});
+        throw fail(new RagwasmError('HTTP', `ragwasm: options.fetch followed a redirect from ${this.host} to ${target} despite redirect: 'manual'; ` +
+          'the reply is discarded (use a fetch that honours redirect: \'manual\')', { status: res.status, host: this.host, location: target }));
+      }
       if (!res.ok) {
         let detail = '';
         try { detail = await readCapped(res, ERROR_DETAIL_BYTES, this.host, false); } catch { /* body unreadable: status alone */ }
