@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/ranking.h"
 #include "sparse/analyzer.h"
 #include "sparse/codec.h"
 #include "sparse/index.h"
@@ -264,8 +265,7 @@ struct Bm25Index::Impl {
   };
 
   bool better(const Cand& a, const Cand& b) const {
-    if (a.score != b.score) return a.score > b.score;
-    return doc_ids[a.doc] < doc_ids[b.doc];
+    return ranks_before(a.score, doc_ids[a.doc], b.score, doc_ids[b.doc]);
   }
 
   std::vector<Hit> finish(std::vector<Cand>& c) const;

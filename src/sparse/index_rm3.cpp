@@ -29,8 +29,7 @@ Result<std::vector<std::pair<std::uint32_t, double>>> Bm25Index::Impl::rm3_terms
   }
   std::vector<std::pair<std::uint32_t, double>> exp(rm.begin(), rm.end());
   std::sort(exp.begin(), exp.end(), [&](const auto& a, const auto& b) {
-    if (a.second != b.second) return a.second > b.second;
-    return terms[a.first] < terms[b.first];
+    return ranks_before(a.second, terms[a.first], b.second, terms[b.first]);
   });
   if (exp.size() > r.fb_terms) exp.resize(r.fb_terms);
   double es = 0, os = 0;
