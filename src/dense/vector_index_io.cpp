@@ -7,6 +7,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "common/checksum.h"
 #include "dense/internal.h"
 
 namespace ragwasm::dense {
@@ -19,24 +20,6 @@ enum Tag : std::uint32_t {
   kIds = 1, kSeq = 2, kAlive = 3, kNorm2 = 4, kF32 = 5, kI8 = 6, kScale = 7, kBits = 8, kLevels = 9, kLinks0 = 10,
   kUpper = 11,
 };
-
-constexpr std::array<std::uint32_t, 256> make_crc_table() {
-  std::array<std::uint32_t, 256> t{};
-  for (std::uint32_t i = 0; i < 256; ++i) {
-    std::uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    t[i] = c;
-  }
-  return t;
-}
-constexpr std::array<std::uint32_t, 256> kCrcTable = make_crc_table();
-
-// CRC-32 (IEEE 802.3, as zlib's crc32): detects every 1- and 2-bit flip and every burst <= 32 bits.
-std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < n; ++i) c = kCrcTable[(c ^ p[i]) & 0xFFu] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
 
 class Writer {
  public:
