@@ -1,4 +1,6 @@
 // BM25 index: the saved format.
+#include "common/container.h"
+#include "common/hash.h"
 #include "sparse/index_internal.h"
 
 namespace ragwasm::sparse {
@@ -14,12 +16,15 @@ Error corrupt(const std::string& what) {
 }  // namespace
 
 // ---- persistence ----------------------------------------------------------------------------
-// Layout: "RWSPARSE" | u32 version | u32 section count | sections (u32 tag, u64 length, payload) |
-// u64 FNV-1a-64 of every byte before it (basis kSparseChecksumBasis, src/common/hash.h). Integers little-endian. Only live documents are written.
+// The one container (src/common/container.h, docs/formats.md), magic "RWSPARSE", sections
+// 1 options, 2 terms, 3 metadata, 4 documents. Version 2 is sealed by XXH64; version 1 (the same
+// layout) by FNV-1a 64 with basis kSparseChecksumBasis (src/common/hash.h) and still loads.
+// Only live documents are written.
 namespace {
 constexpr char kMagic[8] = {'R', 'W', 'S', 'P', 'A', 'R', 'S', 'E'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 enum : std::uint32_t { kSecOptions = 1, kSecTerms = 2, kSecMeta = 3, kSecDocs = 4 };
+std::uint64_t v1_seal(std::string_view body) { return fnv1a64(body, kSparseChecksumBasis); }
 }  // namespace
 
 std::string Bm25Index::save() const {
@@ -88,58 +93,26 @@ std::string Bm25Index::save() const {
     }
   }
 
-  codec::Writer out;
-  for (char c : kMagic) out.u8(static_cast<std::uint8_t>(c));
-  out.u32(kVersion);
-  out.u32(4);
-  auto section = [&](std::uint32_t tag, codec::Writer& w) {
-    out.u32(tag);
-    out.u64(w.bytes().size());
-    out.bytes().append(w.bytes());
-  };
-  section(kSecOptions, opt);
-  section(kSecTerms, terms);
-  section(kSecMeta, meta);
-  section(kSecDocs, docs);
-  const std::uint64_t sum = codec::checksum(out.bytes());
-  out.u64(sum);
-  return std::move(out.bytes());
+  return container::pack(std::string_view(kMagic, 8), kVersion,
+                         {{kSecOptions, opt.bytes()}, {kSecTerms, terms.bytes()}, {kSecMeta, meta.bytes()}, {kSecDocs, docs.bytes()}});
 }
 
 Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
-  if (bytes.size() < 8 + 4 + 4 + 8) return corrupt("too short: " + std::to_string(bytes.size()) + " bytes");
-  if (bytes.substr(0, 8) != std::string_view(kMagic, 8)) return corrupt("wrong magic; expected a file written by Bm25Index.save()");
-  codec::Reader head(bytes.substr(8));
-  std::uint32_t version = 0, nsec = 0;
-  (void)head.u32(&version);
-  if (version != kVersion) {
-    return make_error(ErrorCode::kUnsupportedVersion, "bytes: Bm25Index format version " + std::to_string(version) +
-                                                          " is not supported (this build reads version " + std::to_string(kVersion) + ")");
-  }
-  const std::string_view body = bytes.substr(0, bytes.size() - 8);
-  codec::Reader tail(bytes.substr(bytes.size() - 8));
-  std::uint64_t sum = 0;
-  (void)tail.u64(&sum);
-  if (codec::checksum(body) != sum) return corrupt("checksum mismatch: the bytes were truncated or changed");
-  (void)head.u32(&nsec);
-  codec::Reader r(body.substr(16));
+  container::Format format;
+  format.magic = std::string_view(kMagic, 8);
+  format.what = "Bm25Index";
+  format.min_version = 1;
+  format.max_version = kVersion;
+  format.sealed_from = 2;
+  format.legacy_seal = v1_seal;
+  auto unpacked = container::unpack(bytes, format);
+  if (!unpacked.ok()) return unpacked.error();
   std::string_view sec[5];
-  bool have[5] = {false, false, false, false, false};
-  for (std::uint32_t i = 0; i < nsec; ++i) {
-    std::uint32_t tag;
-    std::uint64_t len;
-    if (!r.u32(&tag) || !r.u64(&len) || len > r.left()) return corrupt("section header out of bounds");
-    const std::size_t start = body.size() - r.left();
-    if (tag >= 1 && tag <= 4) {
-      if (have[tag]) return corrupt("duplicate section");
-      have[tag] = true;
-      sec[tag] = body.substr(start, static_cast<std::size_t>(len));
-    }
-    r.skip(static_cast<std::size_t>(len));
+  for (std::uint32_t t = kSecOptions; t <= kSecDocs; ++t) {
+    const container::Section* found = unpacked.value().find(t);
+    if (found == nullptr) return corrupt("missing section " + std::to_string(t));
+    sec[t] = found->bytes;
   }
-  if (!r.done()) return corrupt("trailing bytes after the sections");
-  for (int t = 1; t <= 4; ++t)
-    if (!have[t]) return corrupt("missing section " + std::to_string(t));
 
   IndexOptions o;
   {
