@@ -1,7 +1,8 @@
-// Saved collections written by earlier versions still load and answer as when they were saved
-// (tests/fixtures/formats/<version>/collection-*.bin, written by make-collection-fixtures.mjs with
-// that version's build: the v1 files hold a v1 BM25 index and a v1 "RWDV" vector index inside the
-// collection's framing). The C++ objects' own fixtures are tested in tests/cpp/test_*_formats.cpp.
+// Saved collections still load and answer as when they were saved
+// (tests/fixtures/formats/<version>/collection-*.bin, written by make-collection-fixtures.mjs).
+// The v1 files are collection format 1 (the JS framing of packSections, CRC-32) holding the BM25
+// index and the vector index in the one C++ container (format 2 of each); the v1 layouts of those
+// inner objects are covered by their own fixtures in tests/cpp/test_*_formats.cpp.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
