@@ -63,6 +63,21 @@ inline std::vector<SectionAt> sections_of(const std::string& b) {
   return out;
 }
 
+// For files of an old layout (not resealable with XXH64): flipping one bit at every `step`-th byte
+// from `from` on must give CORRUPT_INDEX (the old checksum or a structural check catches it).
+template <class Load>
+void expect_flips_corrupt(const std::string& good, std::size_t from, std::size_t step, std::uint8_t bit, Load&& load) {
+  REQUIRE(load(good).ok());
+  for (std::size_t at = from; at < good.size(); at += step) {
+    std::string b = good;
+    b[at] = static_cast<char>(b[at] ^ bit);
+    INFO("byte " << at);
+    const Status s = load(b);
+    REQUIRE_FALSE(s.ok());
+    REQUIRE(s.error().code == ErrorCode::kCorruptIndex);
+  }
+}
+
 // `load` maps bytes to a Status (ok when the object loaded). `max_version` is the newest version
 // the loader reads. Returns the number of mutations tried.
 template <class Load>

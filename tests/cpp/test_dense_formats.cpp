@@ -107,13 +107,7 @@ TEST_CASE("a resealed header dimension that disagrees with the stored rows is co
 
 TEST_CASE("a damaged v1 vector index is refused by its CRC-32", "[unit]") {
   const std::string v1 = read_fixture("v1", "vectors-hnsw.bin");
-  for (std::size_t at = 12; at < v1.size(); at += 5) {
-    std::string b = v1;
-    b[at] ^= 0x04;
-    const auto r = VectorIndex::load(b);
-    REQUIRE_FALSE(r.ok());
-    REQUIRE(r.error().code == ErrorCode::kCorruptIndex);
-  }
+  ragwasm::testing::expect_flips_corrupt(v1, 12, 5, 0x04, load_status);
   std::string future = v1;
   future[4] = 2;  // the "RWDV" layout never had a version 2
   const std::uint32_t crc = ragwasm::crc32(reinterpret_cast<const std::uint8_t*>(future.data()), future.size() - 4);

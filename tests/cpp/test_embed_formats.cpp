@@ -7,6 +7,7 @@
 
 #include "embed/static_embedder.h"
 #include "format_fixtures.h"
+#include "format_suite.h"
 
 using namespace ragwasm::embed;
 using ragwasm::ErrorCode;
@@ -30,12 +31,10 @@ TEST_CASE("a static model saved by format v1 loads and embeds as when it was sav
 
 TEST_CASE("a damaged v1 static model is refused", "[unit]") {
   const std::string v1 = read_fixture("v1", "static-model.bin");
-  for (std::size_t at = 12; at < v1.size(); at += 3) {
-    std::string b = v1;
-    b[at] ^= 0x20;
-    const auto r = StaticEmbedder::load(b);
-    REQUIRE_FALSE(r.ok());
-    REQUIRE(r.error().code == ErrorCode::kCorruptIndex);
-  }
+  ragwasm::testing::expect_flips_corrupt(v1, 12, 3, 0x20, [](const std::string& b) -> ragwasm::Status {
+    auto r = StaticEmbedder::load(b);
+    if (!r.ok()) return r.error();
+    return ragwasm::Status::success();
+  });
   for (std::size_t n = 0; n < v1.size(); n += 5) REQUIRE(StaticEmbedder::load(v1.substr(0, n)).error().code == ErrorCode::kCorruptIndex);
 }

@@ -40,6 +40,12 @@ void check_answers(Bm25Index& ix, const nlohmann::json& expected) {
   }
 }
 
+Status load_status(const std::string& b) {
+  auto r = Bm25Index::load(b);
+  if (!r.ok()) return r.error();
+  return Status::success();
+}
+
 }  // namespace
 
 TEST_CASE("a BM25 index saved by format v1 loads and answers as when it was saved", "[unit]") {
@@ -63,24 +69,13 @@ TEST_CASE("a v1 BM25 index saved again is written as the current container and a
 }
 
 TEST_CASE("a damaged v1 BM25 index is refused by its own checksum", "[unit]") {
-  const std::string v1 = read_fixture("v1", "bm25.bin");
-  for (std::size_t at = 16; at < v1.size(); at += 7) {
-    std::string b = v1;
-    b[at] ^= 0x10;
-    const auto r = Bm25Index::load(b);
-    REQUIRE_FALSE(r.ok());
-    REQUIRE(r.error().code == ErrorCode::kCorruptIndex);
-  }
+  ragwasm::testing::expect_flips_corrupt(read_fixture("v1", "bm25.bin"), 16, 7, 0x10, load_status);
 }
 
 TEST_CASE("the saved BM25 index passes the container corruption suite", "[fuzz]") {
   auto ix = Bm25Index::load(read_fixture("v1", "bm25.bin")).value();
   const std::string good = ix.save();
-  const std::size_t tried = ragwasm::testing::run_corruption_suite(good, 2, [](const std::string& b) -> Status {
-    auto r = Bm25Index::load(b);
-    if (!r.ok()) return r.error();
-    return Status::success();
-  });
+  const std::size_t tried = ragwasm::testing::run_corruption_suite(good, 2, load_status);
   CHECK(tried > 600);
 }
 
