@@ -133,6 +133,43 @@ std::vector<double> recall_curve(const std::vector<std::vector<bool>>& matches, 
   return curve;
 }
 
+Result<EvidenceReport> evaluate_evidence(const std::vector<EvidenceQuestion>& questions, const EvidenceOptions& options,
+                                         const std::vector<int>& ks, int max_k) {
+  for (int k : ks) {
+    if (k < 1) return make_error(ErrorCode::kInvalidArgument, "evidence k: expected integers >= 1, got " + std::to_string(k));
+  }
+  if (max_k < 0) return make_error(ErrorCode::kInvalidArgument, "evidence maxK: expected an integer >= 0, got " + std::to_string(max_k));
+  EvidenceReport out;
+  out.recall.assign(ks.size(), 0.0);
+  out.precision.assign(ks.size(), 0.0);
+  out.curve.assign(static_cast<std::size_t>(max_k), 0.0);
+  for (const auto& q : questions) {
+    auto m = match_evidence(q.chunks, q.evidence, options);
+    if (!m.ok()) return m.error();
+    const auto& matches = m.value();
+    EvidenceQuestionScores item;
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const EvidenceScores s = evidence_scores(matches, q.evidence.size(), ks[i]);
+      item.recall.push_back(s.recall);
+      item.precision.push_back(s.precision);
+      out.recall[i] += s.recall;
+      out.precision[i] += s.precision;
+    }
+    for (const auto& row : matches) item.relevant.push_back(std::find(row.begin(), row.end(), true) != row.end());
+    item.rr = evidence_scores(matches, q.evidence.size(), 1).rr;
+    out.mrr += item.rr;
+    const auto curve = recall_curve(matches, q.evidence.size(), max_k);
+    for (std::size_t i = 0; i < curve.size(); ++i) out.curve[i] += curve[i];
+    out.per_question.push_back(std::move(item));
+  }
+  const double n = questions.empty() ? 1.0 : static_cast<double>(questions.size());
+  for (auto& v : out.curve) v /= n;
+  for (auto& v : out.recall) v /= n;
+  for (auto& v : out.precision) v /= n;
+  out.mrr /= n;
+  return out;
+}
+
 Result<int> recommend_cutoff(const std::vector<double>& curve, double min_gain, int window) {
   if (curve.empty()) return make_error(ErrorCode::kInvalidArgument, "recall curve: expected at least 1 point, got 0");
   if (window < 1) return make_error(ErrorCode::kInvalidArgument, "cutoff window: expected an integer >= 1, got " + std::to_string(window));
