@@ -3,7 +3,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createOnnxEmbedder, createStaticEmbedder, Tokenizer } from '../../src/index.js';
+import { createStaticEmbedder, Tokenizer } from '../../src/index.js';
+import { createOnnxEmbedder } from '../../src/onnx.js';
 
 const DEFAULT_MODEL = fileURLToPath(new URL('../../../models/build/static-model.bin', import.meta.url));
 
