@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { init, RagwasmError } from '../../web/src/index.js';
-import { Collection } from '../../web/src/pipeline/collection.js';
+import { Collection } from '../../web/src/index.js';
 import { loadBeir, ndcgAt } from '../../web/cli/datasets.mjs';
 import { hashedBagOfWords, skipUnlessShared } from './helpers.mjs';
 

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError } from '../../web/src/index.js';
-import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
+import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/index.js';
 import { packSections, unpackSections } from '../../web/src/core/checksum.js';
 import { hashedBagOfWords } from './helpers.mjs';
 

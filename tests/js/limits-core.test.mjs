@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { init, info, Bm25Index, RagwasmError, Tokenizer, chunkTexts, metrics, parseClaimScores, parseJudgeScore,
-  parsePipelineConfig } from '../../web/src/index.js';
+import { init, info, Bm25Index, RagwasmError, Tokenizer, chunkTexts, metrics, parsePipelineConfig } from '../../web/src/index.js';
+import { parseClaimScores, parseJudgeScore } from '../../web/src/llm.js';
 import { MAX_ALIGNMENT_CELLS, MAX_JSON_DEPTH, MAX_JUDGE_REPLY_BYTES } from '../../web/src/core/limits.js';
 import { DatasetError, readBeirCorpus, readQrelsTsv } from '../../web/cli/datasets.mjs';
 import { build } from './helpers.mjs';

@@ -5,7 +5,8 @@
 // ProtocolTestDoubles on 127.0.0.1 with scripted replies (nothing here is model output).
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmClient, RagwasmError, RequestLedger } from '../../web/src/index.js';
+import { RagwasmError } from '../../web/src/index.js';
+import { createLlmClient, RequestLedger } from '../../web/src/llm.js';
 import { ProtocolTestDouble, anthropicJson, anthropicSse, openaiJson, openaiSse, redirectTo, rejectsWith as rejects } from './llm-protocol-double.mjs';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';

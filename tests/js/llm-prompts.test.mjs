@@ -1,11 +1,11 @@
-// Prompt templates (src/judge/prompts/*.json) rendered with fixed inputs and compared with the
+// Prompt templates (web/src/llm/prompts/*.js) rendered with fixed inputs and compared with the
 // committed snapshots in tests/fixtures/prompts/<id>.v<version>.txt. A prompt change must change
 // its version and its snapshot together. UPDATE_SNAPSHOTS=1 rewrites the snapshot files.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROMPT_IDS, definePrompt, formatClaims, formatPassages, loadPrompt, renderPrompt } from '../../web/src/index.js';
+import { PROMPT_IDS, definePrompt, formatClaims, formatPassages, loadPrompt, renderPrompt } from '../../web/src/llm.js';
 import { repoRoot } from './helpers.mjs';
 
 const snapDir = join(repoRoot, 'tests/fixtures/prompts');

@@ -14,6 +14,7 @@ import { parsePipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
+import { createStaticEmbedder } from '../embed/embed.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
 import { describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
@@ -139,8 +140,8 @@ export class Collection {
   /**
    * @param {string|object} [config] pipeline config (see parsePipelineConfig); default the hybrid pipeline
    * @param {object} [options]
-   * @param {object|Function} [options.embedder] required when the config enables the dense index or the
-   *   semantic chunker: an embedder of the contract `{dimension, id, embed(texts, {kind})}`
+   * @param {object|Function} [options.embedder] for the dense index (default: createStaticEmbedder(), the
+   *   static model of ragwasm-static-model) or the semantic chunker (required there): an embedder of the contract `{dimension, id, embed(texts, {kind})}`
    *   (web/src/embed/contract.js), a StaticEmbedder (`{embedSync, dims}`), or an async function
    *   `(texts, {kind}) => vectors` with `options.dimension`
    * @param {number} [options.dimension] vector dimension when the embedder does not declare it
@@ -154,7 +155,10 @@ export class Collection {
     const o = expectOptions(options, 'Collection.create options', ['embedder', 'dimension', 'keepVectors']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
     const cfg = parsePipelineConfig(config);
-    return new Collection(cfg, o.embedder, o.dimension, null, null, new Map(), keepVectors);
+    // A dense index without an embedder uses the default static model (package ragwasm-static-model);
+    // the semantic chunker alone still needs one given (collection-api.test.mjs).
+    const embedder = o.embedder === undefined && o.dimension === undefined && cfg.indexes.dense ? await createStaticEmbedder() : o.embedder;
+    return new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
   }
 
   /** @internal */
