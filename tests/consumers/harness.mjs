@@ -346,7 +346,7 @@ export async function prepare({ apps = APPS, onnxAssets, jobs = 2 } = {}) {
   }
   const builds = states.filter((s) => s.dir && !s.skip && !s.app.node && !s.app.cdn);
   await pool(builds.map((s) => async () => {
-    s.build = await runAsync('npm', ['run', 'build', '--silent'], { cwd: s.dir });
+    s.build = await runAsync('npm', ['run', 'build', '--silent'], { cwd: s.dir, env: { NO_COLOR: '1', FORCE_COLOR: '0' } });
   }), jobs);
   return { root, packs, apps: states };
 }
@@ -378,12 +378,10 @@ export async function openApp(browser, state, { page: pageName = 'index.html', t
   });
   context.on('requestfailed', (r) => failedRequests.push(`${r.url()} (${r.failure()?.errorText ?? 'failed'})`));
   context.on('response', (r) => { if (r.status() >= 400) failedRequests.push(`${r.url()} (HTTP ${r.status()})`); });
+  // The context's console event covers the page and its Workers.
+  context.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   const page = await context.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  page.on('worker', (w) => {
-    try { w.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`worker: ${m.text()}`); }); } catch { /* older Playwright */ }
-  });
   let outcome;
   try {
     await page.goto(new URL(pageName, servers.app.url).href);
