@@ -1,14 +1,25 @@
 // Loads the WASM module once per realm (page, Worker or Node process). `await init()` before any
 // other call; calls made before it throw NOT_INITIALIZED instead of crashing.
+//
+// Bundlers find the module through two static forms only: the glue is imported by a literal path,
+// and the .wasm is named by a `new URL('<literal>', import.meta.url)`, which Vite, webpack 5 and
+// Parcel copy into the build and rewrite (esbuild and Rollup leave it: copy the file and pass
+// init({ wasmUrl }), see docs/install.md). The debug build (-sASSERTIONS=2, repository only) and
+// RAGWASM_DIST builds are reached by computed URLs no bundler follows.
+import createRagwasmModule from '../../dist/ragwasm.mjs';
 import { RagwasmError } from './errors.js';
-import { expectEnum, expectOptions } from './validate.js';
+import { expectEnum, expectOptions, invalid } from './validate.js';
+import { isNode, nodeBuiltin } from './node.js';
+
+/** Where the release .wasm is published, next to its glue (a literal bundlers rewrite). */
+const RELEASE_WASM_URL = new URL('../../dist/ragwasm.wasm', import.meta.url);
+// Computed, so no bundler tries to include the unpublished 35 MB debug build.
+const DEBUG_DIR = ['..', '..', 'dist', 'debug', ''].join('/');
+const HELP = 'see docs/install.md in the ragwasm package';
 
 let loading = null;
 let loaded = null;
 let loadedVariant = null;
-
-const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) &&
-  typeof window === 'undefined' && typeof importScripts === 'undefined';
 
 function defaultVariant() {
   if (isNode && process.env.RAGWASM_BUILD) return process.env.RAGWASM_BUILD;
@@ -19,18 +30,32 @@ function defaultVariant() {
  * Loads and instantiates the WASM module. Idempotent: later calls return the same module.
  * @param {object} [options]
  * @param {'release'|'debug'} [options.build] which build to load (default 'release'; in Node the
- *   RAGWASM_BUILD environment variable sets the default). 'debug' has -sASSERTIONS=2 checks.
+ *   RAGWASM_BUILD environment variable sets the default). 'debug' (-sASSERTIONS=2) exists only in a
+ *   repository checkout, not in the published package.
+ * @param {string|URL} [options.wasmUrl] where to fetch ragwasm.wasm (default: the file next to the
+ *   glue in the package, which Vite and webpack copy into the build). For a CDN, a CSP that limits
+ *   connect-src, or a bundler that does not copy it (esbuild, Rollup): serve the package's
+ *   web/dist/ragwasm.wasm yourself and pass its URL. A path string is a file path in Node.
  * @param {ArrayBuffer|Uint8Array} [options.wasmBinary] the .wasm bytes, when the caller has them
- * @param {string|URL} [options.baseUrl] folder holding ragwasm.mjs/.wasm (default: web/dist/ next to
- *   this package, or web/dist/debug/)
+ *   (no fetch at all; e.g. bytes kept in IndexedDB, or read by a host that forbids fetch)
+ * @param {string|URL} [options.baseUrl] folder holding both ragwasm.mjs and ragwasm.wasm of another
+ *   build (in Node the RAGWASM_DIST environment variable, a folder path, sets it)
  * @returns {Promise<{version: string, build: string}>}
  * @throws {RagwasmError} INVALID_ARGUMENT for bad options or a second init() asking for another build;
- *   UNSUPPORTED_ENVIRONMENT when WebAssembly is missing; INTERNAL when the module fails to load
+ *   UNSUPPORTED_ENVIRONMENT when WebAssembly is missing; NOT_FOUND / HTTP / NETWORK when the .wasm
+ *   cannot be read (the message names the URL and how to serve it); INTERNAL when it does not load
  */
 export async function init(options = {}) {
-  expectOptions(options, 'init options', ['build', 'wasmBinary', 'baseUrl']);
+  expectOptions(options, 'init options', ['build', 'wasmBinary', 'wasmUrl', 'baseUrl']);
   const variant = options.build === undefined ? defaultVariant() : options.build;
   expectEnum(variant, 'init options.build', ['release', 'debug']);
+  if (options.wasmBinary !== undefined && !(options.wasmBinary instanceof ArrayBuffer || options.wasmBinary instanceof Uint8Array)) {
+    throw invalid('init options.wasmBinary', 'an ArrayBuffer or Uint8Array', options.wasmBinary);
+  }
+  for (const key of ['wasmUrl', 'baseUrl']) {
+    const v = options[key];
+    if (v !== undefined && typeof v !== 'string' && !(v instanceof URL)) throw invalid(`init options.${key}`, 'a URL or string', v);
+  }
   if (loadedVariant !== null && loadedVariant !== variant) {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: init options.build: the '${loadedVariant}' build is already loaded in this realm, got '${variant}'`);
   }
@@ -42,39 +67,102 @@ export async function init(options = {}) {
   return { version: m.version(), build: variant };
 }
 
+// A folder URL from a user string: a file path in Node, else a URL relative to the page.
+function toUrl(value, folder) {
+  const s = String(value);
+  const text = folder ? s.replace(/\/?$/, '/') : s;
+  if (isNode && !(value instanceof URL) && !/^[A-Za-z][A-Za-z0-9+.-]+:/.test(s)) {
+    const path = nodeBuiltin('path');
+    return nodeBuiltin('url').pathToFileURL(path.resolve(s) + (folder ? path.sep : ''));
+  }
+  return new URL(text, typeof location !== 'undefined' ? location.href : import.meta.url);
+}
+
 async function load(variant, options) {
   if (typeof WebAssembly !== 'object') {
     throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: WebAssembly is not available in this environment');
   }
-  let baseUrl = options.baseUrl;
-  // In Node, RAGWASM_DIST (a folder path) points tests at another build's output.
-  if (baseUrl === undefined && isNode && process.env.RAGWASM_DIST) {
-    const { pathToFileURL } = await import('node:url');
-    baseUrl = pathToFileURL(process.env.RAGWASM_DIST.replace(/\/?$/, '/')).href;
-  }
-  const base = baseUrl !== undefined
-    ? new URL(String(baseUrl).replace(/\/?$/, '/'), import.meta.url)
-    : new URL(variant === 'debug' ? '../../dist/debug/' : '../../dist/', import.meta.url);
-  let wasmBinary = options.wasmBinary;
-  try {
-    if (isNode && wasmBinary === undefined) {
-      const fs = await import('node:fs');
-      wasmBinary = fs.readFileSync(new URL('ragwasm.wasm', base));
-      if (variant === 'debug') {
+  let base = null; // a folder holding another build's glue + wasm; null = the bundled release build
+  if (options.baseUrl !== undefined) base = toUrl(options.baseUrl, true);
+  else if (isNode && process.env.RAGWASM_DIST) base = toUrl(process.env.RAGWASM_DIST, true);
+  else if (variant === 'debug') base = new URL(DEBUG_DIR, import.meta.url);
+  const wasmUrl = options.wasmUrl !== undefined ? toUrl(options.wasmUrl, false)
+    : base ? new URL('ragwasm.wasm', base) : RELEASE_WASM_URL;
+  const repoBuild = base !== null && options.baseUrl === undefined;
+
+  const compiled = await compileWasm(options.wasmBinary, wasmUrl, repoBuild);
+  let factory = createRagwasmModule;
+  if (base !== null) {
+    const glue = new URL('ragwasm.mjs', base);
+    try {
+      if (isNode && variant === 'debug') {
         // The assertion build is compiled for web,worker,node and expects CommonJS globals (TOOLCHAIN.md pitfall 4).
-        const { createRequire } = await import('node:module');
-        const { fileURLToPath } = await import('node:url');
-        globalThis.require ??= createRequire(import.meta.url);
-        globalThis.__dirname ??= fileURLToPath(base);
+        globalThis.require ??= nodeBuiltin('module').createRequire(import.meta.url);
+        globalThis.__dirname ??= nodeBuiltin('url').fileURLToPath(base);
       }
+      factory = (await import(/* @vite-ignore */ /* webpackIgnore: true */ glue.href)).default;
+    } catch (e) {
+      throw new RagwasmError('NOT_FOUND', `ragwasm: init: could not import the WASM glue ${glue.href}: ${e && e.message ? e.message : e}` +
+        (repoBuild ? ' (in a repository checkout, build it with `bash scripts/build.sh wasm`)' : ''), { cause: e });
     }
-    const factory = (await import(new URL('ragwasm.mjs', base).href)).default;
-    const moduleOptions = { locateFile: (path) => new URL(path, base).href };
-    if (wasmBinary !== undefined) moduleOptions.wasmBinary = wasmBinary;
-    return await factory(moduleOptions);
+  }
+  let failInstantiate;
+  const failed = new Promise((resolve, reject) => { failInstantiate = reject; });
+  const moduleOptions = {
+    // We compiled the module ourselves (clear errors, no console noise); the glue only instantiates it.
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), failInstantiate);
+      return {};
+    },
+    locateFile: (path) => new URL(path, wasmUrl).href,
+  };
+  try {
+    return await Promise.race([factory(moduleOptions), failed]);
   } catch (e) {
-    throw new RagwasmError('INTERNAL', `ragwasm: could not load the WASM module from ${base.href}: ${e && e.message ? e.message : e}` +
-      ' (build it with `npm run build`)', { cause: e });
+    throw new RagwasmError('INTERNAL', `ragwasm: init: the WASM module from ${wasmUrl.href} did not start (is it the same build as its glue?): ${e && e.message ? e.message : e}`, { cause: e });
+  }
+}
+
+// Compiles the module from given bytes, a file (Node) or a fetch (streaming when served as application/wasm).
+async function compileWasm(wasmBinary, url, repoBuild) {
+  const fix = repoBuild ? 'in a repository checkout, build it with `bash scripts/build.sh wasm`'
+    : `serve the package's web/dist/ragwasm.wasm and pass its URL as init({ wasmUrl }), or its bytes as init({ wasmBinary }); ${HELP}`;
+  const notWasm = (e, what) => new RagwasmError('INTERNAL', `ragwasm: init: ${url.href} ${what} is not a WebAssembly module (${e && e.message ? e.message : e}); ${fix}`, { cause: e });
+  if (wasmBinary !== undefined) {
+    try {
+      return await WebAssembly.compile(wasmBinary);
+    } catch (e) {
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: init options.wasmBinary: not a WebAssembly module: ${e && e.message ? e.message : e}`, { cause: e });
+    }
+  }
+  if (isNode && url.protocol === 'file:') {
+    let bytes;
+    try {
+      bytes = await nodeBuiltin('fs/promises').readFile(url);
+    } catch (e) {
+      throw new RagwasmError('NOT_FOUND', `ragwasm: init: cannot read the WASM file ${nodeBuiltin('url').fileURLToPath(url)} (${e.code ?? e.message}); ${fix}`, { cause: e });
+    }
+    try {
+      return await WebAssembly.compile(bytes);
+    } catch (e) {
+      throw notWasm(e, '');
+    }
+  }
+  let res;
+  try {
+    res = await fetch(url.href, { credentials: 'same-origin' });
+  } catch (e) {
+    throw new RagwasmError('NETWORK', `ragwasm: init: cannot fetch the WASM file ${url.href} (${e && e.message ? e.message : e}); ${fix}`, { cause: e });
+  }
+  if (!res.ok) {
+    throw new RagwasmError('HTTP', `ragwasm: init: the WASM file ${url.href} answered HTTP ${res.status}; ${fix}`);
+  }
+  const type = res.headers.get('content-type') ?? '';
+  try {
+    if (type.startsWith('application/wasm') && typeof WebAssembly.compileStreaming === 'function') return await WebAssembly.compileStreaming(res);
+    return await WebAssembly.compile(await res.arrayBuffer());
+  } catch (e) {
+    throw notWasm(e, `(served as ${type || 'no content-type'})`);
   }
 }
 

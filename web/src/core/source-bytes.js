@@ -1,25 +1,35 @@
-// Bytes of a model or file option: an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs
-// in Node), optionally kept in Cache Storage in browsers. Used by every model-loading factory.
+// Bytes of a model or file option: an ArrayBuffer, Uint8Array, Blob/File, Response, a URL (fetch;
+// file: URLs in Node) or, in Node, a file path; optionally kept in Cache Storage in browsers. The one
+// place every model/tokenizer/file option is read.
 import { RagwasmError } from './errors.js';
 import { invalid } from './validate.js';
+import { isNode, nodeBuiltin } from './node.js';
 
 /**
- * Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs in Node).
+ * Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, Response, URL (fetch; file: URLs in
+ * Node) or a file path string (Node).
  * @internal
  */
 export async function sourceBytes(source, name, { cache = false, signal } = {}) {
   if (source instanceof Uint8Array) return source;
   if (source instanceof ArrayBuffer) return new Uint8Array(source);
   if (typeof Blob !== 'undefined' && source instanceof Blob) return new Uint8Array(await source.arrayBuffer());
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    if (!source.ok) throw new RagwasmError('HTTP', `ragwasm: ${name}: ${source.url || 'the Response'} answered HTTP ${source.status}`);
+    return new Uint8Array(await source.arrayBuffer());
+  }
   if (typeof source === 'string' || source instanceof URL) {
     let url;
     try {
-      url = new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
+      // In Node a string without a scheme (2+ letters, so C:\ is a path) is a file path relative to the working folder.
+      url = isNode && typeof source === 'string' && !/^[A-Za-z][A-Za-z0-9+.-]+:/.test(source)
+        ? nodeBuiltin('url').pathToFileURL(nodeBuiltin('path').resolve(source))
+        : new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
     } catch {
-      throw invalid(name, 'an absolute URL, ArrayBuffer, Uint8Array or File', source);
+      throw invalid(name, 'a file path (Node), an absolute URL, ArrayBuffer, Uint8Array, Blob or Response', source);
     }
     if (url.protocol === 'file:') {
-      const fs = await import('node:fs/promises');
+      const fs = nodeBuiltin('fs/promises');
       try {
         return new Uint8Array(await fs.readFile(url));
       } catch (e) {

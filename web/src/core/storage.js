@@ -4,9 +4,8 @@
 // Node writes NAME.tmp-<random>, fsyncs, then renames over NAME.
 import { RagwasmError } from './errors.js';
 import { expectOptions, expectString, invalid } from './validate.js';
+import { isNode, nodeBuiltin } from './node.js';
 
-const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) &&
-  typeof window === 'undefined' && typeof importScripts === 'undefined';
 const NAME_RE = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
 const IDB_NAME = 'ragwasm-storage';
 const IDB_STORE = 'bytes';
@@ -59,7 +58,7 @@ export async function storageBackend(opts = {}) {
 }
 
 async function nodeDir(o) {
-  const path = await import('node:path');
+  const path = nodeBuiltin('path');
   return path.resolve(o.dir ?? '.ragwasm-store');
 }
 
@@ -96,8 +95,8 @@ export async function saveBytes(name, bytes, opts = {}) {
   const data = checkBytes(bytes);
   const backend = await storageBackend(opts);
   if (backend === 'node') {
-    const fs = await import('node:fs/promises');
-    const path = await import('node:path');
+    const fs = nodeBuiltin('fs/promises');
+    const path = nodeBuiltin('path');
     const dir = await nodeDir(opts);
     await fs.mkdir(dir, { recursive: true });
     const tmp = path.join(dir, `${name}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -161,8 +160,8 @@ export async function loadBytes(name, opts = {}) {
   checkName(name);
   const backend = await storageBackend(opts);
   if (backend === 'node') {
-    const fs = await import('node:fs/promises');
-    const path = await import('node:path');
+    const fs = nodeBuiltin('fs/promises');
+    const path = nodeBuiltin('path');
     try {
       const b = await fs.readFile(path.join(await nodeDir(opts), name));
       return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
@@ -195,8 +194,8 @@ export async function removeBytes(name, opts = {}) {
   checkName(name);
   const backend = await storageBackend(opts);
   if (backend === 'node') {
-    const fs = await import('node:fs/promises');
-    const path = await import('node:path');
+    const fs = nodeBuiltin('fs/promises');
+    const path = nodeBuiltin('path');
     try {
       await fs.unlink(path.join(await nodeDir(opts), name));
       return true;
@@ -229,7 +228,7 @@ export async function listStored(opts = {}) {
   const backend = await storageBackend(opts);
   let names = [];
   if (backend === 'node') {
-    const fs = await import('node:fs/promises');
+    const fs = nodeBuiltin('fs/promises');
     try {
       names = await fs.readdir(await nodeDir(opts));
     } catch (e) {

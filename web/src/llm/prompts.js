@@ -28,7 +28,7 @@ export async function loadPrompt(id, options = {}) {
   let text;
   try {
     if (isNode && url.protocol === 'file:') {
-      const fs = await import('node:fs/promises');
+      const fs = nodeBuiltin('fs/promises');
       text = await fs.readFile(url, 'utf8');
     } else {
       const res = await fetch(url);
