@@ -14,10 +14,11 @@ async function attempt(fn) {
   }
 }
 
-const wasmUrl = pathToFileURL('/nonexistent/ragwasm.wasm').href;
+const wasmPath = '/nonexistent/ragwasm.wasm';
+const wasmUrl = pathToFileURL(wasmPath).href;
 const modelPath = '/nonexistent/static-model.bin';
 const modelUrl = process.argv[2];
-const out = { wasmUrl, modelPath, modelUrl };
+const out = { wasmUrl, wasmPath, modelPath, modelUrl };
 out.wrongWasmUrl = await attempt(() => init({ wasmUrl }));
 out.initAfter = await attempt(() => init());
 out.chunksAfter = out.initAfter.threw ? null : chunk({ id: 'd', text: 'One. Two.' }, { strategy: 'sentence', chunkSize: 5 }).length;
