@@ -117,6 +117,16 @@ export function errorInfo(e) {
   return { name: e?.name ?? typeof e, code: e?.code ?? null, message: String(e?.message ?? e) };
 }
 
+/** Runs fn and reports {threw: false} or {threw: true, name, code, message}: for the boundary-error checks. */
+export async function attempt(fn) {
+  try {
+    await fn();
+    return { threw: false };
+  } catch (e) {
+    return { threw: true, ...errorInfo(e) };
+  }
+}
+
 /** Settles a scenario promise into {ok, result} or {ok: false, error}. */
 export function settle(promise) {
   return promise.then((result) => ({ ok: true, result }), (e) => ({ ok: false, error: errorInfo(e) }));

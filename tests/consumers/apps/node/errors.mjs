@@ -3,16 +3,7 @@
 // Then init() with the defaults and a chunk() call show nothing was lost. Prints JSON.
 import { pathToFileURL } from 'node:url';
 import { init, chunk, createStaticEmbedder } from 'ragwasm';
-import { errorInfo } from './scenario.js';
-
-async function attempt(fn) {
-  try {
-    await fn();
-    return { threw: false };
-  } catch (e) {
-    return { threw: true, ...errorInfo(e) };
-  }
-}
+import { attempt } from './scenario.js';
 
 const wasmPath = '/nonexistent/ragwasm.wasm';
 const wasmUrl = pathToFileURL(wasmPath).href;

@@ -2,16 +2,7 @@
 // ragwasm/onnx without onnxruntime-web (the import map has no entry for it). Then init() with the
 // defaults and a chunk() call show nothing was lost.
 import { init, chunk, createStaticEmbedder } from 'ragwasm';
-import { errorInfo, report } from './scenario.js';
-
-async function attempt(fn) {
-  try {
-    await fn();
-    return { threw: false };
-  } catch (e) {
-    return { threw: true, ...errorInfo(e) };
-  }
-}
+import { attempt, errorInfo, report } from './scenario.js';
 
 async function main() {
   const wasmUrl = new URL('/missing/ragwasm.wasm', location.href).href;
