@@ -6,7 +6,8 @@
 //   node models/eval-scifact.mjs --onnx models/build/static-model.onnx   (the same table through ORT, mean pooling)
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { init, createStaticEmbedder, createOnnxEmbedder } from '../web/src/index.js';
+import { init, createStaticEmbedder } from '../web/src/index.js';
+import { createOnnxEmbedder } from '../web/src/onnx.js';
 import { bruteForceTopK, ndcgAt, readQrels, readScifact, recallAt } from '../tests/js/embed-fixtures.mjs';
 import { sharedPath } from '../tests/js/helpers.mjs';
 

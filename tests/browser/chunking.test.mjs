@@ -7,9 +7,9 @@ import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { skipUnlessShared } from '../js/helpers.mjs';
 import { join } from 'node:path';
 import { withPage, repoRoot } from './harness.mjs';
-import { init } from '../../web/src/core/module.js';
-import { chunk, chunkAsync } from '../../web/src/chunk/chunk.js';
-import { createStaticEmbedder } from '../../web/src/embed/embed.js';
+import { init } from '../../web/src/index.js';
+import { chunk, chunkAsync } from '../../web/src/index.js';
+import { createStaticEmbedder } from '../../web/src/index.js';
 import { evaluateEvidence } from '../../web/src/metrics/metrics.js';
 import { generateBigText } from '../../web/demo/lib/bigtext.js';
 

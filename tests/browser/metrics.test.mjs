@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { withPage, repoRoot } from './harness.mjs';
-import { init } from '../../web/src/core/module.js';
+import { init } from '../../web/src/index.js';
 import { evaluateRun, cohensKappa, withinAccuracy, confusionMatrix } from '../../web/src/metrics/metrics.js';
 
 const CLI = join(repoRoot, 'web/cli/ragwasm.mjs');

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, createStaticEmbedder, RagwasmError } from '../../web/src/index.js';
-import { Collection, JSONL_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
-import { Bm25Index } from '../../web/src/retrieve/sparse.js';
-import { VectorIndex } from '../../web/src/retrieve/dense.js';
+import { Collection, JSONL_FORMAT_VERSION } from '../../web/src/index.js';
+import { Bm25Index } from '../../web/src/index.js';
+import { VectorIndex } from '../../web/src/index.js';
 import { hashedBagOfWords, repoRoot, skipUnlessShared } from './helpers.mjs';
 
 await init();

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { init, createOnnxEmbedder, RagwasmError, Tokenizer } from '../../web/src/index.js';
+import { init, RagwasmError, Tokenizer } from '../../web/src/index.js';
+import { createOnnxEmbedder } from '../../web/src/onnx.js';
 import { build, repoRoot, skipUnlessShared } from './helpers.mjs';
 import { loadTransformers, readScifact, pythonOnnx } from './embed-fixtures.mjs';
 

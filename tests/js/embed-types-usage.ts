@@ -1,5 +1,6 @@
 // Type-checked usage of the embed API (tsc --noEmit -p tests/js/tsconfig.json); never executed.
-import { init, Tokenizer, createStaticEmbedder, createOnnxEmbedder, poolEmbeddings } from '../../web/src/index.js';
+import { init, Tokenizer, createStaticEmbedder, poolEmbeddings } from '../../web/src/index.js';
+import { createOnnxEmbedder } from '../../web/src/onnx.js';
 async function f() {
   await init();
   const t = Tokenizer.fromTokenizerJson('{}');

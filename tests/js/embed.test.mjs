@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { init, createOnnxEmbedder, createStaticEmbedder, poolEmbeddings, RagwasmError, Tokenizer } from '../../web/src/index.js';
+import { init, createStaticEmbedder, poolEmbeddings, RagwasmError, Tokenizer } from '../../web/src/index.js';
+import { createOnnxEmbedder } from '../../web/src/onnx.js';
 import { repoRoot, skipUnlessShared } from './helpers.mjs';
 
 await init();

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { init, RagwasmError, checkLegs, pickProbes, weightsAfterLegCheck, createStaticEmbedder, LEG_CHECK_DEFAULTS } from '../../web/src/index.js';
-import { Collection } from '../../web/src/pipeline/collection.js';
+import { Collection } from '../../web/src/index.js';
 import { runPipelineEval } from '../../web/cli/commands/eval.mjs';
 import { hashedBagOfWords, repoRoot, skipUnlessShared } from './helpers.mjs';
 

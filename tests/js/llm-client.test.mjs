@@ -4,7 +4,8 @@
 // Nothing here is model output; nothing here says anything about model quality.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmClient, PriceTable, RagwasmError, RequestLedger, ResponseCache, parseSse, retryAfterMs, saveApiKey, loadApiKey, forgetApiKey } from '../../web/src/index.js';
+import { RagwasmError } from '../../web/src/index.js';
+import { createLlmClient, PriceTable, RequestLedger, ResponseCache, parseSse, retryAfterMs, saveApiKey, loadApiKey, forgetApiKey } from '../../web/src/llm.js';
 import { ProtocolTestDouble, anthropicJson, anthropicSse, openaiJson, openaiSse } from './llm-protocol-double.mjs';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';

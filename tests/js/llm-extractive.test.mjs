@@ -2,7 +2,8 @@
 // the no-answer text and argument errors (C++ scoring is tested in tests/cpp/test_context_extractive.cpp).
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
-import { init, extractiveAnswer, RagwasmError } from '../../web/src/index.js';
+import { init, RagwasmError } from '../../web/src/index.js';
+import { extractiveAnswer } from '../../web/src/llm.js';
 
 before(async () => { await init(); });
 

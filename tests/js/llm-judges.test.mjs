@@ -5,11 +5,8 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  init, createLlmClient, RagwasmError, ResponseCache, parseJudgeScore, parseClaimScores, aggregateScores, isAbstention,
-  judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, judgeGroundedness, generateAnswer,
-  extractMetadata, contextualizeChunks, rewriteQuery, extractCitations, stripCitations, parseListReply,
-} from '../../web/src/index.js';
+import { init, RagwasmError } from '../../web/src/index.js';
+import { createLlmClient, ResponseCache, parseJudgeScore, parseClaimScores, aggregateScores, isAbstention, judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, judgeGroundedness, generateAnswer, extractMetadata, contextualizeChunks, rewriteQuery, extractCitations, stripCitations, parseListReply } from '../../web/src/llm.js';
 import { repoRoot } from './helpers.mjs';
 import { ProtocolTestDouble, anthropicJson, openaiJson } from './llm-protocol-double.mjs';
 

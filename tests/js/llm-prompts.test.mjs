@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROMPT_IDS, definePrompt, formatClaims, formatPassages, loadPrompt, renderPrompt } from '../../web/src/index.js';
+import { PROMPT_IDS, definePrompt, formatClaims, formatPassages, loadPrompt, renderPrompt } from '../../web/src/llm.js';
 import { repoRoot } from './helpers.mjs';
 
 const snapDir = join(repoRoot, 'tests/fixtures/prompts');

@@ -4,7 +4,8 @@
 // nothing about any model's quality.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { init, createLlmClient, createLlmReranker, rerank, retrieveAndRerank, RagwasmError } from '../../web/src/index.js';
+import { init, rerank, retrieveAndRerank, RagwasmError } from '../../web/src/index.js';
+import { createLlmClient, createLlmReranker } from '../../web/src/llm.js';
 import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
 
 let double;

@@ -1,10 +1,6 @@
 // Typed usage of the LLM layer's .d.ts (checked with tsc --noEmit; see tests/js/tsconfig.json).
-import {
-  createLlmClient, RequestLedger, ResponseCache, PriceTable, loadPrompt, renderPrompt, formatPassages,
-  parseJudgeScore, parseClaimScores, aggregateScores, isAbstention, judgeContextRelevance, judgeAnswerCorrectness,
-  judgeGroundedness, generateAnswer, extractiveAnswer, extractMetadata, contextualizeChunks, rewriteQuery,
-} from '../../web/src/index.js';
-import type { CompletionResult, JudgeResult, LedgerEntry, ParsedScore, PromptTemplate } from '../../web/src/index.js';
+import { createLlmClient, RequestLedger, ResponseCache, PriceTable, loadPrompt, renderPrompt, formatPassages, parseJudgeScore, parseClaimScores, aggregateScores, isAbstention, judgeContextRelevance, judgeAnswerCorrectness, judgeGroundedness, generateAnswer, extractiveAnswer, extractMetadata, contextualizeChunks, rewriteQuery } from '../../web/src/llm.js';
+import type { CompletionResult, JudgeResult, LedgerEntry, ParsedScore, PromptTemplate } from '../../web/src/llm.js';
 
 export async function llmUsage(): Promise<number | null> {
   const ledger = new RequestLedger({ maxEntries: 100 });
@@ -33,8 +29,8 @@ export async function llmUsage(): Promise<number | null> {
   return j.score;
 }
 
-import { parseLabels, calibrateJudge, comparePrompts } from '../../web/src/index.js';
-import type { CalibrationReport } from '../../web/src/index.js';
+import { parseLabels, calibrateJudge, comparePrompts } from '../../web/src/llm.js';
+import type { CalibrationReport } from '../../web/src/llm.js';
 
 export async function calibrationUsage(): Promise<number | null> {
   const client = createLlmClient({ provider: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'm' });

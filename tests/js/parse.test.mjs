@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { init, extractText, htmlToTextFallback, RagwasmError } from '../../web/src/index.js';
+import { init, RagwasmError } from '../../web/src/index.js';
+import { extractText, htmlToTextFallback } from '../../web/src/parse.js';
 import { makePdf } from '../fixtures/make-pdf.mjs';
 import { repoRoot } from './helpers.mjs';
 

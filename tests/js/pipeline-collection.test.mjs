@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError, saveBytes } from '../../web/src/index.js';
-import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
+import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/index.js';
 
 import { hashedBagOfWords } from './helpers.mjs';
 

@@ -11,9 +11,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import {
-  init, createCrossEncoderReranker, CrossEncoderReranker, retrieveAndRerank, rerank, Collection, RagwasmError, Tokenizer,
-} from '../../web/src/index.js';
+import { init, retrieveAndRerank, rerank, Collection, RagwasmError, Tokenizer } from '../../web/src/index.js';
+import { createCrossEncoderReranker, CrossEncoderReranker } from '../../web/src/onnx.js';
 import { build, repoRoot, skipUnlessShared } from './helpers.mjs';
 import { loadTransformers, readScifact, pythonOnnx } from './embed-fixtures.mjs';
 import { longestFirstRows } from './pair-fixtures.mjs';

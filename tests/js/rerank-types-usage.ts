@@ -1,9 +1,10 @@
 // Type-checked usage of the cross-encoder reranker API (tsc --noEmit -p tests/js/tsconfig.json); never executed.
-import {
-  init, Tokenizer, createCrossEncoderReranker, CrossEncoderReranker, rerank, retrieveAndRerank, Collection,
-  createLlmClient, createLlmReranker,
-} from '../../web/src/index.js';
-import type { BatchEncoding, CollectionHit, CrossEncoderRerankerOptions, LlmRerankerStats } from '../../web/src/index.js';
+import { init, Tokenizer, rerank, retrieveAndRerank, Collection } from '../../web/src/index.js';
+import { createCrossEncoderReranker, CrossEncoderReranker } from '../../web/src/onnx.js';
+import { createLlmClient, createLlmReranker } from '../../web/src/llm.js';
+import type { BatchEncoding, CollectionHit } from '../../web/src/index.js';
+import type { CrossEncoderRerankerOptions } from '../../web/src/onnx.js';
+import type { LlmRerankerStats } from '../../web/src/llm.js';
 
 async function f(): Promise<number> {
   await init();

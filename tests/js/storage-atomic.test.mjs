@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { init, listStored, loadBytes } from '../../web/src/index.js';
-import { Collection } from '../../web/src/pipeline/collection.js';
+import { Collection } from '../../web/src/index.js';
 import { repoRoot } from './helpers.mjs';
 
 await init();

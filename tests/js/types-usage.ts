@@ -1,10 +1,9 @@
 // Typed usage of the public API: `tsc --noEmit -p tests/js/tsconfig.json` checks that the hand-written
 // .d.ts files describe what a user writes. Each area adds its own usage below.
-import {
-  init, isInitialized, info, RagwasmError, ErrorCodes, createDocument,
-  SentenceSplitter, splitSentences, foldText, findInvalidUtf8, decodeUtf8, extractText,
-} from '../../web/src/index.js';
-import type { Chunk, Document, Sentence, ErrorCode, ExtractedText } from '../../web/src/index.js';
+import { init, isInitialized, info, RagwasmError, ErrorCodes, createDocument, SentenceSplitter, splitSentences, foldText, findInvalidUtf8, decodeUtf8 } from '../../web/src/index.js';
+import { extractText } from '../../web/src/parse.js';
+import type { Chunk, Document, Sentence, ErrorCode } from '../../web/src/index.js';
+import type { ExtractedText } from '../../web/src/parse.js';
 
 export async function foundation(): Promise<number> {
   const loaded: { version: string; build: 'release' | 'debug' } = await init({ build: 'release' });

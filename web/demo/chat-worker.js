@@ -2,10 +2,9 @@
 // indexes them (BM25 + dense vectors when the build has both), retrieves with reciprocal-rank fusion,
 // and writes the extractive answer. Nothing here touches the network except fetching this site's
 // own files (the WASM module and the static model).
-import { init } from '../src/core/module.js';
-import { chunk } from '../src/chunk/chunk.js';
-import { extractiveAnswer } from '../src/llm/answer.js';
-import { saveBytes, loadBytes, removeBytes, storageBackend } from '../src/core/storage.js';
+import * as ragwasm from '../src/index.js';
+import { init, chunk, saveBytes, loadBytes, removeBytes, storageBackend } from '../src/index.js';
+import { extractiveAnswer } from '../src/llm.js';
 import { packIndex, unpackIndex } from './lib/saved-index.js';
 
 const CHUNKING = { strategy: 'recursive', chunkSize: 900, chunkOverlap: 150 };
@@ -18,7 +17,7 @@ let sparse = null;           // module or null
 let bm25 = null;
 let dense = null;            // {embed(texts, kind) => Promise<Float32Array[]>, index, label} or null
 let denseMod = null;
-let fusion = null;           // web/src/retrieve/fusion.js or null
+let fusion = null;           // the module exporting fuse() or null
 let features = { bm25: false, dense: false, fusion: 'none' };
 let cancelled = false;
 let startup = null;
@@ -26,16 +25,12 @@ let chunkedDocs = 0;         // documents chunked by this worker (0 after loadin
 // The saved index (storage.js: OPFS in Chromium, IndexedDB elsewhere) under this name.
 const SAVED_NAME = 'ragwasm-doc-chat.index';
 
-async function optional(path) {
-  try { return await import(path); } catch { return null; }
-}
-
 async function start() {
   const loaded = await init();
-  sparse = await optional('../src/sparse.js');
-  fusion = await optional('../src/fusion.js');
-  const embedMod = await optional('../src/embed.js');
-  denseMod = await optional('../src/dense.js');
+  sparse = ragwasm;
+  fusion = ragwasm;
+  const embedMod = ragwasm;
+  denseMod = ragwasm;
   let denseError = null;
   if (embedMod?.createStaticEmbedder && denseMod?.VectorIndex) {
     try {
@@ -93,7 +88,7 @@ async function addDocuments(id, list) {
  * by ONNX Runtime Web (single-threaded WASM) in this Worker, and re-embeds every chunk.
  */
 async function useOnnx(id, { model, tokenizerJson, pooling, key }) {
-  const embedMod = await import('../src/embed/embed.js');
+  const embedMod = await import('../src/onnx.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
   ort.env.wasm.numThreads = 1;

@@ -1,11 +1,9 @@
 // Doc chat: files are extracted here (pdf.js / mammoth / DOMParser, all local), chunked, embedded and
 // indexed in chat-worker.js, kept in IndexedDB; answers come from the extractive answerer (no
 // endpoint) or a streamed LLM reply whose every request is shown from the client's ledger.
-import { extractText } from '../src/document/parse.js';
-import { init } from '../src/core/module.js';
-import { createLlmClient, RequestLedger, loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
-import { generateAnswer } from '../src/llm/answer.js';
-import { loadPrompt } from '../src/llm/prompts.js';
+import { extractText } from '../src/parse.js';
+import { init } from '../src/index.js';
+import { createLlmClient, RequestLedger, loadApiKey, saveApiKey, forgetApiKey, generateAnswer, loadPrompt } from '../src/llm.js';
 import { h, setChildren, errorText, setStatus, installErrorBanner } from './lib/dom.js';
 import { loadDocuments, saveDocuments, removeDocument, clearDocuments } from './lib/store.js';
 
@@ -362,7 +360,7 @@ function llmSettings() {
 }
 
 // ---------- answers ----------
-// The grounded-answer prompt (src/judge/prompts/answer_grounded.json, served by scripts/serve.mjs).
+// The grounded-answer prompt (web/src/llm/prompts/answer_grounded.js, part of the package).
 let promptPromise = null;
 function answerPrompt() {
   promptPromise ??= loadPrompt('answer_grounded').catch((e) => { promptPromise = null; throw e; });

@@ -1,10 +1,9 @@
 // Module Worker of the chunking playground: chunks a document with each configuration
 // (compareChunkings), and for sample-corpus documents with labelled questions, chunks the whole
 // corpus, indexes the chunks with BM25 and measures evidence recall@k (evaluateEvidence).
-import { init } from '../src/core/module.js';
-import { compareChunkings, chunkAsync } from '../src/chunk/chunk.js';
-import { createStaticEmbedder } from '../src/embed/embed.js';
-import { evaluateEvidence } from '../src/metrics/metrics.js';
+import { init, compareChunkings, chunkAsync, createStaticEmbedder, metrics } from '../src/index.js';
+
+const { evaluateEvidence } = metrics;
 
 const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
 let corpusPromise = null;
@@ -18,7 +17,7 @@ async function withEmbedders(configs) {
   const embedder = async (texts) => e.embedSync(texts);
   return configs.map((c) => (c.strategy === 'semantic' ? { ...c, embedder } : c));
 }
-let sparse;  // the BM25 module, or null when web/src/retrieve/sparse.js is not there
+let sparse;  // the BM25 module, or null when the BM25 index is not there
 
 async function loadCorpus(url) {
   corpusPromise ??= fetch(url).then((r) => {
@@ -29,7 +28,7 @@ async function loadCorpus(url) {
 }
 
 async function loadSparse() {
-  if (sparse === undefined) sparse = await import('../src/retrieve/sparse.js').catch(() => null);
+  if (sparse === undefined) sparse = await import('../src/index.js').catch(() => null);
   return sparse;
 }
 
@@ -51,7 +50,7 @@ async function evidenceCurves(id, data, configs, corpus) {
   const questions = corpus.questions.filter((q) => q.answerable !== false && q.evidence?.length && q.doc_ids?.includes(data.doc.id));
   if (questions.length === 0) return { note: 'This document has no labelled questions.' };
   const mod = await loadSparse();
-  if (!mod || !mod.Bm25Index) return { note: 'Evidence recall needs the BM25 module (web/src/retrieve/sparse.js), which this build does not have yet.' };
+  if (!mod || !mod.Bm25Index) return { note: 'Evidence recall needs the BM25 module (the BM25 index), which this build does not have yet.' };
   const maxK = data.maxK ?? 20;
   const out = [];
   for (let c = 0; c < configs.length; c++) {

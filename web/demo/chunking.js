@@ -1,7 +1,7 @@
 // Chunking playground: two chunking configurations side by side over one document. The chunking
 // (and the evidence-recall evaluation) runs in chunking-worker.js; this file only renders.
-import { extractText } from '../src/document/parse.js';
-import { init } from '../src/core/module.js';
+import { extractText } from '../src/parse.js';
+import { init } from '../src/index.js';
 import { generateBigText } from './lib/bigtext.js';
 import { h, s, setChildren, fmt, errorText, setStatus, debounce, installErrorBanner } from './lib/dom.js';
 

@@ -1,5 +1,5 @@
-// LLM layer: provider clients (OpenAI-compatible, Anthropic), prompts as versioned data, judges,
-// grounded and extractive answers, context enrichment and judge calibration. Public re-exports;
+// ragwasm/llm: the LLM layer: provider clients (OpenAI-compatible, Anthropic), prompts as versioned data, judges,
+// grounded and extractive answers, context enrichment, judge calibration and the LLM reranker. Public re-exports;
 // the implementation lives in web/src/llm/.
 export { createLlmClient, LlmClient, loadApiKey, saveApiKey, forgetApiKey, retryAfterMs } from './llm/client.js';
 export { RequestLedger } from './llm/ledger.js';
@@ -12,3 +12,4 @@ export { judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, ju
 export { generateAnswer, extractiveAnswer, extractCitations } from './llm/answer.js';
 export { extractMetadata, contextualizeChunks, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
 export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';
+export { createLlmReranker } from './retrieve/rerank.js';

@@ -1,11 +1,12 @@
 // ragwasm embed: texts -> vectors, as JSON lines or a binary float32 matrix. Default model: the static
-// GloVe model built by `node models/build-static-model.mjs` (models/build/static-model.bin).
+// GloVe model of the ragwasm-static-model package (built by `node scripts/build-assets.mjs`).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createOnnxEmbedder, createStaticEmbedder, Tokenizer } from '../../src/index.js';
+import { pathToFileURL } from 'node:url';
+import { createStaticEmbedder, Tokenizer } from '../../src/index.js';
+import { createOnnxEmbedder } from '../../src/onnx.js';
 
-const DEFAULT_MODEL = fileURLToPath(new URL('../../../models/build/static-model.bin', import.meta.url));
+import { DEFAULT_MODEL } from './tune.mjs';
 
 export default {
   name: 'embed',
@@ -13,8 +14,8 @@ export default {
   usage: 'embed [--input FILE|-] [--format jsonl|binary] [--output FILE] [--model FILE | --onnx FILE --tokenizer FILE] [TEXT...]',
   description: 'Texts are the positional arguments, or one per line of --input (- = stdin). JSON lines: '
     + '{"index": i, "vector": [...]}. Binary: u32 rows, u32 dims (little-endian), then rows*dims float32. '
-    + 'Without --onnx the static model is used (default models/build/static-model.bin; build it with '
-    + '`node models/build-static-model.mjs`). --onnx runs a sentence-embedding model with onnxruntime '
+    + 'Without --onnx the static model is used (default: the ragwasm-static-model package; in a checkout '
+    + 'build it with `node scripts/build-assets.mjs`). --onnx runs a sentence-embedding model with onnxruntime '
     + '(tokenizer.json from --tokenizer) with mean pooling and L2 normalization.',
   options: {
     input: { type: 'string', help: 'file with one text per line, - for stdin' },
@@ -71,7 +72,7 @@ export default {
       tokenizer.dispose();
     } else {
       if (!existsSync(values.model)) {
-        io.stderr.write(`ragwasm embed: static model not found at ${values.model}; build it with \`node models/build-static-model.mjs\`\n`);
+        io.stderr.write(`ragwasm embed: static model not found at ${values.model}; install the default model with \`npm install ragwasm-static-model\` (in a repository checkout: \`node scripts/build-assets.mjs\`)\n`);
         return 1;
       }
       const e = await createStaticEmbedder({ model: readFileSync(values.model) });

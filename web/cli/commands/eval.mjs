@@ -183,7 +183,7 @@ export default {
     chunker: { type: 'string', help: 'NAME[:SIZE[/OVERLAP]] of web/src/chunk/chunk.js, or none (default none; with --config: the config\'s chunker)' },
     retriever: { type: 'string', help: 'bm25 (default), dense or hybrid' },
     config: { type: 'string', help: 'pipeline config JSON file (instead of --retriever)' },
-    model: { type: 'string', help: 'static model file for the dense leg (default models/build/static-model.bin)' },
+    model: { type: 'string', help: 'static model file for the dense leg (default: the ragwasm-static-model package)' },
     k: { type: 'string', default: '100', help: 'documents per query' },
     'chunk-k': { type: 'string', help: 'chunk hits fetched per query before mapping to documents (default 3 x k)' },
     metrics: { type: 'string', default: 'ndcg_cut.10,recall.100,recip_rank,map', help: 'trec_eval measures' },

@@ -75,7 +75,7 @@ export default {
     'no-stopwords': { type: 'boolean', help: 'keep stop words' },
     retriever: { type: 'string', help: 'bm25 (default: a plain BM25 index), dense or hybrid (a Collection)' },
     config: { type: 'string', help: 'pipeline config JSON file: build a Collection' },
-    model: { type: 'string', help: 'static model file for the dense index (default models/build/static-model.bin)' },
+    model: { type: 'string', help: 'static model file for the dense index (default: the ragwasm-static-model package)' },
     chunker: { type: 'string', help: 'Collection only: NAME[:SIZE[/OVERLAP]] or none (default: the config\'s chunker)' },
   },
   async run(values, positionals, io) {

@@ -4,10 +4,8 @@
 // reference document, latency and cost. Configurations = answerer x model x answer prompt.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Bm25Index, chunkTexts, createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness,
-  metrics, PriceTable, RequestLedger,
-} from '../../src/index.js';
+import { Bm25Index, chunkTexts, metrics } from '../../src/index.js';
+import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, PriceTable, RequestLedger } from '../../src/llm.js';
 
 function table(title, columns, rows) {
   const head = `| ${columns.join(' | ')} |`;

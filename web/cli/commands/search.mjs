@@ -49,7 +49,7 @@ export default {
     filter: { type: 'string', help: 'metadata filter as JSON' },
     retriever: { type: 'string', help: 'bm25, dense or hybrid (collections; default: the collection\'s config)' },
     config: { type: 'string', help: 'pipeline config JSON file whose retrieval section is used (collections)' },
-    model: { type: 'string', help: 'static model file for a dense index (default models/build/static-model.bin)' },
+    model: { type: 'string', help: 'static model file for a dense index (default: the ragwasm-static-model package)' },
   },
   async run(values, positionals, io) {
     if (positionals.length !== 1 || (values.query === undefined) === (values.queries === undefined)) {

@@ -8,7 +8,16 @@ import { autotune, createStaticEmbedder, parsePipelineConfig, RagwasmError } fro
 import { loadBeir, readJsonl } from '../datasets.mjs';
 
 export const RETRIEVERS = ['bm25', 'dense', 'hybrid'];
-export const DEFAULT_MODEL = fileURLToPath(new URL('../../../models/build/static-model.bin', import.meta.url));
+// The default static model: the file of the ragwasm-static-model package (a dependency of ragwasm).
+export const DEFAULT_MODEL = defaultModelPath();
+
+function defaultModelPath() {
+  try {
+    return fileURLToPath(import.meta.resolve('ragwasm-static-model/static-model.bin'));
+  } catch {
+    return fileURLToPath(new URL('../../../models/build/static-model.bin', import.meta.url));
+  }
+}
 
 /** A usage error: the command prints it and exits with status 2. */
 export class UsageError extends Error {}
@@ -40,12 +49,12 @@ export function retrieverConfig(values, { bm25Plain = true } = {}) {
   return parsePipelineConfig(r === 'bm25' ? { indexes: { bm25: {} } } : r === 'dense' ? { indexes: { dense: {} } } : {});
 }
 
-/** The static embedder for a config with a dense index (--model FILE, default models/build/static-model.bin). */
+/** The static embedder for a config with a dense index (--model FILE, default the ragwasm-static-model file). */
 export async function embedderFor(config, modelPath) {
   if (!config?.indexes?.dense) return undefined;
   const path = modelPath ?? DEFAULT_MODEL;
   if (!existsSync(path)) {
-    throw new UsageError(`--model: ${path} not found (build the default model with: node models/build-static-model.mjs)`);
+    throw new UsageError(`--model: ${path} not found (install the default model with \`npm install ragwasm-static-model\`; in a repository checkout build it with \`node scripts/build-assets.mjs\`)`);
   }
   return createStaticEmbedder({ model: readFileSync(path), cache: false });
 }

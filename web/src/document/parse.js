@@ -5,9 +5,9 @@ import { RagwasmError } from '../core/errors.js';
 import { decodeUtf8 } from './text.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { expectOptions, expectString, invalid } from '../core/validate.js';
+import { importPeer } from '../core/peer.js';
+import { isNode } from '../core/node.js';
 
-const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) && typeof window === 'undefined' &&
-  typeof importScripts === 'undefined';
 
 /** File formats extractText understands, by extension. */
 export const SUPPORTED_FORMATS = Object.freeze({
@@ -72,11 +72,14 @@ function htmlToText(html) {
 }
 
 async function loadPdfjs(url) {
-  if (url) return import(String(url));
-  if (isNode) return import('pdfjs-dist/legacy/build/pdf.mjs');
-  const mod = await import(new URL('../../../node_modules/pdfjs-dist/build/pdf.min.mjs', import.meta.url).href);
-  if (!mod.GlobalWorkerOptions.workerSrc) {
-    mod.GlobalWorkerOptions.workerSrc = new URL('../../../node_modules/pdfjs-dist/build/pdf.worker.min.mjs', import.meta.url).href;
+  if (url) return import(/* @vite-ignore */ /* webpackIgnore: true */ String(url));
+  if (isNode) return importPeer(() => import('pdfjs-dist/legacy/build/pdf.mjs'), 'pdfjs-dist', 'ragwasm/parse');
+  const mod = await importPeer(() => import('pdfjs-dist'), 'pdfjs-dist', 'ragwasm/parse');
+  // No worker URL set by the app: load pdf.js's worker code into this realm (it sets
+  // globalThis.pdfjsWorker, which pdf.js then runs in place of a Worker). An app that wants parsing
+  // off the main thread sets GlobalWorkerOptions.workerSrc itself (docs/install.md).
+  if (!mod.GlobalWorkerOptions.workerSrc && !globalThis.pdfjsWorker) {
+    await importPeer(() => import('pdfjs-dist/build/pdf.worker.min.mjs'), 'pdfjs-dist', 'ragwasm/parse');
   }
   return mod;
 }
@@ -109,12 +112,10 @@ async function pdfToText(bytes, pdfjsUrl) {
 }
 
 async function docxToText(bytes) {
-  let mammoth;
-  if (isNode) mammoth = (await import('mammoth')).default;
-  else {
-    await import(new URL('../../../node_modules/mammoth/mammoth.browser.min.js', import.meta.url).href);
-    mammoth = globalThis.mammoth;
-  }
+  // Bundlers resolve mammoth's CommonJS build (default export); an import map may point at
+  // mammoth.browser.min.js, a script that sets globalThis.mammoth.
+  const mod = await importPeer(() => import('mammoth'), 'mammoth', 'ragwasm/parse');
+  const mammoth = mod.default?.extractRawText ? mod.default : mod.extractRawText ? mod : globalThis.mammoth;
   try {
     const r = isNode ? await mammoth.extractRawText({ buffer: Buffer.from(bytes) }) : await mammoth.extractRawText({ arrayBuffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
     return r.value.replace(/\n{3,}/g, '\n\n').trim();

@@ -54,7 +54,7 @@ export class StaticEmbedder {
   dispose(): void;
   readonly disposed: boolean;
 }
-export type ModelSource = ArrayBuffer | Uint8Array | Blob | URL | string;
-export function createStaticEmbedder(options: { model: ModelSource; cache?: boolean }): Promise<StaticEmbedder>;
+export type ModelSource = ArrayBuffer | Uint8Array | Blob | Response | URL | string;
+export function createStaticEmbedder(options?: { model?: ModelSource; cache?: boolean }): Promise<StaticEmbedder>;
 export function poolEmbeddings(hidden: Float32Array, attentionMask: Int32Array,
   shape: { rows: number; tokens: number; dim: number; pooling?: 'mean' | 'cls' | 'none'; normalize?: boolean }): Float32Array;

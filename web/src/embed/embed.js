@@ -5,6 +5,7 @@ import { Handle } from '../core/handle.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { sourceBytes } from '../core/source-bytes.js';
+import { importPeer } from '../core/peer.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
 } from '../core/validate.js';
@@ -282,17 +283,29 @@ export class StaticEmbedder extends Handle {
 }
 
 /**
- * Loads the static model.
- * @param {{model: ArrayBuffer|Uint8Array|Blob|URL|string, cache?: boolean}} options model bytes or
- *   where to fetch them (cache: keep fetched bytes in Cache Storage, default true in browsers)
- * @returns {Promise<StaticEmbedder>}
- * @throws {RagwasmError} CORRUPT_INDEX (damaged file), UNSUPPORTED_VERSION, INVALID_ARGUMENT, NETWORK, HTTP
+ * Where the default model is: the companion package `ragwasm-static-model`, imported by its bare name
+ * only now, so apps that bring their own model never bundle or download it.
+ * @internal
  */
-export async function createStaticEmbedder(options) {
+export async function defaultStaticModelUrl() {
+  const mod = await importPeer(() => import('ragwasm-static-model'), 'ragwasm-static-model', 'createStaticEmbedder (the default model)');
+  return mod.modelUrl;
+}
+
+/**
+ * Loads the static model.
+ * @param {{model?: ArrayBuffer|Uint8Array|Blob|Response|URL|string, cache?: boolean}} [options] model
+ *   bytes, a URL, or a file path in Node (default: the model of the `ragwasm-static-model` package,
+ *   a dependency of ragwasm); cache: keep fetched bytes in Cache Storage (default true in browsers)
+ * @returns {Promise<StaticEmbedder>}
+ * @throws {RagwasmError} CORRUPT_INDEX (damaged file), UNSUPPORTED_VERSION, INVALID_ARGUMENT, NETWORK, HTTP,
+ *   NOT_FOUND (no model given and ragwasm-static-model not installed, or the file is missing)
+ */
+export async function createStaticEmbedder(options = {}) {
   const o = expectOptions(options, 'createStaticEmbedder options', ['model', 'cache']);
-  if (o.model === undefined) throw invalid('createStaticEmbedder options.model', 'model bytes or a URL', undefined);
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, 'createStaticEmbedder options.cache');
-  const bytes = await sourceBytes(o.model, 'options.model', { cache });
+  const model = o.model === undefined ? await defaultStaticModelUrl() : o.model;
+  const bytes = await sourceBytes(model, o.model === undefined ? 'the default static model' : 'options.model', { cache });
   const m = wasm();
   return new StaticEmbedder(callWasm(() => m.embed_createStaticEmbedder(bytes)));
 }

@@ -5,6 +5,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { invalid } from '../core/validate.js';
 import { sourceBytes } from '../core/source-bytes.js';
+import { importPeer } from '../core/peer.js';
 
 /** Model inputs a BERT-style graph may take; all are fed from one tokenizer BatchEncoding. */
 export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'];
@@ -20,7 +21,7 @@ export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'];
 export async function createOrtSession({ ort, model, cache, sessionOptions }, name, cleanup = () => {}) {
   let bytes;
   try {
-    ort = ort ?? await import('onnxruntime-web');
+    ort = ort ?? await importPeer(() => import('onnxruntime-web'), 'onnxruntime-web', 'ragwasm/onnx');
     if (!ort || typeof ort.InferenceSession !== 'function' || typeof ort.Tensor !== 'function') {
       throw invalid(`${name}.ort`, 'an onnxruntime module (InferenceSession, Tensor)', ort);
     }

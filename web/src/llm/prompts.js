@@ -1,19 +1,22 @@
-// Prompt templates as versioned data: the JSON files in src/judge/prompts/ (one per prompt, with
-// id, version, variables, messages and the reply scale the C++ parsers apply). Loaded lazily (fs in
-// Node, fetch in browsers) so the same files serve JS and the docs; rendered by {{name}} substitution.
+// Prompt templates as versioned data: one JS module per prompt in llm/prompts/ (id, version,
+// variables, messages and the reply scale the C++ parsers apply), part of the package and imported
+// statically, so they load the same in Node, pages, Workers and bundles. Rendered by {{name}} substitution.
 import { RagwasmError } from '../core/errors.js';
 import { expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import { isNode, nodeBuiltin } from '../core/node.js';
+import { BUILTIN_PROMPTS } from './prompts/index.js';
 
 export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'query_rewrite',
   'judge_context_relevance', 'judge_groundedness', 'judge_answer_relevance', 'judge_answer_correctness', 'claim_split']);
 
 const cache = new Map();
-const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
 /**
- * Loads a built-in prompt by id. Templates live in src/judge/prompts/<id>.json.
+ * Loads a prompt by id: the built-in template (web/src/llm/prompts/<id>.js), or <id>.json from a
+ * folder of your own variants.
  * @param {string} id one of PROMPT_IDS
- * @param {{baseUrl?: string|URL}} [options] folder holding the JSON files (default: the repo's src/judge/prompts/)
+ * @param {{baseUrl?: string|URL}} [options] folder holding <id>.json files to use instead of the
+ *   built-in templates (fetched; read from disk for file: URLs in Node)
  * @returns {Promise<PromptTemplate>}
  * @throws {RagwasmError} INVALID_ARGUMENT (unknown id), NOT_FOUND (file missing), PARSE_ERROR (bad JSON/shape)
  */
@@ -22,7 +25,11 @@ export async function loadPrompt(id, options = {}) {
   if (!PROMPT_IDS.includes(id)) {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt id: expected one of ${PROMPT_IDS.join(', ')}, got ${JSON.stringify(id)}`);
   }
-  const base = o.baseUrl ? new URL(String(o.baseUrl).replace(/\/?$/, '/'), import.meta.url) : new URL('../../../src/judge/prompts/', import.meta.url);
+  if (!o.baseUrl) {
+    if (!cache.has(id)) cache.set(id, definePrompt(structuredClone(BUILTIN_PROMPTS[id])));
+    return cache.get(id);
+  }
+  const base = new URL(String(o.baseUrl).replace(/\/?$/, '/'), typeof location !== 'undefined' ? location.href : import.meta.url);
   const url = new URL(`${id}.json`, base);
   if (cache.has(url.href)) return cache.get(url.href);
   let text;

@@ -11,6 +11,7 @@ import { packSections, unpackSections } from '../core/checksum.js';
 import { parsePipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index } from '../retrieve/sparse.js';
+import { createStaticEmbedder } from '../embed/embed.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
 import { describe, expectArray, expectBoolean, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
@@ -87,7 +88,7 @@ export class Collection {
    * @param {string|object} [config] pipeline config (see parsePipelineConfig); default the hybrid pipeline
    * @param {object} [options]
    * @param {{embedSync: (texts: string[]) => Float32Array[], dims: number}|((texts: string[]) => Promise<Float32Array[]>)} [options.embedder]
-   *   required when the config enables the dense index (e.g. a StaticEmbedder)
+   *   for the dense index (default: createStaticEmbedder(), the default static model)
    * @param {number} [options.dimension] vector dimension when `embedder` is a function
    * @param {boolean} [options.keepVectors=false] keep a copy of every indexed vector (4 x dimension
    *   bytes per chunk) so exportJsonl({vectors: true}) writes them as indexed instead of re-embedding
@@ -98,7 +99,9 @@ export class Collection {
     const o = expectOptions(options, 'Collection.create options', ['embedder', 'dimension', 'keepVectors']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
     const cfg = parsePipelineConfig(config);
-    return new Collection(cfg, o.embedder, o.dimension, null, null, new Map(), keepVectors);
+    // A dense config without an embedder uses the default static model (package ragwasm-static-model).
+    const embedder = o.embedder === undefined && cfg.indexes.dense ? await createStaticEmbedder() : o.embedder;
+    return new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
   }
 
   /** @internal */

@@ -1,4 +1,5 @@
-{
+// Prompt template 'claim_split' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "claim_split",
   "version": 1,
   "description": "Optional: split an answer into short self-contained factual claims for the groundedness judge (the default splits by sentences without an LLM).",
@@ -19,4 +20,4 @@
   "reply": {
     "kind": "lines"
   }
-}
+};

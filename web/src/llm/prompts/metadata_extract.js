@@ -1,4 +1,5 @@
-{
+// Prompt template 'metadata_extract' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "metadata_extract",
   "version": 1,
   "description": "Read a whole document and list document-level facts as key: value lines (company, date, form type, key figures, sections).",
@@ -19,4 +20,4 @@
   "reply": {
     "kind": "key_values"
   }
-}
+};

@@ -1,4 +1,5 @@
-{
+// Prompt template 'answer_grounded' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "answer_grounded",
   "version": 1,
   "description": "Answer a question only from numbered passages, citing them inline as [n]; say so explicitly when the passages do not contain the answer.",
@@ -17,4 +18,4 @@
     }
   ],
   "no_answer_text": "The documents do not answer this question."
-}
+};

@@ -1,4 +1,5 @@
-{
+// Prompt template 'query_rewrite' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "query_rewrite",
   "version": 1,
   "description": "Optional: rewrite a conversational question into a standalone search query.",
@@ -16,4 +17,4 @@
       "content": "Conversation so far:\n{{history}}\n\nLatest question: {{question}}"
     }
   ]
-}
+};

@@ -1,4 +1,5 @@
-{
+// Prompt template 'judge_answer_correctness' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "judge_answer_correctness",
   "version": 1,
   "description": "Grade an answer against a reference answer as a percentage of the reference's facts it gets right.",
@@ -20,4 +21,4 @@
   "reply": {
     "kind": "percent"
   }
-}
+};

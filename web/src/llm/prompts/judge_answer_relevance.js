@@ -1,4 +1,5 @@
-{
+// Prompt template 'judge_answer_relevance' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "judge_answer_relevance",
   "version": 1,
   "description": "Grade how directly an answer addresses the question (not whether it is true), 0-3.",
@@ -22,4 +23,4 @@
     "max": 3,
     "integer_only": true
   }
-}
+};

@@ -1,4 +1,5 @@
-{
+// Prompt template 'chunk_context' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "chunk_context",
   "version": 1,
   "description": "Situate one chunk within its document in 50-100 tokens, prepended to the chunk before indexing (contextual retrieval). The document comes first and is identical for every chunk of a batch so provider prompt caching can reuse it.",
@@ -28,4 +29,4 @@
     50,
     100
   ]
-}
+};

@@ -1,4 +1,5 @@
-{
+// Prompt template 'judge_context_relevance' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "judge_context_relevance",
   "version": 1,
   "description": "Grade how well one passage answers a question on a 0-3 scale (UMBRELA-style rubric), optionally with graded examples.",
@@ -24,4 +25,4 @@
     "integer_only": true
   },
   "example_format": "Example question: {{question}}\nExample passage: {{passage}}\nScore: {{score}}\n\n"
-}
+};

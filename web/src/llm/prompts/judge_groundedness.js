@@ -1,4 +1,5 @@
-{
+// Prompt template 'judge_groundedness' (data; validated by definePrompt in ../prompts.js).
+export default {
   "id": "judge_groundedness",
   "version": 1,
   "description": "Score each numbered claim of an answer 0-3 by how fully the retrieved context supports it, quoting the supporting evidence.",
@@ -21,4 +22,4 @@
     "min": 0,
     "max": 3
   }
-}
+};

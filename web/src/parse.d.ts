@@ -1,0 +1,2 @@
+// Type declarations of the ragwasm/parse entry.
+export * from './document/parse.js';
