@@ -68,7 +68,10 @@ export function runAsync(cmd, args, { cwd, env = {} } = {}) {
 /** Builds the release WASM and the static model when they are missing (what `npm pack` ships). */
 export function ensureBuilt() {
   if (!existsSync(join(repoRoot, 'web/dist/ragwasm.wasm'))) run('bash', ['scripts/build.sh', 'wasm-release'], { env: { JOBS: process.env.JOBS ?? '2' } });
-  if (!existsSync(join(repoRoot, 'models/build/static-model.bin'))) run(process.execPath, ['scripts/build-assets.mjs']);
+  // The static model, and its copy in the companion package when the repo has one.
+  const models = ['models/build/static-model.bin'];
+  if (existsSync(join(repoRoot, 'packages/static-model/package.json'))) models.push('packages/static-model/static-model.bin');
+  if (models.some((m) => !existsSync(join(repoRoot, m)))) run(process.execPath, ['scripts/build-assets.mjs']);
 }
 
 /**
