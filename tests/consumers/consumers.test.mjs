@@ -62,15 +62,17 @@ async function onnxAssets(dir) {
 
 test.before(async () => {
   prepared = await prepare({ apps, onnxAssets });
+  const installs = prepared.apps.map((s) => `${s.app.name} ${s.install?.seconds?.toFixed(1) ?? '-'}`).join(', ');
+  process.stdout.write(`consumers: wall seconds ${JSON.stringify(prepared.seconds)}; npm install per app: ${installs}\n`);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }, { timeout: 600_000 });
 
 test.after(async () => {
   await browser?.close();
   if (rows.length) {
-    const table = sizeTable(rows);
-    process.stdout.write(`\nconsumer bundle sizes (node --test tests/consumers/consumers.test.mjs):\n${table}\n`);
-    writeSizes(rows, { packs: prepared?.packs.map(({ name, version, size, unpackedSize, entries }) => ({ name, version, size, unpackedSize, entries })) });
+    // run.mjs prints the table itself, from the JSON.
+    if (!process.env.RAGWASM_CONSUMERS_RUN) process.stdout.write(`\nconsumer bundle sizes (node --test tests/consumers/consumers.test.mjs):\n${sizeTable(rows)}\n`);
+    writeSizes(rows, { seconds: prepared?.seconds, packs: prepared?.packs.map(({ name, version, size, unpackedSize, entries }) => ({ name, version, size, unpackedSize, entries })) });
   }
   if (prepared && !process.env.RAGWASM_CONSUMERS_KEEP) rmSync(prepared.root, { recursive: true, force: true });
   else if (prepared) process.stdout.write(`consumer apps kept in ${prepared.root}\n`);
@@ -114,7 +116,7 @@ for (const app of apps.filter((a) => !a.node)) {
     const s = built(t, app.name);
     if (!s) return;
     const r = await openApp(browser, s);
-    const row = sizeRow(s, r.fetched, false);
+    const row = sizeRow(s, r.fetched, false, r.seconds);
     rows.push(row);
     assertOk(app.name, 'page', r.outcome.page);
     if (app.scenario === 'onnx') {

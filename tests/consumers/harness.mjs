@@ -120,7 +120,7 @@ function linkFromRepo(appDir, name) {
  * tarballs with `npm install --offline` (ragwasm has no required dependencies, so nothing is fetched),
  * then links the app's build tools and peers. Returns the app folder.
  */
-export function createApp(app, root, packs) {
+export async function createApp(app, root, packs) {
   const dir = join(root, app.name);
   rmSync(dir, { recursive: true, force: true });
   cpSync(join(consumersDir, 'apps', app.name), dir, { recursive: true });
@@ -133,7 +133,8 @@ export function createApp(app, root, packs) {
   const devDependencies = pkg.devDependencies;
   delete pkg.devDependencies;
   writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...packs.map((p) => p.file)], { cwd: dir });
+  const npm = await runAsync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...packs.map((p) => p.file)], { cwd: dir });
+  if (npm.code !== 0) throw new Error(`npm install --offline ${packs.map((p) => p.file).join(' ')} (in ${dir}) exited ${npm.code}:\n${npm.output.slice(-4000)}`);
   const installed = JSON.parse(readFileSync(pkgPath, 'utf8'));
   if (devDependencies) installed.devDependencies = devDependencies;
   writeFileSync(pkgPath, JSON.stringify(installed, null, 2));
@@ -324,34 +325,41 @@ export async function pool(tasks, limit) {
 }
 
 /**
- * Packs the package, creates every app in a fresh temp folder and builds the bundled ones (two at a
- * time). `onnxAssets(dir)` writes the ONNX app's public files, or returns a skip reason.
+ * Packs the package, creates every app in a fresh temp folder and builds the bundled ones (installs
+ * and builds two at a time). `onnxAssets(dir)` writes the ONNX app's public files, or returns a skip reason.
  * Returns {root, packs, apps: [{app, dir, skip?, install?, build?}]}.
  */
 export async function prepare({ apps = APPS, onnxAssets, jobs = 2 } = {}) {
+  const seconds = {};
+  let t0 = Date.now();
+  const lap = (name) => { seconds[name] = (Date.now() - t0) / 1000; t0 = Date.now(); };
   ensureBuilt();
+  lap('wasm');
   const root = tempRoot();
   const packs = packAll(join(root, 'packs'));
-  const states = [];
-  for (const app of apps) {
-    const state = { app, dir: null };
-    states.push(state);
+  lap('pack');
+  const states = apps.map((app) => ({ app, dir: null }));
+  await pool(states.map((state) => async () => {
+    const t = Date.now();
     try {
-      state.dir = createApp(app, root, packs);
+      state.dir = await createApp(state.app, root, packs);
     } catch (e) {
       state.install = { error: e.message };
-      continue;
+      return;
     }
-    if (app.needsBert) {
+    state.install = { seconds: (Date.now() - t) / 1000 };
+    if (state.app.needsBert) {
       const skip = await onnxAssets(join(state.dir, 'public'));
       if (skip) state.skip = skip;
     }
-  }
+  }), jobs);
+  lap('install');
   const builds = states.filter((s) => s.dir && !s.skip && !s.app.node && !s.app.cdn);
   await pool(builds.map((s) => async () => {
     s.build = await runAsync('npm', ['run', 'build', '--silent'], { cwd: s.dir, env: { NO_COLOR: '1', FORCE_COLOR: '0' } });
   }), jobs);
-  return { root, packs, apps: states };
+  lap('build');
+  return { root, packs, apps: states, seconds };
 }
 
 /**
@@ -361,6 +369,7 @@ export async function prepare({ apps = APPS, onnxAssets, jobs = 2 } = {}) {
  */
 export async function openApp(browser, state, { page: pageName = 'index.html', timeoutMs = 90_000 } = {}) {
   const { app, dir } = state;
+  const started = Date.now();
   const servers = {};
   const roots = {};
   if (app.cdn) {
@@ -410,7 +419,7 @@ export async function openApp(browser, state, { page: pageName = 'index.html', t
   }
   const log = Object.entries(servers).flatMap(([server, s]) => s.log.map((x) => ({ ...x, server })));
   for (const x of log) if (x.status !== 200 && !failedRequests.some((f) => f.includes(x.path))) failedRequests.push(`${x.server}:${x.path} (HTTP ${x.status})`);
-  return { outcome, consoleErrors, failedRequests, foreignRequests, log, fetched: measureFetched(log, roots) };
+  return { outcome, consoleErrors, failedRequests, foreignRequests, log, fetched: measureFetched(log, roots), seconds: (Date.now() - started) / 1000 };
 }
 
 /** Runs a Node script of the app; resolves its parsed JSON stdout (or {ok: false, error}). */
@@ -428,7 +437,7 @@ export async function runNodeScript(state, script, args = []) {
  * fetched. `works`: the page returned the expected results cleanly (a size is only checked against
  * its target for an app that works and loaded its WASM).
  */
-export function sizeRow(state, fetched, works) {
+export function sizeRow(state, fetched, works, pageSeconds) {
   const z = { raw: 0, gzip: 0 };
   const emitted = state.app.out && !state.app.cdn && state.build?.code === 0 ? measureDir(join(state.dir, state.app.out)) : null;
   const sum = (m, kinds) => kinds.reduce((a, k) => ({ raw: a.raw + (m?.[k]?.raw ?? 0), gzip: a.gzip + (m?.[k]?.gzip ?? 0) }), { ...z });
@@ -438,6 +447,7 @@ export function sizeRow(state, fetched, works) {
     fetched: fetched && { js: sum(fetched, ['js']), wasm: sum(fetched, ['wasm']), jsWasm: sum(fetched, ['js', 'wasm']), model: sum(fetched, ['model']), files: Object.values(fetched).reduce((a, s) => a + s.files.length, 0) },
     target: state.app.sizeTarget ? { bytes: state.app.sizeTarget, gzipJsWasm: emitted ? sum(emitted, ['js', 'wasm']).gzip : null } : undefined,
     buildSeconds: state.build?.seconds,
+    pageSeconds,
     works,
   };
 }
@@ -446,11 +456,11 @@ const kb = (n) => (n === undefined || n === null ? '—' : `${(n / 1000).toFixed
 
 /** The size table as text (kB = 1000 bytes; gzip level 9). */
 export function sizeTable(rows) {
-  const head = ['app', 'JS kB', 'JS gz', 'WASM kB', 'WASM gz', 'JS+WASM gz', 'model kB', 'fetched JS+WASM kB', 'fetched gz', 'fetched model kB', 'build s'];
+  const head = ['app', 'JS kB', 'JS gz', 'WASM kB', 'WASM gz', 'JS+WASM gz', 'model kB', 'fetched JS+WASM kB', 'fetched gz', 'fetched model kB', 'build s', 'page s'];
   const lines = rows.map((r) => [
     r.app, kb(r.emitted?.js.raw), kb(r.emitted?.js.gzip), kb(r.emitted?.wasm.raw), kb(r.emitted?.wasm.gzip), kb(r.emitted?.jsWasm.gzip),
     kb(r.emitted?.model.raw), kb(r.fetched?.jsWasm.raw), kb(r.fetched?.jsWasm.gzip), kb(r.fetched?.model.raw),
-    r.buildSeconds === undefined ? '—' : r.buildSeconds.toFixed(1),
+    r.buildSeconds === undefined ? '—' : r.buildSeconds.toFixed(1), r.pageSeconds === undefined ? '—' : r.pageSeconds.toFixed(1),
   ]);
   const out = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...lines.map((l) => `| ${l.join(' | ')} |`)];
   for (const r of rows) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { APPS, consumersDir, repoRoot, sizeTable } from './harness.mjs';
 
 const args = process.argv.slice(2);
-const env = { ...process.env };
+const env = { ...process.env, RAGWASM_CONSUMERS_RUN: '1' };
 for (const a of args) {
   if (a.startsWith('--apps=')) {
     const names = a.slice(7).split(',');
