@@ -86,7 +86,12 @@ function built(t, name) {
   assert.ok(s, `${name} was not prepared`);
   if (s.skip) { t.skip(s.skip); return null; }
   assert.equal(s.install?.error, undefined, `npm install of the tarball into ${name} failed:\n${s.install?.error}`);
-  if (s.build) assert.equal(s.build.code, 0, `${name}: npm run build failed (${s.build.seconds.toFixed(1)} s):\n${s.build.output.slice(-6000)}`);
+  if (s.build) {
+    assert.equal(s.build.code, 0, `${name}: npm run build failed (${s.build.seconds.toFixed(1)} s):\n${s.build.output.slice(-6000)}`);
+    // Warnings do not fail the test (the app works) but a user sees them: shown as diagnostics.
+    const warnings = s.build.output.split('\n').filter((l) => /warn/i.test(l));
+    for (const w of warnings.slice(0, 10)) t.diagnostic(`${name} build: ${w.trim()}`);
+  }
   return s;
 }
 
@@ -152,7 +157,7 @@ if (apps.some((a) => a.cdn)) {
     const r = await openApp(browser, s, { page: 'errors.html' });
     assertOk(name, 'errors page', r.outcome.page);
     const e = r.outcome.page.result;
-    assertBoundaryErrors(e);
+    assertBoundaryErrors(e, t);
     assert.deepEqual(r.consoleErrors.filter((m) => !/404|Not Found/i.test(m)), [], 'console errors other than the two 404s');
     assert.deepEqual(r.failedRequests.map((f) => f.replace(/ \(.*\)$/, '')).filter((u) => !u.endsWith('/missing/ragwasm.wasm') && !u.endsWith('/missing/static-model.bin')), [],
       'failed requests other than the two missing files');
@@ -161,7 +166,10 @@ if (apps.some((a) => a.cdn)) {
 }
 
 // The messages must name what is missing (the URL) and how to fix it.
-function assertBoundaryErrors(e) {
+function assertBoundaryErrors(e, t) {
+  for (const k of ['wrongWasmUrl', 'missingModelFile', 'missingModel', 'missingOrt']) {
+    if (e[k]) t.diagnostic(`${k}: ${e[k].name} ${e[k].code}: ${e[k].message}`);
+  }
   assert.equal(e.wrongWasmUrl.threw, true, 'init({wasmUrl}) with a wrong URL did not throw');
   assert.equal(e.wrongWasmUrl.name, 'RagwasmError', JSON.stringify(e.wrongWasmUrl));
   const named = [e.wasmUrl, e.wasmPath].filter(Boolean);  // Node may name the file by its path
@@ -203,7 +211,7 @@ if (apps.some((a) => a.node)) {
     try {
       const e = await runNodeScript(s, 'errors.mjs', [`${server.url}missing/static-model.bin`]);
       assert.ok(e.wrongWasmUrl, `errors.mjs failed: ${JSON.stringify(e)}`);
-      assertBoundaryErrors(e);
+      assertBoundaryErrors(e, t);
       assert.equal(e.missingModelFile.name, 'RagwasmError', JSON.stringify(e.missingModelFile));
       assert.ok(e.missingModelFile.message.includes(e.modelPath), e.missingModelFile.message);
     } finally {
