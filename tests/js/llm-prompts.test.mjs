@@ -1,4 +1,4 @@
-// Prompt templates (src/judge/prompts/*.json) rendered with fixed inputs and compared with the
+// Prompt templates (web/src/llm/prompts/*.js) rendered with fixed inputs and compared with the
 // committed snapshots in tests/fixtures/prompts/<id>.v<version>.txt. A prompt change must change
 // its version and its snapshot together. UPDATE_SNAPSHOTS=1 rewrites the snapshot files.
 import test from 'node:test';

@@ -81,8 +81,14 @@ test('the sentence chunker config works without a character overlap', async () =
   col.dispose();
 });
 
-test('a config with the dense index needs an embedder', async () => {
-  await assert.rejects(Collection.create({}), (e) => e.code === 'INVALID_ARGUMENT' && /embedder/.test(e.message));
+test('a config with the dense index and no embedder uses the default static model', async () => {
+  const col = await Collection.create({});
+  assert.equal(col.dimension, 100);  // GloVe-100 of ragwasm-static-model
+  await col.add([{ id: 'cat', text: 'The cat sat on the mat.' }, { id: 'markets', text: 'Stock markets fell sharply today.' }]);
+  const hits = await col.search('a kitten on the rug', { k: 1 });
+  assert.equal(hits[0].docId, 'cat');
+  await assert.rejects(Collection.create({}, { embedder: async (texts) => texts.map(() => new Float32Array(4)) }),
+    (e) => e.code === 'INVALID_ARGUMENT' && /dimension/.test(e.message));
   await assert.rejects(Collection.create({ indexes: { bm25: {} }, retrieval: { retrievers: ['dense'] } }), (e) => e.code === 'NOT_FOUND');
 });
 

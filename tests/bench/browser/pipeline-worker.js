@@ -2,7 +2,7 @@
 // dense + convex fusion, the default pipeline config) from the corpus JSON it fetches, posts progress
 // events, then times hybrid queries, toBytes() and an OPFS save through storage.js.
 import { init, Collection, createStaticEmbedder, storageBackend, loadBytes, removeBytes } from '/web/src/index.js';
-import { wasm } from '/web/src/module.js';
+import { wasm } from '/web/src/core/module.js';
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 

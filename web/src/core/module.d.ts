@@ -1,9 +1,15 @@
 export interface InitOptions {
-  /** Which build to load: 'release' (default; RAGWASM_BUILD in Node) or 'debug' (-sASSERTIONS=2). */
+  /** Which build to load: 'release' (default; RAGWASM_BUILD in Node) or 'debug' (-sASSERTIONS=2, repository checkouts only). */
   build?: 'release' | 'debug';
-  /** The .wasm bytes, when the caller already has them. */
+  /**
+   * Where to fetch ragwasm.wasm (default: the package's web/dist/ragwasm.wasm, which Vite and webpack
+   * copy into the build). For a CDN, a CSP, esbuild or Rollup: serve the file yourself and pass its URL.
+   * A string without a scheme is a file path in Node.
+   */
+  wasmUrl?: string | URL;
+  /** The .wasm bytes, when the caller already has them (no fetch). */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Folder holding ragwasm.mjs and ragwasm.wasm (default: web/dist/ beside this package). */
+  /** Folder holding ragwasm.mjs and ragwasm.wasm of another build (RAGWASM_DIST in Node). */
   baseUrl?: string | URL;
 }
 /** Loads the WASM module once per realm; later calls return at once. */

@@ -4,7 +4,7 @@
 import { RagwasmError } from './errors.js';
 
 /**
- * Runs `load()` (a literal `import('<pkg>')`, kept at the call site so bundlers see it) and maps a
+ * Runs `load()` (a literal dynamic import of the package name, kept at the call site so bundlers see it) and maps a
  * failure to NOT_FOUND naming the package and the entry that needs it.
  * @internal
  */

@@ -1,0 +1,149 @@
+// The package as an app installs it: the entry points of package.json "exports", their declarations,
+// what their import graphs reach (no node: specifier, no repository path, bare names only for the
+// optional peers of that entry), what `npm pack` publishes, and the errors at the new boundaries
+// (a wrong wasmUrl, a missing optional peer).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import ts from 'typescript';
+import { repoRoot } from './helpers.mjs';
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+const ENTRIES = { '.': 'ragwasm', './onnx': 'ragwasm/onnx', './parse': 'ragwasm/parse', './llm': 'ragwasm/llm' };
+// Bare names each entry's graph may import (dynamically, at the point of use).
+const CORE_PEERS = ['ragwasm-static-model'];
+const ALLOWED_BARE = {
+  '.': CORE_PEERS,
+  './onnx': [...CORE_PEERS, 'onnxruntime-web'],
+  './parse': [...CORE_PEERS, 'pdfjs-dist', 'pdfjs-dist/build/pdf.worker.min.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'mammoth'],
+  './llm': CORE_PEERS,
+};
+
+// Every import specifier (static, re-export, literal dynamic import) of every module reachable from `file`.
+function importGraph(file) {
+  const seen = new Map();
+  const stack = [resolve(file)];
+  while (stack.length) {
+    const f = stack.pop();
+    if (seen.has(f)) continue;
+    const src = readFileSync(f, 'utf8');
+    const specs = [...src.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*(?:\/\*[^*]*\*\/\s*)*['"]([^'"]+)['"]\s*\)/gm)]
+      .map((m) => m[1] ?? m[2] ?? m[3]);
+    seen.set(f, specs);
+    for (const s of specs) if (s.startsWith('.')) stack.push(resolve(dirname(f), s));
+  }
+  return seen;
+}
+
+// Names of the values (not types) a .d.ts module exports, by the TypeScript checker.
+function declaredValues(dts) {
+  const program = ts.createProgram([dts], { allowJs: false, noEmit: true, types: [] });
+  const checker = program.getTypeChecker();
+  const sym = checker.getSymbolAtLocation(program.getSourceFile(dts));
+  return checker.getExportsOfModule(sym)
+    .filter((s) => ((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Value) !== 0)
+    .map((s) => s.name).sort();
+}
+
+test('every entry point in package.json exports resolves by its package name', async () => {
+  assert.deepEqual(Object.keys(pkg.exports).filter((k) => k in ENTRIES), Object.keys(ENTRIES));
+  for (const [key, name] of Object.entries(ENTRIES)) {
+    const byName = await import(name);
+    const byFile = await import(join(repoRoot, pkg.exports[key].default));
+    assert.deepEqual(Object.keys(byName).sort(), Object.keys(byFile).sort(), name);
+    assert.ok(Object.keys(byName).length > 0, name);
+  }
+});
+
+test('every runtime export of each entry has a declaration and every declared value exists', async () => {
+  for (const [key, name] of Object.entries(ENTRIES)) {
+    const runtime = Object.keys(await import(name)).sort();
+    const declared = declaredValues(join(repoRoot, pkg.exports[key].types));
+    assert.deepEqual(runtime.filter((n) => !declared.includes(n)), [], `${name}: exported but not declared`);
+    assert.deepEqual(declared.filter((n) => !runtime.includes(n)), [], `${name}: declared but not exported`);
+  }
+});
+
+test('no entry reaches a node: specifier or a repository path and bare names are only its optional peers', () => {
+  for (const [key, name] of Object.entries(ENTRIES)) {
+    const graph = importGraph(join(repoRoot, pkg.exports[key].default));
+    for (const [file, specs] of graph) {
+      const rel = file.slice(repoRoot.length + 1);
+      for (const s of specs) {
+        assert.ok(!s.startsWith('node:'), `${name}: ${rel} imports ${s}`);
+        assert.ok(!/node_modules|\.\.\/\.\.\/\.\.\/src\//.test(s), `${name}: ${rel} imports the repository path ${s}`);
+        if (!s.startsWith('.')) assert.ok(ALLOWED_BARE[key].includes(s), `${name}: ${rel} imports the bare name ${s}`);
+      }
+    }
+    if (key === '.') {
+      const files = [...graph.keys()].map((f) => f.slice(repoRoot.length + 1));
+      for (const heavy of ['web/src/embed/ort-session.js', 'web/src/document/parse.js', 'web/src/llm/client.js']) {
+        assert.ok(!files.includes(heavy), `ragwasm reaches ${heavy}`);
+      }
+    }
+  }
+});
+
+test('npm pack publishes the release WASM and no repository-only files', () => {
+  const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const files = info.files.map((f) => f.path);
+  for (const want of ['web/dist/ragwasm.mjs', 'web/dist/ragwasm.wasm', 'web/src/index.js', 'web/src/onnx.js', 'web/src/parse.js', 'web/src/llm.js', 'web/src/llm/prompts/answer_grounded.js', 'web/cli/ragwasm.mjs']) {
+    assert.ok(files.includes(want), `missing ${want}`);
+  }
+  const leaked = files.filter((p) => /^(web\/dist\/debug\/|web\/dist\/corpus\.json|src\/|tests\/|examples\/|models\/|web\/demo\/)/.test(p));
+  assert.deepEqual(leaked, []);
+  assert.ok(info.size <= 2_000_000, `tarball ${info.size} bytes > 2 MB`);
+  for (const peer of ['onnxruntime-web', 'pdfjs-dist', 'mammoth']) {
+    assert.equal(pkg.dependencies?.[peer], undefined, `${peer} is a dependency`);
+    assert.equal(pkg.peerDependenciesMeta[peer]?.optional, true, `${peer} is not an optional peer`);
+  }
+});
+
+test('a missing optional peer is a RagwasmError that says what to npm install', async () => {
+  const { importPeer } = await import('../../web/src/core/peer.js');
+  await assert.rejects(importPeer(() => import('ragwasm-no-such-peer-package'), 'ragwasm-no-such-peer-package', 'ragwasm/onnx'),
+    (e) => e.name === 'RagwasmError' && e.code === 'NOT_FOUND' && /npm install ragwasm-no-such-peer-package/.test(e.message) && /ragwasm\/onnx/.test(e.message));
+});
+
+// init() loads once per realm, so each bad init runs in its own Node process.
+function initIn(child) {
+  const script = `import { init } from 'ragwasm';
+try { await init(${child}); console.log(JSON.stringify({ ok: true })); }
+catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message })); }`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, RAGWASM_BUILD: 'release', RAGWASM_DIST: '' } }));
+}
+
+test('a wrong wasmUrl is a RagwasmError naming the file and the wasmUrl override', () => {
+  const r = initIn(`{ wasmUrl: '/nonexistent/ragwasm-test/ragwasm.wasm' }`);
+  assert.equal(r.name, 'RagwasmError');
+  assert.equal(r.code, 'NOT_FOUND');
+  assert.match(r.message, /\/nonexistent\/ragwasm-test\/ragwasm\.wasm/);
+  assert.match(r.message, /wasmUrl/);
+  assert.doesNotMatch(r.message, /npm run build/);
+  const notWasm = initIn(`{ wasmBinary: new Uint8Array([1, 2, 3]) }`);
+  assert.equal(notWasm.code, 'INVALID_ARGUMENT');
+  assert.match(notWasm.message, /wasmBinary/);
+  const given = initIn(`{ wasmBinary: (await import('node:fs')).readFileSync(${JSON.stringify(join(repoRoot, 'web/dist/ragwasm.wasm'))}) }`);
+  assert.deepEqual(given, { ok: true });
+});
+
+test('the default static model is the companion package file and model options accept file paths', async () => {
+  const { modelUrl } = await import('ragwasm-static-model');
+  assert.equal(modelUrl.protocol, 'file:');
+  const { init, createStaticEmbedder } = await import('ragwasm');
+  await init();
+  const byDefault = await createStaticEmbedder();
+  const relativePath = join('packages', 'static-model', 'static-model.bin');
+  const cwd = process.cwd();
+  process.chdir(repoRoot);
+  try {
+    const byPath = await createStaticEmbedder({ model: relativePath, cache: false });
+    assert.deepEqual([...byPath.embedSync(['a cat'])[0]], [...byDefault.embedSync(['a cat'])[0]]);
+    byPath.dispose();
+  } finally {
+    process.chdir(cwd);
+  }
+  byDefault.dispose();
+});
