@@ -13,7 +13,7 @@ import { CHROMIUM_ARGS } from '../browser/harness.mjs';
 import { sharedPath } from '../js/helpers.mjs';
 import { pythonOnnx } from '../js/embed-fixtures.mjs';
 import {
-  APPS, openApp, prepare, repoRoot, resolveExport, runNodeScript, serveDir, sizeRow, sizeTable, writeSizes,
+  APPS, openApp, prepare, repoRoot, resolveExport, run, runNodeScript, serveDir, sizeRow, sizeTable, writeOnnxAssets, writeSizes,
 } from './harness.mjs';
 import { bm25Scenario, fullScenario, onnxScenario } from './scenario.js';
 
@@ -55,7 +55,6 @@ async function onnxAssets(dir) {
   const tok = sharedPath(TOKENIZER);
   if (!tok) return `needs ../shared/${TOKENIZER} (the BERT fixture's vocabulary)`;
   if (!pythonOnnx()) return 'needs Debian python3-onnx and python3-numpy for /usr/bin/python3 (apt-get install python3-onnx)';
-  const { writeOnnxAssets } = await import('./harness.mjs');
   await writeOnnxAssets(dir, { tokenizerJsonPath: tok });
   return null;
 }
@@ -106,6 +105,21 @@ function assertOk(name, where, outcome) {
   assert.equal(outcome.ok, true, `${name} (${where}) threw: ${JSON.stringify(outcome.error)}`);
 }
 
+// The expected results come from the repo API; this pins them, so an app cannot pass by agreeing with
+// a broken or empty reference.
+test('the expected results rank the relevant section first for every query', async () => {
+  const want = await reference('full');
+  assert.equal(want.chunks.length, 6);  // 3 documents x 2 markdown sections
+  assert.deepEqual(Object.values(want.bm25).map((hits) => hits[0][0]), ['handbook#1', 'security#1', 'handbook#0']);
+  assert.deepEqual(Object.values(want.collection).map((hits) => hits[0][1]), ['handbook', 'security', 'handbook']);
+  for (const run of ['bm25', 'collection']) {
+    const e = want.evaluation[run];
+    assert.equal(e.recip_rank, 1, run);  // every query's first hit is relevant
+    assert.equal(e.recall_3, 1, run);  // q1 has 2 relevant, q2 and q3 have 1, all in the top 3
+    assert.ok(Math.abs(e.P_3 - 4 / 9) < 1e-12, `${run} P_3 ${e.P_3}`);  // (2/3 + 1/3 + 1/3) / 3
+  }
+});
+
 test('npm pack gives a tarball that npm installs offline into a fresh app', () => {
   assert.ok(prepared.packs.length >= 1);
   const main = prepared.packs.find((p) => p.name === 'ragwasm');
@@ -126,6 +140,11 @@ for (const app of apps.filter((a) => !a.node)) {
     assertOk(app.name, 'page', r.outcome.page);
     if (app.scenario === 'onnx') {
       const want = await reference('onnx', s.dir);
+      // The reference itself: both PDF pages read, the hotel sentence found by BM25, 32-d vectors.
+      assert.equal(want.pages.length, 2);
+      const hotel = want.chunks.find(([id]) => id === want.bm25['hotel price per night'][0][0]);
+      assert.match(want.text.slice(hotel[1], hotel[2]), /Hotel rooms cost/);
+      assert.equal(want.dims, 32);
       const got = r.outcome.page.result;
       const { vectors, queryVectors, ...exact } = got;
       const { vectors: wantVectors, queryVectors: wantQueries, ...wantExact } = want;
@@ -197,7 +216,6 @@ if (apps.some((a) => a.node)) {
   test('npx ragwasm embed from the installed package uses the default static model', { timeout: 120_000 }, async (t) => {
     const s = built(t, 'node');
     if (!s) return;
-    const { run } = await import('./harness.mjs');
     const mine = run(join(s.dir, 'node_modules/.bin/ragwasm'), ['embed', 'paid leave days'], { cwd: s.dir });
     const repo = run(process.execPath, [join(repoRoot, 'web/cli/ragwasm.mjs'), 'embed', 'paid leave days']);
     assert.equal(mine, repo);

@@ -22,7 +22,10 @@ export const DOCS = [
 ];
 
 export const QUERIES = { q1: 'how many days of paid leave', q2: 'lost laptop', q3: 'flights business class approval' };
-export const QRELS = { q1: { 'handbook#1': 1, 'benefits#1': 1 }, q2: { 'security#1': 1 }, q3: { 'handbook#0': 1 } };
+// Chunk-level judgments for the BM25 run (markdown-header chunks: #0 is a document's first section)
+// and document-level ones for the Collection's run (its default chunking differs).
+export const CHUNK_QRELS = { q1: { 'handbook#1': 1, 'benefits#1': 1 }, q2: { 'security#1': 1 }, q3: { 'handbook#0': 1 } };
+export const DOC_QRELS = { q1: { handbook: 1, benefits: 1 }, q2: { security: 1 }, q3: { handbook: 1 } };
 export const MEASURES = ['ndcg_cut.10', 'recip_rank', 'P.3', 'recall.3', 'map'];
 export const CHUNKING = { strategy: 'markdown-header', chunkSize: 500 };
 
@@ -49,20 +52,37 @@ export async function bm25Scenario({ init, chunk, Bm25Index }) {
   }
 }
 
-/** The BM25 part, then a Collection with the default config and the default embedder, then metrics. */
+// A run ({query: {id: score}}) from [id, score] hit lists, keeping each id's best score.
+function toRun(hitLists, idOf = (id) => id) {
+  const run = {};
+  for (const [q, hits] of Object.entries(hitLists)) {
+    run[q] = {};
+    for (const [id, score] of hits) if (!(idOf(id) in run[q])) run[q][idOf(id)] = score;
+  }
+  return run;
+}
+
+/**
+ * The BM25 part, then a Collection with the default config and the default embedder (documents
+ * ranked by their best chunk), then metrics.evaluateRun on both runs.
+ */
 export async function fullScenario({ init, chunk, Bm25Index, Collection, metrics }) {
   const out = await bm25Scenario({ init, chunk, Bm25Index });
   const collection = await Collection.create();  // no embedder: the package's default static model
   try {
     await collection.add(DOCS);
-    const runs = {};
     out.collection = {};
+    const docOf = {};
     for (const [q, text] of Object.entries(QUERIES)) {
       const hits = await collection.search(text, { k: 3 });
-      out.collection[q] = hitPairs(hits);
-      runs[q] = Object.fromEntries(hits.map((h) => [h.id, h.score]));
+      out.collection[q] = hits.map((h) => [h.id, h.docId, h.score]);
+      for (const h of hits) docOf[h.id] = h.docId;
     }
-    out.evaluation = metrics.evaluateRun(QRELS, runs, { measures: MEASURES }).aggregate;
+    const collectionHits = Object.fromEntries(Object.entries(out.collection).map(([q, hits]) => [q, hits.map(([id, , score]) => [id, score])]));
+    out.evaluation = {
+      bm25: metrics.evaluateRun(CHUNK_QRELS, toRun(out.bm25), { measures: MEASURES }).aggregate,
+      collection: metrics.evaluateRun(DOC_QRELS, toRun(collectionHits, (id) => docOf[id]), { measures: MEASURES }).aggregate,
+    };
   } finally {
     collection.dispose?.();
   }
