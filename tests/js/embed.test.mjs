@@ -88,7 +88,10 @@ test('static model embeds unit vectors and rejects corrupt bytes', async () => {
   const v2 = new Uint8Array(bytes);
   v2[8] = 2;
   await assert.rejects(createStaticEmbedder({ model: v2 }), isCode('UNSUPPORTED_VERSION'));
-  await assert.rejects(createStaticEmbedder({}), isCode('INVALID_ARGUMENT'));
+  // No model: the default one (package ragwasm-static-model, the same file).
+  const byDefault = await createStaticEmbedder({});
+  assert.deepEqual([...byDefault.embedSync(['protein folding'])[0]], [...e.embedSync(['protein folding'])[0]]);
+  byDefault.dispose();
   await assert.rejects(createStaticEmbedder({ model: 12 }), isCode('INVALID_ARGUMENT'));
   await assert.rejects(e.embed([]), isCode('INVALID_ARGUMENT'));
   const progress = [];

@@ -129,7 +129,7 @@ test('a wrong wasmUrl is a RagwasmError naming the file and the wasmUrl override
   assert.deepEqual(given, { ok: true });
 });
 
-test('the default static model is the companion package file and model options accept file paths', async () => {
+test('the default static model is the companion package file and model options accept paths URLs bytes Blobs and Responses', async () => {
   const { modelUrl } = await import('ragwasm-static-model');
   assert.equal(modelUrl.protocol, 'file:');
   const { init, createStaticEmbedder } = await import('ragwasm');
@@ -139,9 +139,17 @@ test('the default static model is the companion package file and model options a
   const cwd = process.cwd();
   process.chdir(repoRoot);
   try {
-    const byPath = await createStaticEmbedder({ model: relativePath, cache: false });
-    assert.deepEqual([...byPath.embedSync(['a cat'])[0]], [...byDefault.embedSync(['a cat'])[0]]);
-    byPath.dispose();
+    const bytes = readFileSync(relativePath);
+    const want = [...byDefault.embedSync(['a cat'])[0]];
+    const sources = { path: relativePath, fileUrl: modelUrl, fileUrlString: modelUrl.href, uint8: bytes,
+      arrayBuffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), blob: new Blob([bytes]), response: new Response(bytes) };
+    for (const [kind, model] of Object.entries(sources)) {
+      const e = await createStaticEmbedder({ model, cache: false });
+      assert.deepEqual([...e.embedSync(['a cat'])[0]], want, kind);
+      e.dispose();
+    }
+    await assert.rejects(createStaticEmbedder({ model: new Response('gone', { status: 404 }) }), (e) => e.code === 'HTTP' && /404/.test(e.message));
+    await assert.rejects(createStaticEmbedder({ model: 'no/such/model.bin' }), (e) => e.code === 'NOT_FOUND' && /model\.bin/.test(e.message));
   } finally {
     process.chdir(cwd);
   }
