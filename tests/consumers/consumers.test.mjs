@@ -164,6 +164,14 @@ for (const app of apps.filter((a) => !a.node)) {
       assert.deepEqual(r.outcome.worker.result, await reference(app.scenario));
     }
     assertClean(app.name, r);
+    if (app.scenario !== 'onnx') {
+      // Optional parts are loaded only when used: one .wasm (ragwasm's own), nothing of onnxruntime-web,
+      // and no model file at all for the BM25-only app.
+      const fetched = Object.values(r.fetched).flatMap((k) => k.files);
+      assert.deepEqual(fetched.filter((f) => /onnxruntime|ort-wasm|pdf\.worker|mammoth/i.test(f)), [], 'optional peers fetched');
+      assert.equal(r.fetched.wasm?.files.length, 1, `WASM files fetched: ${r.fetched.wasm?.files}`);
+      if (app.scenario === 'bm25') assert.equal(r.fetched.model, undefined, `model files fetched by a BM25-only app: ${r.fetched.model?.files}`);
+    }
     row.works = true;
   });
 }
