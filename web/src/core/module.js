@@ -13,8 +13,11 @@ import { isNode, nodeBuiltin } from './node.js';
 
 /** Where the release .wasm is published, next to its glue (a literal bundlers rewrite). */
 const RELEASE_WASM_URL = new URL('../../dist/ragwasm.wasm', import.meta.url);
-// Computed, so no bundler tries to include the unpublished 35 MB debug build.
+// Computed, and resolved against a copy of import.meta.url (webpack treats `new URL(<expression>,
+// import.meta.url)` as a request for every file in the folder), so no bundler tries to include the
+// unpublished 35 MB debug build.
 const DEBUG_DIR = ['..', '..', 'dist', 'debug', ''].join('/');
+const HERE = import.meta.url;
 const HELP = 'see docs/install.md in the ragwasm package';
 
 let loading = null;
@@ -75,7 +78,7 @@ function toUrl(value, folder) {
     const path = nodeBuiltin('path');
     return nodeBuiltin('url').pathToFileURL(path.resolve(s) + (folder ? path.sep : ''));
   }
-  return new URL(text, typeof location !== 'undefined' ? location.href : import.meta.url);
+  return new URL(text, typeof location !== 'undefined' ? location.href : HERE);
 }
 
 async function load(variant, options) {
@@ -85,7 +88,7 @@ async function load(variant, options) {
   let base = null; // a folder holding another build's glue + wasm; null = the bundled release build
   if (options.baseUrl !== undefined) base = toUrl(options.baseUrl, true);
   else if (isNode && process.env.RAGWASM_DIST) base = toUrl(process.env.RAGWASM_DIST, true);
-  else if (variant === 'debug') base = new URL(DEBUG_DIR, import.meta.url);
+  else if (variant === 'debug') base = new URL(DEBUG_DIR, HERE);
   const wasmUrl = options.wasmUrl !== undefined ? toUrl(options.wasmUrl, false)
     : base ? new URL('ragwasm.wasm', base) : RELEASE_WASM_URL;
   const repoBuild = base !== null && options.baseUrl === undefined;
@@ -97,7 +100,7 @@ async function load(variant, options) {
     try {
       if (isNode && variant === 'debug') {
         // The assertion build is compiled for web,worker,node and expects CommonJS globals (TOOLCHAIN.md pitfall 4).
-        globalThis.require ??= nodeBuiltin('module').createRequire(import.meta.url);
+        globalThis.require ??= nodeBuiltin('module').createRequire(HERE);
         globalThis.__dirname ??= nodeBuiltin('url').fileURLToPath(base);
       }
       factory = (await import(/* @vite-ignore */ /* webpackIgnore: true */ glue.href)).default;
