@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in stages, each timed. Bootstrap -> native build + ctest ->
 // sanitizer build + ctest (ASan+UBSan) -> WASM release and debug builds -> node:test suites against
-// both builds -> tsc over the typed usage file -> Playwright in headless Chromium. Prints a summary with
+// both builds -> tsc over the typed usage file -> Playwright in headless Chromium -> consumer apps
+// (tests/consumers: npm pack -> fresh Vite/webpack/esbuild/Rollup/import-map/Node apps). Prints a summary with
 // every skipped test by name and a closing "N passed, N failed, N skipped" line; exits 1 on any failure.
-// Options: --only=stage1,stage2 runs some stages (bootstrap, native, sanitize, wasm, js, types, browser).
+// Options: --only=stage1,stage2 runs some stages (bootstrap, native, sanitize, wasm, js, types, browser, consumers).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
@@ -124,6 +125,7 @@ if (wasmOk) {
   stage('js: release build', () => runNodeTests('js release', listTests('tests/js'), { RAGWASM_BUILD: 'release' }));
   stage('js: debug build', () => runNodeTests('js debug', listTests('tests/js'), { RAGWASM_BUILD: 'debug' }));
   stage('browser', () => runNodeTests('browser', listTests('tests/browser'), {}));
+  stage('consumers', () => runNodeTests('consumers', listTests('tests/consumers'), {}));
 }
 stage('types', () => {
   // The repository's usage files, then an app's imports of the package entry points ('ragwasm',

@@ -1,0 +1,5 @@
+// No bundler: bare specifiers resolved by the page's import map to a CDN-like second origin.
+import { init, chunk, Bm25Index, Collection, metrics } from 'ragwasm';
+import { fullScenario, report, settle } from './scenario.js';
+
+report(settle(fullScenario({ init, chunk, Bm25Index, Collection, metrics })).then((page) => ({ page })));
