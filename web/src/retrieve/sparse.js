@@ -6,6 +6,8 @@ import { Handle } from '../core/handle.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { encodeText } from '../core/encode.js';
+import { deprecated } from '../core/deprecate.js';
+import { loadNamed, saveNamed } from '../core/storage.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
 } from '../core/validate.js';
@@ -93,10 +95,21 @@ export function checkFilter(filter, name) {
   }
 }
 
+// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it
+// `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
 function checkSearchOptions(options) {
-  const o = expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exhaustive']);
+  const o = expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']);
   if (o.k !== undefined) expectInteger(o.k, 'options.k', { min: 0, max: 1000000 });
-  if (o.exhaustive !== undefined) expectBoolean(o.exhaustive, 'options.exhaustive');
+  if (o.exhaustive !== undefined) {
+    deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
+    expectBoolean(o.exhaustive, 'options.exhaustive');
+  }
+  if (o.exact !== undefined) {
+    expectBoolean(o.exact, 'options.exact');
+    if (o.exhaustive !== undefined && o.exhaustive !== o.exact) throw invalid('options.exhaustive', `the same value as options.exact (${o.exact}) or nothing`, o.exhaustive);
+    o.exhaustive = o.exact;
+    delete o.exact;
+  }
   checkFilter(o.filter, 'options.filter');
   if (o.rm3 !== undefined && typeof o.rm3 !== 'boolean') {
     const r = expectOptions(o.rm3, 'options.rm3', ['fbDocs', 'fbTerms', 'originalWeight']);
@@ -127,7 +140,7 @@ function toHits(r) {
  * const idx = Bm25Index.create();
  * idx.add([{ id: 'd1', title: 'Apples', text: 'Apple pie recipes', metadata: { lang: 'en', year: 2020 } }]);
  * idx.search('apple', { k: 5, filter: { lang: 'en', year: { gte: 2019 } } }); // [{id: 'd1', score: …}]
- * const bytes = idx.save(); const again = Bm25Index.load(bytes);
+ * const bytes = idx.toBytes(); const again = Bm25Index.fromBytes(bytes);
  * idx.dispose(); again.dispose();
  */
 export class Bm25Index extends Handle {
@@ -172,16 +185,32 @@ export class Bm25Index extends Handle {
   }
 
   /**
-   * Loads bytes written by save().
+   * Rebuilds an index from toBytes() output.
    * @param {Uint8Array|ArrayBuffer} bytes
    * @returns {Bm25Index}
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
    */
-  static load(bytes) {
+  static fromBytes(bytes) {
     if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
     if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
+  }
+
+  /**
+   * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
+   * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
+   * @param {string} name
+   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @returns {Promise<Bm25Index>}
+   * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
+   */
+  static load(name, opts) {
+    if (name instanceof Uint8Array || name instanceof ArrayBuffer) {
+      deprecated('Bm25Index.load(bytes)', 'write Bm25Index.fromBytes(bytes); load(name) now reads named storage');
+      return Bm25Index.fromBytes(name);
+    }
+    return loadNamed(name, opts, 'Bm25Index').then((bytes) => Bm25Index.fromBytes(bytes));
   }
 
   /** @param {object} native */
@@ -234,39 +263,75 @@ export class Bm25Index extends Handle {
     return added;
   }
 
+  // Validates the whole batch and its ids before anything is written: one policy for every index
+  // (docs/api.md): an id twice in one batch is DUPLICATE_ID; add() refuses ids already indexed.
+  _writeAll(docs, mode) {
+    const list = Array.isArray(docs) ? docs : [docs];
+    const seen = new Set();
+    let existing = 0;
+    list.forEach((d, i) => {
+      const n = Array.isArray(docs) ? `docs[${i}]` : 'docs';
+      if (!isPlainObject(d)) throw invalid(n, 'a document object {id, ...fields, metadata?}', d);
+      const id = expectId(d.id, `${n}.id`);
+      if (seen.has(id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${id}' appears twice in this batch`);
+      seen.add(id);
+      if (this.has(id)) {
+        if (mode === 0) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${id}' is already indexed (use upsert to replace it); nothing was added`);
+        existing++;
+      }
+    });
+    if (list.length > 0) this._write(docs, mode, 'docs');
+    return { added: list.length - existing, updated: existing, removed: 0, skipped: 0 };
+  }
+
   /**
-   * Adds documents. Stops at the first bad document (the ones before it stay added).
+   * Adds documents; all or nothing when an id is bad or already indexed.
+   * @example idx.add([{ id: 'd1', title: 'Apples', text: 'Apple pie', metadata: { year: 2020 } }]); // {added: 1, updated: 0, removed: 0, skipped: 0}
    * @param {object|object[]} docs `{id, title?, text?, ...fields, metadata?: {key: string|number|Array}}`
-   * @returns {number} documents added
-   * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID (use upsert), LIMIT_EXCEEDED, DISPOSED
+   * @returns {{added: number, updated: number, removed: number, skipped: number}} the write summary
+   *   every index returns (docs/api.md)
+   * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID (already indexed: use upsert; or twice in the
+   *   batch), LIMIT_EXCEEDED, DISPOSED
    */
   add(docs) {
-    return this._write(docs, 0, 'docs');
+    return this._writeAll(docs, 0);
   }
 
   /**
    * Adds or replaces documents by id (collection statistics stay exact).
    * @param {object|object[]} docs
-   * @returns {number}
+   * @returns {{added: number, updated: number, removed: number, skipped: number}} updated = ids that were indexed
+   * @throws {RagwasmError} as add(), except that an indexed id is replaced
    */
   upsert(docs) {
-    return this._write(docs, 1, 'docs');
+    return this._writeAll(docs, 1);
   }
 
   /**
    * Deletes documents by id. Space is reclaimed by compact(); statistics are exact at once.
    * @param {string|string[]} ids
-   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND
-   * @returns {number} documents removed
+   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND and
+   *   nothing is removed; true: unknown ids are skipped (counted in `skipped`)
+   * @returns {{added: number, updated: number, removed: number, skipped: number}}
+   * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
    */
   remove(ids, options = {}) {
     const o = expectOptions(options, 'remove options', ['ignoreMissing']);
     const ignore = o.ignoreMissing === undefined ? false : expectBoolean(o.ignoreMissing, 'options.ignoreMissing');
     const list = Array.isArray(ids) ? ids : [ids];
     list.forEach((id, i) => expectId(id, Array.isArray(ids) ? `ids[${i}]` : 'id'));
-    const { blob, offsets } = pack(list);
+    const unique = [...new Set(list)];
+    const present = unique.filter((id) => this.has(id));
+    if (!ignore && present.length < unique.length) {
+      const missing = unique.find((id) => !present.includes(id));
+      throw new RagwasmError('NOT_FOUND', `ragwasm: ids: '${missing}' is not in the index (pass { ignoreMissing: true } to skip unknown ids); nothing was removed`);
+    }
+    const skipped = list.length - present.length;
+    if (present.length === 0) return { added: 0, updated: 0, removed: 0, skipped };
+    const { blob, offsets } = pack(present);
     const native = this.native;
-    return callWasm(() => native.remove(blob, offsets, ignore));
+    const removed = callWasm(() => native.remove(blob, offsets, true));
+    return { added: 0, updated: 0, removed, skipped };
   }
 
   /**
@@ -279,7 +344,8 @@ export class Bm25Index extends Handle {
    *   results come back whenever at least k matching documents contain a query term
    * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
-   * @param {boolean} [options.exhaustive=false] score every matching document (the test oracle)
+   * @param {boolean} [options.exact=false] score every matching document (the test oracle; the old
+   *   name `exhaustive` still works, deprecated)
    * @returns {Bm25Hit[]} best first; ties by id ascending
    */
   search(query, options) {
@@ -352,9 +418,26 @@ export class Bm25Index extends Handle {
   /**
    * Serializes the index (live documents only) in the versioned binary format.
    * @returns {Uint8Array}
+   * @throws {RagwasmError} DISPOSED
    */
-  save() {
+  toBytes() {
     const native = this.native;
     return callWasm(() => native.save());
+  }
+
+  /**
+   * Stores toBytes() under `name`, atomically (storage.js). Deprecated form: `save()` without a name
+   * returns the bytes (= toBytes(), warns once).
+   * @param {string} name 1–200 of [A-Za-z0-9._-]
+   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @returns {Promise<void>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
+   */
+  save(name, opts) {
+    if (name === undefined && opts === undefined) {
+      deprecated('Bm25Index.save() without a name', 'write toBytes() for bytes; save(name) now writes named storage');
+      return this.toBytes();
+    }
+    return saveNamed(this, name, opts);
   }
 }
