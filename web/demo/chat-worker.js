@@ -183,7 +183,7 @@ async function search(query, k) {
   let ranked;
   if (fusion?.fuse) {
     // Reciprocal rank fusion (k = 60) by web/src/retrieve/fusion.js: ties by score, then id.
-    ranked = fusion.fuse(nonEmpty, { mode: 'rrf', k: 60, topK: k }).hits.map((x) => [x.id, x.score]);
+    ranked = fusion.fuse(nonEmpty, { mode: 'rrf', rrfK: 60, k }).hits.map((x) => [x.id, x.score]);
   } else {
     const score = new Map();
     for (const l of nonEmpty) l.hits.forEach((x, r) => score.set(x.id, (score.get(x.id) ?? 0) + 1 / (60 + r + 1)));

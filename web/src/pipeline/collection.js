@@ -445,7 +445,7 @@ export class Collection {
     if (level === 'document') {
       const scoreOf = (it) => it.rerankScore ?? it.score;
       const byId = new Map(items.map((it) => [it.id, it]));
-      out = aggregateToDocuments(items.map((it) => ({ id: it.id, docId: it.docId, score: scoreOf(it) })), { method: 'max', topK: k })
+      out = aggregateToDocuments(items.map((it) => ({ id: it.id, docId: it.docId, score: scoreOf(it) })), { method: 'max', k })
         .map((d) => {
           const best = byId.get(d.bestChunk);
           const item = { id: d.docId, docId: d.docId, score: d.score, chunks: d.chunks, bestChunk: d.bestChunk, text: best.text, start: best.start, end: best.end };
@@ -471,11 +471,11 @@ export class Collection {
     const benched = retrievers.filter((r, i) => weights[i] === 0 && f.weights[i] !== 0);
     let fused;
     if (benched.length === 0) {
-      fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, k: f.k });
+      fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, rrfK: f.k });
     } else {
       // Benched legs take no part in fusion (in any mode); their own hits follow, in their ranking.
       const keep = lists.map((l, i) => i).filter((i) => !benched.includes(lists[i].retriever));
-      fused = fuse(keep.map((i) => lists[i]), { mode: f.mode, normalization: f.normalization, weights: keep.map((i) => weights[i]), k: f.k });
+      fused = fuse(keep.map((i) => lists[i]), { mode: f.mode, normalization: f.normalization, weights: keep.map((i) => weights[i]), rrfK: f.k });
       fused.diagnostics.warnings.unshift(legReport.warning);
       const seen = new Set(fused.hits.map((h) => h.id));
       for (const l of lists.filter((x) => benched.includes(x.retriever))) {
