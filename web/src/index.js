@@ -17,6 +17,7 @@ export {
 } from './llm.js';
 export { Tokenizer, StaticEmbedder, createStaticEmbedder, poolEmbeddings } from './embed/embed.js';
 export { OnnxEmbedder, createOnnxEmbedder } from './embed/onnx-embedder.js';
+export { asEmbedder, embedTexts, MAX_EMBEDDER_DIMENSION } from './embed/contract.js';
 export * as metrics from './metrics/metrics.js';
 export { VectorIndex, denseSimdEnabled, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from './retrieve/dense.js';
 export { Bm25Index } from './retrieve/sparse.js';
@@ -24,7 +25,7 @@ export { saveBytes, loadBytes, removeBytes, listStored, storageBackend } from '.
 export { createLlmReranker } from './retrieve/rerank.js';
 export { CrossEncoderReranker, createCrossEncoderReranker } from './retrieve/cross-encoder.js';
 export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './retrieve/fusion.js';
-export { checkLegs, pickProbes, weightsAfterLegCheck, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';
+export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';
 export { assembleContext, estimateContextTokens } from './context/context.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION } from './pipeline/collection.js';
