@@ -70,7 +70,7 @@ async function compare(t, pooling, count) {
   }
   t.diagnostic(`${pooling}: ${texts.length} sentences, max |ours - transformers.js| = ${maxDiff.toExponential(3)} (text ${worst})`);
   assert.equal(mine.length, texts.length);
-  assert.equal(ours.dims, 32);
+  assert.equal(ours.dimension, 32);
   assert.ok(maxDiff <= TOLERANCE, `max difference ${maxDiff} > ${TOLERANCE} at text ${worst}: ${JSON.stringify(texts[worst])}`);
   await ours.dispose();
   await extractor.dispose();

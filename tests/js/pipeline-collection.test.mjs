@@ -213,8 +213,8 @@ test('collection bytes of the pre-packSections writer (format 1) load identicall
     const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
     const v1bm25 = v1config.indexes.bm25 ? Bm25Index.create({ fields: ['text'], k1: 0.9, b: 0.4 }) : null;
     v1bm25?.add([...col.chunks.values()].map((c) => ({ id: c.id, text: c.text })));
-    const old = oldWriter(JSON.stringify({ config: v1config, docs: docList }), v1bm25 ? v1bm25.save() : new Uint8Array(0),
-      col.dense ? col.dense.save() : new Uint8Array(0));
+    const old = oldWriter(JSON.stringify({ config: v1config, docs: docList }), v1bm25 ? v1bm25.toBytes() : new Uint8Array(0),
+      col.dense ? col.dense.toBytes() : new Uint8Array(0));
     v1bm25?.dispose();
     const again = Collection.fromBytes(old, { embedder: embed, dimension: 32 });
     for (const q of ['capital of Germany', 'apple pie', 'Rome']) {

@@ -75,7 +75,7 @@ export default {
         return 1;
       }
       const e = await createStaticEmbedder({ model: readFileSync(values.model) });
-      vectors = e.embedSync(texts);
+      vectors = await e.embed(texts, { kind: values.kind });  // the embedder contract; the static model has no prefixes
       e.dispose();
     }
     let out;
