@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createOnnxEmbedder, createStaticEmbedder, Tokenizer } from '../../src/index.js';
 
 const DEFAULT_MODEL = fileURLToPath(new URL('../../../models/build/static-model.bin', import.meta.url));
+const MANIFEST = fileURLToPath(new URL('../../../models/manifest.json', import.meta.url));
 
 export default {
   name: 'embed',
@@ -15,7 +16,8 @@ export default {
     + '{"index": i, "vector": [...]}. Binary: u32 rows, u32 dims (little-endian), then rows*dims float32. '
     + 'Without --onnx the static model is used (default models/build/static-model.bin; build it with '
     + '`node models/build-static-model.mjs`). --onnx runs a sentence-embedding model with onnxruntime '
-    + '(tokenizer.json from --tokenizer) with mean pooling and L2 normalization.',
+    + '(tokenizer.json from --tokenizer) with mean pooling and L2 normalization; --model-name NAME takes the '
+    + 'pooling, max length and query/document prefixes of that models/manifest.json entry (options given win).',
   options: {
     input: { type: 'string', help: 'file with one text per line, - for stdin' },
     format: { type: 'string', help: 'jsonl or binary', default: 'jsonl' },
@@ -23,11 +25,12 @@ export default {
     model: { type: 'string', help: 'static model file (RWSTATIC)', default: DEFAULT_MODEL },
     onnx: { type: 'string', help: 'ONNX sentence-embedding model instead of the static model' },
     tokenizer: { type: 'string', help: 'tokenizer.json for --onnx' },
-    pooling: { type: 'string', help: 'mean, cls or none (with --onnx)', default: 'mean' },
-    'max-length': { type: 'string', help: 'tokens per text with --onnx', default: '512' },
+    'model-name': { type: 'string', help: 'with --onnx: a models/manifest.json model whose settings are the defaults' },
+    pooling: { type: 'string', help: 'mean, cls or none (with --onnx; default mean)' },
+    'max-length': { type: 'string', help: 'tokens per text with --onnx (default 512)' },
     kind: { type: 'string', help: 'query or document (selects --query-prefix / --document-prefix)', default: 'document' },
-    'query-prefix': { type: 'string', help: 'prefix for queries with --onnx (e.g. "query: ")', default: '' },
-    'document-prefix': { type: 'string', help: 'prefix for documents with --onnx (e.g. "passage: ")', default: '' },
+    'query-prefix': { type: 'string', help: 'prefix for queries with --onnx (e.g. "query: "; default none)' },
+    'document-prefix': { type: 'string', help: 'prefix for documents with --onnx (e.g. "passage: "; default none)' },
   },
   async run(values, positionals, io) {
     let texts = positionals;
@@ -54,7 +57,7 @@ export default {
         io.stderr.write('ragwasm embed: --onnx needs --tokenizer tokenizer.json\n');
         return 2;
       }
-      const maxLength = Number(values['max-length']);
+      const maxLength = values['max-length'] === undefined ? undefined : Number(values['max-length']);
       const tokenizer = Tokenizer.fromTokenizerJson(readFileSync(values.tokenizer));
       let ort;
       try {
@@ -62,10 +65,13 @@ export default {
       } catch {
         ort = undefined;  // falls back to onnxruntime-web
       }
-      const e = await createOnnxEmbedder({
-        model: pathToFileURL(resolve(values.onnx)), tokenizer, pooling: values.pooling, maxLength,
-        queryPrefix: values['query-prefix'], documentPrefix: values['document-prefix'], ...(ort ? { ort } : {}),
-      });
+      const settings = { pooling: values.pooling, maxLength, queryPrefix: values['query-prefix'], documentPrefix: values['document-prefix'] };
+      for (const k of Object.keys(settings)) if (settings[k] === undefined) delete settings[k];
+      if (values['model-name'] !== undefined) {
+        settings.name = values['model-name'];
+        settings.manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+      }
+      const e = await createOnnxEmbedder({ model: pathToFileURL(resolve(values.onnx)), tokenizer, ...settings, ...(ort ? { ort } : {}) });
       vectors = await e.embed(texts, { kind: values.kind });
       await e.dispose();
       tokenizer.dispose();
