@@ -137,16 +137,16 @@ test('fromBytes frees the indexes it loaded when the collection cannot be built'
   const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
   const { VectorIndex } = await import('../../web/src/retrieve/dense.js');
   const loaded = [];
-  const origB = Bm25Index.load;
-  const origV = VectorIndex.load;
-  Bm25Index.load = (...a) => { const x = origB.apply(Bm25Index, a); loaded.push(x); return x; };
-  VectorIndex.load = (...a) => { const x = origV.apply(VectorIndex, a); loaded.push(x); return x; };
+  const origB = Bm25Index.fromBytes;
+  const origV = VectorIndex.fromBytes;
+  Bm25Index.fromBytes = (...a) => { const x = origB.apply(Bm25Index, a); loaded.push(x); return x; };
+  VectorIndex.fromBytes = (...a) => { const x = origV.apply(VectorIndex, a); loaded.push(x); return x; };
   try {
     // no embedder for a collection whose config enables the dense index
     assert.throws(() => Collection.fromBytes(bytes), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT');
   } finally {
-    Bm25Index.load = origB;
-    VectorIndex.load = origV;
+    Bm25Index.fromBytes = origB;
+    VectorIndex.fromBytes = origV;
   }
   assert.equal(loaded.length, 2);
   assert.ok(loaded.every((x) => x.disposed), 'both loaded indexes are disposed');
