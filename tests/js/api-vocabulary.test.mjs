@@ -45,6 +45,7 @@ const KINDS = {
   bm25: {
     create: () => Bm25Index.create(),
     item: (id, n) => ({ id, text: `word${n} shared` }),
+    bad: (id) => ({ id, text: 42 }),
     fromBytes: (b) => Bm25Index.fromBytes(b),
     load: (name, o) => Bm25Index.load(name, o),
     probe: (ix) => ix.search('shared', { k: 10, exact: true }),
@@ -52,6 +53,7 @@ const KINDS = {
   vectors: {
     create: () => VectorIndex.create({ dimension: 3 }),
     item: (id, n) => ({ id, vector: [1, n, 0.5] }),
+    bad: (id) => ({ id, vector: [1, NaN, 0.5] }),
     fromBytes: (b) => VectorIndex.fromBytes(b),
     load: (name, o) => VectorIndex.load(name, o),
     probe: (ix) => ix.search([1, 1, 0.5], { k: 10, exact: true }),
@@ -94,6 +96,11 @@ for (const [kind, K] of Object.entries(KINDS)) {
       assert.equal(ix.has('c'), false);
       assert.throws(() => ix.add([K.item('d', 3), K.item('d', 4)]), isCode('DUPLICATE_ID'));
       assert.equal(ix.has('d'), false);
+      // a malformed item after good ones: nothing of the batch is written
+      assert.throws(() => ix.add([K.item('d', 3), K.bad('e')]), isCode('INVALID_ARGUMENT'));
+      assert.throws(() => ix.upsert([K.item('a', 9), K.bad('e')]), isCode('INVALID_ARGUMENT'));
+      assert.equal(ix.has('d'), false);
+      assert.equal(ix.size, 2);
       // upsert replaces indexed ids and adds new ones
       assert.deepEqual(ix.upsert([K.item('a', 5), K.item('c', 3)]), summary({ added: 1, updated: 1 }));
       assert.equal(ix.size, 3);

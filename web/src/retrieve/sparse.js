@@ -224,63 +224,69 @@ export class Bm25Index extends Handle {
     return [...this._fields];
   }
 
-  _write(docs, mode, name) {
-    const list = Array.isArray(docs) ? docs : [docs];
+  // One document -> its id and field texts (in field order) and its metadata (or null), validated.
+  _entry(doc, n) {
     const fields = this._fields;
-    const known = ['id', 'metadata', ...fields];
+    if (!isPlainObject(doc)) throw invalid(n, 'a document object {id, ...fields, metadata?}', doc);
+    const d = expectOptions(doc, n, ['id', 'metadata', ...fields]);
+    const pieces = [expectId(d.id, `${n}.id`)];
+    let bytes = 0;
+    for (const f of fields) {
+      const t = d[f] === undefined || d[f] === null ? '' : expectString(d[f], `${n}.${f}`);
+      bytes += t.length;
+      if (t.length > MAX_TEXT_BYTES) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${n}.${f}: text is ${t.length} characters, the limit is ${MAX_TEXT_BYTES} bytes`);
+      pieces.push(t);
+    }
+    let meta = null;
+    if (d.metadata !== undefined && d.metadata !== null) {
+      if (!isPlainObject(d.metadata)) throw invalid(`${n}.metadata`, 'an object of strings, numbers or arrays of those', d.metadata);
+      checkFilter(d.metadata, `${n}.metadata`);
+      for (const [k, v] of Object.entries(d.metadata)) if (isPlainObject(v)) throw invalid(`${n}.metadata.${k}`, 'a string, a number or an array', v);
+      meta = d.metadata;
+    }
+    return { id: pieces[0], pieces, meta, bytes };
+  }
+
+  // Writes validated entries in batches of about 16 MiB of text.
+  _write(entries, mode) {
+    const fields = this._fields;
     let start = 0;
-    let added = 0;
-    while (start < list.length) {
+    while (start < entries.length) {
       const pieces = [];
       const metas = [];
       let anyMeta = false;
       let bytes = 0;
       let i = start;
-      for (; i < list.length && (i === start || bytes < BATCH_BYTES); i++) {
-        const n = Array.isArray(docs) ? `${name}[${i}]` : name;
-        const d = expectOptions(list[i], n, known);
-        if (list[i] === undefined) throw invalid(n, 'a document object', undefined);
-        pieces.push(expectId(d.id, `${n}.id`));
-        for (const f of fields) {
-          const t = d[f] === undefined || d[f] === null ? '' : expectString(d[f], `${n}.${f}`);
-          bytes += t.length;
-          if (t.length > MAX_TEXT_BYTES) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${n}.${f}: text is ${t.length} characters, the limit is ${MAX_TEXT_BYTES} bytes`);
-          pieces.push(t);
-        }
-        if (d.metadata !== undefined && d.metadata !== null) {
-          if (!isPlainObject(d.metadata)) throw invalid(`${n}.metadata`, 'an object of strings, numbers or arrays of those', d.metadata);
-          checkFilter(d.metadata, `${n}.metadata`);
-          for (const [k, v] of Object.entries(d.metadata)) if (isPlainObject(v)) throw invalid(`${n}.metadata.${k}`, 'a string, a number or an array', v);
-          metas.push(d.metadata);
-          anyMeta = true;
-        } else metas.push(null);
+      for (; i < entries.length && (i === start || bytes < BATCH_BYTES); i++) {
+        pieces.push(...entries[i].pieces);
+        bytes += entries[i].bytes;
+        metas.push(entries[i].meta);
+        if (entries[i].meta !== null) anyMeta = true;
       }
       const native = this.native;
-      const metaJson = anyMeta ? JSON.stringify(metas) : '';
-      added += addPieces(native, pieces, fields.length, metaJson, mode);
+      addPieces(native, pieces, fields.length, anyMeta ? JSON.stringify(metas) : '', mode);
       start = i;
     }
-    return added;
   }
 
-  // Validates the whole batch and its ids before anything is written: one policy for every index
+  // Validates every document and id before anything is written: one policy for every index
   // (docs/api.md): an id twice in one batch is DUPLICATE_ID; add() refuses ids already indexed.
   _writeAll(docs, mode) {
     const list = Array.isArray(docs) ? docs : [docs];
     const seen = new Set();
     let existing = 0;
-    list.forEach((d, i) => {
+    const entries = list.map((d, i) => {
       const n = Array.isArray(docs) ? `docs[${i}]` : 'docs';
-      if (!isPlainObject(d)) throw invalid(n, 'a document object {id, ...fields, metadata?}', d);
-      const id = expectId(d.id, `${n}.id`);
-      if (seen.has(id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${id}' appears twice in this batch`);
-      seen.add(id);
-      if (this.has(id)) {
-        if (mode === 0) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${id}' is already indexed (use upsert to replace it); nothing was added`);
+      const e = this._entry(d, n);
+      if (seen.has(e.id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${e.id}' appears twice in this batch`);
+      seen.add(e.id);
+      if (this.has(e.id)) {
+        if (mode === 0) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${e.id}' is already indexed (use upsert to replace it); nothing was added`);
         existing++;
       }
+      return e;
     });
-    if (list.length > 0) this._write(docs, mode, 'docs');
+    this._write(entries, mode);
     return { added: list.length - existing, updated: existing, removed: 0, skipped: 0 };
   }
 
