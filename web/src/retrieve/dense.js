@@ -6,6 +6,7 @@ import { wasm } from '../core/module.js';
 import { expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
+import { removalPlan, writeSummary } from '../core/write-policy.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -236,7 +237,7 @@ export class VectorIndex extends Handle {
     }
     const { ids, ref, flat } = this._items(items);
     if (ids.length > 0) this._addRaw(ref, flat);
-    return { added: ids.length, updated: 0, removed: 0, skipped: 0 };
+    return writeSummary({ added: ids.length });
   }
 
   /**
@@ -247,7 +248,7 @@ export class VectorIndex extends Handle {
    */
   upsert(items) {
     const { ids, ref, flat } = this._items(items);
-    if (ids.length === 0) return { added: 0, updated: 0, removed: 0, skipped: 0 };
+    if (ids.length === 0) return writeSummary();
     for (let i = 0; i < flat.length; i++) {
       if (!(Math.abs(flat[i]) <= 1e15)) {
         const row = Math.floor(i / this.dimension);
@@ -261,7 +262,7 @@ export class VectorIndex extends Handle {
       callWasm(() => native.remove(old.bytes, old.lens));
     }
     this._addRaw(ref, flat);
-    return { added: ids.length - existing.length, updated: existing.length, removed: 0, skipped: 0 };
+    return writeSummary({ added: ids.length - existing.length, updated: existing.length });
   }
 
   /**
@@ -273,24 +274,16 @@ export class VectorIndex extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
    */
   remove(ids, options = {}) {
-    const o = expectOptions(options, 'remove options', ['ignoreMissing']);
-    const ignore = o.ignoreMissing === undefined ? false : expectBoolean(o.ignoreMissing, 'options.ignoreMissing');
     const list = typeof ids === 'string' ? [ids] : ids;
     encodeIds(list, typeof ids === 'string' ? 'id' : 'ids');
-    const unique = [...new Set(list)];
-    const present = unique.filter((id) => this.has(id));
-    if (!ignore && present.length < unique.length) {
-      const missing = unique.find((id) => !present.includes(id));
-      throw new RagwasmError('NOT_FOUND', `ragwasm: ids: '${missing}' is not in the index (pass { ignoreMissing: true } to skip unknown ids); nothing was removed`);
-    }
-    const skipped = list.length - present.length;
+    const { present, skipped } = removalPlan(list, (id) => this.has(id), options);
     if (present.length > 0) {
       const ref = encodeIds(present, 'ids');
       const native = this.native;
       callWasm(() => native.remove(ref.bytes, ref.lens));
       this._ids = null;
     }
-    return { added: 0, updated: 0, removed: present.length, skipped };
+    return writeSummary({ removed: present.length, skipped });
   }
 
   /** True when `id` is in the index. @param {string} id */

@@ -8,6 +8,7 @@ import { wasm } from '../core/module.js';
 import { encodeText } from '../core/encode.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
+import { removalPlan, writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
 } from '../core/validate.js';
@@ -287,7 +288,7 @@ export class Bm25Index extends Handle {
       return e;
     });
     this._write(entries, mode);
-    return { added: list.length - existing, updated: existing, removed: 0, skipped: 0 };
+    return writeSummary({ added: list.length - existing, updated: existing });
   }
 
   /**
@@ -322,22 +323,14 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
    */
   remove(ids, options = {}) {
-    const o = expectOptions(options, 'remove options', ['ignoreMissing']);
-    const ignore = o.ignoreMissing === undefined ? false : expectBoolean(o.ignoreMissing, 'options.ignoreMissing');
     const list = Array.isArray(ids) ? ids : [ids];
     list.forEach((id, i) => expectId(id, Array.isArray(ids) ? `ids[${i}]` : 'id'));
-    const unique = [...new Set(list)];
-    const present = unique.filter((id) => this.has(id));
-    if (!ignore && present.length < unique.length) {
-      const missing = unique.find((id) => !present.includes(id));
-      throw new RagwasmError('NOT_FOUND', `ragwasm: ids: '${missing}' is not in the index (pass { ignoreMissing: true } to skip unknown ids); nothing was removed`);
-    }
-    const skipped = list.length - present.length;
-    if (present.length === 0) return { added: 0, updated: 0, removed: 0, skipped };
+    const { present, skipped } = removalPlan(list, (id) => this.has(id), options);
+    if (present.length === 0) return writeSummary({ skipped });
     const { blob, offsets } = pack(present);
     const native = this.native;
     const removed = callWasm(() => native.remove(blob, offsets, true));
-    return { added: 0, updated: 0, removed, skipped };
+    return writeSummary({ removed, skipped });
   }
 
   /**
