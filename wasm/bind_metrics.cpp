@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bind_common.h"
+#include "common/json_depth.h"
 #include "metrics/agreement.h"
 #include "metrics/answer.h"
 #include "metrics/evidence.h"
@@ -149,8 +150,11 @@ val answer_metric(const std::string& kind, const Bytes& prediction, val referenc
     double v;
     if (kind == "em") v = exact_match(prediction, refs, flag);
     else if (kind == "f1") v = token_f1(prediction, refs, flag);
-    else if (kind == "anls") v = anls(prediction, refs, param);
-    else if (kind == "rougeL") v = rouge_l(prediction, refs);
+    else if (kind == "anls" || kind == "rougeL") {
+      Result<double> r = kind == "anls" ? anls(prediction, refs, param) : rouge_l(prediction, refs);
+      if (!r.ok()) return reply_error(r.error());
+      v = r.value();
+    }
     else if (kind == "bleu") v = sentence_bleu(prediction, refs, static_cast<int>(param), flag ? BleuSmoothing::kAddOne : BleuSmoothing::kNone);
     else return reply_error(make_error(ErrorCode::kInvalidArgument, "answer metric: unknown '" + kind + "'"));
     return reply_ok(val(v));
@@ -188,6 +192,7 @@ val containment(const Bytes& excerpt, const Bytes& chunk) {
 // and the mean recall curve.
 val evidence_evaluate(const Bytes& json, double threshold, double min_overlap, val ks_js, int max_k) {
   return guard([&] {
+    if (Status depth = check_json_depth(json, "questions"); !depth.ok()) return reply_error(depth.error());
     const auto j = nlohmann::json::parse(json, nullptr, false);
     if (j.is_discarded() || !j.is_array()) return reply_error(make_error(ErrorCode::kInvalidArgument, "questions: expected an array"));
     const std::vector<int> ks = emscripten::convertJSArrayToNumberVector<int>(ks_js);
@@ -204,50 +209,34 @@ val evidence_evaluate(const Bytes& json, double threshold, double min_overlap, v
       return s;
     };
     auto text_of = [](const nlohmann::json& x) { return x.contains("text") && x["text"].is_string() ? x["text"].get<std::string>() : std::string(); };
-    val per = val::array();
-    std::vector<double> mean_curve(static_cast<std::size_t>(max_k), 0.0);
-    std::vector<double> mean_recall(ks.size(), 0.0), mean_precision(ks.size(), 0.0);
-    double mrr = 0;
+    std::vector<EvidenceQuestion> questions;
     for (const auto& q : j) {
-      std::vector<Evidence> ev;
-      std::vector<RetrievedChunk> ch;
-      for (const auto& e : q["evidence"]) ev.push_back(Evidence{text_of(e), span_of(e)});
-      for (const auto& c : q["chunks"]) ch.push_back(RetrievedChunk{text_of(c), span_of(c)});
-      auto m = match_evidence(ch, ev, o);
-      if (!m.ok()) return reply_error(m.error());
+      EvidenceQuestion eq;
+      for (const auto& e : q["evidence"]) eq.evidence.push_back(Evidence{text_of(e), span_of(e)});
+      for (const auto& c : q["chunks"]) eq.chunks.push_back(RetrievedChunk{text_of(c), span_of(c)});
+      questions.push_back(std::move(eq));
+    }
+    auto r = evaluate_evidence(questions, o, ks, max_k);
+    if (!r.ok()) return reply_error(r.error());
+    const EvidenceReport& rep = r.value();
+    val per = val::array();
+    for (const auto& q : rep.per_question) {
       val item = val::object(), rec = val::array(), prec = val::array(), rel = val::array();
-      for (std::size_t i = 0; i < ks.size(); ++i) {
-        EvidenceScores s = evidence_scores(m.value(), ev.size(), ks[i]);
-        rec.call<void>("push", s.recall);
-        prec.call<void>("push", s.precision);
-        mean_recall[i] += s.recall;
-        mean_precision[i] += s.precision;
-      }
-      for (const auto& row : m.value()) {
-        bool any = false;
-        for (bool b : row) any = any || b;
-        rel.call<void>("push", any);
-      }
-      const EvidenceScores s1 = evidence_scores(m.value(), ev.size(), 1);
-      mrr += s1.rr;
-      const auto curve = recall_curve(m.value(), ev.size(), max_k);
-      for (std::size_t i = 0; i < curve.size(); ++i) mean_curve[i] += curve[i];
+      for (double v : q.recall) rec.call<void>("push", v);
+      for (double v : q.precision) prec.call<void>("push", v);
+      for (bool b : q.relevant) rel.call<void>("push", b);
       item.set("recall", rec);
       item.set("precision", prec);
-      item.set("rr", s1.rr);
+      item.set("rr", q.rr);
       item.set("relevant", rel);
       per.call<void>("push", item);
     }
-    const double n = j.empty() ? 1.0 : static_cast<double>(j.size());
-    for (auto& v : mean_curve) v /= n;
-    for (auto& v : mean_recall) v /= n;
-    for (auto& v : mean_precision) v /= n;
     val out = val::object();
     out.set("perQuestion", per);
-    out.set("recall", to_typed_array(mean_recall));
-    out.set("precision", to_typed_array(mean_precision));
-    out.set("mrr", mrr / n);
-    out.set("curve", to_typed_array(mean_curve));
+    out.set("recall", to_typed_array(rep.recall));
+    out.set("precision", to_typed_array(rep.precision));
+    out.set("mrr", rep.mrr);
+    out.set("curve", to_typed_array(rep.curve));
     return reply_ok(out);
   });
 }

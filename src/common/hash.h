@@ -1,5 +1,6 @@
-// FNV-1a 64-bit hash over bytes: the checksum at the end of the saved binary formats (BM25 index,
-// static embedding model). Not cryptographic; it detects truncation and accidental damage.
+// FNV-1a 64-bit hash over bytes: the checksum of the static embedding model file and of BM25 index
+// files of format v1 (the container, src/common/container.h, seals with XXH64). Not cryptographic;
+// it detects truncation and accidental damage.
 #pragma once
 
 #include <cstdint>

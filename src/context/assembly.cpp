@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/json_reader.h"
+#include "common/ranking.h"
 #include "text/utf8.h"
 
 namespace ragwasm::context {
@@ -36,8 +37,7 @@ Result<AssembledContext> assemble(const std::vector<ContextChunk>& chunks, const
   std::vector<std::size_t> order(chunks.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (chunks[a].score != chunks[b].score) return chunks[a].score > chunks[b].score;
-    return chunks[a].chunk_id < chunks[b].chunk_id;
+    return ranks_before(chunks[a].score, chunks[a].chunk_id, chunks[b].score, chunks[b].chunk_id);
   });
 
   AssembledContext out;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ranking.h"
 #include "dense/kernels.h"
 #include "dense/vector_index.h"
 
@@ -32,7 +33,7 @@ struct Ranked {
   std::uint32_t slot;
 };
 inline bool ranks_before(const Ranked& a, const Ranked& b) {
-  return a.score > b.score || (a.score == b.score && a.seq < b.seq);
+  return ::ragwasm::ranks_before(a.score, a.seq, b.score, b.seq);
 }
 
 struct RanksBefore {  // a functor, so heap and sort calls inline the comparison

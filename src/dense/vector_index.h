@@ -104,12 +104,12 @@ class VectorIndex {
   std::vector<std::uint8_t> mask_for_ids(const std::vector<std::string>& ids) const;
   const IndexOptions& options() const { return options_; }
 
-  // Serialized form (docs/dense.md): magic "RWDV", version, header, sections, CRC-32.
+  // Serialized form (docs/formats.md): the one container, magic "RWVECTOR", unpadded rows, XXH64.
   std::vector<std::uint8_t> save() const;
   // Errors: CORRUPT_INDEX (magic, lengths, checksum, values or graph invalid), UNSUPPORTED_VERSION.
   static Result<VectorIndex> load(std::string_view bytes);
 
-  static constexpr std::uint32_t kFormatVersion = 1;
+  static constexpr std::uint32_t kFormatVersion = 2;  // 1: the "RWDV" layout, still read
 
  private:
   struct Query;  // a prepared query: padded f32, quantized int8 + scale, norm, sign bits
@@ -179,10 +179,6 @@ class VectorIndex {
 
   friend class Serializer;
 };
-
-// CRC-32 (IEEE, as zlib) of `n` bytes: the checksum that ends a saved index. Exposed for tests and
-// the fuzz target, which re-seal mutated files to reach the structural checks behind the checksum.
-std::uint32_t format_checksum(const std::uint8_t* p, std::size_t n);
 
 const char* metric_name(Metric m);
 const char* storage_name(Storage s);

@@ -26,7 +26,7 @@ struct Cand {
   std::uint32_t slot;
 };
 inline bool cand_before(const Cand& a, const Cand& b) {
-  return a.score > b.score || (a.score == b.score && a.slot < b.slot);
+  return ::ragwasm::ranks_before(a.score, a.slot, b.score, b.slot);
 }
 struct CandBefore {  // a functor, so heap and sort calls inline the comparison
   bool operator()(const Cand& a, const Cand& b) const { return cand_before(a, b); }

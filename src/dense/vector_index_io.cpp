@@ -1,42 +1,32 @@
-// Save/load of VectorIndex. Layout (little-endian; docs/dense.md "Saved format"):
-//   "RWDV" | u32 version | u32 header length | header | sections (u32 tag, u64 length, payload)... | u32 CRC-32
-// Every length is checked against the bytes left before use; every value the search relies on
-// (ids, finite vectors, graph links) is validated, so a crafted file cannot crash a search.
+// Save/load of VectorIndex (docs/formats.md). Version 2 (written): the one container
+// (src/common/container.h), magic "RWVECTOR", a 68-byte header section and one section per array;
+// vector rows are stored unpadded (dimension values, ceil(dimension / 8) sign-bit bytes), so every
+// row section length must equal count x dimension x bytes per value: the header's dimension is
+// tied to the stored data. Version 1 (read only): "RWDV" | u32 version | u32 header length | header |
+// sections (u32 tag, u64 length, payload) in a fixed order | u32 CRC-32, rows padded to the SIMD
+// stride. Every length is checked against the bytes left before use; every value the search relies
+// on (ids, finite vectors, graph links) is validated, so a crafted file cannot crash a search.
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
 
+#include "common/checksum.h"
+#include "common/container.h"
 #include "dense/internal.h"
 
 namespace ragwasm::dense {
 
 namespace {
 
-constexpr char kMagic[4] = {'R', 'W', 'D', 'V'};
+constexpr char kMagicV1[4] = {'R', 'W', 'D', 'V'};
+constexpr char kMagic[8] = {'R', 'W', 'V', 'E', 'C', 'T', 'O', 'R'};
+constexpr std::uint32_t kHeaderBytes = 68;
 
 enum Tag : std::uint32_t {
   kIds = 1, kSeq = 2, kAlive = 3, kNorm2 = 4, kF32 = 5, kI8 = 6, kScale = 7, kBits = 8, kLevels = 9, kLinks0 = 10,
-  kUpper = 11,
+  kUpper = 11, kHeader = 12,
 };
-
-constexpr std::array<std::uint32_t, 256> make_crc_table() {
-  std::array<std::uint32_t, 256> t{};
-  for (std::uint32_t i = 0; i < 256; ++i) {
-    std::uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    t[i] = c;
-  }
-  return t;
-}
-constexpr std::array<std::uint32_t, 256> kCrcTable = make_crc_table();
-
-// CRC-32 (IEEE 802.3, as zlib's crc32): detects every 1- and 2-bit flip and every burst <= 32 bits.
-std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < n; ++i) c = kCrcTable[(c ^ p[i]) & 0xFFu] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
 
 class Writer {
  public:
@@ -50,12 +40,6 @@ class Writer {
   void raw(const void* p, std::size_t n) {
     const auto* b = static_cast<const std::uint8_t*>(p);
     buf.insert(buf.end(), b, b + n);
-  }
-  template <class T>
-  void section(std::uint32_t tag, const std::vector<T>& v) {
-    put<std::uint32_t>(tag);
-    put<std::uint64_t>(v.size() * sizeof(T));
-    raw(v.data(), v.size() * sizeof(T));
   }
 };
 
@@ -76,15 +60,6 @@ class Reader {
     at_ += n;
     return true;
   }
-  // Opens the next section; it must carry `tag`. Returns its payload.
-  bool section(std::uint32_t tag, const std::uint8_t*& payload, std::uint64_t& len) {
-    std::uint32_t t = 0;
-    if (!get(t) || t != tag || !get(len) || len > left()) return false;
-    payload = p_ + at_;
-    at_ += static_cast<std::size_t>(len);
-    return true;
-  }
-
  private:
   const std::uint8_t* p_;
   std::size_t n_;
@@ -96,32 +71,62 @@ Error corrupt(const std::string& what) {
                                                   " (the file was truncated or modified; save it again)");
 }
 
-template <class T>
-bool read_array(Reader& r, std::uint32_t tag, std::uint64_t count, std::vector<T>& out) {
-  const std::uint8_t* p = nullptr;
-  std::uint64_t len = 0;
-  if (!r.section(tag, p, len) || len != count * sizeof(T)) return false;
-  out.resize(static_cast<std::size_t>(count));
-  if (count != 0) std::memcpy(out.data(), p, static_cast<std::size_t>(len));
-  return true;
-}
-
 bool finite_bounded(float v) { return std::isfinite(v) && std::fabs(v) <= kMaxAbsValue; }
 
 }  // namespace
-
-std::uint32_t format_checksum(const std::uint8_t* p, std::size_t n) { return crc32(p, n); }
 
 class Serializer {
  public:
   static std::vector<std::uint8_t> save(const VectorIndex& ix);
   static Result<VectorIndex> load(std::string_view bytes);
+
+ private:
+  static Result<VectorIndex> load_v1(std::string_view bytes);
+  // Builds and validates an index from its header and section payloads (indexed by tag; an empty
+  // view with have[tag] false = absent). `padded`: rows are stored at the SIMD stride (v1).
+  static Result<VectorIndex> build(std::string_view header, const std::string_view* sec, const bool* have, bool padded);
 };
 
+namespace {
+
+constexpr std::uint32_t kMaxTag = kHeader;
+
+std::string_view as_view(const std::vector<std::uint8_t>& v) {
+  return std::string_view(reinterpret_cast<const char*>(v.data()), v.size());
+}
+
+// Rows of `width` values stored as `file_width` values each (the rest of a row is zero).
+template <class T>
+bool read_rows(std::string_view sec, std::uint64_t rows, std::size_t file_width, std::size_t width, std::vector<T>& out) {
+  if (sec.size() != rows * file_width * sizeof(T)) return false;
+  out.assign(static_cast<std::size_t>(rows) * width, T{});
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (file_width != 0) std::memcpy(out.data() + r * width, sec.data() + r * file_width * sizeof(T), file_width * sizeof(T));
+  }
+  return true;
+}
+
+template <class T>
+bool read_array(std::string_view sec, std::uint64_t count, std::vector<T>& out) {
+  return read_rows(sec, count, 1, 1, out);
+}
+
+template <class T>
+std::string rows_of(const std::vector<T>& v, std::size_t rows, std::size_t width, std::size_t keep) {
+  std::string out;
+  out.reserve(rows * keep * sizeof(T));
+  for (std::size_t r = 0; r < rows; ++r) out.append(reinterpret_cast<const char*>(v.data() + r * width), keep * sizeof(T));
+  return out;
+}
+
+template <class T>
+std::string bytes_of(const std::vector<T>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> Serializer::save(const VectorIndex& ix) {
-  Writer w;
-  w.raw(kMagic, 4);
-  w.put<std::uint32_t>(VectorIndex::kFormatVersion);
   Writer h;
   const IndexOptions& o = ix.options_;
   h.put<std::uint8_t>(static_cast<std::uint8_t>(o.metric));
@@ -139,55 +144,100 @@ std::vector<std::uint8_t> Serializer::save(const VectorIndex& ix) {
   h.put<std::uint64_t>(ix.rng_);
   h.put<std::uint32_t>(ix.entry_);
   h.put<std::uint32_t>(ix.max_level_);
-  w.put<std::uint32_t>(static_cast<std::uint32_t>(h.buf.size()));
-  w.raw(h.buf.data(), h.buf.size());
 
   Writer ids;
   for (const std::string& id : ix.ids_) {
     ids.put<std::uint32_t>(static_cast<std::uint32_t>(id.size()));
     ids.raw(id.data(), id.size());
   }
-  w.section(kIds, ids.buf);
-  w.section(kSeq, ix.seq_);
-  w.section(kAlive, ix.alive_);
-  w.section(kNorm2, ix.norm2_);
-  if (ix.has_f32()) w.section(kF32, ix.f32_);
+  const std::size_t slots = ix.ids_.size(), dim = o.dimension;
+  std::vector<std::string> keep;  // payloads the sections point into
+  keep.reserve(12);
+  std::vector<container::Section> sections;
+  auto add = [&](std::uint32_t tag, std::string payload) {
+    keep.push_back(std::move(payload));
+    sections.push_back({tag, keep.back()});
+  };
+  add(kHeader, std::string(as_view(h.buf)));
+  add(kIds, std::string(as_view(ids.buf)));
+  add(kSeq, bytes_of(ix.seq_));
+  add(kAlive, bytes_of(ix.alive_));
+  add(kNorm2, bytes_of(ix.norm2_));
+  if (ix.has_f32()) add(kF32, rows_of(ix.f32_, slots, ix.stride_, dim));
   if (ix.has_i8()) {
-    w.section(kI8, ix.i8_);
-    w.section(kScale, ix.scale_);
+    add(kI8, rows_of(ix.i8_, slots, ix.stride_, dim));
+    add(kScale, bytes_of(ix.scale_));
   }
-  if (ix.has_bits()) w.section(kBits, ix.bits_);
+  if (ix.has_bits()) add(kBits, rows_of(ix.bits_, slots, ix.bit_bytes_, (dim + 7) / 8));
   if (o.kind == IndexKind::kHnsw) {
-    w.section(kLevels, ix.level_);
-    w.section(kLinks0, ix.links0_);
+    add(kLevels, bytes_of(ix.level_));
+    add(kLinks0, bytes_of(ix.links0_));
     std::vector<std::uint32_t> upper;
     for (const auto& u : ix.upper_) upper.insert(upper.end(), u.begin(), u.end());
-    w.section(kUpper, upper);
+    add(kUpper, bytes_of(upper));
   }
-  w.put<std::uint32_t>(crc32(w.buf.data(), w.buf.size()));
-  return std::move(w.buf);
+  const std::string packed = container::pack(std::string_view(kMagic, 8), VectorIndex::kFormatVersion, sections);
+  return std::vector<std::uint8_t>(packed.begin(), packed.end());
 }
 
 Result<VectorIndex> Serializer::load(std::string_view bytes) {
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), kMagicV1, 4) == 0) return load_v1(bytes);
+  container::Format format;
+  format.magic = std::string_view(kMagic, 8);
+  format.what = "vector index";
+  format.min_version = VectorIndex::kFormatVersion;  // version 1 files carry the "RWDV" magic
+  format.max_version = VectorIndex::kFormatVersion;
+  auto u = container::unpack(bytes, format);
+  if (!u.ok()) {
+    if (u.error().code == ErrorCode::kUnsupportedVersion) return u.error();
+    return corrupt(u.error().message);
+  }
+  std::string_view sec[kMaxTag + 1];
+  bool have[kMaxTag + 1] = {};
+  for (const auto& s : u.value().sections) {
+    if (s.tag == 0 || s.tag > kMaxTag) return corrupt("unknown section " + std::to_string(s.tag));
+    sec[s.tag] = s.bytes;
+    have[s.tag] = true;
+  }
+  if (!have[kHeader]) return corrupt("header section missing");
+  return build(sec[kHeader], sec, have, false);
+}
+
+Result<VectorIndex> Serializer::load_v1(std::string_view bytes) {
   const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
   if (bytes.size() < 16) return corrupt("only " + std::to_string(bytes.size()) + " bytes");
-  if (std::memcmp(data, kMagic, 4) != 0) return corrupt("missing the 'RWDV' magic (not a ragwasm vector index)");
   std::uint32_t version = 0;
   std::memcpy(&version, data + 4, 4);
-  if (version != VectorIndex::kFormatVersion) {
+  if (version != 1) {
     return make_error(ErrorCode::kUnsupportedVersion,
-                      "vector index format version " + std::to_string(version) +
-                          " is not supported; this build reads version " +
+                      "vector index format version " + std::to_string(version) + " of the 'RWDV' layout is not supported; this build reads 'RWDV' version 1 and 'RWVECTOR' version " +
                           std::to_string(VectorIndex::kFormatVersion));
   }
   const std::size_t body = bytes.size() - 4;
   std::uint32_t stored_crc = 0;
   std::memcpy(&stored_crc, data + body, 4);
   if (crc32(data, body) != stored_crc) return corrupt("checksum mismatch");
-
   Reader r(data + 8, body - 8);
   std::uint32_t header_len = 0;
-  if (!r.get(header_len) || header_len != 68 || r.left() < header_len) return corrupt("bad header length");
+  const std::uint8_t* header = nullptr;
+  if (!r.get(header_len) || header_len != kHeaderBytes || !r.bytes(header_len, header)) return corrupt("bad header length");
+  std::string_view sec[kMaxTag + 1];
+  bool have[kMaxTag + 1] = {};
+  while (r.left() != 0) {
+    std::uint32_t tag = 0;
+    std::uint64_t len = 0;
+    const std::uint8_t* p = nullptr;
+    if (!r.get(tag) || !r.get(len) || len > r.left() || !r.bytes(static_cast<std::size_t>(len), p)) return corrupt("section header out of bounds");
+    if (tag == 0 || tag >= kHeader || have[tag]) return corrupt("unknown or repeated section " + std::to_string(tag));
+    sec[tag] = std::string_view(reinterpret_cast<const char*>(p), static_cast<std::size_t>(len));
+    have[tag] = true;
+  }
+  return build(std::string_view(reinterpret_cast<const char*>(header), kHeaderBytes), sec, have, true);
+}
+
+Result<VectorIndex> Serializer::build(std::string_view header, const std::string_view* sec, const bool* have, bool padded) {
+  Reader r(reinterpret_cast<const std::uint8_t*>(header.data()), header.size());
+  if (header.size() != kHeaderBytes) return corrupt("bad header length");
   std::uint8_t metric = 0, storage = 0, kind = 0, rescore = 0;
   std::uint32_t dim = 0, entry = 0, max_level = 0;
   std::uint64_t slots = 0, live = 0, next_seq = 0, seed = 0, rng = 0;
@@ -220,14 +270,16 @@ Result<VectorIndex> Serializer::load(std::string_view bytes) {
   ix.rng_ = rng;
   ix.next_seq_ = next_seq;
   const std::size_t stride = ix.stride_;
-  // Each slot needs at least 4 bytes of id length + 8 of seq: bounds `slots` before any allocation.
-  if (slots > r.left() / 12 || live > slots) return corrupt("vector count larger than the data");
+  const bool hnsw = o.kind == IndexKind::kHnsw;
+  const bool wanted[kMaxTag + 1] = {false, true, true, true, true, ix.has_f32(), ix.has_i8(), ix.has_i8(), ix.has_bits(), hnsw, hnsw, hnsw, true};
+  for (std::uint32_t t = 1; t < kHeader; ++t) {
+    if (have[t] != wanted[t]) return corrupt(std::string(have[t] ? "unexpected" : "missing") + " section " + std::to_string(t));
+  }
+  // Each slot needs at least 4 bytes of id length + 1 byte of id: bounds `slots` before any allocation.
+  if (slots > sec[kIds].size() / 5 || live > slots) return corrupt("vector count larger than the data");
 
-  const std::uint8_t* p = nullptr;
-  std::uint64_t len = 0;
-  if (!r.section(kIds, p, len)) return corrupt("ids section missing or truncated");
   {
-    Reader ids(p, static_cast<std::size_t>(len));
+    Reader ids(reinterpret_cast<const std::uint8_t*>(sec[kIds].data()), sec[kIds].size());
     ix.ids_.resize(static_cast<std::size_t>(slots));
     for (auto& id : ix.ids_) {
       std::uint32_t n = 0;
@@ -237,9 +289,9 @@ Result<VectorIndex> Serializer::load(std::string_view bytes) {
     }
     if (ids.left() != 0) return corrupt("ids section length");
   }
-  if (!read_array(r, kSeq, slots, ix.seq_)) return corrupt("seq section");
-  if (!read_array(r, kAlive, slots, ix.alive_)) return corrupt("alive section");
-  if (!read_array(r, kNorm2, slots, ix.norm2_)) return corrupt("norm section");
+  if (!read_array(sec[kSeq], slots, ix.seq_)) return corrupt("seq section");
+  if (!read_array(sec[kAlive], slots, ix.alive_)) return corrupt("alive section");
+  if (!read_array(sec[kNorm2], slots, ix.norm2_)) return corrupt("norm section");
   std::uint64_t alive_count = 0;
   ix.map_.reserve(static_cast<std::size_t>(live));
   for (std::size_t s = 0; s < slots; ++s) {
@@ -253,9 +305,10 @@ Result<VectorIndex> Serializer::load(std::string_view bytes) {
   }
   if (alive_count != live) return corrupt("live count");
   ix.live_ = static_cast<std::size_t>(live);
-  const std::uint64_t cells = slots * stride;
+  // v2 rows hold exactly `dim` values: a header dimension that disagrees with the data is corrupt.
+  const std::size_t row = padded ? stride : dim;
   if (ix.has_f32()) {
-    if (!read_array(r, kF32, cells, ix.f32_)) return corrupt("f32 vectors section");
+    if (!read_rows(sec[kF32], slots, row, stride, ix.f32_)) return corrupt("f32 vectors section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
     for (std::size_t s = 0; s < slots; ++s) {
       for (std::size_t i = 0; i < stride; ++i) {
         const float v = ix.f32_[s * stride + i];
@@ -264,22 +317,30 @@ Result<VectorIndex> Serializer::load(std::string_view bytes) {
     }
   }
   if (ix.has_i8()) {
-    if (!read_array(r, kI8, cells, ix.i8_)) return corrupt("int8 vectors section");
+    if (!read_rows(sec[kI8], slots, row, stride, ix.i8_)) return corrupt("int8 vectors section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
     for (std::size_t s = 0; s < slots; ++s) {
       for (std::size_t i = dim; i < stride; ++i) {
         if (ix.i8_[s * stride + i] != 0) return corrupt("int8 padding");
       }
     }
-    if (!read_array(r, kScale, slots, ix.scale_)) return corrupt("int8 scale section");
+    if (!read_array(sec[kScale], slots, ix.scale_)) return corrupt("int8 scale section");
     for (float v : ix.scale_) {
       if (!finite_bounded(v) || v < 0.0f) return corrupt("int8 scale value");
     }
   }
-  if (ix.has_bits() && !read_array(r, kBits, slots * ix.bit_bytes_, ix.bits_)) return corrupt("bits section");
-  if (o.kind == IndexKind::kHnsw) {
+  if (ix.has_bits()) {
+    const std::size_t bit_row = padded ? ix.bit_bytes_ : (dim + 7) / 8;
+    if (!read_rows(sec[kBits], slots, bit_row, ix.bit_bytes_, ix.bits_)) return corrupt("bits section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
+    for (std::size_t s = 0; s < slots; ++s) {
+      for (std::size_t i = dim; i < ix.bit_bytes_ * 8; ++i) {
+        if (ix.bits_[s * ix.bit_bytes_ + i / 8] & (1u << (i % 8))) return corrupt("sign bits past the dimension");
+      }
+    }
+  }
+  if (hnsw) {
     const std::uint32_t m = o.hnsw.m;
-    if (!read_array(r, kLevels, slots, ix.level_)) return corrupt("levels section");
-    if (!read_array(r, kLinks0, slots * (2 * m + 1), ix.links0_)) return corrupt("level-0 links section");
+    if (!read_array(sec[kLevels], slots, ix.level_)) return corrupt("levels section");
+    if (!read_array(sec[kLinks0], slots * (2 * m + 1), ix.links0_)) return corrupt("level-0 links section");
     std::uint64_t upper_cells = 0;
     std::uint32_t top = 0;
     for (std::uint8_t l : ix.level_) {
@@ -288,7 +349,7 @@ Result<VectorIndex> Serializer::load(std::string_view bytes) {
       top = std::max<std::uint32_t>(top, l);
     }
     std::vector<std::uint32_t> upper;
-    if (!read_array(r, kUpper, upper_cells, upper)) return corrupt("upper links section");
+    if (!read_array(sec[kUpper], upper_cells, upper)) return corrupt("upper links section");
     ix.upper_.resize(static_cast<std::size_t>(slots));
     std::size_t at = 0;
     for (std::size_t s = 0; s < slots; ++s) {
@@ -313,7 +374,6 @@ Result<VectorIndex> Serializer::load(std::string_view bytes) {
     ix.entry_ = entry;
     ix.max_level_ = max_level;
   }
-  if (r.left() != 0) return corrupt("trailing bytes");
   return ix;
 }
 

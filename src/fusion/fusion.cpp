@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 #include "common/format.h"
+#include "common/ranking.h"
 
 namespace ragwasm::fusion {
 
@@ -38,8 +39,7 @@ std::vector<std::size_t> rank_order(const std::vector<ScoredId>& hits) {
   std::vector<std::size_t> order(hits.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (hits[a].score != hits[b].score) return hits[a].score > hits[b].score;
-    return hits[a].id < hits[b].id;
+    return ranks_before(hits[a].score, hits[a].id, hits[b].score, hits[b].id);
   });
   return order;
 }
@@ -234,8 +234,7 @@ Result<std::vector<FusedHit>> fuse(const std::vector<RankedList>& lists, const F
     h.score = o.mode == Mode::kCombMnz ? sum * static_cast<double>(h.present_in) : sum;
   }
   std::sort(out.begin(), out.end(), [](const FusedHit& a, const FusedHit& b) {
-    if (a.score != b.score) return a.score > b.score;
-    return a.id < b.id;
+    return ranks_before(a.score, a.id, b.score, b.id);
   });
   if (o.top_k > 0 && out.size() > o.top_k) out.resize(o.top_k);
   for (std::size_t r = 0; r < out.size(); ++r) out[r].rank = r + 1;

@@ -6,8 +6,10 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <tuple>
 #include <utility>
 #include "common/format.h"
+#include "common/ranking.h"
 
 namespace ragwasm::fusion {
 namespace {
@@ -191,9 +193,7 @@ Result<std::vector<Passage>> expand_neighbours(const std::vector<ScoredId>& hits
     }
   }
   std::sort(out.begin(), out.end(), [](const Passage& a, const Passage& b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.doc_id != b.doc_id) return a.doc_id < b.doc_id;
-    return a.first_ordinal < b.first_ordinal;
+    return ranks_before(a.score, std::tie(a.doc_id, a.first_ordinal), b.score, std::tie(b.doc_id, b.first_ordinal));
   });
   return out;
 }
@@ -213,8 +213,7 @@ Result<std::vector<DocHit>> aggregate(const std::vector<ChunkHit>& hits, Aggrega
   std::vector<std::size_t> order(hits.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (hits[a].score != hits[b].score) return hits[a].score > hits[b].score;
-    return hits[a].id < hits[b].id;
+    return ranks_before(hits[a].score, hits[a].id, hits[b].score, hits[b].id);
   });
   std::map<std::string, std::vector<std::size_t>> per_doc;
   for (std::size_t i : order) per_doc[hits[i].doc_id].push_back(i);
@@ -243,8 +242,7 @@ Result<std::vector<DocHit>> aggregate(const std::vector<ChunkHit>& hits, Aggrega
     out.push_back(std::move(d));
   }
   std::sort(out.begin(), out.end(), [](const DocHit& a, const DocHit& b) {
-    if (a.score != b.score) return a.score > b.score;
-    return a.doc_id < b.doc_id;
+    return ranks_before(a.score, a.doc_id, b.score, b.doc_id);
   });
   if (top_k > 0 && out.size() > top_k) out.resize(top_k);
   return out;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/format.h"
+#include "common/limits.h"
 #include "metrics/answer.h"
 #include "text/casefold.h"
 
@@ -29,9 +31,6 @@ std::string normalize_for_match(std::string_view s) {
 }
 
 namespace {
-// Alignment cells above which an inexact match is refused (LIMIT_EXCEEDED): about 2 s of work.
-constexpr double kMaxAlignmentCells = 4e8;
-
 Result<double> containment_checked(std::string_view excerpt, std::string_view chunk, bool limit) {
   const std::string e = normalize_for_match(excerpt);
   const std::string c = normalize_for_match(chunk);
@@ -40,7 +39,8 @@ Result<double> containment_checked(std::string_view excerpt, std::string_view ch
   const std::u32string a = to_u32(e), b = to_u32(c);
   if (limit && static_cast<double>(a.size()) * static_cast<double>(b.size()) > kMaxAlignmentCells) {
     return make_error(ErrorCode::kLimitExceeded, "evidence matching: excerpt of " + std::to_string(a.size()) + " x chunk of " +
-                                                     std::to_string(b.size()) + " characters exceeds the alignment limit (4e8 cells); use spans or shorter excerpts");
+                                                     std::to_string(b.size()) + " characters exceeds the alignment limit (" +
+                                                     number_text(kMaxAlignmentCells) + " cells); use spans or shorter excerpts");
   }
   // Sellers: D[0][j] = 0 (the match may start anywhere in the chunk); answer min_j D[|a|][j].
   std::vector<std::size_t> prev(b.size() + 1, 0), cur(b.size() + 1, 0);
@@ -131,6 +131,43 @@ std::vector<double> recall_curve(const std::vector<std::vector<bool>>& matches, 
     curve.push_back(num_evidence ? static_cast<double>(count) / static_cast<double>(num_evidence) : 0.0);
   }
   return curve;
+}
+
+Result<EvidenceReport> evaluate_evidence(const std::vector<EvidenceQuestion>& questions, const EvidenceOptions& options,
+                                         const std::vector<int>& ks, int max_k) {
+  for (int k : ks) {
+    if (k < 1) return make_error(ErrorCode::kInvalidArgument, "evidence k: expected integers >= 1, got " + std::to_string(k));
+  }
+  if (max_k < 0) return make_error(ErrorCode::kInvalidArgument, "evidence maxK: expected an integer >= 0, got " + std::to_string(max_k));
+  EvidenceReport out;
+  out.recall.assign(ks.size(), 0.0);
+  out.precision.assign(ks.size(), 0.0);
+  out.curve.assign(static_cast<std::size_t>(max_k), 0.0);
+  for (const auto& q : questions) {
+    auto m = match_evidence(q.chunks, q.evidence, options);
+    if (!m.ok()) return m.error();
+    const auto& matches = m.value();
+    EvidenceQuestionScores item;
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const EvidenceScores s = evidence_scores(matches, q.evidence.size(), ks[i]);
+      item.recall.push_back(s.recall);
+      item.precision.push_back(s.precision);
+      out.recall[i] += s.recall;
+      out.precision[i] += s.precision;
+    }
+    for (const auto& row : matches) item.relevant.push_back(std::find(row.begin(), row.end(), true) != row.end());
+    item.rr = evidence_scores(matches, q.evidence.size(), 1).rr;
+    out.mrr += item.rr;
+    const auto curve = recall_curve(matches, q.evidence.size(), max_k);
+    for (std::size_t i = 0; i < curve.size(); ++i) out.curve[i] += curve[i];
+    out.per_question.push_back(std::move(item));
+  }
+  const double n = questions.empty() ? 1.0 : static_cast<double>(questions.size());
+  for (auto& v : out.curve) v /= n;
+  for (auto& v : out.recall) v /= n;
+  for (auto& v : out.precision) v /= n;
+  out.mrr /= n;
+  return out;
 }
 
 Result<int> recommend_cutoff(const std::vector<double>& curve, double min_gain, int window) {

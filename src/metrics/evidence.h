@@ -57,6 +57,29 @@ EvidenceScores evidence_scores(const std::vector<std::vector<bool>>& matches, st
 // Recall curve for k = 1..max_k (index k - 1): recall@k of one question.
 std::vector<double> recall_curve(const std::vector<std::vector<bool>>& matches, std::size_t num_evidence, int max_k);
 
+// One question of an evidence evaluation: its gold evidence and the retrieved chunks in rank order.
+struct EvidenceQuestion {
+  std::vector<Evidence> evidence;
+  std::vector<RetrievedChunk> chunks;
+};
+struct EvidenceQuestionScores {
+  std::vector<double> recall, precision;  // one per requested cutoff k
+  double rr = 0;                          // reciprocal rank of the first relevant chunk
+  std::vector<bool> relevant;             // per chunk: it matches at least one evidence
+};
+// Means over questions (each question weighs 1; an empty question list gives zeros).
+struct EvidenceReport {
+  std::vector<EvidenceQuestionScores> per_question;
+  std::vector<double> recall, precision;  // mean recall@k / precision@k, one per requested k
+  double mrr = 0;
+  std::vector<double> curve;              // mean recall@k for k = 1..max_k (index k - 1)
+};
+// Matches every question (match_evidence) and averages evidence_scores and recall_curve over them,
+// summing questions in input order. INVALID_ARGUMENT when a k is < 1 or max_k < 0; errors of
+// match_evidence pass through.
+Result<EvidenceReport> evaluate_evidence(const std::vector<EvidenceQuestion>& questions, const EvidenceOptions& options,
+                                         const std::vector<int>& ks, int max_k);
+
 // Cutoff recommender on a mean recall curve (curve[k - 1] = mean recall@k): the smallest k such that
 // the marginal gain of the next `window` steps, (curve[k - 1 + window] - curve[k - 1]) / window, is
 // below min_gain; curve.size() when the gain never drops. INVALID_ARGUMENT for an empty curve,

@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "common/hash.h"
 
 namespace ragwasm::sparse::codec {
 
@@ -126,8 +125,5 @@ class Reader {
   std::string_view b_;
   std::size_t pos_ = 0;
 };
-
-// Checksum of the saved index: FNV-1a 64 with the format's own basis (src/common/hash.h).
-inline std::uint64_t checksum(std::string_view b) { return fnv1a64(b, kSparseChecksumBasis); }
 
 }  // namespace ragwasm::sparse::codec

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/checksum.h"
 #include "dense/vector_index.h"
 #include "dense_fixtures.h"
 
@@ -38,9 +39,10 @@ VectorIndex sample(IndexKind kind, Storage storage, Metric metric, std::size_t n
   return ix;
 }
 
+// Recomputes the container's trailing XXH64 after an edit.
 void reseal(std::vector<std::uint8_t>& b) {
-  const std::uint32_t crc = format_checksum(b.data(), b.size() - 4);
-  std::memcpy(b.data() + b.size() - 4, &crc, 4);
+  const std::uint64_t h = ragwasm::xxh64(b.data(), b.size() - 8);
+  std::memcpy(b.data() + b.size() - 8, &h, 8);
 }
 
 }  // namespace
@@ -117,7 +119,7 @@ TEST_CASE("seeded bit flips are rejected with CORRUPT_INDEX or UNSUPPORTED_VERSI
       auto r = VectorIndex::load(view(b));
       INFO("seed " << seed << " trial " << trial);
       REQUIRE(!r.ok());
-      const bool version_field = std::memcmp(b.data() + 4, bytes.data() + 4, 4) != 0;
+      const bool version_field = std::memcmp(b.data() + 8, bytes.data() + 8, 4) != 0;
       REQUIRE(r.error().code == (version_field ? ErrorCode::kUnsupportedVersion : ErrorCode::kCorruptIndex));
     }
   }
@@ -125,12 +127,12 @@ TEST_CASE("seeded bit flips are rejected with CORRUPT_INDEX or UNSUPPORTED_VERSI
 
 TEST_CASE("another format version is UNSUPPORTED_VERSION naming the readable version", "[unit]") {
   auto b = sample(IndexKind::kFlat, Storage::kF32, Metric::kCosine).save();
-  b[4] = 2;
+  b[8] = 3;
   reseal(b);
   auto r = VectorIndex::load(view(b));
   REQUIRE(r.error().code == ErrorCode::kUnsupportedVersion);
-  REQUIRE(r.error().message.find("version 2") != std::string::npos);
-  REQUIRE(r.error().message.find("reads version 1") != std::string::npos);
+  REQUIRE(r.error().message.find("version 3") != std::string::npos);
+  REQUIRE(r.error().message.find("reads version 2") != std::string::npos);
   REQUIRE(VectorIndex::load("not an index at all").error().code == ErrorCode::kCorruptIndex);
 }
 
@@ -143,7 +145,7 @@ TEST_CASE("structurally bad files with a valid checksum are rejected", "[prop]")
   int rejected = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     auto b = bytes;
-    b[12 + rng() % (b.size() - 16)] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+    b[16 + rng() % (b.size() - 24)] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
     reseal(b);
     auto r = VectorIndex::load(view(b));
     if (!r.ok()) {
@@ -165,7 +167,7 @@ TEST_CASE("structurally bad files with a valid checksum are rejected", "[prop]")
   // level-0 links sit right before the upper-links section: find the first link cell by scanning for
   // a count in [1, 12] followed by a valid slot, then overwrite that slot.
   bool patched = false;
-  for (std::size_t at = b.size() - 8; at > 16 && !patched; at -= 4) {
+  for (std::size_t at = b.size() - 12; at > 16 && !patched; at -= 4) {
     std::uint32_t count = 0, target = 0;
     std::memcpy(&count, b.data() + at - 4, 4);
     std::memcpy(&target, b.data() + at, 4);

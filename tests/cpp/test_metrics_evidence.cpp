@@ -45,6 +45,35 @@ TEST_CASE("evidence recall precision and reciprocal rank by hand", "[unit]") {
   REQUIRE(recall_curve(m, 2, 5) == std::vector<double>{0, 0.5, 0.5, 1, 1});
 }
 
+TEST_CASE("evidence evaluation averages per-question scores and curves over questions", "[unit]") {
+  // q1: rank 1 misses and rank 2 holds the only evidence; q2: rank 1 holds one of two evidences
+  EvidenceQuestion q1{{{"alpha beta", {}}}, {{"nothing here", {}}, {"so alpha beta it is", {}}}};
+  EvidenceQuestion q2{{{"gamma", {}}, {"delta", {}}}, {{"gamma ray", {}}, {"epsilon", {}}}};
+  auto r = evaluate_evidence({q1, q2}, EvidenceOptions{}, {1, 2}, 3);
+  REQUIRE(r.ok());
+  const EvidenceReport& rep = r.value();
+  REQUIRE(rep.per_question.size() == 2);
+  REQUIRE(rep.per_question[0].recall == std::vector<double>{0, 1});
+  REQUIRE(rep.per_question[0].relevant == std::vector<bool>{false, true});
+  REQUIRE(rep.per_question[1].recall == std::vector<double>{0.5, 0.5});
+  REQUIRE(rep.per_question[1].precision == std::vector<double>{1, 0.5});
+  // means, exact in binary: recall@1 (0 + 0.5) / 2, recall@2 (1 + 0.5) / 2, MRR (1/2 + 1) / 2
+  REQUIRE(rep.recall == std::vector<double>{0.25, 0.75});
+  REQUIRE(rep.precision == std::vector<double>{0.5, 0.5});
+  REQUIRE(rep.mrr == 0.75);
+  REQUIRE(rep.curve == std::vector<double>{0.25, 0.75, 0.75});
+}
+
+TEST_CASE("evidence evaluation of no questions gives zeros and rejects a cutoff below 1", "[unit]") {
+  auto empty = evaluate_evidence({}, EvidenceOptions{}, {5}, 2);
+  REQUIRE(empty.ok());
+  REQUIRE(empty.value().recall == std::vector<double>{0});
+  REQUIRE(empty.value().curve == std::vector<double>{0, 0});
+  REQUIRE(empty.value().mrr == 0);
+  REQUIRE(evaluate_evidence({}, EvidenceOptions{}, {0}, 2).error().code == ErrorCode::kInvalidArgument);
+  REQUIRE(evaluate_evidence({}, EvidenceOptions{}, {1}, -1).error().code == ErrorCode::kInvalidArgument);
+}
+
 TEST_CASE("cutoff recommender stops where marginal recall gain drops", "[unit]") {
   // gains: +0.3 +0.2 +0.1 +0.005 +0.004 ; with min_gain 0.01 the gain after k = 4 is 0.005 < 0.01
   const std::vector<double> curve = {0.3, 0.6, 0.8, 0.9, 0.905, 0.909};
@@ -137,7 +166,7 @@ TEST_CASE("SQuAD answer sentences are found by text and by span with two chunkin
 }
 
 TEST_CASE("oversized inexact text matches are refused with a limit error", "[unit]") {
-  // 25,000 x 20,000 characters = 5e8 alignment cells > 4e8 (and not an exact substring)
+  // 25,000 x 20,000 characters = 5e8 alignment cells > kMaxAlignmentCells = 1e8 (and not an exact substring)
   std::vector<RetrievedChunk> chunks = {{std::string(20000, 'a'), {}}};
   std::vector<Evidence> ev = {{std::string(25000, 'b'), {}}};
   auto m = match_evidence(chunks, ev, EvidenceOptions{});

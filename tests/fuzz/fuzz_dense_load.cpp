@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/checksum.h"
 #include "dense/vector_index.h"
 
 namespace {
@@ -39,9 +40,15 @@ void exercise(std::string_view bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   exercise(std::string_view(reinterpret_cast<const char*>(data), size));
   if (size >= 16) {
+    // both layouts: the container (XXH64, 8 bytes) and the v1 "RWDV" layout (CRC-32, 4 bytes)
     std::string resealed(reinterpret_cast<const char*>(data), size);
-    const std::uint32_t crc = ragwasm::dense::format_checksum(data, size - 4);
-    std::memcpy(&resealed[size - 4], &crc, 4);
+    if (std::memcmp(data, "RWDV", 4) == 0) {
+      const std::uint32_t crc = ragwasm::crc32(data, size - 4);
+      std::memcpy(&resealed[size - 4], &crc, 4);
+    } else {
+      const std::uint64_t h = ragwasm::xxh64(data, size - 8);
+      std::memcpy(&resealed[size - 8], &h, 8);
+    }
     exercise(resealed);
   }
   return 0;

@@ -227,13 +227,13 @@ test('corrupt or foreign bytes are rejected by load', () => {
   const r = rng(12);
   for (let t = 0; t < (debug ? 50 : 300); t++) {
     const b = bytes.slice();
-    const at = 8 + Math.floor(r() * (b.length - 8));  // past magic and version
+    const at = 12 + Math.floor(r() * (b.length - 12));  // past magic and version
     b[at] ^= 1 << Math.floor(r() * 8);
     rejects(() => VectorIndex.fromBytes(b), 'CORRUPT_INDEX');
   }
   const v2 = bytes.slice();
-  v2[4] = 9;
-  rejects(() => VectorIndex.fromBytes(v2), 'UNSUPPORTED_VERSION', /version 9 is not supported; this build reads version 1/);
+  v2[8] = 9;
+  rejects(() => VectorIndex.fromBytes(v2), 'UNSUPPORTED_VERSION', /version 9 is not supported \(this build reads version 2\)/);
   rejects(() => VectorIndex.fromBytes('RWDV'), 'INVALID_ARGUMENT', /Uint8Array/);
   // the original still loads and searches
   const ok = VectorIndex.fromBytes(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));

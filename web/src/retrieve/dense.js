@@ -346,7 +346,7 @@ export class VectorIndex extends Handle {
   }
 
   /**
-   * Serializes the index: magic "RWDV", format version, sections, CRC-32 (docs/dense.md).
+   * Serializes the index in the one saved container: magic "RWVECTOR", format version, sections, XXH64 (docs/formats.md).
    * @returns {Uint8Array}
    * @throws {RagwasmError} DISPOSED
    */

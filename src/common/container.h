@@ -1,0 +1,62 @@
+// The one container of every saved ragwasm object (BM25 index, vector index, and next the static
+// model and the JS Collection; docs/formats.md). Little-endian:
+//
+//   offset 0   char[8] magic      names the object: "RWSPARSE", "RWVECTOR", ...
+//          8   u32     version    the object's format version
+//         12   u32     sections   count
+//         16   per section: u32 tag | u64 length | length bytes of payload
+//        end   u64     XXH64 (seed 0) of every byte before it
+//
+// unpack() checks, in this order: size, magic, version (UNSUPPORTED_VERSION naming the versions this
+// build reads), checksum, then every section header against the bytes left, duplicate tags and
+// trailing bytes (CORRUPT_INDEX). Payloads are views into the input (no copy). Unknown tags are
+// returned too: a reader ignores tags it does not know.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace ragwasm::container {
+
+constexpr std::size_t kMagicBytes = 8;
+constexpr std::size_t kHeaderBytes = 16;   // magic + version + section count
+constexpr std::size_t kSectionHeaderBytes = 12;
+constexpr std::size_t kSealBytes = 8;
+
+struct Section {
+  std::uint32_t tag = 0;
+  std::string_view bytes;
+};
+
+// Writes a container. magic must be 8 bytes (checked by RAGWASM_DCHECK: it is a constant of the caller).
+std::string pack(std::string_view magic, std::uint32_t version, const std::vector<Section>& sections);
+
+struct Format {
+  std::string_view magic;          // 8 bytes
+  std::string_view what;           // named in messages, e.g. "Bm25Index"
+  std::uint32_t min_version = 1;   // versions this build reads: [min_version, max_version]
+  std::uint32_t max_version = 1;
+  // Versions below `sealed_from` were sealed by `legacy_seal` instead of XXH64 (e.g. the BM25 index
+  // v1 with FNV-1a); 0 = every version uses XXH64.
+  std::uint32_t sealed_from = 0;
+  std::uint64_t (*legacy_seal)(std::string_view bytes) = nullptr;
+};
+
+struct Unpacked {
+  std::uint32_t version = 0;
+  std::vector<Section> sections;  // in file order
+  // The section with `tag`, or nullptr.
+  const Section* find(std::uint32_t tag) const;
+};
+
+Result<Unpacked> unpack(std::string_view bytes, const Format& format);
+
+// The 8-byte magic and u32 version at the start of bytes, if it is long enough (used to route a
+// file to the reader of its version before unpacking).
+bool peek(std::string_view bytes, std::string_view* magic, std::uint32_t* version);
+
+}  // namespace ragwasm::container

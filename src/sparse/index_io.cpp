@@ -1,0 +1,241 @@
+// BM25 index: the saved format.
+#include "common/container.h"
+#include "common/hash.h"
+#include "sparse/index_internal.h"
+
+namespace ragwasm::sparse {
+
+using internal::kEnd;
+using internal::kMaxDocs;
+using internal::MetaEntry;
+
+namespace {
+Error corrupt(const std::string& what) {
+  return make_error(ErrorCode::kCorruptIndex, "bytes: not a valid saved Bm25Index (" + what + ")");
+}
+}  // namespace
+
+// ---- persistence ----------------------------------------------------------------------------
+// The one container (src/common/container.h, docs/formats.md), magic "RWSPARSE", sections
+// 1 options, 2 terms, 3 metadata, 4 documents. Version 2 is sealed by XXH64; version 1 (the same
+// layout) by FNV-1a 64 with basis kSparseChecksumBasis (src/common/hash.h) and still loads.
+// Only live documents are written.
+namespace {
+constexpr char kMagic[8] = {'R', 'W', 'S', 'P', 'A', 'R', 'S', 'E'};
+constexpr std::uint32_t kVersion = 2;
+enum : std::uint32_t { kSecOptions = 1, kSecTerms = 2, kSecMeta = 3, kSecDocs = 4 };
+std::uint64_t v1_seal(std::string_view body) { return fnv1a64(body, kSparseChecksumBasis); }
+}  // namespace
+
+std::string Bm25Index::save() const {
+  const Impl& m = *impl_;
+  // term remap: only terms used by live documents
+  std::vector<std::uint32_t> remap(m.terms.size(), kEnd);
+  std::vector<std::uint32_t> kept;
+  for (std::uint32_t t = 0; t < m.terms.size(); ++t) {
+    if (m.postings[t].df > 0) {
+      remap[t] = static_cast<std::uint32_t>(kept.size());
+      kept.push_back(t);
+    }
+  }
+  codec::Writer opt;
+  const auto& a = m.opt.analyzer;
+  opt.u8(a.lowercase);
+  opt.u8(a.fold_accents);
+  opt.u8(a.use_stopwords);
+  opt.varint(a.stopwords.size());
+  for (const auto& w : a.stopwords) opt.str(w);
+  opt.u8(static_cast<std::uint8_t>(a.stemmer));
+  opt.u8(a.cjk_bigrams);
+  opt.u8(a.identifiers);
+  opt.varint(a.max_token_bytes);
+  opt.varint(m.nf);
+  for (const auto& f : m.opt.fields) {
+    opt.str(f.name);
+    opt.f64(f.boost);
+  }
+  opt.u8(static_cast<std::uint8_t>(m.opt.scoring.scorer));
+  opt.f64(m.opt.scoring.k1);
+  opt.f64(m.opt.scoring.b);
+  opt.f64(m.opt.scoring.delta);
+
+  codec::Writer terms;
+  terms.varint(kept.size());
+  for (auto t : kept) terms.str(m.terms[t]);
+
+  codec::Writer meta;
+  meta.varint(m.meta_keys.size());
+  for (const auto& k : m.meta_keys) meta.str(k);
+  meta.varint(m.meta_strs.size());
+  for (const auto& s : m.meta_strs) meta.str(s);
+
+  codec::Writer docs;
+  docs.varint(m.live);
+  for (std::uint32_t d = 0; d < m.doc_ids.size(); ++d) {
+    if (m.deleted[d]) continue;
+    docs.str(m.doc_ids[d]);
+    for (std::size_t f = 0; f < m.nf; ++f) docs.varint(m.doc_len[d * m.nf + f]);
+    std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> tt;
+    m.decode_forward(d, [&](std::uint32_t t, const std::uint32_t* tf) { tt.emplace_back(remap[t], std::vector<std::uint32_t>(tf, tf + m.nf)); });
+    docs.varint(tt.size());
+    std::uint32_t prev = 0;
+    for (std::size_t i = 0; i < tt.size(); ++i) {
+      docs.varint(i == 0 ? tt[i].first : tt[i].first - prev);
+      prev = tt[i].first;
+      for (auto x : tt[i].second) docs.varint(x);
+    }
+    docs.varint(m.meta[d].size());
+    for (const auto& e : m.meta[d]) {
+      docs.varint(e.key);
+      docs.u8(e.is_number);
+      if (e.is_number) docs.f64(e.num);
+      else docs.varint(e.str);
+    }
+  }
+
+  return container::pack(std::string_view(kMagic, 8), kVersion,
+                         {{kSecOptions, opt.bytes()}, {kSecTerms, terms.bytes()}, {kSecMeta, meta.bytes()}, {kSecDocs, docs.bytes()}});
+}
+
+Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
+  container::Format format;
+  format.magic = std::string_view(kMagic, 8);
+  format.what = "Bm25Index";
+  format.min_version = 1;
+  format.max_version = kVersion;
+  format.sealed_from = 2;
+  format.legacy_seal = v1_seal;
+  auto unpacked = container::unpack(bytes, format);
+  if (!unpacked.ok()) return unpacked.error();
+  std::string_view sec[5];
+  for (std::uint32_t t = kSecOptions; t <= kSecDocs; ++t) {
+    const container::Section* found = unpacked.value().find(t);
+    if (found == nullptr) return corrupt("missing section " + std::to_string(t));
+    sec[t] = found->bytes;
+  }
+
+  IndexOptions o;
+  {
+    codec::Reader s(sec[kSecOptions]);
+    std::uint8_t lc, fa, us, st, cjk, idn, scorer;
+    std::uint64_t nstop, mtb, nf;
+    if (!s.u8(&lc) || !s.u8(&fa) || !s.u8(&us) || !s.varint(&nstop) || nstop > s.left()) return corrupt("options");
+    o.analyzer.lowercase = lc != 0;
+    o.analyzer.fold_accents = fa != 0;
+    o.analyzer.use_stopwords = us != 0;
+    o.analyzer.stopwords.clear();
+    for (std::uint64_t i = 0; i < nstop; ++i) {
+      std::string w;
+      if (!s.str(&w, 1024)) return corrupt("options: stopword");
+      o.analyzer.stopwords.push_back(std::move(w));
+    }
+    if (!s.u8(&st) || st > 1 || !s.u8(&cjk) || !s.u8(&idn) || !s.varint(&mtb) || !s.varint(&nf) || nf < 1 || nf > kMaxFields) {
+      return corrupt("options: analyzer");
+    }
+    o.analyzer.stemmer = static_cast<Stemmer>(st);
+    o.analyzer.cjk_bigrams = cjk != 0;
+    o.analyzer.identifiers = idn != 0;
+    o.analyzer.max_token_bytes = static_cast<std::size_t>(mtb);
+    o.fields.clear();
+    for (std::uint64_t i = 0; i < nf; ++i) {
+      FieldSpec f;
+      if (!s.str(&f.name, 256) || !s.f64(&f.boost)) return corrupt("options: fields");
+      o.fields.push_back(std::move(f));
+    }
+    if (!s.u8(&scorer) || scorer > 4 || !s.f64(&o.scoring.k1) || !s.f64(&o.scoring.b) || !s.f64(&o.scoring.delta) || !s.done()) {
+      return corrupt("options: scoring");
+    }
+    o.scoring.scorer = static_cast<Scorer>(scorer);
+  }
+  auto created = create(o);
+  if (!created.ok()) return corrupt("options: " + created.error().message);
+  Bm25Index idx = std::move(created).value();
+  Impl& m = *idx.impl_;
+  {
+    codec::Reader s(sec[kSecTerms]);
+    std::uint64_t n;
+    if (!s.varint(&n) || n > s.left()) return corrupt("terms: count");
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::string t;
+      if (!s.str(&t, 1 << 16)) return corrupt("terms: entry");
+      if (m.term_ids.count(t) != 0) return corrupt("terms: duplicate term");
+      m.intern_term(t);
+    }
+    if (!s.done()) return corrupt("terms: trailing bytes");
+  }
+  {
+    codec::Reader s(sec[kSecMeta]);
+    std::uint64_t n;
+    if (!s.varint(&n) || n > s.left()) return corrupt("metadata keys");
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::string k;
+      if (!s.str(&k, kMaxIdBytes) || m.meta_key_ids.count(k) != 0) return corrupt("metadata key");
+      m.intern(m.meta_keys, m.meta_key_ids, k);
+    }
+    if (!s.varint(&n) || n > s.left()) return corrupt("metadata values");
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::string k;
+      if (!s.str(&k, std::size_t{1} << 20) || m.meta_str_ids.count(k) != 0) return corrupt("metadata value");
+      m.intern(m.meta_strs, m.meta_str_ids, k);
+    }
+    if (!s.done()) return corrupt("metadata: trailing bytes");
+  }
+  {
+    codec::Reader s(sec[kSecDocs]);
+    std::uint64_t n;
+    if (!s.varint(&n) || n > s.left() || n > kMaxDocs) return corrupt("documents: count");
+    const std::size_t nf = m.nf;
+    std::vector<Impl::TermTf> tt;
+    std::vector<std::uint32_t> lens(nf);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::string id;
+      if (!s.str(&id, kMaxIdBytes) || id.empty() || m.id_map.count(id) != 0) return corrupt("documents: id");
+      for (std::size_t f = 0; f < nf; ++f)
+        if (!s.varint32(&lens[f])) return corrupt("documents: length");
+      std::uint64_t nt;
+      if (!s.varint(&nt) || nt > s.left()) return corrupt("documents: term count");
+      tt.clear();
+      std::vector<std::uint64_t> sums(nf, 0);
+      std::uint64_t term = 0;
+      for (std::uint64_t j = 0; j < nt; ++j) {
+        std::uint64_t dt;
+        // dt < terms.size() also keeps `term + dt` from wrapping around to an earlier (repeated) term
+        if (!s.varint(&dt) || (j > 0 && dt == 0) || dt >= m.terms.size()) return corrupt("documents: term order");
+        term = j == 0 ? dt : term + dt;
+        if (term >= m.terms.size()) return corrupt("documents: term id out of range");
+        Impl::TermTf e{};
+        e.term = static_cast<std::uint32_t>(term);
+        std::uint64_t any = 0;
+        for (std::size_t f = 0; f < nf; ++f) {
+          if (!s.varint32(&e.tf[f])) return corrupt("documents: tf");
+          sums[f] += e.tf[f];
+          any += e.tf[f];
+        }
+        if (any == 0) return corrupt("documents: zero tf");
+        tt.push_back(e);
+      }
+      for (std::size_t f = 0; f < nf; ++f)
+        if (lens[f] > sums[f]) return corrupt("documents: length exceeds the term counts");
+      std::uint64_t nm;
+      if (!s.varint(&nm) || nm > s.left()) return corrupt("documents: metadata count");
+      std::vector<MetaEntry> me;
+      for (std::uint64_t j = 0; j < nm; ++j) {
+        MetaEntry e{};
+        std::uint32_t key;
+        if (!s.varint32(&key) || key >= m.meta_keys.size() || !s.u8(&e.is_number) || e.is_number > 1) return corrupt("documents: metadata");
+        e.key = key;
+        if (e.is_number) {
+          if (!s.f64(&e.num) || !std::isfinite(e.num)) return corrupt("documents: metadata number");
+        } else {
+          if (!s.varint32(&e.str) || e.str >= m.meta_strs.size()) return corrupt("documents: metadata value");
+        }
+        me.push_back(e);
+      }
+      m.append_doc(id, tt, lens, std::move(me));
+    }
+    if (!s.done()) return corrupt("documents: trailing bytes");
+  }
+  return idx;
+}
+
+}  // namespace ragwasm::sparse
