@@ -42,7 +42,7 @@ async function nodeEvidence(docId, options, maxK = 20) {
   const r = evaluateEvidence(questions.map((q) => ({
     evidence: q.evidence.map((t) => ({ text: t })),
     chunks: index.search(q.question, { k: maxK }).map((hit) => all[Number(hit.id)]),
-  })), { k: [1, 3, 5, 10], maxK });
+  })), { cutoffs: [1, 3, 5, 10], maxK });
   index.dispose?.();
   return r;
 }

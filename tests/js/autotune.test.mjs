@@ -92,7 +92,7 @@ test('the best configuration reproduces its metric through a Collection built fr
         const hits = await col.search(q.text);
         questions.push({ evidence: corpus.evidence[q.id].map((text) => ({ text })), chunks: hits.map((h) => ({ text: h.text })) });
       }
-      const e = metrics.evaluateEvidence(questions, { k: [row.k], maxK: row.k });
+      const e = metrics.evaluateEvidence(questions, { cutoffs: [row.k], maxK: row.k });
       assert.ok(Math.abs(e.recall[row.k] - row.value) < 1e-9, `row ${row.index} (${row.fusionLabel}): collection ${e.recall[row.k]} vs autotune ${row.value}`);
     } finally {
       col.dispose();

@@ -17,6 +17,12 @@ function gaussian(n, dim, seed) {
   return out;
 }
 const ids = (n, p = 'd') => Array.from({ length: n }, (_, i) => `${p}${i}`);
+// [{id, vector}] from ids and vectors (one flat Float32Array or one vector per id).
+function items(idList, data) {
+  const dim = data instanceof Float32Array ? data.length / idList.length : 0;
+  return idList.map((id, i) => ({ id, vector: data instanceof Float32Array ? data.subarray(i * dim, (i + 1) * dim) : data[i] }));
+}
+
 function rejects(fn, code, pattern) {
   assert.throws(fn, (e) => {
     assert.ok(e instanceof RagwasmError, `expected RagwasmError, got ${e}`);
@@ -34,16 +40,16 @@ test('cosine dot and l2 scores follow their formulas', () => {
   const data = [[1, 0], [0, 1], [1, 1], [-2, 0]];
   const q = [2, 0];
   const cos = VectorIndex.create({ dimension: 2 });
-  cos.add(['a', 'b', 'c', 'd'], data.map((v) => new Float32Array(v)));
+  cos.add(items(['a', 'b', 'c', 'd'], data.map((v) => new Float32Array(v))));
   const hc = cos.search(q, { k: 4 });
   assert.deepEqual(hc.map((h) => h.id), ['a', 'c', 'b', 'd']);
   assert.ok(Math.abs(hc[1].score - Math.SQRT1_2) < 1e-6);  // cos 45 degrees
   const dot = VectorIndex.create({ dimension: 2, metric: 'dot' });
-  dot.add(['a', 'b', 'c', 'd'], new Float32Array(data.flat()));
+  dot.add(items(['a', 'b', 'c', 'd'], new Float32Array(data.flat())));
   // dots a 2, b 0, c 2, d -4: a and c tie, insertion order puts a first
   assert.deepEqual(dot.search(q, { k: 4 }), [{ id: 'a', score: 2 }, { id: 'c', score: 2 }, { id: 'b', score: 0 }, { id: 'd', score: -4 }]);
   const l2 = VectorIndex.create({ dimension: 2, metric: 'l2' });
-  l2.add(['a', 'b', 'c', 'd'], data);
+  l2.add(items(['a', 'b', 'c', 'd'], data));
   // squared distances a 1, c 2, b 5, d 16
   assert.deepEqual(l2.search(q, { k: 4 }).map((h) => h.score), [-1, -2, -5, -16]);
   for (const ix of [cos, dot, l2]) ix.dispose();
@@ -54,7 +60,7 @@ test('WASM dot scores equal the documented 16-lane summation bit for bit', () =>
   const data = gaussian(50, dim, 3);
   const q = gaussian(1, dim, 4);
   const ix = VectorIndex.create({ dimension: dim, metric: 'dot' });
-  ix.add(ids(50), data);
+  ix.add(items(ids(50), data));
   const f = Math.fround;
   const expected = new Map();
   for (let r = 0; r < 50; r++) {
@@ -79,7 +85,7 @@ test('flat search returns the exact top k for every storage', () => {
   const data = gaussian(n, dim, 5);
   const queries = gaussian(10, dim, 6);
   const f32 = VectorIndex.create({ dimension: dim });
-  f32.add(ids(n), data);
+  f32.add(items(ids(n), data));
   // brute force in JS (double precision cosine)
   const norms = Array.from({ length: n }, (_, i) => Math.hypot(...data.subarray(i * dim, (i + 1) * dim)));
   for (let qi = 0; qi < 10; qi++) {
@@ -98,7 +104,7 @@ test('flat search returns the exact top k for every storage', () => {
   }
   for (const storage of ['int8', 'binary']) {
     const ix = VectorIndex.create({ dimension: dim, storage });
-    ix.add(ids(n), data);
+    ix.add(items(ids(n), data));
     let overlap = 0;
     for (let qi = 0; qi < 10; qi++) {
       const q = queries.subarray(qi * dim, (qi + 1) * dim);
@@ -117,7 +123,7 @@ test('HNSW agrees with its exact scan and survives save and load', () => {
   const data = gaussian(n, dim, 7);
   const queries = gaussian(50, dim, 8);
   const ix = VectorIndex.create({ dimension: dim, index: 'hnsw', hnsw: { M: 16, efConstruction: 100, seed: 3 } });
-  ix.add(ids(n), data);
+  ix.add(items(ids(n), data));
   let found = 0;
   for (let i = 0; i < 50; i++) {
     const q = queries.subarray(i * dim, (i + 1) * dim);
@@ -125,15 +131,15 @@ test('HNSW agrees with its exact scan and survives save and load', () => {
     found += ix.search(q, { k: 10, efSearch: 128 }).filter((h) => exact.has(h.id)).length;
   }
   assert.ok(found / 500 >= 0.9, `recall@10 ${found / 500}`);
-  const bytes = ix.save();
-  const loaded = VectorIndex.load(bytes);
+  const bytes = ix.toBytes();
+  const loaded = VectorIndex.fromBytes(bytes);
   assert.deepEqual(loaded.options, ix.options);
   assert.equal(loaded.size, n);
   for (let i = 0; i < 50; i++) {
     const q = queries.subarray(i * dim, (i + 1) * dim);
     assert.deepEqual(loaded.search(q, { k: 10 }), ix.search(q, { k: 10 }));
   }
-  assert.deepEqual(loaded.save(), bytes);
+  assert.deepEqual(loaded.toBytes(), bytes);
   loaded.dispose();
   ix.dispose();
 });
@@ -145,7 +151,7 @@ test('filters return k hits when at least k ids pass', () => {
   const q = gaussian(1, dim, 10);
   for (const index of ['flat', 'hnsw']) {
     const ix = VectorIndex.create({ dimension: dim, index });
-    ix.add(ids(n), data);
+    ix.add(items(ids(n), data));
     const even = ix.search(q, { k: 10, filter: (id) => Number(id.slice(1)) % 2 === 0 });
     assert.equal(even.length, 10);
     assert.ok(even.every((h) => Number(h.id.slice(1)) % 2 === 0));
@@ -165,20 +171,21 @@ test('filters return k hits when at least k ids pass', () => {
 test('remove and add again by id', () => {
   for (const index of ['flat', 'hnsw']) {
     const ix = VectorIndex.create({ dimension: 4, index });
-    ix.add(['x', 'y', 'z'], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]);
-    assert.equal(ix.remove(['y']), 2);
+    ix.add(items(['x', 'y', 'z'], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]));
+    assert.deepEqual(ix.remove(['y']), { added: 0, updated: 0, removed: 1, skipped: 0 });
+    assert.equal(ix.size, 2);
     assert.equal(ix.has('y'), false);
     assert.deepEqual(ix.search([0, 1, 0, 0], { k: 3 }).map((h) => h.id), ['x', 'z']);
-    ix.add(['y'], [[0, 1, 0, 0]]);
+    ix.add(items(['y'], [[0, 1, 0, 0]]));
     assert.equal(ix.search([0, 1, 0, 0], { k: 1 })[0].id, 'y');
     assert.equal(ix.size, 3);
     ix.dispose();
   }
 });
 
-test('bad input throws a named RagwasmError and nothing indexed is lost', () => {
+test('bad input throws a named RagwasmError and nothing indexed is lost (the deprecated add(ids, vectors) keeps its checks)', () => {
   const ix = VectorIndex.create({ dimension: 3, index: 'hnsw' });
-  ix.add(['a', 'b'], [[1, 2, 3], [3, 2, 1]]);
+  ix.add(items(['a', 'b'], [[1, 2, 3], [3, 2, 1]]));
   const before = ix.search([1, 1, 1], { k: 2 });
   rejects(() => ix.add(['c'], [[1, 2]]), 'DIMENSION_MISMATCH', /vectors\[0\]: has 2 values, the index expects dimension 3/);
   rejects(() => ix.add(['c', 'd'], new Float32Array(5)), 'DIMENSION_MISMATCH', /expected 2 x 3 = 6/);
@@ -192,7 +199,7 @@ test('bad input throws a named RagwasmError and nothing indexed is lost', () => 
   rejects(() => ix.add('a', [[1, 1, 1]]), 'INVALID_ARGUMENT', /ids: expected an array/);
   rejects(() => ix.add(['c'], 'x'), 'INVALID_ARGUMENT', /vectors/);
   rejects(() => ix.remove(['a', 'missing']), 'NOT_FOUND', /'missing' is not in the index/);
-  rejects(() => ix.remove([]), 'INVALID_ARGUMENT', /empty batch/);
+  assert.deepEqual(ix.remove([]), { added: 0, updated: 0, removed: 0, skipped: 0 });  // an empty batch is a no-op (docs/api.md)
   for (const k of [0, -1, 1.5, NaN, '3', 100001]) rejects(() => ix.search([1, 1, 1], { k }), 'INVALID_ARGUMENT', /options\.k/);
   rejects(() => ix.search([1, 1], { k: 1 }), 'DIMENSION_MISMATCH', /query: has 2 values/);
   rejects(() => ix.search([1, NaN, 1]), 'INVALID_ARGUMENT', /query\[1\]/);
@@ -213,23 +220,23 @@ test('bad input throws a named RagwasmError and nothing indexed is lost', () => 
 
 test('corrupt or foreign bytes are rejected by load', () => {
   const ix = VectorIndex.create({ dimension: 8, storage: 'int8', index: 'hnsw' });
-  ix.add(ids(30), gaussian(30, 8, 11));
-  const bytes = ix.save();
-  rejects(() => VectorIndex.load(bytes.subarray(0, bytes.length - 1)), 'CORRUPT_INDEX', /corrupt/);
-  rejects(() => VectorIndex.load(new Uint8Array(0)), 'CORRUPT_INDEX');
+  ix.add(items(ids(30), gaussian(30, 8, 11)));
+  const bytes = ix.toBytes();
+  rejects(() => VectorIndex.fromBytes(bytes.subarray(0, bytes.length - 1)), 'CORRUPT_INDEX', /corrupt/);
+  rejects(() => VectorIndex.fromBytes(new Uint8Array(0)), 'CORRUPT_INDEX');
   const r = rng(12);
   for (let t = 0; t < (debug ? 50 : 300); t++) {
     const b = bytes.slice();
     const at = 12 + Math.floor(r() * (b.length - 12));  // past magic and version
     b[at] ^= 1 << Math.floor(r() * 8);
-    rejects(() => VectorIndex.load(b), 'CORRUPT_INDEX');
+    rejects(() => VectorIndex.fromBytes(b), 'CORRUPT_INDEX');
   }
   const v2 = bytes.slice();
   v2[8] = 9;
-  rejects(() => VectorIndex.load(v2), 'UNSUPPORTED_VERSION', /version 9 is not supported \(this build reads version 2\)/);
-  rejects(() => VectorIndex.load('RWDV'), 'INVALID_ARGUMENT', /Uint8Array/);
+  rejects(() => VectorIndex.fromBytes(v2), 'UNSUPPORTED_VERSION', /version 9 is not supported \(this build reads version 2\)/);
+  rejects(() => VectorIndex.fromBytes('RWDV'), 'INVALID_ARGUMENT', /Uint8Array/);
   // the original still loads and searches
-  const ok = VectorIndex.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  const ok = VectorIndex.fromBytes(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
   assert.equal(ok.size, 30);
   ok.dispose();
   ix.dispose();
@@ -237,7 +244,7 @@ test('corrupt or foreign bytes are rejected by load', () => {
 
 test('a disposed index throws DISPOSED', () => {
   const ix = VectorIndex.create({ dimension: 2 });
-  ix.add(['a'], [[1, 0]]);
+  ix.add(items(['a'], [[1, 0]]));
   ix.dispose();
   assert.equal(ix.disposed, true);
   rejects(() => ix.search([1, 0]), 'DISPOSED');
@@ -252,7 +259,7 @@ test('options report the defaults and survive save and load', () => {
     hnsw: { M: 8, efConstruction: 200, efSearch: 64, seed: 42 },
   };
   assert.deepEqual(ix.options, expected);
-  const loaded = VectorIndex.load(ix.save());
+  const loaded = VectorIndex.fromBytes(ix.toBytes());
   assert.deepEqual(loaded.options, expected);
   assert.equal(loaded.size, 0);
   assert.deepEqual(loaded.search([1, 2, 3, 4, 5]), []);
@@ -275,7 +282,7 @@ test('WASM batch kernels equal the single-row kernels for every row count and st
       for (const [storage, metric] of [['f32', 'dot'], ['f32', 'l2'], ['int8', 'dot'], ['int8', 'cosine'], ['binary', 'dot']]) {
         const ix = VectorIndex.create({ dimension: dim, metric, storage });
         try {
-          ix.add(Array.from({ length: n }, (_, i) => `r${i}`), data);
+          ix.add(items(Array.from({ length: n }, (_, i) => `r${i}`), data));
           const kernel = callWasm(() => ix.native.referencePass(q, 'kernel'));
           const batch = callWasm(() => ix.native.referencePass(q, 'batch'));
           assert.equal(batch.checksum, kernel.checksum, `${storage}/${metric} n=${n} dim=${dim}`);

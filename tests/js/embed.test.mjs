@@ -73,7 +73,8 @@ function staticModelBytes() {
 test('static model embeds unit vectors and rejects corrupt bytes', async () => {
   const bytes = staticModelBytes();
   const e = await createStaticEmbedder({ model: bytes });
-  assert.equal(e.dims, 100);
+  assert.equal(e.dimension, 100);
+  assert.match(e.id, /^static-100d-[0-9a-f]{8}$/);
   assert.equal(e.vocabSize, 100000);
   const [a, b, c, z] = await e.embed(['The cat sat on the mat.', 'A kitten slept on the rug.', 'Interest rates rose sharply.', 'qqqzzzxx']);
   const dot = (x, y) => x.reduce((s, v, i) => s + v * y[i], 0);

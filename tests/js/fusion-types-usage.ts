@@ -9,7 +9,7 @@ import type { FuseResult, FusedHit, TuneResult, AssembledContext, PipelineConfig
 
 export async function fusionUsage(): Promise<number> {
   const lists: RankedList[] = [{ retriever: 'bm25', hits: [{ id: 'a', score: 1 }] }, { retriever: 'dense', hits: [{ id: 'a', score: 0.5 }] }];
-  const r: FuseResult = fuse(lists, { mode: 'rrf', weights: [1, 2], k: 60, topK: 10 });
+  const r: FuseResult = fuse(lists, { mode: 'rrf', weights: [1, 2], rrfK: 60, k: 10 });
   const first: FusedHit = r.hits[0];
   const warn: string[] = r.diagnostics.warnings;
   const t: TuneResult = tuneFusion([{ queryId: 'q', lists }], { q: { a: 1 } }, { cutoff: 10, metric: (ids, fused) => fused.length / ids.length });

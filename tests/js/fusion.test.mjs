@@ -18,9 +18,9 @@ test('RRF sums weight over k plus rank', () => {
   assert.deepEqual(r.hits.map((h) => h.id), ['a', 'c', 'b', 'd']);
   close(r.hits[0].score, 1 / 61 + 1 / 62);
   close(r.hits[1].score, 1 / 63 + 1 / 61);
-  const w = fuse(legs(), { mode: 'rrf', weights: [1, 2], k: 0 });
+  const w = fuse(legs(), { mode: 'rrf', weights: [1, 2], rrfK: 0 });
   close(w.hits.find((h) => h.id === 'a').score, 1 / 1 + 2 / 2);
-  assert.equal(r.options.k, 60);
+  assert.equal(r.options.rrfK, 60);
 });
 
 test('the default mode is the safe hybrid with explanations', () => {
@@ -68,7 +68,7 @@ test('bad fusion input throws RagwasmError naming the parameter and later calls 
   rejects(() => fuse([{ retriever: 'a', hits: [{ id: 'x', score: 1 }, { id: 'x', score: 2 }] }]), 'DUPLICATE_ID', /lists\[0\]\.hits\[1\]\.id/);
   rejects(() => fuse([{ retriever: 'a', hits: [{ id: '\uD800', score: 1 }] }]), 'INVALID_UTF8');
   rejects(() => fuse([{ retriever: 'a', hits: [] }, { retriever: 'a', hits: [] }]), 'INVALID_ARGUMENT', /unique name/);
-  assert.equal(fuse(legs(), { mode: 'rrf', topK: 2 }).hits.length, 2);
+  assert.equal(fuse(legs(), { mode: 'rrf', rrfK: 60, k: 2 }).hits.length, 2);
 });
 
 test('ids with non-ASCII characters survive the round trip', () => {

@@ -91,7 +91,7 @@ test('evidence recall on the sample corpus questions with two chunkers and BM25'
       }
     }
     assert.ok(oracle.length > 30, `${name}: ${oracle.length} evidences inside one chunk`);
-    assert.equal(metrics.evaluateEvidence(oracle, { k: [100000], maxK: 1 }).recall[100000], 1, name);
+    assert.equal(metrics.evaluateEvidence(oracle, { cutoffs: [100000], maxK: 1 }).recall[100000], 1, name);
     // 2. BM25 over all chunks: a recall curve k = 1..20 that never decreases, and a recommended cutoff.
     const idx = Bm25Index.create({ fields: ['text'] });
     idx.add(chunks.map((c) => ({ id: c.id, text: c.text })));
@@ -101,7 +101,7 @@ test('evidence recall on the sample corpus questions with two chunkers and BM25'
       chunks: idx.search(q.question, { k: 20 }).map((h) => ({ text: byId.get(h.id).text })),
     }));
     idx.dispose();
-    const r = metrics.evaluateEvidence(qs, { k: [1, 5, 10, 20], maxK: 20 });
+    const r = metrics.evaluateEvidence(qs, { cutoffs: [1, 5, 10, 20], maxK: 20 });
     for (let i = 1; i < r.curve.length; i++) assert.ok(r.curve[i] >= r.curve[i - 1]);
     assert.equal(r.curve[19], r.recall[20]);
     const k = metrics.recommendCutoff(r.curve, { minGain: 0.01 });

@@ -242,7 +242,7 @@ test('evidence evaluation by text and by span with a recommended cutoff', () => 
     { evidence: [{ text: 'The quick brown fox' }], chunks: [{ text: 'nothing here' }, { text: 'Yes, the QUICK brown fox!' }, { text: 'quick brown fox again' }] },
     { evidence: [{ docId: 'd', start: 10, end: 20 }], chunks: [{ docId: 'd', start: 0, end: 15 }, { docId: 'e', start: 10, end: 20 }] },
   ];
-  const r = metrics.evaluateEvidence(questions, { k: [1, 2], maxK: 3 });
+  const r = metrics.evaluateEvidence(questions, { cutoffs: [1, 2], maxK: 3 });
   // q1: first match at rank 2 (rank 3 also matches: "the" missing, 4/19 edits -> below 0.8? see below)
   assert.equal(r.perQuestion[0].rr, 1 / 2);
   assert.equal(r.perQuestion[1].rr, 1); // span [0,15) overlaps [10,20)
@@ -252,7 +252,7 @@ test('evidence evaluation by text and by span with a recommended cutoff', () => 
   assert.deepEqual(r.curve, [0.5, 1, 1]);
   assert.equal(metrics.recommendCutoff(r.curve, { minGain: 0.01 }), 2);
   assert.equal(metrics.evidenceContainment('quick brown fox', 'a quick brwn fox'), 1 - 1 / 15);
-  throwsCode(() => metrics.evaluateEvidence(questions, { k: [0] }), 'INVALID_ARGUMENT');
+  throwsCode(() => metrics.evaluateEvidence(questions, { cutoffs: [0] }), 'INVALID_ARGUMENT');
   throwsCode(() => metrics.evaluateEvidence([{ evidence: [{}], chunks: [] }]), 'INVALID_ARGUMENT');
 });
 
@@ -319,11 +319,11 @@ test('SQuAD answer sentences are found by span and text with two real chunkers',
     }
   }
   for (const [name, qs] of Object.entries(questions)) {
-    const r = metrics.evaluateEvidence(qs, { k: [1000], maxK: 5 });
+    const r = metrics.evaluateEvidence(qs, { cutoffs: [1000], maxK: 5 });
     assert.equal(r.recall[1000], 1, `${name}: every evidence span overlaps some chunk`);
     assert.ok(r.curve[0] > 0 && r.curve[0] <= r.curve[4], `${name}: recall curve rises with k`);
   }
-  const rt = metrics.evaluateEvidence(textQuestions, { k: [1000] });
+  const rt = metrics.evaluateEvidence(textQuestions, { cutoffs: [1000] });
   assert.ok(textQuestions.length > n / 3);
   assert.equal(rt.recall[1000], 1, 'text matching finds every evidence sentence contained in a chunk');
 });

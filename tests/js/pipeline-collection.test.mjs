@@ -143,16 +143,16 @@ test('fromBytes frees the indexes it loaded when the collection cannot be built'
   const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
   const { VectorIndex } = await import('../../web/src/retrieve/dense.js');
   const loaded = [];
-  const origB = Bm25Index.load;
-  const origV = VectorIndex.load;
-  Bm25Index.load = (...a) => { const x = origB.apply(Bm25Index, a); loaded.push(x); return x; };
-  VectorIndex.load = (...a) => { const x = origV.apply(VectorIndex, a); loaded.push(x); return x; };
+  const origB = Bm25Index.fromBytes;
+  const origV = VectorIndex.fromBytes;
+  Bm25Index.fromBytes = (...a) => { const x = origB.apply(Bm25Index, a); loaded.push(x); return x; };
+  VectorIndex.fromBytes = (...a) => { const x = origV.apply(VectorIndex, a); loaded.push(x); return x; };
   try {
     // no embedder for a collection whose config enables the dense index
     assert.throws(() => Collection.fromBytes(bytes), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT');
   } finally {
-    Bm25Index.load = origB;
-    VectorIndex.load = origV;
+    Bm25Index.fromBytes = origB;
+    VectorIndex.fromBytes = origV;
   }
   assert.equal(loaded.length, 2);
   assert.ok(loaded.every((x) => x.disposed), 'both loaded indexes are disposed');
@@ -219,8 +219,8 @@ test('collection bytes of the pre-packSections writer (format 1) load identicall
     const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
     const v1bm25 = v1config.indexes.bm25 ? Bm25Index.create({ fields: ['text'], k1: 0.9, b: 0.4 }) : null;
     v1bm25?.add([...col.chunks.values()].map((c) => ({ id: c.id, text: c.text })));
-    const old = oldWriter(JSON.stringify({ config: v1config, docs: docList }), v1bm25 ? v1bm25.save() : new Uint8Array(0),
-      col.dense ? col.dense.save() : new Uint8Array(0));
+    const old = oldWriter(JSON.stringify({ config: v1config, docs: docList }), v1bm25 ? v1bm25.toBytes() : new Uint8Array(0),
+      col.dense ? col.dense.toBytes() : new Uint8Array(0));
     v1bm25?.dispose();
     const again = Collection.fromBytes(old, { embedder: embed, dimension: 32 });
     for (const q of ['capital of Germany', 'apple pie', 'Rome']) {

@@ -22,7 +22,7 @@ function assertCode(fn, code) {
 
 test('search ranks matching documents with ties broken by id', () => {
   const idx = Bm25Index.create();
-  assert.equal(idx.add(docs), 5);
+  assert.deepEqual(idx.add(docs), { added: 5, updated: 0, removed: 0, skipped: 0 });
   assert.equal(idx.size, 5);
   const hits = idx.search('apple');
   assert.deepEqual(hits.map((h) => h.id).sort(), ['d1', 'd2']);
@@ -51,7 +51,7 @@ test('maxscore and the exhaustive oracle agree through the JS API', () => {
   for (let q = 0; q < 50; q++) {
     const query = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
     const k = 1 + Math.floor(rnd() * 20);
-    assert.deepEqual(idx.search(query, { k }), idx.search(query, { k, exhaustive: true }), query);
+    assert.deepEqual(idx.search(query, { k }), idx.search(query, { k, exact: true }), query);
   }
   idx.dispose();
 });
@@ -83,7 +83,7 @@ test('updates keep statistics exact and compaction changes nothing visible', () 
   a.add({ id: 'tmp', text: 'apple apple apple' });
   a.upsert({ id: 'd2', title: 'Old', text: 'nothing here' });
   a.upsert({ id: 'd2', title: docs[1].title, text: docs[1].text, metadata: docs[1].metadata });
-  assert.equal(a.remove('tmp'), 1);
+  assert.deepEqual(a.remove('tmp'), { added: 0, updated: 0, removed: 1, skipped: 0 });
   const b = Bm25Index.create();
   b.add(docs);
   assert.deepEqual(a.search('apple orchards'), b.search('apple orchards'));
@@ -109,7 +109,7 @@ test('bad input throws RagwasmError naming the parameter and the index stays usa
   assertCode(() => idx.add({ id: 'q', text: 'x', metadata: { y: NaN } }), 'INVALID_ARGUMENT');
   assertCode(() => idx.add({ id: 'q', text: 'x', metadata: { y: { a: 1 } } }), 'INVALID_ARGUMENT');
   assertCode(() => idx.remove('nope'), 'NOT_FOUND');
-  assert.equal(idx.remove('nope', { ignoreMissing: true }), 0);
+  assert.deepEqual(idx.remove('nope', { ignoreMissing: true }), { added: 0, updated: 0, removed: 0, skipped: 1 });
   assertCode(() => idx.search(42), 'INVALID_ARGUMENT');
   assertCode(() => idx.search('x', { k: -1 }), 'INVALID_ARGUMENT');
   assertCode(() => idx.search('x', { k: 1.5 }), 'INVALID_ARGUMENT');
@@ -168,22 +168,22 @@ test('save and load round-trip and corrupt bytes fail with stable codes', () => 
   const idx = Bm25Index.create({ scorer: 'bm25plus', k1: 1.1, fields: [{ name: 'title', boost: 1.5 }, 'text'] });
   idx.add(docs);
   idx.remove('d3');
-  const bytes = idx.save();
+  const bytes = idx.toBytes();
   assert.ok(bytes instanceof Uint8Array);
-  const back = Bm25Index.load(bytes);
+  const back = Bm25Index.fromBytes(bytes);
   assert.deepEqual(back.search('apple', { filter: { lang: 'en' } }), idx.search('apple', { filter: { lang: 'en' } }));
-  assert.deepEqual(back.save(), bytes);
+  assert.deepEqual(back.toBytes(), bytes);
   assert.equal(back.size, 4);
   back.add({ id: 'new', text: 'apple' });  // a loaded index keeps working
   assert.equal(back.size, 5);
-  assertCode(() => Bm25Index.load(bytes.slice(0, bytes.length - 1)), 'CORRUPT_INDEX');
+  assertCode(() => Bm25Index.fromBytes(bytes.slice(0, bytes.length - 1)), 'CORRUPT_INDEX');
   const flipped = bytes.slice();
   flipped[40] ^= 1;
-  assertCode(() => Bm25Index.load(flipped), 'CORRUPT_INDEX');
+  assertCode(() => Bm25Index.fromBytes(flipped), 'CORRUPT_INDEX');
   const version = bytes.slice();
   version[8] = 99;
-  assertCode(() => Bm25Index.load(version), 'UNSUPPORTED_VERSION');
-  assertCode(() => Bm25Index.load('not bytes'), 'INVALID_ARGUMENT');
+  assertCode(() => Bm25Index.fromBytes(version), 'UNSUPPORTED_VERSION');
+  assertCode(() => Bm25Index.fromBytes('not bytes'), 'INVALID_ARGUMENT');
   // seeded mutations: every one fails with a stable code (never a crash)
   let seed = 7;
   const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
@@ -191,7 +191,7 @@ test('save and load round-trip and corrupt bytes fail with stable codes', () => 
   for (let i = 0; i < rounds; i++) {
     const b = bytes.slice(0, i % 2 ? bytes.length : rnd(bytes.length));
     if (i % 2) b[rnd(b.length)] ^= 1 << rnd(8);
-    assert.throws(() => Bm25Index.load(b), (e) => e instanceof RagwasmError && (e.code === 'CORRUPT_INDEX' || e.code === 'UNSUPPORTED_VERSION'));
+    assert.throws(() => Bm25Index.fromBytes(b), (e) => e instanceof RagwasmError && (e.code === 'CORRUPT_INDEX' || e.code === 'UNSUPPORTED_VERSION'));
   }
   idx.dispose();
   back.dispose();
@@ -203,11 +203,11 @@ test('storage saves atomically to files in Node and loads the same bytes', async
     assert.equal(await storageBackend(), 'node');
     const idx = Bm25Index.create();
     idx.add(docs);
-    await saveBytes('scifact.idx', idx.save(), { dir });
-    await saveBytes('scifact.idx', idx.save(), { dir });  // replacing works
+    await saveBytes('scifact.idx', idx.toBytes(), { dir });
+    await saveBytes('scifact.idx', idx.toBytes(), { dir });  // replacing works
     assert.deepEqual(await listStored({ dir }), ['scifact.idx']);
     assert.deepEqual(readdirSync(dir), ['scifact.idx']);  // no temporary file left behind
-    const back = Bm25Index.load(await loadBytes('scifact.idx', { dir }));
+    const back = Bm25Index.fromBytes(await loadBytes('scifact.idx', { dir }));
     assert.deepEqual(back.search('apple'), idx.search('apple'));
     assert.equal(await loadBytes('missing', { dir }), null);
     assert.equal(await removeBytes('scifact.idx', { dir }), true);

@@ -43,9 +43,14 @@ export async function retrieval(): Promise<number> {
   const doc: Document = createDocument({ id: 'd', text: '# A\nalpha beta.\n\n# B\ngamma delta.' });
   const chunks: Chunk[] = chunk(doc, { strategy: 'markdown-header', chunkSize: 500 });
   const index = Bm25Index.create({ k1: 1.2, b: 0.75 });
-  index.add(chunks.map((c) => ({ id: c.id, text: c.text, metadata: { section: c.id } })));
-  const hits = index.search('gamma', { k: 5, filter: { section: { in: ['d#1'] } } });
-  const bytes: Uint8Array = index.save();
+  const added: number = index.add(chunks.map((c) => ({ id: c.id, text: c.text, metadata: { section: c.id } }))).added;
+  const hits = index.search('gamma', { k: 5, filter: { section: { in: ['d#1'] } }, exact: true });
+  const bytes: Uint8Array = index.toBytes();
+  await index.save('example-index-2');
+  const again = await Bm25Index.load('example-index-2');
+  again.dispose();
+  void Bm25Index.fromBytes(bytes).upsert({ id: 'x', text: 'y' }).updated;
+  void added;
   await saveBytes('example-index', bytes);
   const back = await loadBytes('example-index');
   index.dispose();

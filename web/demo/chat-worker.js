@@ -35,7 +35,7 @@ async function start() {
   if (embedMod?.createStaticEmbedder && denseMod?.VectorIndex) {
     try {
       const embedder = await embedMod.createStaticEmbedder({ model: MODEL_URL, cache: false });
-      dense = { embed: async (texts) => embedder.embedSync(texts), index: denseMod.VectorIndex.create({ dimension: embedder.dims, metric: 'cosine' }),
+      dense = { embed: async (texts) => embedder.embedSync(texts), index: denseMod.VectorIndex.create({ dimension: embedder.dimension, metric: 'cosine' }),
         label: 'dense (static model)', key: 'static' };
     } catch (e) {
       denseError = `${e.code ?? 'ERROR'}: ${e.message}`;
@@ -72,7 +72,7 @@ async function addDocuments(id, list) {
       const vecs = await dense.embed(made.map((c) => c.text), 'document');
       // A chunk with no known word embeds to zeros: it stays findable through BM25 only.
       const keep = made.map((c, i) => i).filter((i) => vecs[i].some((x) => x !== 0));
-      if (keep.length) dense.index.add(keep.map((i) => made[i].id), keep.map((i) => vecs[i]));
+      if (keep.length) dense.index.add(keep.map((i) => ({ id: made[i].id, vector: vecs[i] })));
     }
     docs.set(d.id, { id: d.id, name: d.name, text: d.text });
     for (const c of made) { chunks.push(c); chunkById.set(c.id, c); }
@@ -104,7 +104,7 @@ async function useOnnx(id, { model, tokenizerJson, pooling, key }) {
     const part = chunks.slice(i, i + 64);
     const vecs = await next.embed(part.map((c) => c.text), 'document');
     const keep = part.map((c, j) => j).filter((j) => vecs[j].some((x) => x !== 0));
-    if (keep.length) index.add(keep.map((j) => part[j].id), keep.map((j) => vecs[j]));
+    if (keep.length) index.add(keep.map((j) => ({ id: part[j].id, vector: vecs[j] })));
   }
   dense?.index.dispose?.();
   dense = next;
@@ -114,7 +114,7 @@ async function useOnnx(id, { model, tokenizerJson, pooling, key }) {
 /** Saves chunks + BM25 + dense vectors (lib/saved-index.js format) through storage.js. */
 async function saveIndex() {
   const header = { denseKey: dense?.key ?? null, denseLabel: dense?.label ?? null, docs: [...docs.values()].map((d) => d.id), chunks };
-  const bytes = packIndex(header, bm25 ? bm25.save() : new Uint8Array(0), dense ? dense.index.save() : new Uint8Array(0));
+  const bytes = packIndex(header, bm25 ? bm25.toBytes() : new Uint8Array(0), dense ? dense.index.toBytes() : new Uint8Array(0));
   await saveBytes(SAVED_NAME, bytes);
   return bytes.length;
 }
@@ -132,11 +132,11 @@ async function loadIndex(docIds) {
   const have = [...header.docs].sort();
   if (want.length !== have.length || want.some((x, i) => x !== have[i])) return { loaded: false, why: 'the saved index is for other documents' };
   if ((dense?.key ?? null) !== header.denseKey) return { loaded: false, why: 'the saved index was built with another embedding model' };
-  const nextBm25 = features.bm25 ? sparse.Bm25Index.load(bm25Bytes) : null;
+  const nextBm25 = features.bm25 ? sparse.Bm25Index.fromBytes(bm25Bytes) : null;
   let nextDense = null;
   try {
     if (dense) {
-      nextDense = denseMod.VectorIndex.load(denseBytes);
+      nextDense = denseMod.VectorIndex.fromBytes(denseBytes);
       if (nextDense.dimension !== dense.index.dimension) {
         throw Object.assign(new Error(`saved vectors have ${nextDense.dimension} dimensions, the model gives ${dense.index.dimension}`), { code: 'CORRUPT_INDEX' });
       }
@@ -178,7 +178,7 @@ async function search(query, k) {
   let ranked;
   if (fusion?.fuse) {
     // Reciprocal rank fusion (k = 60) by web/src/retrieve/fusion.js: ties by score, then id.
-    ranked = fusion.fuse(nonEmpty, { mode: 'rrf', k: 60, topK: k }).hits.map((x) => [x.id, x.score]);
+    ranked = fusion.fuse(nonEmpty, { mode: 'rrf', rrfK: 60, k }).hits.map((x) => [x.id, x.score]);
   } else {
     const score = new Map();
     for (const l of nonEmpty) l.hits.forEach((x, r) => score.set(x.id, (score.get(x.id) ?? 0) + 1 / (60 + r + 1)));

@@ -62,7 +62,7 @@ async function evidenceCurves(id, data, configs, corpus) {
     const r = evaluateEvidence(questions.map((q, i) => ({
       evidence: q.evidence.map((t) => ({ text: t })),
       chunks: top[i].map((j) => ({ text: all[j].text, docId: all[j].docId })),
-    })), { k: [1, 3, 5, 10], maxK });
+    })), { cutoffs: [1, 3, 5, 10], maxK });
     out.push({ curve: Array.from(r.curve), recall: r.recall, mrr: r.mrr, corpusChunks: all.length });
   }
   return { questions: questions.map((q) => ({ id: q.id, question: q.question })), configs: out, maxK };

@@ -71,18 +71,18 @@ async function main() {
   const result = { step, backend };
   if (step === 'build' || step === 'restore') {
     const { bm25, col } = await build(embedder);
-    await saveBytes(BM25_NAME, bm25.save());
+    await saveBytes(BM25_NAME, bm25.toBytes());
     await col.save(COL_NAME);
     result.sizes = { bm25: (await loadBytes(BM25_NAME)).length, collection: (await loadBytes(COL_NAME)).length };
     result.chunks = col.size;
     result.hits = await run(bm25, col);
     if (step === 'restore') {
-      const bm25b = Bm25Index.load(await loadBytes(BM25_NAME));
+      const bm25b = Bm25Index.fromBytes(await loadBytes(BM25_NAME));
       const colb = await Collection.load(COL_NAME, { embedder });
       result.reloaded = await run(bm25b, colb);
     }
   } else if (step === 'load') {
-    const bm25 = Bm25Index.load(await loadBytes(BM25_NAME));
+    const bm25 = Bm25Index.fromBytes(await loadBytes(BM25_NAME));
     const col = await Collection.load(COL_NAME, { embedder });
     result.chunks = col.size;
     result.hits = await run(bm25, col);
@@ -96,13 +96,13 @@ async function main() {
     result.storedIsDamagedCopy = storedBm25.length === goodBm25.length && storedCol.length === goodCol.length &&
       storedBm25.some((v, i) => v !== goodBm25[i]) && storedCol.some((v, i) => v !== goodCol[i]);
     result.codes = {
-      bm25: codeOf(() => Bm25Index.load(storedBm25)),
+      bm25: codeOf(() => Bm25Index.fromBytes(storedBm25)),
       collection: await codeOfAsync(() => Collection.load(COL_NAME, { embedder })),
-      bm25Truncated: codeOf(() => Bm25Index.load(goodBm25.subarray(0, goodBm25.length - 7))),
+      bm25Truncated: codeOf(() => Bm25Index.fromBytes(goodBm25.subarray(0, goodBm25.length - 7))),
       collectionTruncated: codeOf(() => Collection.fromBytes(goodCol.subarray(0, goodCol.length >> 1), { embedder })),
     };
     // The in-memory good bytes still load (nothing else was disturbed by the failed loads).
-    result.goodStillLoads = codeOf(() => Bm25Index.load(goodBm25)) === 'OK' && codeOf(() => Collection.fromBytes(goodCol, { embedder })) === 'OK';
+    result.goodStillLoads = codeOf(() => Bm25Index.fromBytes(goodBm25)) === 'OK' && codeOf(() => Collection.fromBytes(goodCol, { embedder })) === 'OK';
   }
   result.stored = await listStored();
   document.getElementById('result').textContent = JSON.stringify(result);

@@ -14,5 +14,6 @@ export * from './retrieve/leg-check.js';
 export * from './context/context.js';
 export * from './pipeline/pipeline.js';
 export * from './embed/embed.js';
+export * from './embed/contract.js';
 export * from './pipeline/collection.js';
 export * from './pipeline/autotune.js';

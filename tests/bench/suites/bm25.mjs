@@ -105,7 +105,7 @@ export default {
       build.cpuMs = cpuMs(() => { const i = Bm25Index.create(); i.add(ds.corpus); i.dispose(); });
       const idx = Bm25Index.create();
       idx.add(ds.corpus);
-      const bytes = idx.save().length;
+      const bytes = idx.toBytes().length;
       const stats = idx.stats();
       const run = new Map();
       for (const q of ds.queries) run.set(q.id, idx.search(q.text, { k: 100 }));

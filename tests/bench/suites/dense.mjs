@@ -148,11 +148,11 @@ async function flatSection(ctx, native) {
   for (const [n, dim] of shapes) {
     const data = gaussian(n, dim, 1);
     const q = gaussian(1, dim, 2);
-    const names = ids(n);
+    const items = ids(n).map((id, i) => ({ id, vector: data.subarray(i * dim, (i + 1) * dim) }));
     for (const storage of ['f32', 'int8', 'binary']) {
       const ix = VectorIndex.create({ dimension: dim, metric: 'dot', storage });
       const t0 = performance.now();
-      ix.add(names, data);
+      ix.add(items);
       const addMs = performance.now() - t0;
       const reps = ctx.quick ? 5 : 11;
       const t = timeCalls(ctx, () => ix.search(q, { k: 10 }), { reps });
@@ -233,7 +233,7 @@ async function realSection(ctx) {
   const docs = lines(corpusPath).map((d) => `${d.title ?? ''} ${d.text ?? ''}`.trim());
   const qs = lines(queriesPath).map((q) => q.text).slice(0, 300);
   const n = ctx.quick ? Math.min(2000, docs.length) : docs.length;
-  const dim = emb.dims;
+  const dim = emb.dimension;
   const data = new Float32Array(n * dim);
   for (let i = 0; i < n; i += 512) emb.embedSync(docs.slice(i, Math.min(n, i + 512))).forEach((v, j) => data.set(v, (i + j) * dim));
   const queries = new Float32Array(qs.length * dim);
@@ -249,7 +249,8 @@ async function compareHnsw(ctx, key, title, data, n, dim, queries, nq, native) {
   const rowsOf = (i) => queries.subarray(i * dim, (i + 1) * dim);
   // Ground truth: the exact flat index (cosine).
   const exact = VectorIndex.create({ dimension: dim });
-  exact.add(ids(n), data);
+  const items = ids(n).map((id, i) => ({ id, vector: data.subarray(i * dim, (i + 1) * dim) }));
+  exact.add(items);
   const truth = Array.from({ length: nq }, (_, i) => new Set(exact.search(rowsOf(i), { k: 10 }).map((h) => h.id)));
   exact.dispose();
   const rows = [];
@@ -269,10 +270,10 @@ async function compareHnsw(ctx, key, title, data, n, dim, queries, nq, native) {
   for (const storage of ['f32', 'int8']) {
     const ix = VectorIndex.create({ dimension: dim, storage, index: 'hnsw', hnsw: { M, efConstruction, seed: 42 } });
     const t0 = performance.now();
-    ix.add(ids(n), data);
+    ix.add(items);
     const buildMs = performance.now() - t0;
     sweep(`ragwasm ${storage}`, buildMs, (ef) => Array.from({ length: nq }, (_, i) => ix.search(rowsOf(i), { k: 10, efSearch: ef }).map((h) => h.id)));
-    ctx.record(`hnsw ${key} ragwasm ${storage} saved bytes`, ix.save().length);
+    ctx.record(`hnsw ${key} ragwasm ${storage} saved bytes`, ix.toBytes().length);
     ix.dispose();
   }
   let lib = null;

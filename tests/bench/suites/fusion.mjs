@@ -31,11 +31,11 @@ export async function measureScifact({ dataDir, modelPath, depth = 100, log = ()
   const bm25 = Bm25Index.create();
   bm25.add(docs);
   const embedder = await createStaticEmbedder({ model: pathToFileURL(resolve(modelPath)) });
-  const dense = VectorIndex.create({ dimension: embedder.dims, metric: 'cosine' });
+  const dense = VectorIndex.create({ dimension: embedder.dimension, metric: 'cosine' });
   for (let i = 0; i < docs.length; i += 256) {
     const batch = docs.slice(i, i + 256);
     const vecs = embedder.embedSync(batch.map((d) => `${d.title} ${d.text}`));
-    dense.add(batch.map((d) => d.id), vecs);
+    dense.add(batch.map((d, i) => ({ id: d.id, vector: vecs[i] })));
   }
   log(`indexed ${docs.length} docs`);
   const runsFor = (qrels) => Object.keys(qrels).filter((q) => queries.has(q)).map((qid) => {

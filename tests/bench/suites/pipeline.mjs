@@ -123,10 +123,10 @@ export default {
     const m1 = mem();
     const stats = bm25.stats();
     tb = performance.now();
-    const saved = bm25.save();
+    const saved = bm25.toBytes();
     const saveMs = performance.now() - tb;
     tb = performance.now();
-    const reloaded = Bm25Index.load(saved);
+    const reloaded = Bm25Index.fromBytes(saved);
     const loadMs = performance.now() - tb;
     reloaded.dispose();
     const q10 = await latencies(queries.map((q) => q.text), (q) => bm25.search(q, { k: 10 }));

@@ -2,11 +2,12 @@
 // GloVe model of the ragwasm-static-model package (built by `node scripts/build-assets.mjs`).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createStaticEmbedder, Tokenizer } from '../../src/index.js';
 import { createOnnxEmbedder } from '../../src/onnx.js';
 
 import { DEFAULT_MODEL } from './tune.mjs';
+const MANIFEST = fileURLToPath(new URL('../../../models/manifest.json', import.meta.url));
 
 export default {
   name: 'embed',
@@ -16,7 +17,8 @@ export default {
     + '{"index": i, "vector": [...]}. Binary: u32 rows, u32 dims (little-endian), then rows*dims float32. '
     + 'Without --onnx the static model is used (default: the ragwasm-static-model package; in a checkout '
     + 'build it with `node scripts/build-assets.mjs`). --onnx runs a sentence-embedding model with onnxruntime '
-    + '(tokenizer.json from --tokenizer) with mean pooling and L2 normalization.',
+    + '(tokenizer.json from --tokenizer) with mean pooling and L2 normalization; --model-name NAME takes the '
+    + 'pooling, max length and query/document prefixes of that models/manifest.json entry (options given win).',
   options: {
     input: { type: 'string', help: 'file with one text per line, - for stdin' },
     format: { type: 'string', help: 'jsonl or binary', default: 'jsonl' },
@@ -24,11 +26,12 @@ export default {
     model: { type: 'string', help: 'static model file (RWSTATIC)', default: DEFAULT_MODEL },
     onnx: { type: 'string', help: 'ONNX sentence-embedding model instead of the static model' },
     tokenizer: { type: 'string', help: 'tokenizer.json for --onnx' },
-    pooling: { type: 'string', help: 'mean, cls or none (with --onnx)', default: 'mean' },
-    'max-length': { type: 'string', help: 'tokens per text with --onnx', default: '512' },
+    'model-name': { type: 'string', help: 'with --onnx: a models/manifest.json model whose settings are the defaults' },
+    pooling: { type: 'string', help: 'mean, cls or none (with --onnx; default mean)' },
+    'max-length': { type: 'string', help: 'tokens per text with --onnx (default 512)' },
     kind: { type: 'string', help: 'query or document (selects --query-prefix / --document-prefix)', default: 'document' },
-    'query-prefix': { type: 'string', help: 'prefix for queries with --onnx (e.g. "query: ")', default: '' },
-    'document-prefix': { type: 'string', help: 'prefix for documents with --onnx (e.g. "passage: ")', default: '' },
+    'query-prefix': { type: 'string', help: 'prefix for queries with --onnx (e.g. "query: "; default none)' },
+    'document-prefix': { type: 'string', help: 'prefix for documents with --onnx (e.g. "passage: "; default none)' },
   },
   async run(values, positionals, io) {
     let texts = positionals;
@@ -55,7 +58,7 @@ export default {
         io.stderr.write('ragwasm embed: --onnx needs --tokenizer tokenizer.json\n');
         return 2;
       }
-      const maxLength = Number(values['max-length']);
+      const maxLength = values['max-length'] === undefined ? undefined : Number(values['max-length']);
       const tokenizer = Tokenizer.fromTokenizerJson(readFileSync(values.tokenizer));
       let ort;
       try {
@@ -63,10 +66,13 @@ export default {
       } catch {
         ort = undefined;  // falls back to onnxruntime-web
       }
-      const e = await createOnnxEmbedder({
-        model: pathToFileURL(resolve(values.onnx)), tokenizer, pooling: values.pooling, maxLength,
-        queryPrefix: values['query-prefix'], documentPrefix: values['document-prefix'], ...(ort ? { ort } : {}),
-      });
+      const settings = { pooling: values.pooling, maxLength, queryPrefix: values['query-prefix'], documentPrefix: values['document-prefix'] };
+      for (const k of Object.keys(settings)) if (settings[k] === undefined) delete settings[k];
+      if (values['model-name'] !== undefined) {
+        settings.name = values['model-name'];
+        settings.manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+      }
+      const e = await createOnnxEmbedder({ model: pathToFileURL(resolve(values.onnx)), tokenizer, ...settings, ...(ort ? { ort } : {}) });
       vectors = await e.embed(texts, { kind: values.kind });
       await e.dispose();
       tokenizer.dispose();
@@ -76,7 +82,7 @@ export default {
         return 1;
       }
       const e = await createStaticEmbedder({ model: readFileSync(values.model) });
-      vectors = e.embedSync(texts);
+      vectors = await e.embed(texts, { kind: values.kind });  // the embedder contract; the static model has no prefixes
       e.dispose();
     }
     let out;

@@ -131,7 +131,7 @@ export default {
     const idx = Bm25Index.create(options);
     try {
       idx.add(docs);
-      const bytes = idx.save();
+      const bytes = idx.toBytes();
       writeAtomically(values.output, bytes);
       const s = idx.stats();
       io.stderr.write(`indexed ${s.documents} documents, ${s.terms} terms, ${bytes.length} bytes in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${values.output}\n`);

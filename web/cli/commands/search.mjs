@@ -93,7 +93,7 @@ export default {
       io.stderr.write(`ragwasm search: ${e.message}\n`);
       return 2;
     }
-    const idx = Bm25Index.load(bytes);
+    const idx = Bm25Index.fromBytes(bytes);
     const lines = [];
     try {
       for (const q of queries) lines.push(...trecLines(q.id, idx.search(q.text, options), values.tag));

@@ -1,6 +1,6 @@
 // Byte format of doc chat's saved index: magic "RWCHAT01", format version (u32 LE), three
-// length-prefixed sections (JSON header {denseKey, denseLabel, docs, chunks}, Bm25Index.save() bytes,
-// VectorIndex.save() bytes) and a CRC-32 of everything before it — the container of
+// length-prefixed sections (JSON header {denseKey, denseLabel, docs, chunks}, Bm25Index.toBytes() bytes,
+// VectorIndex.toBytes() bytes) and a CRC-32 of everything before it — the container of
 // web/src/core/checksum.js packSections / unpackSections. The BM25 and vector sections are the library's
 // own saved formats (with their own checks); this wrapper adds the chunk table and which embedding
 // model made the vectors.

@@ -48,8 +48,10 @@ export interface ChunkOptions {
   overlapSentences?: number;
   /** sentence/semantic: every line break ends a sentence. Default false. */
   newlineBreaks?: boolean;
-  /** semantic: async batch embedder, one vector per text. */
-  embedder?: (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
+  /** semantic: an embedder (docs/api.md) or an async batch function, one vector per text; called with kind 'document'. */
+  embedder?: ((texts: string[], options: { kind: 'query' | 'document' }) => Promise<ArrayLike<number>[]> | ArrayLike<number>[])
+    | { embed(texts: string[], options?: { kind?: 'query' | 'document' }): Promise<ArrayLike<number>[]> }
+    | { embedSync(texts: string[]): ArrayLike<number>[] };
   /** semantic: default 'percentile'. */
   breakpoint?: BreakpointMethod;
   /** semantic: percentile (95) for percentile/gradient, multiplier for standard_deviation (3) / interquartile (1.5). */

@@ -62,7 +62,7 @@ export function normalizeChunkOptions(options) {
   const unit = o.unit === undefined ? 'utf16' : expectEnum(o.unit, 'options.unit', CHUNK_UNITS);
   if (PER_STRATEGY[strategy].includes('unit')) n.unit = unit;
   if (strategy === 'semantic') {
-    n.embedder = expectFunction(o.embedder, 'options.embedder');
+    n.embedder = semanticEmbedder(o.embedder);
     n.breakpoint = o.breakpoint === undefined ? 'percentile' : expectEnum(o.breakpoint, 'options.breakpoint', BREAKPOINT_METHODS);
     const isPct = n.breakpoint === 'percentile' || n.breakpoint === 'gradient';
     n.breakpointAmount = o.breakpointAmount === undefined ? (isPct ? 95 : n.breakpoint === 'interquartile' ? 1.5 : 3)
@@ -564,6 +564,18 @@ export function chunkTexts(text, options) {
   return out;
 }
 
+// The semantic chunker's embedder: the embedder contract (docs/api.md: an object with
+// embed(texts, {kind}) — StaticEmbedder, OnnxEmbedder, asEmbedder() output) or a plain async function
+// (texts, {kind}) => vectors. Sentence groups are passages, so they are embedded with kind 'document'.
+function semanticEmbedder(value) {
+  if (typeof value === 'function') return (texts) => value(texts, { kind: 'document' });
+  if (value !== null && typeof value === 'object') {
+    if (typeof value.embed === 'function') return (texts) => value.embed(texts, { kind: 'document' });
+    if (typeof value.embedSync === 'function') return async (texts) => value.embedSync(texts, { kind: 'document' });
+  }
+  throw invalid('options.embedder', 'an embedder ({embed(texts, {kind})}, a StaticEmbedder or OnnxEmbedder) or an async function texts => vectors', value);
+}
+
 async function embedAll(texts, embedder, batchSize) {
   const rows = [];
   let dim = -1;
@@ -614,7 +626,9 @@ async function semanticSpans(text, n) {
 
 /**
  * Like `chunk()`, for every strategy including 'semantic' (which awaits `options.embedder`).
- * Semantic options: embedder(texts: string[]) => Promise<number[][] | Float32Array[]> (required),
+ * Semantic options: embedder (required): an embedder ({dimension, id, embed(texts, {kind})}, e.g. a
+ * StaticEmbedder or OnnxEmbedder) or a function (texts: string[], {kind}) => Promise<number[][] | Float32Array[]>;
+ * sentence groups are embedded with kind 'document',
  * breakpoint ('percentile' | 'standard_deviation' | 'interquartile' | 'gradient', default
  * 'percentile'), breakpointAmount (95 for percentile/gradient, 3 for standard_deviation, 1.5 for
  * interquartile), minChunkSize (0), maxChunkSize (= chunkSize, 0 = unlimited), bufferSize (1

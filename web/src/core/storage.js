@@ -243,3 +243,31 @@ export async function listStored(opts = {}) {
   }
   return names.filter((n) => NAME_RE.test(n) && !n.includes('.tmp-')).sort();
 }
+
+/**
+ * @internal The named-storage half of every saved object: `save(name, opts)` writes `obj.toBytes()`
+ * atomically under `name`; `static load(name, opts)` reads it back (docs/api.md).
+ * @param {{toBytes: () => Uint8Array}} obj
+ * @param {string} name
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ * @returns {Promise<void>}
+ */
+export async function saveNamed(obj, name, opts = {}) {
+  checkName(name);
+  options(opts);
+  await saveBytes(name, obj.toBytes(), opts);
+}
+
+/**
+ * @internal Reads the bytes stored under `name` for `static load(name, opts)`.
+ * @param {string} name
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ * @param {string} what the object kind for the NOT_FOUND message, e.g. 'Bm25Index'
+ * @returns {Promise<Uint8Array>}
+ * @throws {RagwasmError} NOT_FOUND when nothing is stored under `name`
+ */
+export async function loadNamed(name, opts, what) {
+  const bytes = await loadBytes(name, opts ?? {});
+  if (bytes === null) throw new RagwasmError('NOT_FOUND', `ragwasm: no ${what} stored under "${name}"`);
+  return bytes;
+}

@@ -46,6 +46,15 @@ export interface EmbedRunOptions {
 }
 /** The default static model (GloVe 100-d, int8, SIF, first component removed). */
 export class StaticEmbedder {
+  /** Build from the model file's bytes (init() first). */
+  static fromBytes(bytes: Uint8Array | ArrayBuffer): StaticEmbedder;
+  /** Load model bytes stored under `name` with saveBytes(). */
+  static load(name: string, opts?: { dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<StaticEmbedder>;
+  /** Vector dimension (the embedder contract). */
+  readonly dimension: number;
+  /** 'static-<dimension>d-<CRC-32 of the model file>'. */
+  readonly id: string;
+  /** @deprecated read dimension. */
   readonly dims: number;
   readonly vocabSize: number;
   embedSync(texts: string[]): Float32Array[];

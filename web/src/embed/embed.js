@@ -6,6 +6,9 @@ import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { sourceBytes } from '../core/source-bytes.js';
 import { importPeer } from '../core/peer.js';
+import { crc32 } from '../core/checksum.js';
+import { deprecated } from '../core/deprecate.js';
+import { loadNamed } from '../core/storage.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
 } from '../core/validate.js';
@@ -226,13 +229,48 @@ export function splitRows(flat, rows, dims) {
  * Sentence vectors are unit length (all zeros when no word is known).
  */
 export class StaticEmbedder extends Handle {
-  constructor(native) {
+  /**
+   * Loads a static model from its bytes (models/build/static-model.bin); the WASM module must be
+   * initialized (init()). createStaticEmbedder({model}) also fetches URLs.
+   * @param {Uint8Array|ArrayBuffer} bytes
+   * @returns {StaticEmbedder}
+   * @throws {RagwasmError} CORRUPT_INDEX (damaged file), UNSUPPORTED_VERSION, INVALID_ARGUMENT (not bytes)
+   */
+  static fromBytes(bytes) {
+    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+    const m = wasm();
+    const native = callWasm(() => m.embed_createStaticEmbedder(bytes));
+    return new StaticEmbedder(native, crc32(bytes).toString(16).padStart(8, '0'));
+  }
+
+  /**
+   * Loads a static model whose bytes were stored under `name` with saveBytes() (storage.js).
+   * @param {string} name
+   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @returns {Promise<StaticEmbedder>}
+   * @throws {RagwasmError} NOT_FOUND, as fromBytes(), storage errors
+   */
+  static async load(name, opts) {
+    return StaticEmbedder.fromBytes(await loadNamed(name, opts, 'static model'));
+  }
+
+  /** @internal use createStaticEmbedder() or StaticEmbedder.fromBytes() */
+  constructor(native, checksum = 'unknown') {
     super(native);
     const i = callWasm(() => native.info());
-    /** Vector dimensions (100 for the default model). */
-    this.dims = i.dims;
+    /** Vector dimension (100 for the default model); the embedder contract's `dimension`. */
+    this.dimension = i.dims;
+    /** Stable model identity: 'static-<dimension>d-<CRC-32 of the model file, 8 hex digits>'. */
+    this.id = `static-${i.dims}d-${checksum}`;
     /** Words in the vocabulary. */
     this.vocabSize = i.vocabSize;
+  }
+
+  /** Deprecated: `dimension`. */
+  get dims() {
+    deprecated('StaticEmbedder.dims', 'read dimension');
+    return this.dimension;
   }
 
   /**
@@ -244,11 +282,12 @@ export class StaticEmbedder extends Handle {
   embedSync(texts) {
     const { bytes, offsets } = packTexts(texts);
     const flat = callWasm(() => this.native.embedBatch(bytes, offsets));
-    return splitRows(flat, texts.length, this.dims);
+    return splitRows(flat, texts.length, this.dimension);
   }
 
   /**
-   * Embeds texts in batches, yielding to the event loop between them.
+   * Embeds texts in batches, yielding to the event loop between them (the embedder contract,
+   * docs/api.md). The static model has no query or document prefix: both kinds give the same vectors.
    * @param {string[]} texts
    * @param {{signal?: AbortSignal, onProgress?: (p: {done: number, total: number}) => void, kind?: 'query'|'document'}} [options]
    * @returns {Promise<Float32Array[]>}
@@ -306,9 +345,9 @@ export async function createStaticEmbedder(options = {}) {
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, 'createStaticEmbedder options.cache');
   const model = o.model === undefined ? await defaultStaticModelUrl() : o.model;
   const bytes = await sourceBytes(model, o.model === undefined ? 'the default static model' : 'options.model', { cache });
-  const m = wasm();
-  return new StaticEmbedder(callWasm(() => m.embed_createStaticEmbedder(bytes)));
+  return StaticEmbedder.fromBytes(bytes);
 }
+
 
 /**
  * Mean / CLS pooling (+ L2 normalization) of a [rows, tokens, dim] tensor in WASM.

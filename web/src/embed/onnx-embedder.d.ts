@@ -3,6 +3,10 @@ import type { Tokenizer, StaticEmbedder, ModelSource, EmbedRunOptions } from './
 
 export interface OnnxEmbedderOptions {
   model: ModelSource;
+  /** The model's name (e.g. 'e5-small-v2'): the base of `id`; with `manifest`, its entry gives the defaults. */
+  name?: string;
+  /** models/manifest.json (parsed) or its `models` map: pooling, normalize, maxLength and prefixes of `name`. */
+  manifest?: { models: Record<string, object> } | Record<string, object>;
   tokenizer: Tokenizer | StaticEmbedder | { tokenizerJson: string | Uint8Array | ArrayBuffer | object } | { vocab: string | Uint8Array | ArrayBuffer };
   /** Default 'mean'. 'none' when the model outputs [rows, dim]. */
   pooling?: 'mean' | 'cls' | 'none';
@@ -25,8 +29,14 @@ export interface OnnxEmbedderOptions {
   cache?: boolean;
 }
 export class OnnxEmbedder {
-  /** Output dimensions, known after the first embed(). */
-  readonly dims: number | null;
+  /** Vector dimension, measured at creation by one probe run (the embedder contract). */
+  readonly dimension: number;
+  /** 'onnx:<name or crc32-…>:<pooling>[:raw]:<CRC-32 of the prefixes>'. */
+  readonly id: string;
+  /** The query and document prefixes in use. */
+  readonly prefixes: { query: string; document: string };
+  /** @deprecated read dimension. */
+  readonly dims: number;
   embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;
   embedQueries(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
   embedDocuments(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;

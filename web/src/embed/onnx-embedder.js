@@ -4,13 +4,16 @@ import { RagwasmError, callWasm } from '../core/errors.js';
 import { wasm } from '../core/module.js';
 import { MAX_BATCH_TEXTS, StaticEmbedder, checkAbort, embedRunOptions, packTexts, splitRows, tokenizerOption } from './embed.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
+import { crc32 } from '../core/checksum.js';
+import { deprecated } from '../core/deprecate.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
 } from '../core/validate.js';
 
 /**
  * An embedder running a sentence-embedding model with ONNX Runtime (onnxruntime-web by default);
- * tokenization, pooling and normalization run in ragwasm's WASM.
+ * tokenization, pooling and normalization run in ragwasm's WASM. Implements the embedder contract
+ * (docs/api.md): `dimension`, `id`, `embed(texts, {kind})`.
  */
 export class OnnxEmbedder {
   /** @internal */
@@ -19,8 +22,21 @@ export class OnnxEmbedder {
     this._session = session;
     this._tokenizer = tokenizer;
     this._cfg = cfg;
-    /** Output dimensions, known after the first embed() (or null). */
-    this.dims = null;
+    /** Vector dimension, measured at creation by one probe run. */
+    this.dimension = cfg.dimension ?? null;
+    /** Stable model identity (see createOnnxEmbedder `name`). */
+    this.id = cfg.id;
+  }
+
+  /** Deprecated: `dimension`. */
+  get dims() {
+    deprecated('OnnxEmbedder.dims', 'read dimension');
+    return this.dimension;
+  }
+
+  /** The query and document prefixes in use (from options or the manifest entry). */
+  get prefixes() {
+    return { query: this._cfg.queryPrefix, document: this._cfg.documentPrefix };
   }
 
   /**
@@ -74,7 +90,9 @@ export class OnnxEmbedder {
     const m = wasm();
     const flat = callWasm(() => m.embed_pool(t.data, enc.attentionMask, rows, cols, dim, cfg.pooling, cfg.normalize));
     disposeOutputs(results);
-    this.dims = dim;
+    if (this.dimension !== null && dim !== this.dimension) {
+      throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: model output '${cfg.outputName}': has ${dim} values per text, the first run had ${this.dimension}`);
+    }
     return splitRows(flat, rows, dim);
   }
 
@@ -93,6 +111,9 @@ export class OnnxEmbedder {
  * @param {ArrayBuffer|Uint8Array|Blob|URL|string} options.model the .onnx model (bytes, File or URL)
  * @param {Tokenizer|StaticEmbedder|{tokenizerJson: string|object|Uint8Array}|{vocab: string|Uint8Array}} options.tokenizer
  *   a WordPiece tokenizer (or its tokenizer.json / vocab.txt); a StaticEmbedder for its ONNX table export
+ * @param {string} [options.name] the model's name, e.g. 'e5-small-v2': the base of `id`; with `manifest`,
+ *   the entry whose pooling, normalize, maxLength and query/document prefixes are the defaults
+ * @param {object} [options.manifest] models/manifest.json (parsed) or its `models` map
  * @param {'mean'|'cls'|'none'} [options.pooling='mean'] 'none' when the model outputs [rows, dim]
  * @param {boolean} [options.normalize=true] L2-normalize the pooled vectors
  * @param {number} [options.maxLength=512] tokens per text including [CLS]/[SEP] (longer texts are truncated)
@@ -103,15 +124,30 @@ export class OnnxEmbedder {
  * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
  * @param {object} [options.sessionOptions] passed to InferenceSession.create
  * @param {boolean} [options.cache=true] keep fetched model bytes in Cache Storage (browsers)
- * @returns {Promise<OnnxEmbedder>}
- * @throws {RagwasmError} INVALID_ARGUMENT (bad option, unknown pooling, model inputs/outputs that do not
- *   match), NETWORK/HTTP (download), INTERNAL (ONNX Runtime could not load the model)
+ * @returns {Promise<OnnxEmbedder>} with `dimension` (one probe run of the text 'dimension probe') and
+ *   `id` = `onnx:<name or 'crc32-' + CRC-32 of the model bytes>:<pooling>[:raw]:<CRC-32 of the two prefixes>`
+ * @throws {RagwasmError} INVALID_ARGUMENT (bad option, unknown pooling, a name not in the manifest,
+ *   model inputs/outputs that do not match), NETWORK/HTTP (download), INTERNAL (ONNX Runtime could not load the model)
  */
 export async function createOnnxEmbedder(options) {
   const o = expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
-    'queryPrefix', 'documentPrefix', 'batchSize', 'outputName', 'ort', 'sessionOptions', 'cache']);
+    'queryPrefix', 'documentPrefix', 'batchSize', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
   const name = 'createOnnxEmbedder options';
   if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL', undefined);
+  const modelName = o.name === undefined ? undefined : expectString(o.name, `${name}.name`, { allowEmpty: false, maxLength: 200 });
+  if (o.manifest !== undefined) {
+    const models = o.manifest !== null && typeof o.manifest === 'object' && o.manifest.models ? o.manifest.models : o.manifest;
+    if (models === null || typeof models !== 'object' || Array.isArray(models)) throw invalid(`${name}.manifest`, 'models/manifest.json (parsed) or its models map', o.manifest);
+    if (modelName === undefined) throw invalid(`${name}.name`, 'the model name to look up in options.manifest', undefined);
+    const entry = models[modelName];
+    if (entry === undefined || entry === null || typeof entry !== 'object') {
+      throw invalid(`${name}.name`, `a model of the manifest (${Object.keys(models).join(', ')})`, modelName);
+    }
+    // The manifest's settings are defaults: options given explicitly win.
+    for (const k of ['pooling', 'normalize', 'maxLength', 'queryPrefix', 'documentPrefix']) {
+      if (o[k] === undefined && entry[k] !== undefined && !(k === 'pooling' && entry[k] === 'sif')) o[k] = entry[k];
+    }
+  }
   const pooling = o.pooling === undefined ? 'mean' : expectEnum(o.pooling, `${name}.pooling`, ['mean', 'cls', 'none']);
   const cfg = {
     pooling,
@@ -127,8 +163,11 @@ export async function createOnnxEmbedder(options) {
   if (tokenizer instanceof StaticEmbedder && pooling === 'cls') {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.pooling: 'cls' needs a WordPiece tokenizer ([CLS] first); a StaticEmbedder table has no [CLS] token`);
   }
-  const { ort, session, fail, inputTypes } = await openTokenModel({ ort: o.ort, model: o.model, cache, sessionOptions: o.sessionOptions }, name, release);
+  const { ort, session, fail, inputTypes, bytes } = await openTokenModel({ ort: o.ort, model: o.model, cache, sessionOptions: o.sessionOptions }, name, release);
   cfg.inputTypes = inputTypes;
+  const hex = (n) => n.toString(16).padStart(8, '0');
+  const base = modelName ?? `crc32-${hex(crc32(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)))}`;
+  cfg.id = `onnx:${base}:${pooling}${cfg.normalize ? '' : ':raw'}:${hex(crc32(new TextEncoder().encode(`${cfg.queryPrefix}\u0000${cfg.documentPrefix}`)))}`;
   const outputs = session.outputNames;
   if (o.outputName !== undefined) {
     expectString(o.outputName, `${name}.outputName`);
@@ -139,6 +178,13 @@ export async function createOnnxEmbedder(options) {
   }
   const embedder = new OnnxEmbedder(ort, session, tokenizer, cfg);
   embedder._ownsTokenizer = ownsTokenizer;
+  try {
+    // One probe run gives the dimension the embedder contract needs before the first embed().
+    embedder.dimension = (await embedder._runBatch(['dimension probe']))[0].length;
+  } catch (e) {
+    await embedder.dispose();
+    throw e;
+  }
   return embedder;
 }
 

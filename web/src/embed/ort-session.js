@@ -14,7 +14,7 @@ export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'];
  * Imports onnxruntime (unless given), loads the model bytes and creates an InferenceSession. On any
  * failure calls `cleanup()` (e.g. dispose a tokenizer created from options) and rethrows as RagwasmError.
  * @internal
- * @returns {Promise<{ort: object, session: object}>}
+ * @returns {Promise<{ort: object, session: object, bytes: Uint8Array}>}
  * @throws {RagwasmError} INVALID_ARGUMENT (not an onnxruntime module), NOT_FOUND/NETWORK/HTTP (bytes),
  *   INTERNAL (ONNX Runtime could not load the model)
  */
@@ -32,7 +32,7 @@ export async function createOrtSession({ ort, model, cache, sessionOptions }, na
   }
   try {
     const session = await ort.InferenceSession.create(bytes, sessionOptions ?? {});
-    return { ort, session };
+    return { ort, session, bytes };
   } catch (e) {
     cleanup();
     throw new RagwasmError('INTERNAL', `ragwasm: ${name}.model: ONNX Runtime could not load the model: ${e && e.message ? e.message : e}`, { cause: e });
@@ -111,7 +111,7 @@ export async function openTokenModel({ ort, model, cache, sessionOptions }, name
   };
   const checked = checkTokenInputs(session);
   if (checked.error) await fail(checked.error);
-  return { ort: opened.ort, session, fail, inputTypes: checked.types };
+  return { ort: opened.ort, session, fail, inputTypes: checked.types, bytes: opened.bytes };
 }
 
 /** dispose() of the ONNX models: releases `owner._session` once, and `owner._tokenizer` when owned. */

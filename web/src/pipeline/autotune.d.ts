@@ -1,11 +1,12 @@
 import type { PipelineConfig } from './pipeline.js';
+import type { EmbedderLike } from '../embed/contract.js';
 
 export interface AutotuneChunker { strategy?: 'recursive' | 'fixed' | 'token'; chunkSize: number; chunkOverlap?: number }
 export interface AutotuneBm25 { k1?: number; b?: number }
 /** One leg alone, or fuse() options over the lists [bm25, dense]. */
 export type AutotuneFusion =
   | { retriever: 'bm25' | 'dense' }
-  | { mode?: 'rrf' | 'convex' | 'combsum' | 'combmnz'; normalization?: 'minmax' | 'zscore' | 'rank'; weights?: [number, number]; k?: number };
+  | { mode?: 'rrf' | 'convex' | 'combsum' | 'combmnz'; normalization?: 'minmax' | 'zscore' | 'rank'; weights?: [number, number]; rrfK?: number; /** @deprecated write rrfK */ k?: number };
 export interface AutotuneGrid {
   chunker?: AutotuneChunker[];
   bm25?: AutotuneBm25[];
@@ -43,7 +44,8 @@ export interface AutotuneOptions {
   evidence?: Record<string, EvidenceLabel[]>;
   grid?: AutotuneGrid;
   metric?: string;
-  embedder?: { embedSync(texts: string[]): Float32Array[] } | ((texts: string[]) => Promise<Float32Array[]>);
+  /** Queries are embedded with kind 'query', chunks with kind 'document'. */
+  embedder?: EmbedderLike;
   candidates?: number;
   signal?: AbortSignal;
   onProgress?: (p: AutotuneProgress) => void;

@@ -4,6 +4,8 @@
 // table. Plain module code (no DOM, no Node API): runs in a page, a Worker or Node. Scoring is done
 // by the existing modules only: chunk() -> Bm25Index / VectorIndex -> fuse() -> aggregateToDocuments()
 // -> metrics.evaluateRun / metrics.evaluateEvidence / metrics.bootstrapCI.
+import { asEmbedder, embedTexts } from '../embed/contract.js';
+import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
 import { chunk } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
@@ -25,7 +27,7 @@ export const DEFAULT_AUTOTUNE_GRID = Object.freeze({
     { retriever: 'bm25' },
     { retriever: 'dense' },
     { mode: 'convex', normalization: 'minmax', weights: [0.7, 0.3] },
-    { mode: 'rrf', weights: [1, 1], k: 60 },
+    { mode: 'rrf', weights: [1, 1], rrfK: 60 },
   ],
   k: [5, 10],
 });
@@ -72,13 +74,17 @@ function checkGrid(grid, hasEmbedder) {
       return { retriever };
     }
     if (!hasEmbedder) throw invalid(n, "{retriever: 'bm25'} (fusion needs the dense leg: give options.embedder)", f);
-    const o = expectOptions(f, n, ['mode', 'normalization', 'weights', 'k']);
+    const o = expectOptions(f, n, ['mode', 'normalization', 'weights', 'rrfK', 'k']);
     const r = { mode: o.mode === undefined ? 'convex' : expectEnum(o.mode, `${n}.mode`, ['rrf', 'convex', 'combsum', 'combmnz']) };
     r.normalization = o.normalization === undefined ? 'minmax' : expectEnum(o.normalization, `${n}.normalization`, ['minmax', 'zscore', 'rank']);
     r.weights = o.weights === undefined ? [0.7, 0.3]
       : expectArray(o.weights, `${n}.weights`, { maxLength: 2, item: (w, wn) => expectNumber(w, wn, { min: 0 }) });
     if (r.weights.length !== 2) throw invalid(`${n}.weights`, 'two weights [bm25, dense]', o.weights);
-    r.k = o.k === undefined ? 60 : expectNumber(o.k, `${n}.k`, { min: 0 });
+    if (o.k !== undefined) {
+      deprecated('autotune grid.fusion[].k', 'write rrfK for the RRF constant');
+      if (o.rrfK !== undefined) throw invalid(`${n}.k`, 'nothing when rrfK is given', o.k);
+    }
+    r.rrfK = o.rrfK === undefined ? (o.k === undefined ? 60 : expectNumber(o.k, `${n}.k`, { min: 0 })) : expectNumber(o.rrfK, `${n}.rrfK`, { min: 0 });
     return r;
   });
   out.k = out.k.map((k, i) => expectInteger(k, `options.grid.k[${i}]`, { min: 1, max: 10000 }));
@@ -87,15 +93,32 @@ function checkGrid(grid, hasEmbedder) {
 
 function fusionLabel(f) {
   if (f.retriever) return `${f.retriever} alone`;
-  return f.mode === 'rrf' ? `rrf k=${f.k} ${f.weights.join('/')}` : `${f.mode} ${f.normalization} ${f.weights.join('/')}`;
+  return f.mode === 'rrf' ? `rrf k=${f.rrfK} ${f.weights.join('/')}` : `${f.mode} ${f.normalization} ${f.weights.join('/')}`;
 }
 
-async function embedAll(embedder, texts, batch = 256) {
+// The embedder contract (embed/contract.js). Old shapes without a declared dimension (a plain
+// function, or {embedSync}) still work: their dimension is whatever their first vectors have.
+function tuneEmbedder(value) {
+  const declared = value !== null && (typeof value === 'object' || typeof value === 'function') ? (value.dimension ?? value.dims) : undefined;
+  if (declared !== undefined || (value && value.__ragwasmEmbedder)) return asEmbedder(value);
+  if (typeof value === 'function') return { id: 'custom', dimension: undefined, embed: (t, opt) => value(t, opt) };
+  if (value && typeof value.embedSync === 'function') return { id: 'custom', dimension: undefined, embed: async (t, opt) => value.embedSync(t, opt) };
+  return asEmbedder(value);  // throws INVALID_ARGUMENT naming the shapes
+}
+
+async function embedAll(embedder, texts, kind, signal, batch = 256) {
   const out = [];
   for (let i = 0; i < texts.length; i += batch) {
     const part = texts.slice(i, i + batch);
-    const v = typeof embedder === 'function' ? await embedder(part) : embedder.embedSync(part);
-    if (!Array.isArray(v) || v.length !== part.length) throw invalid('options.embedder result', `${part.length} vectors`, v);
+    let v;
+    if (embedder.dimension !== undefined) {
+      v = await embedTexts(embedder, part, { kind, signal, sync: true });
+    } else {
+      const call = { kind };
+      if (signal !== undefined) call.signal = signal;
+      v = await embedder.embed(part, call);
+      if (!Array.isArray(v) || v.length !== part.length) throw invalid('options.embedder result', `${part.length} vectors`, v);
+    }
     out.push(...v);
   }
   return out;
@@ -108,7 +131,8 @@ function rowConfig(row, candidates) {
   if (legs.includes('bm25')) indexes.bm25 = { k1: row.bm25.k1, b: row.bm25.b };
   if (legs.includes('dense')) indexes.dense = {};
   const retrieval = { retrievers: legs, k: row.k, candidates: Math.max(candidates, row.k) };
-  if (!row.fusion.retriever) retrieval.fusion = { mode: row.fusion.mode, normalization: row.fusion.normalization, weights: row.fusion.weights, k: row.fusion.k };
+  // The pipeline config still names the RRF constant `k` (parsed in C++, src/pipeline).
+  if (!row.fusion.retriever) retrieval.fusion = { mode: row.fusion.mode, normalization: row.fusion.normalization, weights: row.fusion.weights, k: row.fusion.rrfK };
   return parsePipelineConfig({ chunker: { ...row.chunker }, indexes, retrieval });
 }
 
@@ -129,8 +153,9 @@ function rowConfig(row, candidates) {
  *   (each key replaces that dimension; the table has the product of the dimension sizes as rows)
  * @param {string} [options.metric] qrels: one trec_eval measure (default 'ndcg_cut.10'); evidence:
  *   'recall' (default, evidence recall@k), 'precision' (@k) or 'mrr' (within the top k)
- * @param {object|Function} [options.embedder] StaticEmbedder-like ({embedSync}) or async texts -> Float32Array[];
- *   without it only BM25 entries are allowed
+ * @param {object|Function} [options.embedder] an embedder (docs/api.md: {dimension, id, embed(texts, {kind})},
+ *   a StaticEmbedder or OnnxEmbedder) or an async function (texts, {kind}) -> Float32Array[]; queries are
+ *   embedded with kind 'query', chunks with kind 'document'. Without it only BM25 entries are allowed
  * @param {number} [options.candidates=100] hits fetched per leg before fusion
  * @param {AbortSignal} [options.signal] abort -> RagwasmError ABORTED
  * @param {(p: {done: number, total: number, phase: string, row?: object}) => void} [options.onProgress]
@@ -178,9 +203,7 @@ export async function autotune(options) {
   const metric = o.metric === undefined ? (labels === 'qrels' ? 'ndcg_cut.10' : 'recall')
     : labels === 'evidence' ? expectEnum(o.metric, 'options.metric', EVIDENCE_METRICS) : expectString(o.metric, 'options.metric', { allowEmpty: false });
   const hasEmbedder = o.embedder !== undefined;
-  if (hasEmbedder && typeof o.embedder !== 'function' && !(o.embedder && typeof o.embedder.embedSync === 'function')) {
-    throw invalid('options.embedder', 'a StaticEmbedder-like object or an async function', o.embedder);
-  }
+  const embedder = hasEmbedder ? tuneEmbedder(o.embedder) : null;
   const grid = checkGrid(o.grid ?? {}, hasEmbedder);
   const candidates = o.candidates === undefined ? 100 : expectInteger(o.candidates, 'options.candidates', { min: 1, max: 100000 });
   if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
@@ -211,7 +234,7 @@ export async function autotune(options) {
   let done = 0;
   try {
     abortCheck(signal);
-    const queryVectors = needDense ? await embedAll(o.embedder, queries.map((q) => q.text)) : null;
+    const queryVectors = needDense ? await embedAll(embedder, queries.map((q) => q.text), 'query', signal) : null;
     for (const chunker of grid.chunker) {
       abortCheck(signal);
       progress({ done, phase: 'chunk' });
@@ -223,11 +246,11 @@ export async function autotune(options) {
       let denseLists = null;
       if (needDense) {
         progress({ done, phase: 'embed' });
-        const vectors = await embedAll(o.embedder, chunks.map((c) => c.text));
+        const vectors = await embedAll(embedder, chunks.map((c) => c.text), 'document', signal);
         abortCheck(signal);
         const dense = VectorIndex.create({ dimension: vectors[0]?.length ?? queryVectors[0].length, metric: 'cosine' });
         try {
-          dense.add(chunks.map((c) => c.id), vectors);
+          dense.add(chunks.map((c, i) => ({ id: c.id, vector: vectors[i] })));
           denseLists = queryVectors.map((v) => dense.search(v, { k: Math.min(depth, chunks.length) }).map((h) => ({ id: h.id, score: h.score })));
         } finally {
           dense.dispose();
@@ -250,7 +273,7 @@ export async function autotune(options) {
             if (fusion.retriever === 'bm25') return bm25Lists[i];
             if (fusion.retriever === 'dense') return denseLists[i];
             return fuse([{ retriever: 'bm25', hits: bm25Lists[i] }, { retriever: 'dense', hits: denseLists[i] }],
-              { mode: fusion.mode, normalization: fusion.normalization, weights: fusion.weights, k: fusion.k, topK: depth }).hits;
+              { mode: fusion.mode, normalization: fusion.normalization, weights: fusion.weights, rrfK: fusion.rrfK, k: depth }).hits;
           });
           for (const k of grid.k) {
             const values = labels === 'qrels'
@@ -291,7 +314,7 @@ function evalQrels(queries, ranked, byId, k, metric, qrels) {
     queries.forEach((q, i) => {
       const hits = ranked[i];
       if (hits.length === 0) return;
-      const docs = aggregateToDocuments(hits.map((h) => ({ id: h.id, docId: byId.get(h.id).docId, score: h.score })), { method: 'max', topK: k });
+      const docs = aggregateToDocuments(hits.map((h) => ({ id: h.id, docId: byId.get(h.id).docId, score: h.score })), { method: 'max', k });
       run.addQuery(q.id, docs.map((d) => d.docId), docs.map((d) => d.score));
     });
     const r = evaluateRun(qrels, run, { measures: [metric], completeQueries: true });
@@ -308,6 +331,6 @@ function evalEvidence(queries, ranked, byId, k, metric, evidence) {
     evidence: evidence.get(q.id),
     chunks: ranked[i].slice(0, k).map((h) => ({ text: byId.get(h.id).text })),
   }));
-  const r = evaluateEvidence(questions, { k: [k], maxK: k });
+  const r = evaluateEvidence(questions, { cutoffs: [k], maxK: k });
   return r.perQuestion.map((p) => (metric === 'mrr' ? p.rr : metric === 'precision' ? p.precision[0] : p.recall[0]));
 }

@@ -141,8 +141,9 @@ export class Collection {
    * @param {string|object} [config] pipeline config (see parsePipelineConfig); default the hybrid pipeline
    * @param {object} [options]
    * @param {object|Function} [options.embedder] for the dense index (default: createStaticEmbedder(), the
-   *   static model of ragwasm-static-model) or the semantic chunker (required there): an embedder of the contract `{dimension, id, embed(texts, {kind})}`
-   *   (web/src/embed/contract.js), a StaticEmbedder (`{embedSync, dims}`), or an async function
+   *   static model of ragwasm-static-model) or the semantic chunker (required there): an embedder of the
+   *   contract `{dimension, id, embed(texts, {kind})}` (web/src/embed/contract.js), a StaticEmbedder or
+   *   OnnxEmbedder, or an async function
    *   `(texts, {kind}) => vectors` with `options.dimension`
    * @param {number} [options.dimension] vector dimension when the embedder does not declare it
    * @param {boolean} [options.keepVectors=false] keep a copy of every indexed vector (4 x dimension
@@ -301,7 +302,7 @@ export class Collection {
       if (this.dense && flat.length > 0) {
         const zs = new Set(zeroIds);
         const keep = flat.flatMap((c, k) => (zs.has(c.id) ? [] : [k]));
-        if (keep.length > 0) this.dense.add(keep.map((k) => flat[k].id), keep.map((k) => vectors[k]));
+        if (keep.length > 0) this.dense.add(keep.map((k) => ({ id: flat[k].id, vector: vectors[k] })));
         for (const id of zeroIds) this.zeroVectors.add(id);
       }
       if (this._vectors) flat.forEach((c, k) => this._vectors.set(c.id, Float32Array.from(vectors[k])));
@@ -449,7 +450,7 @@ export class Collection {
     if (level === 'document') {
       const scoreOf = (it) => it.rerankScore ?? it.score;
       const byId = new Map(items.map((it) => [it.id, it]));
-      out = aggregateToDocuments(items.map((it) => ({ id: it.id, docId: it.docId, score: scoreOf(it) })), { method: 'max', topK: k })
+      out = aggregateToDocuments(items.map((it) => ({ id: it.id, docId: it.docId, score: scoreOf(it) })), { method: 'max', k })
         .map((d) => {
           const best = byId.get(d.bestChunk);
           const item = { id: d.docId, docId: d.docId, score: d.score, chunks: d.chunks, bestChunk: d.bestChunk, text: best.text, start: best.start, end: best.end };
@@ -475,11 +476,11 @@ export class Collection {
     const benched = retrievers.filter((r, i) => weights[i] === 0 && f.weights[i] !== 0);
     let fused;
     if (benched.length === 0) {
-      fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, k: f.k });
+      fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, rrfK: f.k });
     } else {
       // Benched legs take no part in fusion (in any mode); their own hits follow, in their ranking.
       const keep = lists.map((l, i) => i).filter((i) => !benched.includes(lists[i].retriever));
-      fused = fuse(keep.map((i) => lists[i]), { mode: f.mode, normalization: f.normalization, weights: keep.map((i) => weights[i]), k: f.k });
+      fused = fuse(keep.map((i) => lists[i]), { mode: f.mode, normalization: f.normalization, weights: keep.map((i) => weights[i]), rrfK: f.k });
       fused.diagnostics.warnings.unshift(legReport.warning);
       const seen = new Set(fused.hits.map((h) => h.id));
       for (const l of lists.filter((x) => benched.includes(x.retriever))) {
@@ -571,7 +572,7 @@ export class Collection {
           const keep = batch.flatMap((c, k) => (this.chunks.get(c.id) === c ? [k] : []));
           const nonZero = keep.filter((k) => !isZeroVector(vectors[k]));
           for (const k of keep) if (isZeroVector(vectors[k])) zero.push(batch[k].id);
-          if (nonZero.length > 0) fresh.add(nonZero.map((k) => batch[k].id), nonZero.map((k) => vectors[k]));
+          if (nonZero.length > 0) fresh.add(nonZero.map((k) => ({ id: batch[k].id, vector: vectors[k] })));
           if (kept) for (const k of keep) kept.set(batch[k].id, vectors[k]);
           o.onProgress?.(Math.min(i + batchSize, all.length), all.length);
           await new Promise((r) => setTimeout(r, 0));
@@ -612,7 +613,7 @@ export class Collection {
     const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null, docs };
     if (this.zeroVectors.size > 0) header.zeroVectors = [...this.zeroVectors];
     return packSections(MAGIC, COLLECTION_FORMAT_VERSION, [new TextEncoder().encode(JSON.stringify(header)),
-      this.bm25 ? this.bm25.save() : new Uint8Array(0), this.dense ? this.dense.save() : new Uint8Array(0)]);
+      this.bm25 ? this.bm25.toBytes() : new Uint8Array(0), this.dense ? this.dense.toBytes() : new Uint8Array(0)]);
   }
 
   /**
@@ -634,8 +635,8 @@ export class Collection {
     let bm25 = null;
     let dense = null;
     try {
-      bm25 = h.cfg.indexes.bm25 ? Bm25Index.load(sections[1]) : null;
-      dense = h.cfg.indexes.dense ? VectorIndex.load(sections[2]) : null;
+      bm25 = h.cfg.indexes.bm25 ? Bm25Index.fromBytes(sections[1]) : null;
+      dense = h.cfg.indexes.dense ? VectorIndex.fromBytes(sections[2]) : null;
       checkSections(h, bm25, dense, corrupt);
       const needs = h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic';
       const embedder = needs ? checkEmbedder(o, h.embedder, dense?.dimension) : o.embedder;
@@ -850,7 +851,7 @@ export class Collection {
             abortCheck(o.signal);
           }
           const keep = batch.filter((x) => !isZeroVector(x.vector));
-          if (keep.length > 0) col.dense.add(keep.map((x) => x.chunk.id), keep.map((x) => x.vector));
+          if (keep.length > 0) col.dense.add(keep.map((x) => ({ id: x.chunk.id, vector: x.vector })));
           for (const x of batch) if (isZeroVector(x.vector)) col.zeroVectors.add(x.chunk.id);
           if (col._vectors) for (const x of batch) col._vectors.set(x.chunk.id, x.vector);
         }
@@ -1138,7 +1139,9 @@ function checkEmbedder(o, saved, denseDimension) {
   }
   const fallback = saved?.dimension ?? denseDimension;
   const e = denseEmbedder(o.embedder, o.dimension ?? (declaredDimension(o.embedder) === undefined ? fallback : undefined));
-  if (saved && e.id !== saved.id) {
+  // 'custom' is the id of an unnamed embedder: before StaticEmbedder and OnnxEmbedder had ids (docs/api.md),
+  // collections built with them saved 'custom', and they still load with the model that has an id now.
+  if (saved && e.id !== saved.id && saved.id !== 'custom') {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.embedder: this collection was built with the embedder '${saved.id}' `
       + `(${saved.dimension} dimensions), got '${e.id}'; load it with '${saved.id}', then setEmbedder() can switch models`,
     { expected: saved.id, got: e.id });

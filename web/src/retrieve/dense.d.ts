@@ -1,3 +1,5 @@
+import type { WriteSummary } from './sparse.js';
+import type { StorageOptions } from '../core/storage.js';
 export type Metric = 'cosine' | 'dot' | 'l2';
 export type VectorStorage = 'f32' | 'int8' | 'binary';
 export interface HnswOptions {
@@ -48,17 +50,30 @@ export interface VectorHit {
   /** Higher is better: cosine, dot, or -(squared L2 distance). */
   score: number;
 }
+export interface VectorItem {
+  id: string;
+  vector: Float32Array | number[];
+}
 /** A vector index owning WASM memory: call dispose() when done. */
 export class VectorIndex {
   static create(options: VectorIndexOptions): VectorIndex;
+  static fromBytes(bytes: Uint8Array | ArrayBuffer): VectorIndex;
+  static load(name: string, opts?: StorageOptions): Promise<VectorIndex>;
+  /** @deprecated write fromBytes(bytes). */
   static load(bytes: Uint8Array | ArrayBuffer): VectorIndex;
   readonly options: ResolvedVectorIndexOptions;
   readonly dimension: number;
   readonly size: number;
+  add(items: VectorItem | VectorItem[]): WriteSummary;
+  /** @deprecated write add([{ id, vector }]); returns the index size. */
   add(ids: string[], vectors: Float32Array | Array<Float32Array | number[]>): number;
-  remove(ids: string[]): number;
+  upsert(items: VectorItem | VectorItem[]): WriteSummary;
+  remove(ids: string | string[], options?: { ignoreMissing?: boolean }): WriteSummary;
   has(id: string): boolean;
   search(query: Float32Array | number[], options?: VectorSearchOptions): VectorHit[];
+  toBytes(): Uint8Array;
+  save(name: string, opts?: StorageOptions): Promise<void>;
+  /** @deprecated write toBytes(). */
   save(): Uint8Array;
   dispose(): void;
   readonly disposed: boolean;

@@ -3,7 +3,10 @@
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
-import { expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
+import { expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { deprecated } from '../core/deprecate.js';
+import { loadNamed, saveNamed } from '../core/storage.js';
+import { removalPlan, writeSummary } from '../core/write-policy.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -96,7 +99,7 @@ function toBatch(value, name, count, dimension) {
  *
  * @example
  * const ix = VectorIndex.create({ dimension: 3, metric: 'cosine' });
- * ix.add(['a', 'b'], [new Float32Array([1, 0, 0]), new Float32Array([0, 1, 0])]);
+ * ix.add([{ id: 'a', vector: [1, 0, 0] }, { id: 'b', vector: [0, 1, 0] }]); // {added: 2, updated: 0, removed: 0, skipped: 0}
  * ix.search(new Float32Array([1, 0.1, 0]), { k: 1 }); // [{ id: 'a', score: 0.995 }]
  */
 export class VectorIndex extends Handle {
@@ -136,18 +139,34 @@ export class VectorIndex extends Handle {
   }
 
   /**
-   * Loads an index saved by save().
+   * Rebuilds an index from toBytes() output.
    * @param {Uint8Array|ArrayBuffer} bytes
    * @returns {VectorIndex}
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, modified or not an index), UNSUPPORTED_VERSION
    *   (saved by a format version this build does not read), INVALID_ARGUMENT (not bytes)
    */
-  static load(bytes) {
+  static fromBytes(bytes) {
     if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
     if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     const native = callWasm(() => m.dense_loadIndex(bytes));
     return new VectorIndex(native);
+  }
+
+  /**
+   * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
+   * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
+   * @param {string} name
+   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @returns {Promise<VectorIndex>}
+   * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
+   */
+  static load(name, opts) {
+    if (name instanceof Uint8Array || name instanceof ArrayBuffer) {
+      deprecated('VectorIndex.load(bytes)', 'write VectorIndex.fromBytes(bytes); load(name) now reads named storage');
+      return VectorIndex.fromBytes(name);
+    }
+    return loadNamed(name, opts, 'VectorIndex').then((bytes) => VectorIndex.fromBytes(bytes));
   }
 
   /** @param {object} native @private */
@@ -173,39 +192,98 @@ export class VectorIndex extends Handle {
     return callWasm(() => native.size());
   }
 
-  /**
-   * Adds vectors by id; all or nothing.
-   * @param {string[]} ids unique, non-empty, at most 1024 UTF-8 bytes each
-   * @param {Float32Array|Array<Float32Array|number[]>} vectors ids.length × dimension values
-   *   (row-major), or one vector per id; every value finite with |x| ≤ 1e15
-   * @returns {number} the index size after adding
-   * @throws {RagwasmError} INVALID_ARGUMENT (empty batch, NaN/Infinity with its row and column, bad
-   *   id), DIMENSION_MISMATCH, DUPLICATE_ID (already indexed or twice in the batch), LIMIT_EXCEEDED
-   *   (over 3 GiB of vectors), DISPOSED
-   */
-  add(ids, vectors) {
-    const { bytes, lens } = encodeIds(ids, 'ids');
-    if (ids.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: ids: expected at least one id, got an empty batch');
-    const flat = toBatch(vectors, 'vectors', ids.length, this.dimension);
+  // [{id, vector}] -> ids + one flat batch, checked before anything is written.
+  _items(items) {
+    const list = Array.isArray(items) ? items : [items];
+    const ids = new Array(list.length);
+    const seen = new Set();
+    list.forEach((it, i) => {
+      const n = Array.isArray(items) ? `items[${i}]` : 'items';
+      if (!isPlainObject(it)) throw invalid(n, 'an object {id, vector}', it);
+      expectOptions(it, n, ['id', 'vector']);
+      ids[i] = it.id;
+      if (typeof it.id === 'string' && seen.has(it.id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${it.id}' appears twice in this batch`);
+      seen.add(it.id);
+    });
+    const ref = encodeIds(ids, 'items.id');
+    const flat = toBatch(list.map((it) => it.vector), 'items.vector', list.length, this.dimension);
+    return { ids, ref, flat };
+  }
+
+  _addRaw(ref, flat) {
     const native = this.native;
-    const size = callWasm(() => native.add(bytes, lens, flat));
+    const size = callWasm(() => native.add(ref.bytes, ref.lens, flat));
     this._ids = null;
     return size;
   }
 
   /**
-   * Removes vectors by id; all or nothing (one unknown id removes none).
-   * @param {string[]} ids
-   * @returns {number} the index size after removing
-   * @throws {RagwasmError} INVALID_ARGUMENT (empty batch), NOT_FOUND (an id not in the index), DISPOSED
+   * Adds vectors by id; all or nothing. Deprecated form: `add(ids, vectors)` (returns the size, warns once).
+   * @example ix.add([{ id: 'a', vector: new Float32Array([1, 0, 0]) }]); // {added: 1, updated: 0, removed: 0, skipped: 0}
+   * @param {{id: string, vector: Float32Array|number[]}|Array<{id: string, vector: Float32Array|number[]}>} items
+   *   ids unique, non-empty, at most 1024 UTF-8 bytes; each vector `dimension` finite values with |x| ≤ 1e15
+   * @returns {{added: number, updated: number, removed: number, skipped: number}} the write summary
+   *   every index returns (docs/api.md)
+   * @throws {RagwasmError} INVALID_ARGUMENT (NaN/Infinity with its row and column, bad id),
+   *   DIMENSION_MISMATCH, DUPLICATE_ID (already indexed: use upsert; or twice in the batch),
+   *   LIMIT_EXCEEDED (over 3 GiB of vectors), DISPOSED
    */
-  remove(ids) {
-    const { bytes, lens } = encodeIds(ids, 'ids');
-    if (ids.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: ids: expected at least one id, got an empty batch');
-    const native = this.native;
-    const size = callWasm(() => native.remove(bytes, lens));
-    this._ids = null;
-    return size;
+  add(items, vectors) {
+    if (vectors !== undefined || (Array.isArray(items) && items.length > 0 && typeof items[0] === 'string')) {
+      deprecated('VectorIndex.add(ids, vectors)', 'write add([{ id, vector }])');
+      const ref = encodeIds(items, 'ids');
+      if (items.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: ids: expected at least one id, got an empty batch');
+      return this._addRaw(ref, toBatch(vectors, 'vectors', items.length, this.dimension));
+    }
+    const { ids, ref, flat } = this._items(items);
+    if (ids.length > 0) this._addRaw(ref, flat);
+    return writeSummary({ added: ids.length });
+  }
+
+  /**
+   * Adds or replaces vectors by id; all or nothing (the batch is checked before an old vector is dropped).
+   * @param {{id: string, vector: Float32Array|number[]}|Array<{id: string, vector: Float32Array|number[]}>} items
+   * @returns {{added: number, updated: number, removed: number, skipped: number}} updated = ids that were indexed
+   * @throws {RagwasmError} as add(), except that an indexed id is replaced
+   */
+  upsert(items) {
+    const { ids, ref, flat } = this._items(items);
+    if (ids.length === 0) return writeSummary();
+    for (let i = 0; i < flat.length; i++) {
+      if (!(Math.abs(flat[i]) <= 1e15)) {
+        const row = Math.floor(i / this.dimension);
+        throw invalid(`items[${row}].vector[${i - row * this.dimension}]`, 'a finite number with |x| <= 1e15', flat[i]);
+      }
+    }
+    const existing = ids.filter((id) => this.has(id));
+    if (existing.length > 0) {
+      const old = encodeIds(existing, 'items.id');
+      const native = this.native;
+      callWasm(() => native.remove(old.bytes, old.lens));
+    }
+    this._addRaw(ref, flat);
+    return writeSummary({ added: ids.length - existing.length, updated: existing.length });
+  }
+
+  /**
+   * Removes vectors by id; all or nothing (one unknown id removes none) unless `ignoreMissing`.
+   * @param {string|string[]} ids
+   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND and
+   *   nothing is removed; true: unknown ids are skipped (counted in `skipped`)
+   * @returns {{added: number, updated: number, removed: number, skipped: number}}
+   * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
+   */
+  remove(ids, options = {}) {
+    const list = typeof ids === 'string' ? [ids] : ids;
+    encodeIds(list, typeof ids === 'string' ? 'id' : 'ids');
+    const { present, skipped } = removalPlan(list, (id) => this.has(id), options);
+    if (present.length > 0) {
+      const ref = encodeIds(present, 'ids');
+      const native = this.native;
+      callWasm(() => native.remove(ref.bytes, ref.lens));
+      this._ids = null;
+    }
+    return writeSummary({ removed: present.length, skipped });
   }
 
   /** True when `id` is in the index. @param {string} id */
@@ -227,7 +305,8 @@ export class VectorIndex extends Handle {
    * @param {number} [options.efSearch] HNSW candidate list size (default: the index's efSearch; max(ef, k) is used)
    * @param {number} [options.rescore=8] binary storage: rescore the best k·rescore Hamming candidates
    *   (0 = return Hamming scores 1 − 2·differingBits/dimension); integer in [0, 1000]
-   * @param {boolean} [options.exact=false] HNSW: scan every vector instead (the oracle)
+   * @param {boolean} [options.exact=false] HNSW: scan every vector instead (the oracle; the same
+   *   name as Bm25Index's)
    * @returns {VectorHit[]}
    * @throws {RagwasmError} INVALID_ARGUMENT (k, NaN/Infinity in the query, bad option), DIMENSION_MISMATCH, DISPOSED
    */
@@ -269,10 +348,27 @@ export class VectorIndex extends Handle {
   /**
    * Serializes the index in the one saved container: magic "RWVECTOR", format version, sections, XXH64 (docs/formats.md).
    * @returns {Uint8Array}
+   * @throws {RagwasmError} DISPOSED
    */
-  save() {
+  toBytes() {
     const native = this.native;
     return callWasm(() => native.save());
+  }
+
+  /**
+   * Stores toBytes() under `name`, atomically (storage.js). Deprecated form: `save()` without a name
+   * returns the bytes (= toBytes(), warns once).
+   * @param {string} name 1–200 of [A-Za-z0-9._-]
+   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @returns {Promise<void>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
+   */
+  save(name, opts) {
+    if (name === undefined && opts === undefined) {
+      deprecated('VectorIndex.save() without a name', 'write toBytes() for bytes; save(name) now writes named storage');
+      return this.toBytes();
+    }
+    return saveNamed(this, name, opts);
   }
 }
 

@@ -15,12 +15,16 @@ export interface FusionConfig {
   /** One finite weight >= 0 per list; default all 1 (convex rescales to sum 1). */
   weights?: number[];
   /** RRF constant, >= 0. Default 60. */
+  rrfK?: number;
+  /** @deprecated the RRF constant's old name (read so when rrfK is absent); write rrfK. */
   k?: number;
   /** Primary list index for mode 'hybrid'. Default 0. */
   primary?: number;
 }
 export interface FuseOptions extends FusionConfig {
-  /** Keep the best topK fused hits; 0 = all (default). */
+  /** Keep the best k fused hits; 0 = all (default). A hit count when rrfK is given too (docs/api.md). */
+  k?: number;
+  /** @deprecated write k (with rrfK). */
   topK?: number;
   /** Depth of the agreement diagnostics. Default 10. */
   diagnosticsK?: number;
@@ -45,7 +49,7 @@ export interface FusionDiagnostics {
 }
 export interface FuseResult {
   hits: FusedHit[];
-  options: { mode: string; normalization: string; weights: number[]; k: number; topK?: number };
+  options: { mode: string; normalization: string; weights: number[]; rrfK: number; k?: number };
   diagnostics: FusionDiagnostics;
 }
 export function fuse(lists: RankedList[], options?: FuseOptions): FuseResult;
@@ -100,7 +104,7 @@ export function expandNeighbours(hits: ScoredHit[], chunks: ChunkRef[], options?
 
 export interface DocHit { docId: string; score: number; chunks: number; bestChunk: string; }
 export function aggregateToDocuments(hits: { id: string; docId: string; score: number }[],
-  options?: { method?: 'max' | 'sum' | 'topm'; m?: number; topK?: number }): DocHit[];
+  options?: { method?: 'max' | 'sum' | 'topm'; m?: number; k?: number; /** @deprecated write k */ topK?: number }): DocHit[];
 
 export interface RerankOptions { candidates?: number; keep?: number; signal?: AbortSignal; }
 /** The third argument carries rerank()'s AbortSignal (rerankers may ignore it). */

@@ -4,6 +4,7 @@
 // "retrieve N, rerank, keep K" hook. Scoring runs in WASM (src/fusion); formulas in docs/fusion.md.
 import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
+import { deprecated } from '../core/deprecate.js';
 import { wasm } from '../core/module.js';
 import {
   expectArray, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
@@ -60,6 +61,10 @@ function expectLists(lists, name) {
   });
 }
 
+// Fusion options in the one vocabulary (docs/api.md): `k` = hits kept, `rrfK` = the RRF constant.
+// The old names still work for one minor version with a one-time warning: `topK` (hits kept) and
+// `k` as the RRF constant, which is how `k` is read when neither `rrfK` is given nor (in fuse) the
+// count can be meant alone. The C++ request keeps its names: k = RRF constant, topK = hits kept.
 function fusionOptions(o, name, numLists, { allowTopK = true } = {}) {
   const req = {};
   if (o.mode !== undefined) req.mode = expectEnum(o.mode, `${name}.mode`, FUSION_MODES);
@@ -70,10 +75,34 @@ function fusionOptions(o, name, numLists, { allowTopK = true } = {}) {
     if (req.mode === 'convex' && !o.weights.some((w) => w > 0)) throw invalid(`${name}.weights`, 'at least one weight > 0 for a convex combination', o.weights);
     req.weights = o.weights;
   }
-  if (o.k !== undefined) req.k = expectNumber(o.k, `${name}.k`, { min: 0 });
+  if (o.rrfK !== undefined) req.k = expectNumber(o.rrfK, `${name}.rrfK`, { min: 0 });
+  if (o.k !== undefined) {
+    if (allowTopK && o.rrfK !== undefined) {
+      req.topK = expectInteger(o.k, `${name}.k`, { min: 0, max: MAX_HITS });
+    } else {
+      if (o.rrfK !== undefined) throw invalid(`${name}.k`, 'nothing: a fusion configuration takes the RRF constant as rrfK', o.k);
+      deprecated('fusion option k as the RRF constant', 'write rrfK for the RRF constant; k will be the number of hits kept (pass rrfK with it to use k that way now)');
+      req.k = expectNumber(o.k, `${name}.k`, { min: 0 });
+    }
+  }
   if (o.primary !== undefined) req.primary = expectInteger(o.primary, `${name}.primary`, { min: 0, max: Math.max(0, numLists - 1) });
-  if (allowTopK && o.topK !== undefined) req.topK = expectInteger(o.topK, `${name}.topK`, { min: 0, max: MAX_HITS });
+  if (allowTopK && o.topK !== undefined) {
+    deprecated('fusion option topK', 'write k (the number of hits kept) with rrfK for the RRF constant');
+    if (req.topK !== undefined) throw invalid(`${name}.topK`, 'nothing when k is given with rrfK', o.topK);
+    req.topK = expectInteger(o.topK, `${name}.topK`, { min: 0, max: MAX_HITS });
+  }
   return req;
+}
+
+// A fusion configuration as the API names it: the C++ `k` (RRF constant) becomes `rrfK`, its
+// `topK` (hits kept) becomes `k`.
+function publicConfig(c) {
+  if (c === null || typeof c !== 'object') return c;
+  const { k, topK, ...rest } = c;
+  const out = { ...rest };
+  if (k !== undefined) out.rrfK = k;
+  if (topK !== undefined) out.k = topK;
+  return out;
 }
 
 /**
@@ -104,25 +133,29 @@ function fusionOptions(o, name, numLists, { allowTopK = true } = {}) {
  *   min-max with the primary list weighted 0.7 and the others sharing 0.3 (the safe default without labels)
  * @param {'minmax'|'zscore'|'rank'} [options.normalization='minmax'] ignored by RRF
  * @param {number[]} [options.weights] one finite weight >= 0 per list (default all 1; convex rescales to sum 1)
- * @param {number} [options.k=60] RRF constant, >= 0
+ * @param {number} [options.rrfK=60] RRF constant, >= 0
+ * @param {number} [options.k=0] keep the best k fused hits (0 = all); read as a hit count when rrfK is
+ *   given too, else (deprecated, warns once) as the RRF constant, its meaning before rrfK
  * @param {number} [options.primary=0] index of the primary list for mode 'hybrid'
- * @param {number} [options.topK=0] keep the best topK fused hits (0 = all)
+ * @param {number} [options.topK] deprecated name of k (hits kept)
  * @param {number} [options.diagnosticsK=10] depth of the leg-agreement diagnostics
  * @param {number} [options.minOverlap=0.2] warn when two legs share less than this fraction of their top-k
  * @returns {{hits: {id: string, score: number, rank: number, presentIn: number, contributions: Contribution[]}[],
- *   options: {mode: string, normalization: string, weights: number[], k: number},
+ *   options: {mode: string, normalization: string, weights: number[], rrfK: number},
  *   diagnostics: {k: number, legs: {retriever: string, size: number, maxZ: number}[],
  *     pairs: {a: string, b: string, overlap: number, shared: number, spearman: number}[], warnings: string[]}}}
  * @throws {RagwasmError} INVALID_ARGUMENT (bad list, weight negative/NaN, wrong weight count, unknown
  *   option), DUPLICATE_ID (an id twice in one list), INVALID_UTF8 (id with a lone surrogate), NOT_INITIALIZED
  */
 export function fuse(lists, options = {}) {
-  const o = expectOptions(options, 'fuse options', ['mode', 'normalization', 'weights', 'k', 'primary', 'topK', 'diagnosticsK', 'minOverlap']);
+  const o = expectOptions(options, 'fuse options', ['mode', 'normalization', 'weights', 'rrfK', 'k', 'primary', 'topK', 'diagnosticsK', 'minOverlap']);
   const req = { lists: expectLists(lists, 'lists'), ...fusionOptions(o, 'options', lists.length) };
   if (req.lists.length === 0) throw invalid('lists', 'at least one ranked list', lists);
   if (o.diagnosticsK !== undefined) req.diagnosticsK = expectInteger(o.diagnosticsK, 'options.diagnosticsK', { min: 1, max: 1_000_000 });
   if (o.minOverlap !== undefined) req.minOverlap = expectNumber(o.minOverlap, 'options.minOverlap', { min: 0, max: 1 });
-  return callJson('fusion_fuse', req);
+  const r = callJson('fusion_fuse', req);
+  r.options = publicConfig(r.options);
+  return r;
 }
 
 function expectQrels(qrels) {
@@ -152,13 +185,13 @@ function expectRuns(labelledRuns) {
  * The default tuning grid for `numLists` retrievers (each leg alone first, then RRF, the safe hybrid,
  * weight sweeps in RRF / convex min-max / z-score / rank, CombSUM, CombMNZ). See docs/fusion.md.
  * @param {number} numLists 1..1000
- * @returns {{mode: string, normalization: string, weights: number[], k: number}[]}
+ * @returns {{mode: string, normalization: string, weights: number[], rrfK: number}[]}
  */
 export function defaultFusionGrid(numLists) {
   expectInteger(numLists, 'numLists', { min: 1, max: 1000 });
   const lists = Array.from({ length: numLists }, (_, i) => ({ retriever: `r${i}`, ids: ['x'], scores: [1] }));
   const r = callJson('fusion_tune', { queries: [{ queryId: 'q', lists }], qrels: { q: { x: 1 } } });
-  return r.table.map(({ objective, ...config }) => config);  // eslint-disable-line no-unused-vars
+  return r.table.map(({ objective, ...config }) => publicConfig(config));  // eslint-disable-line no-unused-vars
 }
 
 /**
@@ -175,7 +208,7 @@ export function defaultFusionGrid(numLists) {
  *   the same retrievers in the same order for every query
  * @param {Record<string, Record<string, number>>} qrels queryId -> docId -> integer relevance (<= 0 = not relevant)
  * @param {object} [options]
- * @param {object[]} [options.grid] fusion option objects ({mode, normalization, weights, k, primary});
+ * @param {object[]} [options.grid] fusion option objects ({mode, normalization, weights, rrfK, primary});
  *   default: defaultFusionGrid(number of lists)
  * @param {number} [options.cutoff=10] nDCG cutoff for the default metric
  * @param {(queryIds: string[], fused: object[][], qrels: object) => number} [options.metric] a caller
@@ -201,7 +234,7 @@ export function tuneFusion(labelledRuns, qrels, options = {}) {
     expectArray(o.grid, 'options.grid', { maxLength: 100_000 });
     if (o.grid.length === 0) throw invalid('options.grid', 'at least one configuration', o.grid);
     grid = o.grid.map((g, i) => {
-      expectOptions(g, `options.grid[${i}]`, ['mode', 'normalization', 'weights', 'k', 'primary']);
+      expectOptions(g, `options.grid[${i}]`, ['mode', 'normalization', 'weights', 'rrfK', 'k', 'primary']);
       return fusionOptions(g, `options.grid[${i}]`, numLists, { allowTopK: false });
     });
   }
@@ -209,10 +242,14 @@ export function tuneFusion(labelledRuns, qrels, options = {}) {
   if (o.metric === undefined) {
     const req = { queries, qrels, cutoff };
     if (grid) req.grid = grid;
-    return callJson('fusion_tune', req);
+    const r = callJson('fusion_tune', req);
+    r.best = publicConfig(r.best);
+    if (r.recommended !== undefined) r.recommended = publicConfig(r.recommended);
+    r.table = r.table.map(publicConfig);
+    return r;
   }
   expectFunction(o.metric, 'options.metric');
-  const configs = grid ?? defaultFusionGrid(numLists);
+  const configs = grid ?? defaultFusionGrid(numLists).map((c, i) => fusionOptions(c, `grid[${i}]`, numLists, { allowTopK: false }));
   const queryIds = queries.map((q) => q.queryId);
   const table = [];
   let bestIndex = 0;
@@ -224,7 +261,7 @@ export function tuneFusion(labelledRuns, qrels, options = {}) {
   };
   configs.forEach((config, g) => {
     const objective = evaluate(config);
-    table.push({ ...config, objective });
+    table.push({ ...publicConfig(config), objective });
     if (objective > table[bestIndex].objective) bestIndex = g;
   });
   const singleLeg = Array.from({ length: numLists }, (_, i) => evaluate({ mode: 'rrf', weights: Array.from({ length: numLists }, (_, j) => (i === j ? 1 : 0)) }));
@@ -232,7 +269,7 @@ export function tuneFusion(labelledRuns, qrels, options = {}) {
   const bestLeg = singleLeg.indexOf(Math.max(...singleLeg));
   const isLeg = best.mode === 'rrf' && best.weights?.filter((w) => w === 0).length === numLists - 1;
   const keep = isLeg || numLists === 1 || bestObjective - singleLeg[bestLeg] >= minGain;
-  const legConfig = { mode: 'rrf', normalization: 'minmax', weights: Array.from({ length: numLists }, (_, j) => (j === bestLeg ? 1 : 0)), k: 60 };
+  const legConfig = { mode: 'rrf', normalization: 'minmax', weights: Array.from({ length: numLists }, (_, j) => (j === bestLeg ? 1 : 0)), rrfK: 60 };
   return {
     best, bestIndex, bestObjective, queries: queries.length, singleLeg, table, metric: 'custom',
     recommended: keep ? best : legConfig,
@@ -359,17 +396,23 @@ export function expandNeighbours(hits, chunks, options = {}) {
  * Chunk -> document aggregation for document-level qrels: 'max' (best chunk), 'sum' (all chunks),
  * 'topm' (mean of the m best chunks, of all when fewer). Ties: score desc, then docId asc.
  * @param {{id: string, docId: string, score: number}[]} hits chunk hits (ids unique)
- * @param {{method?: 'max'|'sum'|'topm', m?: number, topK?: number}} [options] method 'max', m 3, topK 0 (all)
+ * @param {{method?: 'max'|'sum'|'topm', m?: number, k?: number, topK?: number}} [options] method 'max',
+ *   m 3, k (documents kept) 0 = all; topK is the deprecated name of k
  * @returns {{docId: string, score: number, chunks: number, bestChunk: string}[]}
  * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID
  */
 export function aggregateToDocuments(hits, options = {}) {
-  const o = expectOptions(options, 'aggregateToDocuments options', ['method', 'm', 'topK']);
+  const o = expectOptions(options, 'aggregateToDocuments options', ['method', 'm', 'k', 'topK']);
   const { ids, scores, docIds } = expectHits(hits, 'hits', { docId: true });
   const req = { ids, scores, docIds };
   if (o.method !== undefined) req.method = expectEnum(o.method, 'options.method', AGGREGATIONS);
   if (o.m !== undefined) req.m = expectInteger(o.m, 'options.m', { min: 1, max: 1_000_000 });
-  if (o.topK !== undefined) req.topK = expectInteger(o.topK, 'options.topK', { min: 0, max: MAX_HITS });
+  if (o.k !== undefined) req.topK = expectInteger(o.k, 'options.k', { min: 0, max: MAX_HITS });
+  if (o.topK !== undefined) {
+    deprecated('aggregateToDocuments option topK', 'write k');
+    if (o.k !== undefined) throw invalid('options.topK', 'nothing when k is given', o.topK);
+    req.topK = expectInteger(o.topK, 'options.topK', { min: 0, max: MAX_HITS });
+  }
   return callJson('fusion_aggregate', req);
 }
 

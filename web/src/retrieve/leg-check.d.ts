@@ -37,5 +37,10 @@ export declare function pickProbes(passages: { id: string; text: string }[], opt
 /** Label-free leg check: self-retrieval MRR of probe sentences per leg (docs/fusion.md "Leg check"). */
 export declare function checkLegs(legs: LegCheckLeg[], passages: { id: string; text: string }[], options?: LegCheckOptions): Promise<LegCheckReport>;
 
+/** A dense leg whose probes are embedded with kind 'query' and searched in a VectorIndex. */
+export declare function vectorLeg(retriever: string, index: { search(query: Float32Array, options: { k: number }): { id: string }[] },
+  embedder: object | ((texts: string[], options: { kind: 'query' | 'document' }) => Promise<ArrayLike<number>[]>),
+  options?: { dimension?: number; signal?: AbortSignal }): LegCheckLeg;
+
 /** Weights with the weak legs of `report` set to 0 (unchanged when none is weak or all would be 0). */
 export declare function weightsAfterLegCheck(weights: number[], retrievers: string[], report: { weak: string[] } | null): number[];

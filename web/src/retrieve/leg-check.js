@@ -7,6 +7,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { splitSentences } from '../document/text.js';
 import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { asEmbedder, embedTexts } from '../embed/contract.js';
 
 /** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
 export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12, maxShare: 0.5 });
@@ -47,6 +48,34 @@ export function pickProbes(passages, options = {}) {
     out.push({ id: p.id, query: all.slice(from, from + w).join(' ') });
   }
   return out;
+}
+
+/**
+ * A dense leg for checkLegs(): probes are queries, so they are embedded with kind 'query' (the model's
+ * query prefix), then searched in `index` (whose vectors were embedded as documents).
+ * @example
+ * const legs = [{ retriever: 'bm25', search: (qs, k) => qs.map((q) => bm25.search(q, { k }).map((h) => h.id)) },
+ *   vectorLeg('dense', vectors, embedder)];
+ * @param {string} retriever the leg's name
+ * @param {{search: (query: Float32Array, options: {k: number}) => {id: string}[]}} index a VectorIndex
+ * @param {object|Function} embedder the embedder contract (docs/api.md), a StaticEmbedder/OnnxEmbedder,
+ *   or a plain async function with `options.dimension`
+ * @param {{dimension?: number, signal?: AbortSignal}} [options]
+ * @returns {{retriever: string, search: (queries: string[], k: number) => Promise<string[][]>}}
+ * @throws {RagwasmError} INVALID_ARGUMENT (not an embedder, unknown dimension)
+ */
+export function vectorLeg(retriever, index, embedder, options = {}) {
+  const o = expectOptions(options, 'vectorLeg options', ['dimension', 'signal']);
+  expectString(retriever, 'retriever');
+  if (index === null || typeof index !== 'object' || typeof index.search !== 'function') throw invalid('index', 'a VectorIndex', index);
+  const e = asEmbedder(embedder, o.dimension === undefined ? { name: 'embedder' } : { name: 'embedder', dimension: o.dimension });
+  return {
+    retriever,
+    search: async (queries, k) => {
+      const vectors = await embedTexts(e, queries, o.signal === undefined ? { kind: 'query' } : { kind: 'query', signal: o.signal });
+      return vectors.map((v) => index.search(v, { k }).map((h) => h.id));
+    },
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { StorageOptions } from '../core/storage.js';
 export type Bm25Scorer = 'lucene' | 'robertson' | 'atire' | 'bm25l' | 'bm25plus';
 export interface Bm25AnalyzerOptions {
   /** Default true. */
@@ -42,8 +43,19 @@ export interface Bm25SearchOptions {
   filter?: Record<string, Bm25FilterValue> | null;
   /** RM3 feedback; defaults fbDocs 3, fbTerms 10, originalWeight 0.9 (chosen on SciFact train). Default off. */
   rm3?: boolean | { fbDocs?: number; fbTerms?: number; originalWeight?: number };
+  /** Score every matching document (the oracle). Default false. */
+  exact?: boolean;
+  /** @deprecated write exact. */
   exhaustive?: boolean;
 }
+/** What add, upsert and remove return on every index (docs/api.md). */
+export interface WriteSummary {
+  added: number;
+  updated: number;
+  removed: number;
+  skipped: number;
+}
+
 export interface Bm25Hit {
   id: string;
   score: number;
@@ -58,12 +70,15 @@ export interface Bm25Stats {
 }
 export class Bm25Index {
   static create(options?: Bm25IndexOptions): Bm25Index;
+  static fromBytes(bytes: Uint8Array | ArrayBuffer): Bm25Index;
+  static load(name: string, opts?: StorageOptions): Promise<Bm25Index>;
+  /** @deprecated write fromBytes(bytes). */
   static load(bytes: Uint8Array | ArrayBuffer): Bm25Index;
   readonly fields: string[];
   readonly size: number;
-  add(docs: Bm25Document | Bm25Document[]): number;
-  upsert(docs: Bm25Document | Bm25Document[]): number;
-  remove(ids: string | string[], options?: { ignoreMissing?: boolean }): number;
+  add(docs: Bm25Document | Bm25Document[]): WriteSummary;
+  upsert(docs: Bm25Document | Bm25Document[]): WriteSummary;
+  remove(ids: string | string[], options?: { ignoreMissing?: boolean }): WriteSummary;
   search(query: string, options?: Bm25SearchOptions): Bm25Hit[];
   expandQuery(query: string, options?: Bm25SearchOptions): Array<{ term: string; weight: number }>;
   analyze(text: string): string[];
@@ -71,6 +86,9 @@ export class Bm25Index {
   documentFrequency(term: string): number;
   compact(): void;
   stats(): Bm25Stats;
+  toBytes(): Uint8Array;
+  save(name: string, opts?: StorageOptions): Promise<void>;
+  /** @deprecated write toBytes(). */
   save(): Uint8Array;
   dispose(): void;
   readonly disposed: boolean;

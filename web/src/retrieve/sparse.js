@@ -6,6 +6,9 @@ import { Handle } from '../core/handle.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { encodeText } from '../core/encode.js';
+import { deprecated } from '../core/deprecate.js';
+import { loadNamed, saveNamed } from '../core/storage.js';
+import { removalPlan, writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
 } from '../core/validate.js';
@@ -93,10 +96,21 @@ export function checkFilter(filter, name) {
   }
 }
 
+// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it
+// `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
 function checkSearchOptions(options) {
-  const o = expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exhaustive']);
+  const o = expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']);
   if (o.k !== undefined) expectInteger(o.k, 'options.k', { min: 0, max: 1000000 });
-  if (o.exhaustive !== undefined) expectBoolean(o.exhaustive, 'options.exhaustive');
+  if (o.exhaustive !== undefined) {
+    deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
+    expectBoolean(o.exhaustive, 'options.exhaustive');
+  }
+  if (o.exact !== undefined) {
+    expectBoolean(o.exact, 'options.exact');
+    if (o.exhaustive !== undefined && o.exhaustive !== o.exact) throw invalid('options.exhaustive', `the same value as options.exact (${o.exact}) or nothing`, o.exhaustive);
+    o.exhaustive = o.exact;
+    delete o.exact;
+  }
   checkFilter(o.filter, 'options.filter');
   if (o.rm3 !== undefined && typeof o.rm3 !== 'boolean') {
     const r = expectOptions(o.rm3, 'options.rm3', ['fbDocs', 'fbTerms', 'originalWeight']);
@@ -127,7 +141,7 @@ function toHits(r) {
  * const idx = Bm25Index.create();
  * idx.add([{ id: 'd1', title: 'Apples', text: 'Apple pie recipes', metadata: { lang: 'en', year: 2020 } }]);
  * idx.search('apple', { k: 5, filter: { lang: 'en', year: { gte: 2019 } } }); // [{id: 'd1', score: …}]
- * const bytes = idx.save(); const again = Bm25Index.load(bytes);
+ * const bytes = idx.toBytes(); const again = Bm25Index.fromBytes(bytes);
  * idx.dispose(); again.dispose();
  */
 export class Bm25Index extends Handle {
@@ -172,16 +186,32 @@ export class Bm25Index extends Handle {
   }
 
   /**
-   * Loads bytes written by save().
+   * Rebuilds an index from toBytes() output.
    * @param {Uint8Array|ArrayBuffer} bytes
    * @returns {Bm25Index}
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
    */
-  static load(bytes) {
+  static fromBytes(bytes) {
     if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
     if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
+  }
+
+  /**
+   * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
+   * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
+   * @param {string} name
+   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @returns {Promise<Bm25Index>}
+   * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
+   */
+  static load(name, opts) {
+    if (name instanceof Uint8Array || name instanceof ArrayBuffer) {
+      deprecated('Bm25Index.load(bytes)', 'write Bm25Index.fromBytes(bytes); load(name) now reads named storage');
+      return Bm25Index.fromBytes(name);
+    }
+    return loadNamed(name, opts, 'Bm25Index').then((bytes) => Bm25Index.fromBytes(bytes));
   }
 
   /** @param {object} native */
@@ -195,78 +225,112 @@ export class Bm25Index extends Handle {
     return [...this._fields];
   }
 
-  _write(docs, mode, name) {
-    const list = Array.isArray(docs) ? docs : [docs];
+  // One document -> its id and field texts (in field order) and its metadata (or null), validated.
+  _entry(doc, n) {
     const fields = this._fields;
-    const known = ['id', 'metadata', ...fields];
+    if (!isPlainObject(doc)) throw invalid(n, 'a document object {id, ...fields, metadata?}', doc);
+    const d = expectOptions(doc, n, ['id', 'metadata', ...fields]);
+    const pieces = [expectId(d.id, `${n}.id`)];
+    let bytes = 0;
+    for (const f of fields) {
+      const t = d[f] === undefined || d[f] === null ? '' : expectString(d[f], `${n}.${f}`);
+      bytes += t.length;
+      if (t.length > MAX_TEXT_BYTES) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${n}.${f}: text is ${t.length} characters, the limit is ${MAX_TEXT_BYTES} bytes`);
+      pieces.push(t);
+    }
+    let meta = null;
+    if (d.metadata !== undefined && d.metadata !== null) {
+      if (!isPlainObject(d.metadata)) throw invalid(`${n}.metadata`, 'an object of strings, numbers or arrays of those', d.metadata);
+      checkFilter(d.metadata, `${n}.metadata`);
+      for (const [k, v] of Object.entries(d.metadata)) if (isPlainObject(v)) throw invalid(`${n}.metadata.${k}`, 'a string, a number or an array', v);
+      meta = d.metadata;
+    }
+    return { id: pieces[0], pieces, meta, bytes };
+  }
+
+  // Writes validated entries in batches of about 16 MiB of text.
+  _write(entries, mode) {
+    const fields = this._fields;
     let start = 0;
-    let added = 0;
-    while (start < list.length) {
+    while (start < entries.length) {
       const pieces = [];
       const metas = [];
       let anyMeta = false;
       let bytes = 0;
       let i = start;
-      for (; i < list.length && (i === start || bytes < BATCH_BYTES); i++) {
-        const n = Array.isArray(docs) ? `${name}[${i}]` : name;
-        const d = expectOptions(list[i], n, known);
-        if (list[i] === undefined) throw invalid(n, 'a document object', undefined);
-        pieces.push(expectId(d.id, `${n}.id`));
-        for (const f of fields) {
-          const t = d[f] === undefined || d[f] === null ? '' : expectString(d[f], `${n}.${f}`);
-          bytes += t.length;
-          if (t.length > MAX_TEXT_BYTES) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${n}.${f}: text is ${t.length} characters, the limit is ${MAX_TEXT_BYTES} bytes`);
-          pieces.push(t);
-        }
-        if (d.metadata !== undefined && d.metadata !== null) {
-          if (!isPlainObject(d.metadata)) throw invalid(`${n}.metadata`, 'an object of strings, numbers or arrays of those', d.metadata);
-          checkFilter(d.metadata, `${n}.metadata`);
-          for (const [k, v] of Object.entries(d.metadata)) if (isPlainObject(v)) throw invalid(`${n}.metadata.${k}`, 'a string, a number or an array', v);
-          metas.push(d.metadata);
-          anyMeta = true;
-        } else metas.push(null);
+      for (; i < entries.length && (i === start || bytes < BATCH_BYTES); i++) {
+        pieces.push(...entries[i].pieces);
+        bytes += entries[i].bytes;
+        metas.push(entries[i].meta);
+        if (entries[i].meta !== null) anyMeta = true;
       }
       const native = this.native;
-      const metaJson = anyMeta ? JSON.stringify(metas) : '';
-      added += addPieces(native, pieces, fields.length, metaJson, mode);
+      addPieces(native, pieces, fields.length, anyMeta ? JSON.stringify(metas) : '', mode);
       start = i;
     }
-    return added;
+  }
+
+  // Validates every document and id before anything is written: one policy for every index
+  // (docs/api.md): an id twice in one batch is DUPLICATE_ID; add() refuses ids already indexed.
+  _writeAll(docs, mode) {
+    const list = Array.isArray(docs) ? docs : [docs];
+    const seen = new Set();
+    let existing = 0;
+    const entries = list.map((d, i) => {
+      const n = Array.isArray(docs) ? `docs[${i}]` : 'docs';
+      const e = this._entry(d, n);
+      if (seen.has(e.id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${e.id}' appears twice in this batch`);
+      seen.add(e.id);
+      if (this.has(e.id)) {
+        if (mode === 0) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${e.id}' is already indexed (use upsert to replace it); nothing was added`);
+        existing++;
+      }
+      return e;
+    });
+    this._write(entries, mode);
+    return writeSummary({ added: list.length - existing, updated: existing });
   }
 
   /**
-   * Adds documents. Stops at the first bad document (the ones before it stay added).
+   * Adds documents; all or nothing when an id is bad or already indexed.
+   * @example idx.add([{ id: 'd1', title: 'Apples', text: 'Apple pie', metadata: { year: 2020 } }]); // {added: 1, updated: 0, removed: 0, skipped: 0}
    * @param {object|object[]} docs `{id, title?, text?, ...fields, metadata?: {key: string|number|Array}}`
-   * @returns {number} documents added
-   * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID (use upsert), LIMIT_EXCEEDED, DISPOSED
+   * @returns {{added: number, updated: number, removed: number, skipped: number}} the write summary
+   *   every index returns (docs/api.md)
+   * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID (already indexed: use upsert; or twice in the
+   *   batch), LIMIT_EXCEEDED, DISPOSED
    */
   add(docs) {
-    return this._write(docs, 0, 'docs');
+    return this._writeAll(docs, 0);
   }
 
   /**
    * Adds or replaces documents by id (collection statistics stay exact).
    * @param {object|object[]} docs
-   * @returns {number}
+   * @returns {{added: number, updated: number, removed: number, skipped: number}} updated = ids that were indexed
+   * @throws {RagwasmError} as add(), except that an indexed id is replaced
    */
   upsert(docs) {
-    return this._write(docs, 1, 'docs');
+    return this._writeAll(docs, 1);
   }
 
   /**
    * Deletes documents by id. Space is reclaimed by compact(); statistics are exact at once.
    * @param {string|string[]} ids
-   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND
-   * @returns {number} documents removed
+   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND and
+   *   nothing is removed; true: unknown ids are skipped (counted in `skipped`)
+   * @returns {{added: number, updated: number, removed: number, skipped: number}}
+   * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
    */
   remove(ids, options = {}) {
-    const o = expectOptions(options, 'remove options', ['ignoreMissing']);
-    const ignore = o.ignoreMissing === undefined ? false : expectBoolean(o.ignoreMissing, 'options.ignoreMissing');
     const list = Array.isArray(ids) ? ids : [ids];
     list.forEach((id, i) => expectId(id, Array.isArray(ids) ? `ids[${i}]` : 'id'));
-    const { blob, offsets } = pack(list);
+    const { present, skipped } = removalPlan(list, (id) => this.has(id), options);
+    if (present.length === 0) return writeSummary({ skipped });
+    const { blob, offsets } = pack(present);
     const native = this.native;
-    return callWasm(() => native.remove(blob, offsets, ignore));
+    const removed = callWasm(() => native.remove(blob, offsets, true));
+    return writeSummary({ removed, skipped });
   }
 
   /**
@@ -279,7 +343,8 @@ export class Bm25Index extends Handle {
    *   results come back whenever at least k matching documents contain a query term
    * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
-   * @param {boolean} [options.exhaustive=false] score every matching document (the test oracle)
+   * @param {boolean} [options.exact=false] score every matching document (the test oracle; the old
+   *   name `exhaustive` still works, deprecated)
    * @returns {Bm25Hit[]} best first; ties by id ascending
    */
   search(query, options) {
@@ -352,9 +417,26 @@ export class Bm25Index extends Handle {
   /**
    * Serializes the index (live documents only) in the versioned binary format.
    * @returns {Uint8Array}
+   * @throws {RagwasmError} DISPOSED
    */
-  save() {
+  toBytes() {
     const native = this.native;
     return callWasm(() => native.save());
+  }
+
+  /**
+   * Stores toBytes() under `name`, atomically (storage.js). Deprecated form: `save()` without a name
+   * returns the bytes (= toBytes(), warns once).
+   * @param {string} name 1–200 of [A-Za-z0-9._-]
+   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @returns {Promise<void>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
+   */
+  save(name, opts) {
+    if (name === undefined && opts === undefined) {
+      deprecated('Bm25Index.save() without a name', 'write toBytes() for bytes; save(name) now writes named storage');
+      return this.toBytes();
+    }
+    return saveNamed(this, name, opts);
   }
 }
