@@ -1,16 +1,18 @@
-// Extractive answerer: sentence scoring by IDF-weighted question-term coverage (see extractive.h).
-#include "context/extractive.h"
+// Extractive answerer: answer units scored by IDF-weighted question-term coverage and the question's
+// answer type (see extractive.h).
+#include "answer/extractive.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "text/casefold.h"
-#include "text/sentences.h"
 #include "text/utf8.h"
 
-namespace ragwasm::context {
+namespace ragwasm::answer {
 namespace {
 
 constexpr std::size_t kMaxChunks = 10000;
@@ -74,6 +76,130 @@ std::vector<std::string> answer_terms(std::string_view text) {
   return out;
 }
 
+namespace {
+
+bool contains_phrase(const std::string& s, std::string_view p) {
+  for (std::size_t at = s.find(p); at != std::string::npos; at = s.find(p, at + 1)) {
+    const bool left = at == 0 || !is_word_byte(static_cast<unsigned char>(s[at - 1]));
+    const bool right = at + p.size() >= s.size() || !is_word_byte(static_cast<unsigned char>(s[at + p.size()]));
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// Words of folded text (letters/digits runs), no stemming, no stop-word removal.
+std::vector<std::string> raw_words(const std::string& folded) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < folded.size()) {
+    if (!is_word_byte(static_cast<unsigned char>(folded[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < folded.size() && is_word_byte(static_cast<unsigned char>(folded[j]))) ++j;
+    out.push_back(folded.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool has_negation(std::string_view text) {
+  const std::string f = text::fold(text);
+  for (const char* w : {"not", "no", "never", "no longer", "deferred", "rejected", "declined", "n't", "nor", "none"}) {
+    if (contains_phrase(f, w)) return true;
+  }
+  return f.find("n't") != std::string::npos;
+}
+
+}  // namespace
+
+QuestionType question_type(std::string_view question) {
+  const std::string f = text::fold(question);
+  const auto words = raw_words(f);
+  if (words.empty()) return QuestionType::kOther;
+  for (const char* p : {"how many", "how much", "how long", "how large", "how quickly", "how often", "how big",
+                        "what share", "what percentage", "what percent"}) {
+    if (contains_phrase(f, p)) return QuestionType::kNumber;
+  }
+  for (const auto& w : words) {
+    if (w == "who" || w == "whom" || w == "whose") return QuestionType::kPerson;
+  }
+  if (words[0] == "when" || contains_phrase(f, "what date") || contains_phrase(f, "which year") ||
+      contains_phrase(f, "what year") || contains_phrase(f, "which date")) {
+    return QuestionType::kDate;
+  }
+  static const std::unordered_set<std::string> kAux = {"is", "are", "do", "does", "did", "was", "were", "can",
+                                                       "could", "has", "have", "had", "will", "would", "should",
+                                                       "may", "must"};
+  if (kAux.count(words[0])) return QuestionType::kYesNo;
+  return QuestionType::kOther;
+}
+
+const char* question_type_name(QuestionType t) {
+  switch (t) {
+    case QuestionType::kPerson: return "person";
+    case QuestionType::kNumber: return "number";
+    case QuestionType::kDate: return "date";
+    case QuestionType::kYesNo: return "yes-no";
+    case QuestionType::kOther: break;
+  }
+  return "other";
+}
+
+bool matches_type(std::string_view unit, QuestionType t) {
+  switch (t) {
+    case QuestionType::kNumber:
+      return std::any_of(unit.begin(), unit.end(), [](char c) { return c >= '0' && c <= '9'; });
+    case QuestionType::kDate: {
+      const std::string f = text::fold(unit);
+      for (const char* m : {"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                            "october", "november", "december"}) {
+        if (contains_phrase(f, m)) return true;
+      }
+      for (const auto& w : raw_words(f)) {
+        if (w.size() == 4 && (w.compare(0, 2, "19") == 0 || w.compare(0, 2, "20") == 0) &&
+            std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+          return true;
+        }
+      }
+      return false;
+    }
+    case QuestionType::kPerson: {
+      const std::string f = text::fold(unit);
+      for (const char* r : {"ceo", "cfo", "cto", "coo", "vp", "founder", "founded", "director", "manager", "head",
+                            "lead", "officer", "president", "chair", "team", "committee", "owner", "signer",
+                            "signers", "approver", "engineer", "dr", "ms", "mr"}) {
+        if (contains_phrase(f, r)) return true;
+      }
+      // Two adjacent capitalized ASCII words, not counting the unit's first word.
+      bool prev_cap = false;
+      bool first = true;
+      std::size_t i = 0;
+      while (i < unit.size()) {
+        const unsigned char c = static_cast<unsigned char>(unit[i]);
+        if (!std::isalpha(c) && c < 0x80) {
+          if (c != ' ' && c != '-') prev_cap = false;
+          ++i;
+          continue;
+        }
+        std::size_t j = i;
+        while (j < unit.size() && (std::isalpha(static_cast<unsigned char>(unit[j])) || static_cast<unsigned char>(unit[j]) >= 0x80)) ++j;
+        const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1]));
+        if (cap && prev_cap && !first) return true;
+        if (!first || !cap) prev_cap = cap;
+        else prev_cap = false;  // the first word is capitalized by position, not by being a name
+        first = false;
+        i = j;
+      }
+      return false;
+    }
+    case QuestionType::kOther:
+    case QuestionType::kYesNo: break;
+  }
+  return true;
+}
+
 Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
                                            const ExtractiveOptions& options) {
   if (options.max_sentences < 1 || options.max_sentences > 32) {
@@ -81,6 +207,12 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   }
   if (!(options.threshold >= 0 && options.threshold <= 1)) {
     return invalid("options.threshold: expected a number in [0, 1], got " + std::to_string(options.threshold));
+  }
+  if (!(options.header_weight >= 0 && options.header_weight <= 1)) {
+    return invalid("options.header_weight: expected a number in [0, 1], got " + std::to_string(options.header_weight));
+  }
+  if (!(options.type_mismatch >= 0 && options.type_mismatch <= 1)) {
+    return invalid("options.type_mismatch: expected a number in [0, 1], got " + std::to_string(options.type_mismatch));
   }
   if (options.max_chunks < 1) return invalid("options.max_chunks: expected at least 1, got 0");
   if (chunks.size() > kMaxChunks) {
@@ -95,10 +227,15 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
       return make_error(ErrorCode::kInvalidUtf8, "chunks[" + std::to_string(c) + "].text: invalid UTF-8 at byte " +
                                                      std::to_string(text::find_invalid_utf8(chunks[c].text)));
     }
+    if (!text::is_valid_utf8(chunks[c].context)) {
+      return make_error(ErrorCode::kInvalidUtf8, "chunks[" + std::to_string(c) + "].context: invalid UTF-8 at byte " +
+                                                     std::to_string(text::find_invalid_utf8(chunks[c].context)));
+    }
   }
 
   ExtractiveAnswer answer;
   answer.text = options.no_answer_text;
+  answer.question_type = question_type(question);
 
   std::vector<std::string> q = answer_terms(question);
   std::sort(q.begin(), q.end());
@@ -106,19 +243,23 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
 
   struct Candidate {
     std::size_t chunk;
-    text::Span span;
+    Unit unit;
     std::unordered_set<std::string> terms;
+    std::unordered_set<std::string> header_terms;  // header + chunk context
+    bool type_ok = true;
     double score = 0;
   };
   std::vector<Candidate> cands;
   const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
   for (std::size_t c = 0; c < n_chunks; ++c) {
-    for (const auto& span : text::split_sentences(chunks[c].text)) {
-      if (span.end - span.start > options.max_sentence_bytes) continue;
-      Candidate cand{c, span, {}, 0};
-      for (auto& t : answer_terms(std::string_view(chunks[c].text).substr(span.start, span.end - span.start))) {
-        cand.terms.insert(std::move(t));
-      }
+    std::unordered_set<std::string> context_terms;
+    for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
+    for (auto& unit : answer_units(chunks[c].text)) {
+      if (unit.end - unit.start > options.max_sentence_bytes) continue;
+      Candidate cand{c, std::move(unit), {}, context_terms, true, 0};
+      for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
+      for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
+      cand.type_ok = matches_type(cand.unit.text, answer.question_type);
       cands.push_back(std::move(cand));
     }
   }
@@ -138,25 +279,41 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     double s = 0;
     for (std::size_t i = 0; i < q.size(); ++i) {
       if (c.terms.count(q[i])) s += w[i];
+      else if (c.header_terms.count(q[i])) s += options.header_weight * w[i];
     }
-    c.score = total > 0 ? s / total : 0;
+    c.score = (total > 0 ? s / total : 0) * (c.type_ok ? 1.0 : options.type_mismatch);
   }
   std::vector<std::size_t> order(cands.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   // Candidates are generated in (chunk, position) order, so a stable sort keeps that order on ties.
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cands[a].score > cands[b].score; });
   answer.best_score = cands[order[0]].score;
+  if (answer.best_score < options.threshold || answer.best_score <= 0) return answer;
 
-  std::vector<std::size_t> picked;
-  for (std::size_t i : order) {
-    if (picked.size() >= options.max_sentences || cands[i].score < options.threshold || cands[i].score <= 0) break;
-    picked.push_back(i);
+  std::vector<std::size_t> picked{order[0]};
+  std::unordered_set<std::string> covered;
+  for (const auto& t : q) {
+    if (cands[order[0]].terms.count(t)) covered.insert(t);
   }
-  if (picked.empty()) return answer;
-  std::sort(picked.begin(), picked.end());  // answer order = chunk order, then position
+  for (std::size_t k = 1; k < order.size() && picked.size() < options.max_sentences; ++k) {
+    const Candidate& c = cands[order[k]];
+    if (c.score < options.threshold) break;
+    bool adds = false;
+    for (const auto& t : q) {
+      if (!covered.count(t) && c.terms.count(t)) adds = true;
+    }
+    if (!adds) continue;
+    for (const auto& t : q) {
+      if (c.terms.count(t)) covered.insert(t);
+    }
+    picked.push_back(order[k]);
+  }
 
   answer.answered = true;
   answer.text.clear();
+  if (options.yes_no_prefix && answer.question_type == QuestionType::kYesNo) {
+    answer.text = has_negation(cands[picked[0]].unit.text) ? "No." : "Yes.";
+  }
   for (std::size_t i : picked) {
     const Candidate& c = cands[i];
     const std::string& id = chunks[c.chunk].id;
@@ -171,9 +328,10 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     ExtractedSentence s;
     s.chunk_index = c.chunk;
     s.chunk_id = id;
-    s.start = c.span.start;
-    s.end = c.span.end;
-    s.text = chunks[c.chunk].text.substr(c.span.start, c.span.end - c.span.start);
+    s.start = c.unit.start;
+    s.end = c.unit.end;
+    s.text = c.unit.text;
+    s.kind = c.unit.kind;
     s.score = c.score;
     s.citation = citation;
     if (!answer.text.empty()) answer.text += ' ';
@@ -183,4 +341,4 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   return answer;
 }
 
-}  // namespace ragwasm::context
+}  // namespace ragwasm::answer
