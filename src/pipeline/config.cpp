@@ -54,11 +54,50 @@ Status opt_string(const json& obj, const std::string& path, const char* key, std
   return Status::success();
 }
 
+// The chunker keys the Collection reads itself (context enrichment) and the semantic strategy's.
+Status parse_chunker_extras(const json& j, ChunkerConfig& c) {
+  const std::string p = "chunker";
+  bool size_includes_context = false;
+  RAGWASM_TRY(opt_bool(j, p, "sizeIncludesContext", size_includes_context));
+  bool keep_separator = false;
+  RAGWASM_TRY(opt_bool(j, p, "keepSeparator", keep_separator));
+  if (auto it = j.find("context"); it != j.end()) {
+    const std::string cp = "chunker.context";
+    RAGWASM_TRY(jsonr::expect_object(*it, cp, {"template", "summary", "separator", "headerPath"}));
+    for (const char* key : {"template", "summary", "separator"}) {
+      if (auto t = it->find(key); t != it->end() && !t->is_string()) return jsonr::type_error(jsonr::key_path(cp, key), "a string", *t);
+    }
+    RAGWASM_TRY(opt_bool(*it, cp, "headerPath", c.context_header_path));
+    c.has_context = true;
+  }
+  if (c.strategy == "semantic") {
+    std::string breakpoint;
+    RAGWASM_TRY(opt_enum(j, p, "breakpoint", breakpoint, {"percentile", "standard_deviation", "interquartile", "gradient"}));
+    double amount = 0;
+    RAGWASM_TRY(opt_number(j, p, "breakpointAmount", amount, 0.0, 1e6));
+    std::size_t n = 0;
+    RAGWASM_TRY(opt_size(j, p, "minChunkSize", n, 0, 100000000));
+    RAGWASM_TRY(opt_size(j, p, "maxChunkSize", n, 0, 100000000));
+    RAGWASM_TRY(opt_size(j, p, "bufferSize", n, 0, 1000));
+    RAGWASM_TRY(opt_size(j, p, "batchSize", n, 1, 100000));
+  } else {
+    for (const char* key : {"breakpoint", "breakpointAmount", "minChunkSize", "maxChunkSize", "bufferSize", "batchSize"}) {
+      if (j.contains(key)) {
+        return make_error(ErrorCode::kInvalidArgument, jsonr::key_path(p, key) + ": only used by strategy \"semantic\", got strategy \"" + c.strategy + "\"");
+      }
+    }
+  }
+  return Status::success();
+}
+
 Status parse_chunker(const json& j, ChunkerConfig& c) {
   // Keys mirror chunk::parse_options (src/chunk/chunk.h); the object is passed on as is.
-  RAGWASM_TRY(jsonr::expect_object(j, "chunker", {"strategy", "chunkSize", "chunkOverlap", "unit", "separators", "strict",
-                                                 "splitLevels", "stripHeaders", "overlapSentences", "newlineBreaks", "invalidUtf8"}));
-  RAGWASM_TRY(opt_enum(j, "chunker", "strategy", c.strategy, {"fixed", "recursive", "markdown", "markdown-header", "sentence"}));
+  RAGWASM_TRY(jsonr::expect_object(j, "chunker", {"strategy", "chunkSize", "chunkOverlap", "unit", "separators", "keepSeparator", "strict",
+                                                 "splitLevels", "stripHeaders", "overlapSentences", "newlineBreaks", "invalidUtf8",
+                                                 "context", "sizeIncludesContext", "breakpoint", "breakpointAmount", "minChunkSize",
+                                                 "maxChunkSize", "bufferSize", "batchSize"}));
+  RAGWASM_TRY(opt_enum(j, "chunker", "strategy", c.strategy, {"fixed", "recursive", "markdown", "markdown-header", "sentence", "semantic"}));
+  RAGWASM_TRY(parse_chunker_extras(j, c));
   RAGWASM_TRY(opt_size(j, "chunker", "chunkSize", c.chunk_size, 1, 100000000));
   // Without an explicit overlap: min(200, chunkSize / 5), as chunk() does.
   c.chunk_overlap = std::min<std::size_t>(200, c.chunk_size / 5);
@@ -74,12 +113,33 @@ Status parse_chunker(const json& j, ChunkerConfig& c) {
 
 Status parse_bm25(const json& j, Bm25Config& c) {
   const std::string p = "indexes.bm25";
-  RAGWASM_TRY(jsonr::expect_object(j, p, {"variant", "k1", "b", "stemmer", "stopwords"}));
+  RAGWASM_TRY(jsonr::expect_object(j, p, {"variant", "k1", "b", "stemmer", "stopwords", "fields"}));
   RAGWASM_TRY(opt_enum(j, p, "variant", c.variant, {"bm25", "bm25l", "bm25+"}));
   RAGWASM_TRY(opt_number(j, p, "k1", c.k1, 0.0, 100.0));
   RAGWASM_TRY(opt_number(j, p, "b", c.b, 0.0, 1.0));
   RAGWASM_TRY(opt_enum(j, p, "stemmer", c.stemmer, {"porter2", "none"}));
   RAGWASM_TRY(opt_bool(j, p, "stopwords", c.stopwords));
+  if (auto it = j.find("fields"); it != j.end()) {
+    const std::string fp = p + ".fields";
+    if (!it->is_object()) return jsonr::type_error(fp, "an object {name: boost}, e.g. {\"text\": 1, \"title\": 2}", *it);
+    if (it->empty() || it->size() > 16) {
+      return make_error(ErrorCode::kInvalidArgument, fp + ": expected 1 to 16 fields, got " + std::to_string(it->size()));
+    }
+    c.fields.clear();
+    bool has_text = false;
+    for (auto f = it->begin(); f != it->end(); ++f) {
+      const std::string name = f.key();
+      const std::string np = jsonr::key_path(fp, name.c_str());
+      if (name.empty() || name.size() > 256 || name == "id" || name == "metadata") {
+        return make_error(ErrorCode::kInvalidArgument, np + ": expected a field name of 1 to 256 bytes other than \"id\" and \"metadata\"");
+      }
+      auto boost = jsonr::number(f.value(), np, 1e-9, 1e6);
+      if (!boost.ok()) return boost.error();
+      c.fields.push_back({name, boost.value()});
+      has_text = has_text || name == "text";
+    }
+    if (!has_text) return make_error(ErrorCode::kInvalidArgument, fp + ": expected a \"text\" field (the chunk text), got none");
+  }
   return Status::success();
 }
 
@@ -211,7 +271,10 @@ Result<PipelineConfig> parse_config(std::string_view text) {
 std::string to_json(const PipelineConfig& c) {
   json indexes = json::object();
   if (c.bm25.enabled) {
-    indexes["bm25"] = {{"variant", c.bm25.variant}, {"k1", c.bm25.k1}, {"b", c.bm25.b}, {"stemmer", c.bm25.stemmer}, {"stopwords", c.bm25.stopwords}};
+    json fields = json::object();
+    for (const auto& f : c.bm25.fields) fields[f.name] = f.boost;
+    indexes["bm25"] = {{"variant", c.bm25.variant}, {"k1", c.bm25.k1}, {"b", c.bm25.b}, {"stemmer", c.bm25.stemmer}, {"stopwords", c.bm25.stopwords},
+                       {"fields", fields}};
   }
   if (c.dense.enabled) {
     indexes["dense"] = {{"model", c.dense.model}, {"metric", c.dense.metric}, {"index", c.dense.index}, {"quantization", c.dense.quantization},

@@ -17,11 +17,20 @@ namespace ragwasm::pipeline {
 constexpr int kConfigVersion = 1;  // the only "version" this build reads
 
 struct ChunkerConfig {
-  std::string strategy = "recursive";  // fixed | recursive | markdown | markdown-header | sentence
+  std::string strategy = "recursive";  // fixed | recursive | markdown | markdown-header | sentence | semantic
   std::size_t chunk_size = 1000;
   std::size_t chunk_overlap = 200;     // < chunk_size; default min(200, chunk_size / 5)
   std::string unit = "utf16";          // utf16 | codepoints | bytes | tokens
-  std::string options_json = "{}";     // the whole "chunker" object, for chunk::parse_options
+  std::string options_json = "{}";     // the whole "chunker" object, for chunk() in JS
+  // "context": {template, summary, separator, headerPath}: what chunk() puts before each chunk's text
+  // in its indexText (the Collection indexes indexText in BM25 and the dense leg).
+  bool has_context = false;
+  bool context_header_path = false;  // the chunk's markdown header path ("A > B") as its chunk context
+};
+
+struct Bm25Field {
+  std::string name;   // "text" = the chunk's indexText; any other name = that document field (e.g. title)
+  double boost = 1;   // > 0
 };
 
 struct Bm25Config {
@@ -31,6 +40,9 @@ struct Bm25Config {
   double b = 0.4;                // in [0, 1]
   std::string stemmer = "porter2";  // porter2 | none
   bool stopwords = true;
+  // Indexed fields with boosts, by name ("fields": {"text": 1, "title": 2}); default title and text,
+  // boost 1 each (Bm25Index's default). "text" must be one of them.
+  std::vector<Bm25Field> fields = {{"text", 1}, {"title", 1}};
 };
 
 struct DenseConfig {

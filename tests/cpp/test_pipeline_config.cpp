@@ -167,3 +167,86 @@ TEST_CASE("the leg check is on for the default hybrid and off for explicit fusio
   REQUIRE_FALSE(bad.ok());
   REQUIRE(bad.error().message.find("retrieval.fusion.legCheck") != std::string::npos);
 }
+
+TEST_CASE("#14 bm25 fields default to title and text with boost 1", "[unit]") {
+  auto c = parse_config("{}");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().bm25.fields.size() == 2);
+  REQUIRE(c.value().bm25.fields[0].name == "text");
+  REQUIRE(c.value().bm25.fields[0].boost == 1.0);
+  REQUIRE(c.value().bm25.fields[1].name == "title");
+  REQUIRE(c.value().bm25.fields[1].boost == 1.0);
+  REQUIRE(to_json(c.value()).find(R"("fields":{"text":1.0,"title":1.0})") != std::string::npos);
+}
+
+TEST_CASE("#14 bm25 fields with boosts are read and round-trip", "[unit]") {
+  auto c = parse_config(R"({"indexes": {"bm25": {"fields": {"text": 1, "title": 2.5, "summary": 0.5}}}})");
+  REQUIRE(c.ok());
+  const auto& f = c.value().bm25.fields;
+  REQUIRE(f.size() == 3);
+  // nlohmann's object keeps keys sorted: summary, text, title
+  REQUIRE(f[0].name == "summary");
+  REQUIRE(f[0].boost == 0.5);
+  REQUIRE(f[2].name == "title");
+  REQUIRE(f[2].boost == 2.5);
+  auto again = parse_config(to_json(c.value()));
+  REQUIRE(again.ok());
+  REQUIRE(to_json(again.value()) == to_json(c.value()));
+}
+
+TEST_CASE("#14 bad bm25 fields name the JSON path", "[unit]") {
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": ["text"]}}})").find("indexes.bm25.fields: expected an object {name: boost}") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": {}}}})") == "ragwasm: indexes.bm25.fields: expected 1 to 16 fields, got 0");
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": {"title": 2}}}})") ==
+          "ragwasm: indexes.bm25.fields: expected a \"text\" field (the chunk text), got none");
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": {"text": 1, "title": 0}}}})").find("indexes.bm25.fields.title: expected a number") !=
+          std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": {"text": 1, "title": "2"}}}})").find("indexes.bm25.fields.title") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": {"text": 1, "metadata": 1}}}})").find("indexes.bm25.fields.metadata: expected a field name") !=
+          std::string::npos);
+}
+
+TEST_CASE("#14 every chunk strategy is accepted including markdown-header and semantic", "[unit]") {
+  for (const char* s : {"fixed", "recursive", "markdown", "markdown-header", "sentence", "semantic"}) {
+    INFO(s);
+    auto c = parse_config(std::string(R"({"chunker": {"strategy": ")") + s + R"("}})");
+    REQUIRE(c.ok());
+    REQUIRE(c.value().chunker.strategy == s);
+  }
+  auto sem = parse_config(R"({"chunker": {"strategy": "semantic", "breakpoint": "gradient", "breakpointAmount": 90, "maxChunkSize": 800}})");
+  REQUIRE(sem.ok());
+  REQUIRE(to_json(sem.value()).find(R"("breakpoint":"gradient")") != std::string::npos);
+  REQUIRE(error_of(R"({"chunker": {"strategy": "semantic", "breakpoint": "median"}})").find("chunker.breakpoint: expected one of") !=
+          std::string::npos);
+  REQUIRE(error_of(R"({"chunker": {"strategy": "recursive", "bufferSize": 2}})") ==
+          "ragwasm: chunker.bufferSize: only used by strategy \"semantic\", got strategy \"recursive\"");
+}
+
+TEST_CASE("#14 chunker context options are validated and kept", "[unit]") {
+  auto c = parse_config(R"({"chunker": {"strategy": "markdown-header", "context": {"template": "{title}", "separator": "\n", "headerPath": true},
+                            "sizeIncludesContext": true}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().chunker.has_context);
+  REQUIRE(c.value().chunker.context_header_path);
+  const std::string j = to_json(c.value());
+  REQUIRE(j.find(R"("context":{"headerPath":true,"separator":"\n","template":"{title}"})") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  REQUIRE(error_of(R"({"chunker": {"context": {"template": 3}}})") == "ragwasm: chunker.context.template: expected a string, got 3");
+  REQUIRE(error_of(R"({"chunker": {"context": {"headerPath": "yes"}}})").find("chunker.context.headerPath") != std::string::npos);
+  REQUIRE(error_of(R"({"chunker": {"context": {"chunkContexts": []}}})").find("chunker.context.chunkContexts: unknown key") != std::string::npos);
+  REQUIRE(error_of(R"({"chunker": {"sizeIncludesContext": 1}})").find("chunker.sizeIncludesContext") != std::string::npos);
+}
+
+TEST_CASE("#13 a one-retriever config needs no fusion weights", "[unit]") {
+  for (const char* src : {R"({"indexes": {"bm25": {}}})", R"({"indexes": {"dense": {}}})",
+                          R"({"indexes": {"bm25": {}, "dense": {}}, "retrieval": {"retrievers": ["dense"]}})",
+                          R"({"indexes": {"bm25": {}}, "retrieval": {"fusion": {"mode": "rrf"}}})"}) {
+    INFO(src);
+    auto c = parse_config(src);
+    REQUIRE(c.ok());
+    REQUIRE(c.value().retrieval.retrievers.size() == 1);
+    REQUIRE(c.value().retrieval.fusion.weights == std::vector<double>{1.0});
+    REQUIRE_FALSE(c.value().retrieval.leg_check);
+    REQUIRE(to_json(parse_config(to_json(c.value())).value()) == to_json(c.value()));
+  }
+}

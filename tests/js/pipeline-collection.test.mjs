@@ -202,19 +202,29 @@ function oldWriter(headerJson, bm25Bytes, denseBytes) {
   return out;
 }
 
-test('collection bytes of the pre-packSections writer load identically and toBytes still writes them', async () => {
+test('collection bytes of the pre-packSections writer (format 1) load identically and re-save as format 2', async () => {
   for (const config of [{ indexes: { bm25: {} } }, { chunker: { chunkSize: 40, chunkOverlap: 0 } }]) {
     const col = await Collection.create(config, { embedder: embed, dimension: 32 });
     await col.add([...docs, { id: 'meta', text: 'Rome is the capital of Italy.', metadata: { lang: 'it', year: 2024 } }]);
+    // Format 1 had no title field, document length or embedder id; its BM25 section indexed "text" only.
     const docList = [...col.docs.entries()].map(([id, d]) => ({ id, metadata: d.metadata, chunks: d.chunks }));
-    const old = oldWriter(JSON.stringify({ config: col.config, docs: docList }), col.bm25 ? col.bm25.save() : new Uint8Array(0),
+    const v1config = structuredClone(col.config);
+    if (v1config.indexes.bm25) delete v1config.indexes.bm25.fields;
+    const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
+    const v1bm25 = v1config.indexes.bm25 ? Bm25Index.create({ fields: ['text'], k1: 0.9, b: 0.4 }) : null;
+    v1bm25?.add([...col.chunks.values()].map((c) => ({ id: c.id, text: c.text })));
+    const old = oldWriter(JSON.stringify({ config: v1config, docs: docList }), v1bm25 ? v1bm25.save() : new Uint8Array(0),
       col.dense ? col.dense.save() : new Uint8Array(0));
-    assert.deepEqual(col.toBytes(), old);
+    v1bm25?.dispose();
     const again = Collection.fromBytes(old, { embedder: embed, dimension: 32 });
     for (const q of ['capital of Germany', 'apple pie', 'Rome']) {
       assert.deepEqual(await again.search(q, { k: 5, explain: true }), await col.search(q, { k: 5, explain: true }), q);
     }
-    assert.deepEqual(again.toBytes(), old);
+    const resaved = again.toBytes();
+    assert.equal(new DataView(resaved.buffer).getUint32(8, true), COLLECTION_FORMAT_VERSION);
+    const third = Collection.fromBytes(resaved, { embedder: embed, dimension: 32 });
+    assert.deepEqual(await third.search('Rome', { k: 5 }), await col.search('Rome', { k: 5 }));
+    third.dispose();
     col.dispose();
     again.dispose();
   }

@@ -62,6 +62,19 @@ export async function collectionJsonl(): Promise<number> {
   for await (const line of col.exportJsonlLines({ vectors: false, batchSize: 64 })) lines.push(line);
   const again = await Collection.importJsonl(text, { embedder: embed, keepVectors: false, signal: new AbortController().signal });
   const fromLines = await Collection.importJsonl(lines, { config: { indexes: { bm25: {} } }, batchSize: 128 });
+  // #14: titles, filters, document level, embedder identity, setEmbedder, zero vectors
+  const kinds = { id: 'fixture', dimension: 4, embed: async (texts: string[], o?: { kind?: 'query' | 'document' }) => texts.map(() => new Float32Array(4).fill(o?.kind === 'query' ? 1 : 0.5)) };
+  const titled = await Collection.create({ indexes: { bm25: { fields: { text: 1, title: 2 } }, dense: {} } }, { embedder: kinds });
+  const added: { documents: number; chunks: number; zeroVectors: string[] } = await titled.add([{ id: 'a', title: 'T', text: 'x', metadata: { lang: 'en', year: 2020 } }]);
+  const chunkHits = await titled.search('x', { filter: { lang: 'en', year: { gte: 2019 } } });
+  const docHits = await titled.search('x', { level: 'document', k: 3 });
+  const best: string = docHits[0].bestChunk;
+  const span: number = chunkHits[0].start;
+  const info: { id: string; dimension: number } | null = titled.embedderInfo;
+  await titled.setEmbedder(kinds, { signal: new AbortController().signal, onProgress: (d: number, t: number) => void [d, t] });
+  const summary = Collection.inspect(titled.toBytes());
+  const savedId: string | undefined = summary.embedder?.id;
+  void [added, best, span, info, savedId, titled.disposed, titled.zeroVectors.size];
   const header: import('../../web/src/index.js').CollectionJsonlHeader = JSON.parse(text.split('\n')[0]);
   const chunk: import('../../web/src/index.js').CollectionJsonlChunk = JSON.parse(text.split('\n')[1] ?? '{}');
   for (const c of [col, again, fromLines]) c.dispose();

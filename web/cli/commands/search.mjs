@@ -113,9 +113,7 @@ async function searchCollection(bytes, queries, values, k, io) {
   try {
     if (values.rm3 || values.filter !== undefined) throw new UsageError('--rm3 / --filter: only for plain BM25 indexes');
     if (!Number.isInteger(k) || k < 1) throw new UsageError(`-k: expected an integer >= 1, got '${values.k}'`);
-    const probe = Collection.fromBytes(bytes, { embedder: async () => [], dimension: 1 });  // for its config only
-    const header = probe.config;
-    probe.dispose();
+    const header = Collection.inspect(bytes).config;
     const retrieval = retrievalFor(values, header);
     embedder = await embedderFor(header, values.model);
     col = Collection.fromBytes(bytes, embedder ? { embedder } : {});

@@ -1,28 +1,63 @@
 export const COLLECTION_FORMAT_VERSION: number;
 /** Version of the JSONL export format (the header line's "version"). */
 export const JSONL_FORMAT_VERSION: number;
-export type CollectionEmbedder = { embedSync(texts: string[]): Float32Array[]; dims: number } | ((texts: string[]) => Promise<Float32Array[]>);
+export type EmbedKind = 'query' | 'document';
+/**
+ * The embedder contract (web/src/embed/contract.js) or what asEmbedder() adapts: an object with
+ * embed(texts, {kind}) and dimension (or dims), a StaticEmbedder ({embedSync, dims}), or an async
+ * function (pass options.dimension). `id` names the model; saved collections store it.
+ */
+export type CollectionEmbedder =
+  | { id?: string; dimension?: number; dims?: number; embed(texts: string[], options?: { kind?: EmbedKind; signal?: AbortSignal }): Promise<Float32Array[] | number[][]> }
+  | { id?: string; dims: number; embedSync(texts: string[]): Float32Array[] }
+  | ((texts: string[], options?: { kind?: EmbedKind; signal?: AbortSignal }) => Promise<Float32Array[] | number[][]>);
+/** Bm25Index's filter language, applied to document metadata on both legs (docs/collection.md). */
+export type CollectionFilter = Record<string, string | number | Array<string | number> | { in: Array<string | number> } | { gte?: number; gt?: number; lte?: number; lt?: number }>;
+export interface CollectionDocument {
+  id: string; text: string;
+  /** indexed as the BM25 field "title" (default boost 1) and visible to the context template as {title} */
+  title?: string;
+  /** strings and finite numbers are filterable; booleans and null are kept but not filterable */
+  metadata?: Record<string, string | number | boolean | null>;
+  /** other BM25 fields named in indexes.bm25.fields */
+  [field: string]: unknown;
+}
 export interface CollectionHit {
   id: string; docId: string; text: string; start: number; end: number; score: number;
+  title?: string;
   contributions?: import('../retrieve/fusion.js').Contribution[];
   rerankScore?: number; retrievalRank?: number;
+}
+/** search(q, {level: 'document'}): one item per document, from its best chunk (aggregation 'max'). */
+export interface CollectionDocumentHit {
+  id: string; docId: string; score: number; chunks: number; bestChunk: string; text: string; start: number; end: number; title?: string;
+}
+export interface CollectionSearchOptions {
+  k?: number; explain?: boolean; signal?: AbortSignal; filter?: CollectionFilter;
+  reranker?: (query: string, items: CollectionHit[]) => Promise<number[]> | number[];
 }
 /** The first line of exportJsonl() (unless header: false); chunk lines have no `type`. */
 export interface CollectionJsonlHeader {
   type: 'ragwasm.collection'; version: number; config: import('./pipeline.js').PipelineConfig;
   /** the dense index's dimension, null without one */
   dimension: number | null; documents: number; chunks: number; vectors: boolean;
+  /** the embedder that made the vectors */
+  embedder?: { id: string; dimension: number };
 }
 /** One chunk line of exportJsonl(). */
 export interface CollectionJsonlChunk {
   id: string; docId: string; ordinal: number; text: string; start: number; end: number;
   /** the document's metadata */
   metadata: Record<string, string | number | boolean | null>;
+  /** what was indexed, when the chunker added context */
+  indexText?: string;
+  /** the document's BM25 fields other than the chunk text, e.g. {title} */
+  fields?: Record<string, string>;
   /** float32 values widened to doubles (exportJsonl({vectors: true})) */
   vector?: number[];
 }
 /** A document without chunks (empty text), in its place among the chunk lines. */
-export interface CollectionJsonlDocument { type: 'ragwasm.document'; id: string; metadata: Record<string, string | number | boolean | null> }
+export interface CollectionJsonlDocument { type: 'ragwasm.document'; id: string; metadata: Record<string, string | number | boolean | null>; fields?: Record<string, string> }
 export interface CollectionExportOptions {
   /** write each chunk's vector (needs the dense index). Default false. */
   vectors?: boolean;
@@ -51,13 +86,24 @@ export class Collection {
   static load(name: string, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<Collection>;
   /** Builds a collection from exportJsonl() output (a string, or its lines as an (async) iterable). */
   static importJsonl(input: string | Iterable<string> | AsyncIterable<string>, options?: CollectionImportOptions): Promise<Collection>;
+  /** What saved bytes hold (config, embedder identity, counts) without loading the indexes. */
+  static inspect(bytes: Uint8Array): { version: number; config: import('./pipeline.js').PipelineConfig; embedder: { id: string; dimension: number } | null; documents: number; chunks: number };
   readonly config: import('./pipeline.js').PipelineConfig;
+  /** @throws DISPOSED */
   readonly size: number;
-  add(documents: { id: string; text: string; metadata?: object }[],
-    options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number }): Promise<{ documents: number; chunks: number }>;
+  readonly disposed: boolean;
+  /** The embedder's identity as saved, null without one. */
+  readonly embedderInfo: { id: string; dimension: number } | null;
+  /** Chunk ids whose embedding is all zeros (kept out of the dense leg). */
+  readonly zeroVectors: ReadonlySet<string>;
+  add(documents: CollectionDocument[],
+    options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
   remove(ids: string[]): number;
-  search(query: string, options?: { k?: number; explain?: boolean; signal?: AbortSignal;
-    reranker?: (query: string, items: CollectionHit[]) => Promise<number[]> | number[] }): Promise<CollectionHit[]>;
+  search(query: string, options: CollectionSearchOptions & { level: 'document' }): Promise<CollectionDocumentHit[]>;
+  search(query: string, options?: CollectionSearchOptions & { level?: 'chunk' }): Promise<CollectionHit[]>;
+  /** Re-embeds every chunk with another embedder into a new dense index; swaps only when complete. */
+  setEmbedder(embedder: CollectionEmbedder, options?: { dimension?: number; signal?: AbortSignal; batchSize?: number;
+    onProgress?: (done: number, total: number) => void }): Promise<{ chunks: number; zeroVectors: string[] }>;
   /**
    * Label-free leg check (docs/fusion.md "Leg check"): self-retrieval MRR@10 of probe sentences per
    * retriever; the default hybrid benches a weak leg. search() runs it by itself when needed.
@@ -67,6 +113,7 @@ export class Collection {
   readonly legReport: import('../retrieve/leg-check.js').LegCheckReport | null;
   readonly legCheckedAt: number;
   toBytes(): Uint8Array;
+  /** Verifies the bytes load back, then replaces the stored copy atomically. */
   save(name: string, opts?: { dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<void>;
   /** The JSONL export as lines without newlines (header, then one per chunk). */
   exportJsonlLines(options?: CollectionExportOptions): AsyncGenerator<string, void, undefined>;

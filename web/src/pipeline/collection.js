@@ -1,38 +1,48 @@
 // Collections: the integration layer over chunk() -> Bm25Index / VectorIndex -> fuse(), driven by
-// one pipeline config (parsePipelineConfig). add / remove / search, and save / load through
-// web/src/core/storage.js (atomic: OPFS, IndexedDB fallback, files in Node). Saved bytes: magic
-// "RAGWCOL1", format version, length-prefixed sections and a CRC-32 at the end (checksum.js
-// packSections). JSONL export / import of chunks + vectors + metadata for server-side engines.
+// one pipeline config (parsePipelineConfig). add / remove / search (filters, document level),
+// setEmbedder, and save / load through web/src/core/storage.js (verified, then atomic: OPFS,
+// IndexedDB fallback, files in Node). Saved bytes: magic "RAGWCOL1", format version,
+// length-prefixed sections and a CRC-32 at the end (checksum.js packSections); the JSON header is
+// cross-checked against the index sections on load (docs/collection.md). JSONL export / import of
+// chunks + vectors + metadata for server-side engines.
 import { RagwasmError } from '../core/errors.js';
-import { chunk } from '../chunk/chunk.js';
+import { chunk, chunkAsync } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
-import { fuse, rerank as rerankItems } from '../retrieve/fusion.js';
+import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { packSections, unpackSections } from '../core/checksum.js';
 import { parsePipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
-import { Bm25Index } from '../retrieve/sparse.js';
+import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
+import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
-import { describe, expectArray, expectBoolean, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
 const MAGIC = 'RAGWCOL1';
-/** The collection format version this build writes and reads. */
-export const COLLECTION_FORMAT_VERSION = 1;
+/** The collection format version this build writes (it reads 1 and 2). */
+export const COLLECTION_FORMAT_VERSION = 2;
 /** The JSONL export format version (the header line's "version") this build writes and reads. */
 export const JSONL_FORMAT_VERSION = 1;
 const JSONL_HEADER = 'ragwasm.collection';
 const JSONL_DOCUMENT = 'ragwasm.document';
-const CHUNK_FIELDS = ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'metadata', 'vector'];
-const HEADER_FIELDS = ['type', 'version', 'config', 'dimension', 'documents', 'chunks', 'vectors'];
-const DOCUMENT_FIELDS = ['type', 'id', 'metadata'];
-
+const CHUNK_FIELDS = ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'metadata', 'vector', 'indexText', 'fields'];
+const HEADER_FIELDS = ['type', 'version', 'config', 'dimension', 'documents', 'chunks', 'vectors', 'embedder'];
+const DOCUMENT_FIELDS = ['type', 'id', 'metadata', 'fields'];
+const SEARCH_LEVELS = ['chunk', 'document'];
 
 function abortCheck(signal) {
   if (signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: operation aborted');
 }
+function disposedError() {
+  return new RagwasmError('DISPOSED', 'ragwasm: this Collection was disposed; load or create a new one');
+}
 
+// The config's BM25 fields: "text" is the chunk's indexText, every other name a document field.
+function bm25Fields(c) {
+  return Object.entries(c.fields ?? { text: 1 }).map(([name, boost]) => ({ name, boost }));
+}
 function bm25Options(c) {
   const scorer = { bm25: 'lucene', bm25l: 'bm25l', 'bm25+': 'bm25plus' }[c.variant];
-  return { fields: ['text'], scorer, k1: c.k1, b: c.b, analyzer: { stemmer: c.stemmer, stopwords: c.stopwords ? 'lucene' : false } };
+  return { fields: bm25Fields(c), scorer, k1: c.k1, b: c.b, analyzer: { stemmer: c.stemmer, stopwords: c.stopwords ? 'lucene' : false } };
 }
 function denseOptions(c, dimension) {
   const o = { dimension, metric: c.metric, index: c.index, storage: c.quantization === 'int8' ? 'int8' : 'f32' };
@@ -40,37 +50,79 @@ function denseOptions(c, dimension) {
   return o;
 }
 // The pipeline config's chunker section -> chunk() options: 'invalidUtf8' applies to bytes only (JS
-// strings are always valid) and the sentence strategy has no character overlap.
-function chunkOptions(c) {
+// strings are always valid), the sentence and semantic strategies have no character overlap, and
+// context.headerPath (a Collection option) becomes a per-chunk context: the chunk's header path.
+function chunkOptions(c, embedder) {
   const { invalidUtf8, ...o } = c;  // eslint-disable-line no-unused-vars
-  if (o.strategy === 'sentence') delete o.chunkOverlap;
+  if (o.strategy === 'sentence' || o.strategy === 'semantic') delete o.chunkOverlap;
+  if (o.strategy === 'semantic') {
+    delete o.unit;
+    if (o.maxChunkSize !== undefined) delete o.chunkSize;
+    o.embedder = (texts) => embedTexts(embedder, texts, { kind: 'document' });
+  }
+  if (o.context) {
+    const { headerPath, ...ctx } = o.context;
+    if (headerPath) ctx.chunkContexts = (ch) => ch.headerPath.join(' > ');
+    o.context = ctx;
+  }
   return o;
 }
 
-// The dense index's dimension for `embedder`, checked before any index is created.
-function embedderDimension(embedder, dimension) {
-  if (embedder === undefined) throw invalid('options.embedder', 'an embedder (the config enables the dense index)', embedder);
-  if (typeof embedder !== 'function' && !(embedder && typeof embedder.embedSync === 'function')) {
-    throw invalid('options.embedder', 'a StaticEmbedder-like object or an async function', embedder);
+// Document metadata -> the part Bm25Index can filter on (strings and finite numbers; booleans and
+// null are kept with the document but are not filterable).
+function filterableMetadata(metadata) {
+  let out = null;
+  for (const [k, v] of Object.entries(metadata)) {
+    if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) (out ??= {})[k] = v;
   }
-  return typeof embedder === 'function' ? expectInteger(dimension, 'options.dimension', { min: 1, max: 8192 }) : embedder.dims;
+  return out;
 }
 
-// Checked here, before add() changes anything: a bad vector found by VectorIndex.add would come after
-// the old chunks were removed and the BM25 index was updated (a half-applied batch).
-async function embedTexts(embedder, texts, dimension) {
-  const out = typeof embedder === 'function' ? await embedder(texts) : await embedder.embedSync(texts);
-  if (!Array.isArray(out) || out.length !== texts.length) throw invalid('embedder result', `${texts.length} vectors`, out);
-  out.forEach((v, i) => {
-    if (!(v instanceof Float32Array || Array.isArray(v)) || v.length !== dimension) {
-      throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: embedder result[${i}]: expected ${dimension} numbers, got ${v?.length ?? typeof v}`);
-    }
-    for (let j = 0; j < v.length; j++) {
-      // VectorIndex.add's rule (docs/dense.md): finite with |x| <= 1e15
-      if (typeof v[j] !== 'number' || !(Math.abs(v[j]) <= 1e15)) throw invalid(`embedder result[${i}][${j}]`, 'a finite number with |x| <= 1e15', v[j]);
-    }
-  });
-  return out;
+/**
+ * Whether a document's metadata passes a filter, with Bm25Index's rule (docs/sparse.md "Filters"):
+ * every clause must hold; `{key: v}` / `{key: [v1, v2]}` / `{key: {in: [...]}}` = the value equals
+ * one of them (strings with strings, numbers with numbers); `{key: {gte, gt, lte, lt}}` = a numeric
+ * value in range; a document without the key does not match.
+ * @param {object} metadata
+ * @param {object} filter validated with checkFilter
+ * @returns {boolean}
+ */
+export function metadataMatches(metadata, filter) {
+  for (const [key, clause] of Object.entries(filter)) {
+    const v = metadata[key];
+    const isNum = typeof v === 'number' && Number.isFinite(v);
+    if (!isNum && typeof v !== 'string') return false;
+    let ok;
+    if (Array.isArray(clause)) ok = clause.includes(v);
+    else if (isPlainObject(clause) && clause.in !== undefined) ok = clause.in.includes(v);
+    else if (isPlainObject(clause)) {
+      ok = isNum && (clause.gte === undefined || v >= clause.gte) && (clause.gt === undefined || v > clause.gt)
+        && (clause.lte === undefined || v <= clause.lte) && (clause.lt === undefined || v < clause.lt);
+    } else ok = clause === v;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+function isZeroVector(v) {
+  for (let j = 0; j < v.length; j++) if (v[j] !== 0) return false;
+  return true;
+}
+
+// A stored chunk: what search returns and toBytes() saves. indexText only when it differs from text.
+function storedChunk(c) {
+  const s = { id: c.id, docId: c.docId, ordinal: c.ordinal, text: c.text, start: c.start, end: c.end };
+  if (c.indexText !== undefined && c.indexText !== c.text) s.indexText = c.indexText;
+  return s;
+}
+const indexTextOf = (c) => c.indexText ?? c.text;
+
+// The embedder for a dense collection (the contract of embed/contract.js), checked before any index is made.
+function denseEmbedder(embedder, dimension, name = 'options.embedder') {
+  if (embedder === undefined) throw invalid(name, 'an embedder (the config enables the dense index)', embedder);
+  const o = { name };
+  if (dimension !== undefined) o.dimension = dimension;
+  return asEmbedder(embedder, o);
 }
 
 /**
@@ -78,21 +130,24 @@ async function embedTexts(embedder, texts, dimension) {
  *
  * @example
  * const col = await Collection.create({ indexes: { bm25: {} } });
- * await col.add([{ id: 'd1', text: 'Paris is the capital of France.' }]);
- * const hits = await col.search('capital of France', { k: 3 });
+ * await col.add([{ id: 'd1', title: 'France', text: 'Paris is the capital.', metadata: { lang: 'en' } }]);
+ * const hits = await col.search('capital of France', { k: 3, filter: { lang: 'en' } });
  * await col.save('my-collection'); const again = await Collection.load('my-collection');
  */
 export class Collection {
   /**
    * @param {string|object} [config] pipeline config (see parsePipelineConfig); default the hybrid pipeline
    * @param {object} [options]
-   * @param {{embedSync: (texts: string[]) => Float32Array[], dims: number}|((texts: string[]) => Promise<Float32Array[]>)} [options.embedder]
-   *   required when the config enables the dense index (e.g. a StaticEmbedder)
-   * @param {number} [options.dimension] vector dimension when `embedder` is a function
+   * @param {object|Function} [options.embedder] required when the config enables the dense index or the
+   *   semantic chunker: an embedder of the contract `{dimension, id, embed(texts, {kind})}`
+   *   (web/src/embed/contract.js), a StaticEmbedder (`{embedSync, dims}`), or an async function
+   *   `(texts, {kind}) => vectors` with `options.dimension`
+   * @param {number} [options.dimension] vector dimension when the embedder does not declare it
    * @param {boolean} [options.keepVectors=false] keep a copy of every indexed vector (4 x dimension
    *   bytes per chunk) so exportJsonl({vectors: true}) writes them as indexed instead of re-embedding
    * @returns {Promise<Collection>}
-   * @throws {RagwasmError} as parsePipelineConfig; INVALID_ARGUMENT when the dense index has no embedder
+   * @throws {RagwasmError} as parsePipelineConfig; INVALID_ARGUMENT when the dense index or the semantic
+   *   chunker has no embedder
    */
   static async create(config = {}, options = {}) {
     const o = expectOptions(options, 'Collection.create options', ['embedder', 'dimension', 'keepVectors']);
@@ -102,18 +157,23 @@ export class Collection {
   }
 
   /** @internal */
-  constructor(cfg, embedder, dimension, bm25, dense, docs, keepVectors = false) {
+  constructor(cfg, embedder, dimension, bm25, dense, docs, keepVectors = false, zeroVectors = []) {
     this.config = cfg;
-    if (cfg.indexes.dense) this.dimension = embedderDimension(embedder, dimension);
-    this.embedder = embedder;
+    const needsEmbedder = cfg.indexes.dense || cfg.chunker.strategy === 'semantic';
+    /** The embedder (embed/contract.js shape) or null. */
+    this.embedder = needsEmbedder ? denseEmbedder(embedder, dimension) : null;
+    if (cfg.indexes.dense) this.dimension = this.embedder.dimension;
     this.bm25 = cfg.indexes.bm25 ? (bm25 ?? Bm25Index.create(bm25Options(cfg.indexes.bm25))) : null;
     this.dense = cfg.indexes.dense ? (dense ?? VectorIndex.create(denseOptions(cfg.indexes.dense, this.dimension))) : null;
-    /** @type {Map<string, {metadata: object, chunks: object[]}>} */
+    /** @type {Map<string, {title?: string, fields?: object, metadata: object, length?: number, chunks: object[]}>} */
     this.docs = docs;
     this.chunks = new Map();
     for (const d of docs.values()) for (const c of d.chunks) this.chunks.set(c.id, c);
+    /** Chunk ids whose document embedding is all zeros: kept out of the dense leg (docs/collection.md). */
+    this.zeroVectors = new Set(zeroVectors);
     /** @type {Map<string, Float32Array>|null} chunk id -> the vector indexed for it (keepVectors) */
     this._vectors = keepVectors && this.dense ? new Map() : null;
+    this._keepVectors = keepVectors;
     /** Last leg check report (checkLegs()), null before the first; legCheckedAt = chunks then. */
     this.legReport = null;
     this.legCheckedAt = -1;
@@ -122,66 +182,164 @@ export class Collection {
     this.revision = 0;
     this.legCheckedRevision = -1;
     this.legCheckRunning = null;
+    this._disposed = false;
+    // add() and setEmbedder() run one at a time (each awaits the embedder between checks and swaps).
+    this._queue = Promise.resolve();
   }
 
-  /** Number of documents. */
-  get size() { return this.docs.size; }
+  /** True after dispose(): every other method then throws DISPOSED. */
+  get disposed() { return this._disposed; }
 
-  /**
-   * Chunks and indexes documents. A document id that exists is replaced (upsert).
-   * @param {{id: string, text: string, metadata?: object}[]} documents
-   * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal, batchSize?: number}} [options]
-   * @returns {Promise<{documents: number, chunks: number}>}
-   * @throws {RagwasmError} INVALID_ARGUMENT, ABORTED (nothing of the current batch is indexed)
-   */
-  async add(documents, options = {}) {
-    const o = expectOptions(options, 'add options', ['onProgress', 'signal', 'batchSize']);
-    expectArray(documents, 'documents');
-    if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
-    const batchSize = o.batchSize === undefined ? 64 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 100000 });
+  _alive() {
+    if (this._disposed) throw disposedError();
+  }
+
+  /** Runs `fn` after the add/setEmbedder calls before it have finished. */
+  _exclusive(fn) {
+    const run = this._queue.then(() => { this._alive(); return fn(); });
+    this._queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Number of documents. @throws {RagwasmError} DISPOSED */
+  get size() {
+    this._alive();
+    return this.docs.size;
+  }
+
+  /** The embedder's identity, as saved: `{id, dimension}`, or null without an embedder. @throws {RagwasmError} DISPOSED */
+  get embedderInfo() {
+    this._alive();
+    return this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null;
+  }
+
+  // Checks the documents of one add() call before anything is chunked.
+  _checkDocuments(documents) {
+    expectArray(documents, 'documents', { maxLength: 10_000_000 });
+    const extra = this.bm25 ? bm25Fields(this.config.indexes.bm25).map((f) => f.name).filter((n) => n !== 'text') : [];
     const seen = new Set();
-    documents.forEach((d, i) => {
-      if (!isPlainObject(d)) throw invalid(`documents[${i}]`, 'a {id, text} object', d);
-      expectString(d.id, `documents[${i}].id`, { allowEmpty: false });
+    for (let i = 0; i < documents.length; i++) {
+      const d = documents[i];
+      if (!isPlainObject(d)) throw invalid(`documents[${i}]`, 'a {id, text, title?, metadata?} object', d);
+      expectString(d.id, `documents[${i}].id`, { allowEmpty: false, maxLength: 1000 });
       expectString(d.text, `documents[${i}].text`);
+      for (const f of new Set(['title', ...extra])) {
+        if (d[f] !== undefined && d[f] !== null) expectString(d[f], `documents[${i}].${f}`, { maxLength: 1 << 20 });
+      }
+      if (d.metadata !== undefined && !isPlainObject(d.metadata)) throw invalid(`documents[${i}].metadata`, 'a plain object', d.metadata);
       if (seen.has(d.id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: documents[${i}].id: "${d.id}" appears twice`);
       seen.add(d.id);
-    });
-    const copts = chunkOptions(this.config.chunker);
+    }
+    return extra;
+  }
+
+  /**
+   * Chunks and indexes documents. A document id that exists is replaced (upsert). BM25 indexes each
+   * chunk's `indexText` (the chunker's context + the text) as the field "text" and the document's
+   * other configured fields (default `title`); the dense leg embeds `indexText` with
+   * `kind: 'document'`. Chunks whose embedding is all zeros (e.g. the static model on text without
+   * one known word) are reported in `zeroVectors` and kept out of the dense leg.
+   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents metadata values:
+   *   string, finite number, boolean or null (strings and numbers are filterable)
+   * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal, batchSize?: number}} [options]
+   * @returns {Promise<{documents: number, chunks: number, zeroVectors: string[]}>}
+   * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID, ABORTED (nothing of the current batch is
+   *   indexed), DISPOSED (also when dispose() lands while the embedder runs: no partial success)
+   */
+  async add(documents, options = {}) {
+    this._alive();
+    const o = expectOptions(options, 'add options', ['onProgress', 'signal', 'batchSize']);
+    const extra = this._checkDocuments(documents);
+    if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
+    const batchSize = o.batchSize === undefined ? 64 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 100000 });
+    return this._exclusive(() => this._add(documents.slice(), extra, o, batchSize));
+  }
+
+  async _add(documents, extra, o, batchSize) {
+    const copts = chunkOptions(this.config.chunker, this.embedder);
+    const semantic = this.config.chunker.strategy === 'semantic';
     let chunksAdded = 0;
+    const zero = [];
     for (let i = 0; i < documents.length; i += batchSize) {
       abortCheck(o.signal);
       const batch = documents.slice(i, i + batchSize);
-      const perDoc = batch.map((d) => chunk({ id: d.id, text: d.text, metadata: d.metadata ?? {} }, copts)
-        .map((c) => ({ id: c.id, docId: c.docId, ordinal: c.ordinal, text: c.text, start: c.start, end: c.end })));
+      const perDoc = [];
+      for (const d of batch) {
+        // The title is visible to the context template as {title}, as any metadata key.
+        const meta = d.title === undefined || d.title === null ? (d.metadata ?? {}) : { title: d.title, ...(d.metadata ?? {}) };
+        const doc = { id: d.id, text: d.text, metadata: meta };
+        const cs = semantic ? await chunkAsync(doc, copts) : chunk(doc, copts);
+        perDoc.push(cs.map(storedChunk));
+      }
+      if (this._disposed) throw disposedError();
       const flat = perDoc.flat();
-      const vectors = this.dense && flat.length > 0 ? await embedTexts(this.embedder, flat.map((c) => c.text), this.dimension) : null;
+      const vectors = this.dense && flat.length > 0
+        ? await embedTexts(this.embedder, flat.map(indexTextOf), { kind: 'document', signal: o.signal }) : null;
+      if (this._disposed) throw disposedError();
       abortCheck(o.signal);
+      const zeroIds = vectors ? flat.filter((c, k) => isZeroVector(vectors[k])).map((c) => c.id) : [];
       // Replace existing documents, then index the batch.
       const existing = batch.filter((d) => this.docs.has(d.id)).map((d) => d.id);
-      if (existing.length > 0) this.remove(existing);
-      if (this.bm25 && flat.length > 0) this.bm25.add(flat.map((c) => ({ id: c.id, text: c.text })));
-      if (this.dense && flat.length > 0) this.dense.add(flat.map((c) => c.id), vectors);
+      if (existing.length > 0) this._remove(existing);
+      const records = batch.map((d) => {
+        const r = { metadata: d.metadata ?? {}, length: d.text.length };
+        if (d.title !== undefined && d.title !== null) r.title = d.title;
+        const fields = {};
+        for (const f of extra) if (f !== 'title' && typeof d[f] === 'string') fields[f] = d[f];
+        if (Object.keys(fields).length > 0) r.fields = fields;
+        return r;
+      });
+      if (this.bm25 && flat.length > 0) {
+        const byDoc = new Map(batch.map((d, j) => [d.id, records[j]]));
+        this.bm25.add(flat.map((c) => this._bm25Doc(c, byDoc.get(c.docId), extra)));
+      }
+      if (this.dense && flat.length > 0) {
+        const zs = new Set(zeroIds);
+        const keep = flat.flatMap((c, k) => (zs.has(c.id) ? [] : [k]));
+        if (keep.length > 0) this.dense.add(keep.map((k) => flat[k].id), keep.map((k) => vectors[k]));
+        for (const id of zeroIds) this.zeroVectors.add(id);
+      }
       if (this._vectors) flat.forEach((c, k) => this._vectors.set(c.id, Float32Array.from(vectors[k])));
       batch.forEach((d, j) => {
-        this.docs.set(d.id, { metadata: d.metadata ?? {}, chunks: perDoc[j] });
+        this.docs.set(d.id, { ...records[j], chunks: perDoc[j] });
         for (const c of perDoc[j]) this.chunks.set(c.id, c);
         this.revision++;
       });
       chunksAdded += flat.length;
+      zero.push(...zeroIds);
       o.onProgress?.(Math.min(i + batchSize, documents.length), documents.length);
       await new Promise((r) => setTimeout(r, 0));
+      if (this._disposed) throw disposedError();
     }
-    return { documents: documents.length, chunks: chunksAdded };
+    return { documents: documents.length, chunks: chunksAdded, zeroVectors: zero };
+  }
+
+  // The Bm25Index document of a chunk: indexText as "text", the document's other fields, its metadata.
+  _bm25Doc(c, record, extra) {
+    const doc = { id: c.id, text: indexTextOf(c) };
+    for (const f of extra) {
+      const v = f === 'title' ? record.title : record.fields?.[f];
+      if (typeof v === 'string') doc[f] = v;
+    }
+    const meta = filterableMetadata(record.metadata ?? {});
+    if (meta) doc.metadata = meta;
+    return doc;
   }
 
   /**
    * Removes documents (and their chunks) by id; unknown ids are ignored.
    * @param {string[]} ids
    * @returns {number} documents removed
+   * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
    */
   remove(ids) {
+    this._alive();
     expectArray(ids, 'ids', { item: (v, n) => expectString(v, n, { allowEmpty: false }) });
+    for (let i = 0; i < ids.length; i++) if (!(i in ids)) throw invalid(`ids[${i}]`, 'a string', undefined);
+    return this._remove(ids);
+  }
+
+  _remove(ids) {
     let removed = 0;
     for (const id of ids) {
       const d = this.docs.get(id);
@@ -189,10 +347,12 @@ export class Collection {
       const chunkIds = d.chunks.map((c) => c.id);
       if (chunkIds.length > 0) {
         if (this.bm25) this.bm25.remove(chunkIds, { ignoreMissing: true });
-        if (this.dense) this.dense.remove(chunkIds);
+        const inDense = chunkIds.filter((c) => !this.zeroVectors.has(c));
+        if (this.dense && inDense.length > 0) this.dense.remove(inDense);
       }
       for (const c of chunkIds) {
         this.chunks.delete(c);
+        this.zeroVectors.delete(c);
         this.revision++;
         this._vectors?.delete(c);
       }
@@ -202,21 +362,54 @@ export class Collection {
     return removed;
   }
 
+  // The dense leg's hits: the query embedded with kind 'query'; an all-zero query vector matches nothing.
+  async _denseHits(queries, k, allowed, signal) {
+    const vecs = await embedTexts(this.embedder, queries, { kind: 'query', signal });
+    if (this._disposed) throw disposedError();
+    abortCheck(signal);
+    const live = this.dense.size;
+    return vecs.map((v) => {
+      const n = Math.min(k, allowed ? allowed.size : live);
+      if (n === 0 || isZeroVector(v)) return [];
+      return this.dense.search(v, allowed ? { k: n, filter: allowed } : { k: n });
+    });
+  }
+
+  // Chunk ids of the documents passing `filter` (the vector leg's id predicate).
+  _allowedChunks(filter) {
+    const out = new Set();
+    for (const d of this.docs.values()) {
+      if (!metadataMatches(d.metadata ?? {}, filter)) continue;
+      for (const c of d.chunks) if (!this.zeroVectors.has(c.id)) out.add(c.id);
+    }
+    return out;
+  }
+
   /**
-   * Searches with the config's retrievers and fusion; returns chunks best first.
+   * Searches with the config's retrievers and fusion; returns chunks (or documents) best first.
    * @param {string} query non-empty, with at least one searchable term when BM25 is configured
-   * @param {{k?: number, reranker?: Function, signal?: AbortSignal}} [options] k default retrieval.k;
-   *   reranker(query, items) -> scores is used when the config enables rerank
-   * @returns {Promise<{id: string, docId: string, text: string, start: number, end: number, score: number,
-   *   contributions: object[]}[]>}
-   * @throws {RagwasmError} INVALID_ARGUMENT (empty query or only stopwords, bad k)
+   * @param {object} [options]
+   * @param {number} [options.k] results (chunks, or documents at level 'document'); default retrieval.k
+   * @param {object} [options.filter] metadata filter applied to both legs, Bm25Index's language:
+   *   `{lang: 'en', tag: ['a', 'b'], year: {gte: 2020}}` (docs/collection.md "Filters")
+   * @param {'chunk'|'document'} [options.level='chunk'] 'document': chunk hits aggregated per document
+   *   (aggregateToDocuments, method 'max'): `{id: docId, docId, score, chunks, bestChunk, text, start, end}`
+   * @param {Function} [options.reranker] reranker(query, items) -> scores, used when the config enables rerank
+   * @param {boolean} [options.explain=false] add each item's contributions and the fusion diagnostics
+   * @param {AbortSignal} [options.signal]
+   * @returns {Promise<object[]>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (empty query or only stopwords, bad k, bad filter), ABORTED, DISPOSED
    */
   async search(query, options = {}) {
-    const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain']);
+    this._alive();
+    const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain', 'filter', 'level']);
     expectString(query, 'query');
     if (query.trim() === '') throw invalid('query', 'a non-empty query', query);
     const k = o.k === undefined ? this.config.retrieval.k : expectInteger(o.k, 'options.k', { min: 1, max: 100000 });
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
+    const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
+    if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');
+    const filter = o.filter === undefined || o.filter === null || Object.keys(o.filter).length === 0 ? null : o.filter;
     const n = Math.max(this.config.retrieval.candidates, k);
     const lists = [];
     for (const r of this.config.retrieval.retrievers) {
@@ -224,16 +417,54 @@ export class Collection {
         if (this.bm25.analyze(query).length === 0) {
           throw invalid('query', 'at least one searchable term (it is empty or only stopwords)', query);
         }
-        lists.push({ retriever: 'bm25', hits: this.bm25.search(query, { k: n }).map((h) => ({ id: h.id, score: h.score })) });
+        const hits = this.bm25.search(query, filter ? { k: n, filter } : { k: n });
+        lists.push({ retriever: 'bm25', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       } else {
-        const [qv] = await embedTexts(this.embedder, [query], this.dimension);
-        abortCheck(o.signal);
-        const hits = this.chunks.size === 0 ? [] : this.dense.search(qv, { k: Math.min(n, this.chunks.size) });
+        const [hits] = await this._denseHits([query], n, filter ? this._allowedChunks(filter) : null, o.signal);
         lists.push({ retriever: 'dense', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       }
     }
+    const fused = lists.length === 1 ? single(lists[0]) : await this._fuse(lists, o.signal);
+    this._alive();
+    // A chunk removed while this search awaited the embedder or the leg check is not returned.
+    let items = fused.hits.filter((h) => this.chunks.has(h.id)).map((h) => {
+      const c = this.chunks.get(h.id);
+      const item = { id: h.id, docId: c.docId, text: c.text, start: c.start, end: c.end, score: h.score };
+      const title = this.docs.get(c.docId)?.title;
+      if (title !== undefined) item.title = title;
+      if (explain) item.contributions = h.contributions;
+      return item;
+    });
+    if (this.config.rerank.enabled && o.reranker !== undefined) {
+      const keep = level === 'document' ? this.config.rerank.keep : Math.min(k, this.config.rerank.keep);
+      items = await rerankItems(query, items, o.reranker, { candidates: this.config.rerank.candidates, keep, signal: o.signal });
+      this._alive();
+    }
+    let out;
+    if (level === 'document') {
+      const scoreOf = (it) => it.rerankScore ?? it.score;
+      const byId = new Map(items.map((it) => [it.id, it]));
+      out = aggregateToDocuments(items.map((it) => ({ id: it.id, docId: it.docId, score: scoreOf(it) })), { method: 'max', topK: k })
+        .map((d) => {
+          const best = byId.get(d.bestChunk);
+          const item = { id: d.docId, docId: d.docId, score: d.score, chunks: d.chunks, bestChunk: d.bestChunk, text: best.text, start: best.start, end: best.end };
+          if (best.title !== undefined) item.title = best.title;
+          return item;
+        });
+    } else {
+      out = items.slice(0, k);
+    }
+    if (explain) {
+      out.diagnostics = fused.diagnostics;
+      if (fused.legReport) out.diagnostics.legCheck = structuredClone(fused.legReport);
+    }
+    return out;
+  }
+
+  // Fuses two or more lists with the config's fusion (and the leg check of the default hybrid).
+  async _fuse(lists, signal) {
     const f = this.config.retrieval.fusion;
-    const legReport = f.legCheck && lists.length > 1 ? await this.#legCheckForSearch(o.signal) : null;
+    const legReport = f.legCheck ? await this.#legCheckForSearch(signal) : null;
     const retrievers = this.config.retrieval.retrievers;
     const weights = weightsAfterLegCheck(f.weights, retrievers, legReport);
     const benched = retrievers.filter((r, i) => weights[i] === 0 && f.weights[i] !== 0);
@@ -254,22 +485,8 @@ export class Collection {
         });
       }
     }
-    // A chunk removed while this search awaited the embedder or the leg check is not returned.
-    let items = fused.hits.filter((h) => this.chunks.has(h.id)).map((h) => {
-      const c = this.chunks.get(h.id);
-      const item = { id: h.id, docId: c.docId, text: c.text, start: c.start, end: c.end, score: h.score };
-      if (explain) item.contributions = h.contributions;
-      return item;
-    });
-    if (this.config.rerank.enabled && o.reranker !== undefined) {
-      items = await rerankItems(query, items, o.reranker, { candidates: this.config.rerank.candidates, keep: Math.min(k, this.config.rerank.keep), signal: o.signal });
-    }
-    const out = items.slice(0, k);
-    if (explain) {
-      out.diagnostics = fused.diagnostics;
-      if (legReport) out.diagnostics.legCheck = structuredClone(legReport);
-    }
-    return out;
+    fused.legReport = legReport;
+    return fused;
   }
 
   /**
@@ -281,20 +498,17 @@ export class Collection {
    * @param {{signal?: AbortSignal}} [options]
    * @returns {Promise<{probes: number, k: number, ratio: number, decided: boolean,
    *   legs: {retriever: string, mrr: number}[], weak: string[], warning: string|null}>}
-   * @throws {RagwasmError} INVALID_ARGUMENT (fewer than two retrievers configured), ABORTED
+   * @throws {RagwasmError} INVALID_ARGUMENT (fewer than two retrievers configured), ABORTED, DISPOSED
    */
   async checkLegs(options = {}) {
+    this._alive();
     const o = expectOptions(options, 'checkLegs options', ['signal']);
     const retrievers = this.config.retrieval.retrievers;
     const legs = retrievers.map((r) => ({
       retriever: r,
       search: r === 'bm25'
         ? (queries, k) => queries.map((q) => (this.bm25.analyze(q).length === 0 ? [] : this.bm25.search(q, { k }).map((h) => h.id)))
-        : async (queries, k) => {
-          const vecs = await embedTexts(this.embedder, queries, this.dimension);
-          abortCheck(o.signal);
-          return vecs.map((v) => (this.chunks.size === 0 ? [] : this.dense.search(v, { k: Math.min(k, this.chunks.size) }).map((h) => h.id)));
-        },
+        : async (queries, k) => (await this._denseHits(queries, k, null, o.signal)).map((hits) => hits.map((h) => h.id)),
     }));
     const revision = this.revision;
     const report = await checkLegs(legs, [...this.chunks.values()], { signal: o.signal });
@@ -319,53 +533,110 @@ export class Collection {
   }
 
   /**
-   * Serializes the collection: magic, version, length-prefixed sections, CRC-32 (checksum.js
-   * packSections). Kept vectors (`keepVectors`) are not saved: the dense section is the index's own.
-   * @returns {Uint8Array}
+   * Switches to another embedder: every chunk is re-embedded (`kind: 'document'`) into a new dense
+   * index, which replaces the old one only when all of it is built; on failure or abort the old
+   * index and embedder stay. Waits for add() calls in flight. Zero vectors are re-decided.
+   * @param {object|Function} embedder as create()
+   * @param {{dimension?: number, signal?: AbortSignal, onProgress?: (done: number, total: number) => void,
+   *   batchSize?: number}} [options] batchSize (chunks embedded at a time) default 256
+   * @returns {Promise<{chunks: number, zeroVectors: string[]}>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (no dense index, bad embedder), DIMENSION_MISMATCH (bad
+   *   vectors), ABORTED, DISPOSED
    */
-  toBytes() {
-    const docs = [...this.docs.entries()].map(([id, d]) => ({ id, metadata: d.metadata, chunks: d.chunks }));
-    const header = new TextEncoder().encode(JSON.stringify({ config: this.config, docs }));
-    return packSections(MAGIC, COLLECTION_FORMAT_VERSION,
-      [header, this.bm25 ? this.bm25.save() : new Uint8Array(0), this.dense ? this.dense.save() : new Uint8Array(0)]);
+  async setEmbedder(embedder, options = {}) {
+    this._alive();
+    const o = expectOptions(options, 'setEmbedder options', ['dimension', 'signal', 'onProgress', 'batchSize']);
+    if (!this.config.indexes.dense) throw invalid('setEmbedder', 'a collection with a dense index (the config has none)', embedder);
+    const e = denseEmbedder(embedder, o.dimension, 'embedder');
+    if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
+    const batchSize = o.batchSize === undefined ? 256 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 100000 });
+    return this._exclusive(async () => {
+      const fresh = VectorIndex.create(denseOptions(this.config.indexes.dense, e.dimension));
+      const kept = this._keepVectors ? new Map() : null;
+      const zero = [];
+      try {
+        const all = [...this.chunks.values()];
+        for (let i = 0; i < all.length; i += batchSize) {
+          abortCheck(o.signal);
+          const batch = all.slice(i, i + batchSize);
+          const vectors = await embedTexts(e, batch.map(indexTextOf), { kind: 'document', signal: o.signal });
+          if (this._disposed) throw disposedError();
+          abortCheck(o.signal);
+          // A document removed meanwhile (remove() does not wait) is left out.
+          const keep = batch.flatMap((c, k) => (this.chunks.get(c.id) === c ? [k] : []));
+          const nonZero = keep.filter((k) => !isZeroVector(vectors[k]));
+          for (const k of keep) if (isZeroVector(vectors[k])) zero.push(batch[k].id);
+          if (nonZero.length > 0) fresh.add(nonZero.map((k) => batch[k].id), nonZero.map((k) => vectors[k]));
+          if (kept) for (const k of keep) kept.set(batch[k].id, vectors[k]);
+          o.onProgress?.(Math.min(i + batchSize, all.length), all.length);
+          await new Promise((r) => setTimeout(r, 0));
+          if (this._disposed) throw disposedError();
+        }
+      } catch (err) {
+        fresh.dispose();
+        throw err;
+      }
+      const stale = [...this.chunks.keys()].filter((id) => !fresh.has(id) && !zero.includes(id));
+      const old = this.dense;
+      this.dense = fresh;
+      this.embedder = e;
+      this.dimension = e.dimension;
+      this.zeroVectors = new Set(zero.filter((id) => this.chunks.has(id)));
+      if (this._vectors) this._vectors = kept;
+      this.revision++;
+      old.dispose();
+      if (stale.length > 0) {
+        // chunks added by nobody (add waits) cannot be here; only removals happen meanwhile
+        throw new RagwasmError('INTERNAL', `ragwasm: setEmbedder: ${stale.length} chunks were not re-embedded`);
+      }
+      return { chunks: this.chunks.size, zeroVectors: [...this.zeroVectors] };
+    });
   }
 
   /**
-   * Rebuilds a collection from toBytes() output.
+   * Serializes the collection: magic, version 2, length-prefixed sections [JSON header, BM25 index,
+   * vector index], CRC-32 (checksum.js packSections). The header holds the config, the embedder's
+   * `{id, dimension}`, the documents (id, title, fields, metadata, length, chunks) and the zero-vector
+   * chunk ids (docs/collection.md "Saved format"). Kept vectors (`keepVectors`) are not saved.
+   * @returns {Uint8Array}
+   * @throws {RagwasmError} DISPOSED
+   */
+  toBytes() {
+    this._alive();
+    const docs = [...this.docs.entries()].map(([id, d]) => ({ id, ...d }));
+    const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null, docs };
+    if (this.zeroVectors.size > 0) header.zeroVectors = [...this.zeroVectors];
+    return packSections(MAGIC, COLLECTION_FORMAT_VERSION, [new TextEncoder().encode(JSON.stringify(header)),
+      this.bm25 ? this.bm25.save() : new Uint8Array(0), this.dense ? this.dense.save() : new Uint8Array(0)]);
+  }
+
+  /**
+   * Rebuilds a collection from toBytes() output (format versions 1 and 2). Every header field is
+   * checked against the sections it describes before the collection is returned (docs/collection.md).
    * @param {Uint8Array} bytes
    * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean}} [options] embedder
-   *   needed when the dense index is on; keepVectors as in create() (vectors of chunks added later)
+   *   needed when the dense index is on; it must be the model the collection was built with
    * @returns {Collection}
-   * @throws {RagwasmError} CORRUPT_INDEX (magic, length or checksum), UNSUPPORTED_VERSION
+   * @throws {RagwasmError} CORRUPT_INDEX (magic, length, checksum, or a header field that disagrees with
+   *   the data: the message names the field), UNSUPPORTED_VERSION, INVALID_ARGUMENT (no embedder, or an
+   *   embedder with another id: the message names the model needed; details {expected, got}),
+   *   DIMENSION_MISMATCH (same id, other dimension)
    */
   static fromBytes(bytes, options = {}) {
     const o = expectOptions(options, 'Collection.fromBytes options', ['embedder', 'dimension', 'keepVectors']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
-    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array', bytes);
-    const label = 'ragwasm: collection bytes';
-    const { sections } = unpackSections(bytes, MAGIC, { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label, what: 'a ragwasm collection' });
-    const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
-    let header;
-    try {
-      header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(sections[0]));
-    } catch {
-      throw corrupt('header is not valid JSON');
-    }
-    // The checksum only proves the bytes are unchanged since save(); a crafted header must still give
-    // CORRUPT_INDEX instead of a TypeError here or in a later search.
-    const docsOk = isPlainObject(header) && Array.isArray(header.docs) && header.docs.every((d) => isPlainObject(d)
-      && typeof d.id === 'string' && Array.isArray(d.chunks) && d.chunks.every((c) => isPlainObject(c) && typeof c.id === 'string' && typeof c.text === 'string'));
-    if (!docsOk) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
-    const cfg = parsePipelineConfig(header.config);
-    const docs = new Map(header.docs.map((d) => [d.id, { metadata: d.metadata, chunks: d.chunks }]));
+    const { h, sections, corrupt } = readHeader(bytes);
     let bm25 = null;
     let dense = null;
     try {
-      bm25 = cfg.indexes.bm25 ? Bm25Index.load(sections[1]) : null;
-      dense = cfg.indexes.dense ? VectorIndex.load(sections[2]) : null;
-      return new Collection(cfg, o.embedder, o.dimension ?? dense?.dimension, bm25, dense, docs, keepVectors);
+      bm25 = h.cfg.indexes.bm25 ? Bm25Index.load(sections[1]) : null;
+      dense = h.cfg.indexes.dense ? VectorIndex.load(sections[2]) : null;
+      checkSections(h, bm25, dense, corrupt);
+      const needs = h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic';
+      const embedder = needs ? checkEmbedder(o, h.embedder, dense?.dimension) : o.embedder;
+      return new Collection(h.cfg, embedder, needs ? undefined : o.dimension, bm25, dense, h.docs, keepVectors, h.zeroVectors);
     } catch (e) {
-      // e.g. a missing embedder for a dense collection: free the indexes already loaded
+      // e.g. a header that disagrees with an index: free the indexes already loaded
       bm25?.dispose();
       dense?.dispose();
       throw e;
@@ -373,13 +644,32 @@ export class Collection {
   }
 
   /**
-   * Saves atomically under `name` (storage.js: OPFS / IndexedDB / Node file; the previous copy stays
-   * intact until the new one is complete).
+   * What saved bytes hold, without loading the indexes or needing the embedder (e.g. to pick the
+   * embedder a collection needs). The header is checked as by fromBytes(), the index sections are not.
+   * @param {Uint8Array} bytes toBytes() output
+   * @returns {{version: number, config: object, embedder: {id: string, dimension: number}|null, documents: number, chunks: number}}
+   * @throws {RagwasmError} CORRUPT_INDEX, UNSUPPORTED_VERSION, INVALID_ARGUMENT (not a Uint8Array)
+   */
+  static inspect(bytes) {
+    const { h, version } = readHeader(bytes);
+    return { version, config: h.cfg, embedder: h.embedder, documents: h.docs.size, chunks: h.chunkIds.size };
+  }
+
+  /**
+   * Saves under `name` (storage.js: OPFS / IndexedDB / Node file). The bytes are first parsed back
+   * (fromBytes) and only then written atomically: a good copy is never replaced by one that does not load.
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+   * @throws {RagwasmError} DISPOSED, CORRUPT_INDEX (the new bytes do not load back: nothing written), storage errors
    */
   async save(name, opts) {
-    await saveBytes(name, this.toBytes(), opts);
+    this._alive();
+    const bytes = this.toBytes();
+    const o = { keepVectors: false };
+    if (this.embedder) o.embedder = this.embedder;
+    Collection.fromBytes(bytes, o).dispose();
+    this._alive();
+    await saveBytes(name, bytes, opts);
   }
 
   /**
@@ -387,7 +677,7 @@ export class Collection {
    * @param {string} name
    * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, dir?: string, backend?: string}} [options]
    * @returns {Promise<Collection>}
-   * @throws {RagwasmError} NOT_FOUND, CORRUPT_INDEX, UNSUPPORTED_VERSION
+   * @throws {RagwasmError} NOT_FOUND, as fromBytes()
    */
   static async load(name, options = {}) {
     const { embedder, dimension, keepVectors, ...storage } = expectOptions(options, 'Collection.load options',
@@ -420,6 +710,7 @@ export class Collection {
    *   embedder errors as add()
    */
   async *exportJsonlLines(options = {}) {
+    this._alive();
     const o = expectOptions(options, 'exportJsonl options', ['vectors', 'header', 'batchSize', 'signal', 'onProgress']);
     const withVectors = o.vectors === undefined ? false : expectBoolean(o.vectors, 'options.vectors');
     const header = o.header === undefined ? true : expectBoolean(o.header, 'options.header');
@@ -429,11 +720,12 @@ export class Collection {
     const docs = [...this.docs.entries()];
     const total = docs.reduce((s, [, d]) => s + d.chunks.length, 0);
     if (header) {
-      yield JSON.stringify({ type: JSONL_HEADER, version: JSONL_FORMAT_VERSION, config: this.config,
-        dimension: this.config.indexes.dense ? this.dimension : null, documents: docs.length, chunks: total, vectors: withVectors });
+      const line = { type: JSONL_HEADER, version: JSONL_FORMAT_VERSION, config: this.config,
+        dimension: this.config.indexes.dense ? this.dimension : null, documents: docs.length, chunks: total, vectors: withVectors };
+      if (this.embedder) line.embedder = { id: this.embedder.id, dimension: this.embedder.dimension };
+      yield JSON.stringify(line);
     }
     const embedder = this.embedder;
-    const dimension = this.dimension;
     const kept = this._vectors;
     let pending = [];  // [chunk, metadata]
     let done = 0;
@@ -444,7 +736,7 @@ export class Collection {
         vectors = pending.map(([c]) => kept?.get(c.id) ?? null);
         const missing = vectors.flatMap((v, i) => (v === null ? [i] : []));
         if (missing.length > 0) {
-          const out = await embedTexts(embedder, missing.map((i) => pending[i][0].text), dimension);
+          const out = await embedTexts(embedder, missing.map((i) => indexTextOf(pending[i][0])), { kind: 'document', signal: o.signal });
           abortCheck(o.signal);
           missing.forEach((i, j) => {
             vectors[i] = Float32Array.from(out[j]);
@@ -452,7 +744,7 @@ export class Collection {
           });
         }
       }
-      const lines = pending.map(([c, metadata], i) => chunkLine(c, metadata, vectors?.[i]));
+      const lines = pending.map(([c, d], i) => chunkLine(c, d, vectors?.[i]));
       done += pending.length;
       pending = [];
       o.onProgress?.(done, total);
@@ -461,11 +753,14 @@ export class Collection {
     for (const [id, d] of docs) {
       if (d.chunks.length === 0) {
         if (pending.length > 0) yield* await flush();
-        yield JSON.stringify({ type: JSONL_DOCUMENT, id, metadata: d.metadata ?? {} });
+        const line = { type: JSONL_DOCUMENT, id, metadata: d.metadata ?? {} };
+        const fields = docFields(d);
+        if (fields) line.fields = fields;
+        yield JSON.stringify(line);
         continue;
       }
       for (const c of d.chunks) {
-        pending.push([c, d.metadata ?? {}]);
+        pending.push([c, d]);
         if (pending.length >= batchSize) yield* await flush();
       }
     }
@@ -479,6 +774,7 @@ export class Collection {
    * @returns {Promise<string>}
    */
   async exportJsonl(options = {}) {
+    this._alive();
     const lines = [];
     for await (const line of this.exportJsonlLines(options)) lines.push(line);
     return lines.length > 0 ? lines.join('\n') + '\n' : '';
@@ -519,31 +815,47 @@ export class Collection {
     if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
     const parsed = await parseJsonl(input, o);
     abortCheck(o.signal);
-    const { cfg, dimension, docs } = parsed;
-    const col = new Collection(cfg, o.embedder, dimension, null, null, new Map(), keepVectors);
+    const { cfg, embedder, docs } = parsed;
+    const col = new Collection(cfg, embedder ?? o.embedder, undefined, null, null, new Map(), keepVectors);
     try {
       const all = [];
-      for (const d of docs.values()) for (const x of d.chunks) all.push(x);
+      const records = new Map();
+      for (const [id, d] of docs) {
+        const r = { metadata: d.metadata, length: 0 };
+        if (d.fields) {
+          const { title, ...rest } = d.fields;
+          if (title !== undefined) r.title = title;
+          if (Object.keys(rest).length > 0) r.fields = rest;
+        }
+        for (const x of d.chunks) {
+          all.push(x);
+          r.length = Math.max(r.length, x.chunk.end);
+        }
+        records.set(id, r);
+      }
+      const extra = col.bm25 ? bm25Fields(cfg.indexes.bm25).map((f) => f.name).filter((n) => n !== 'text') : [];
       for (let i = 0; i < all.length; i += batchSize) {
         abortCheck(o.signal);
         const batch = all.slice(i, i + batchSize);
         if (col.dense) {
           const missing = batch.filter((x) => x.vector === null);
           if (missing.length > 0) {
-            const out = await embedTexts(col.embedder, missing.map((x) => x.chunk.text), col.dimension);
-            missing.forEach((x, j) => { x.vector = Float32Array.from(out[j]); });
+            const out = await embedTexts(col.embedder, missing.map((x) => indexTextOf(x.chunk)), { kind: 'document', signal: o.signal });
+            missing.forEach((x, j) => { x.vector = out[j]; });
             abortCheck(o.signal);
           }
-          col.dense.add(batch.map((x) => x.chunk.id), batch.map((x) => x.vector));
+          const keep = batch.filter((x) => !isZeroVector(x.vector));
+          if (keep.length > 0) col.dense.add(keep.map((x) => x.chunk.id), keep.map((x) => x.vector));
+          for (const x of batch) if (isZeroVector(x.vector)) col.zeroVectors.add(x.chunk.id);
           if (col._vectors) for (const x of batch) col._vectors.set(x.chunk.id, x.vector);
         }
-        if (col.bm25) col.bm25.add(batch.map((x) => ({ id: x.chunk.id, text: x.chunk.text })));
+        if (col.bm25) col.bm25.add(batch.map((x) => col._bm25Doc(x.chunk, records.get(x.chunk.docId), extra)));
         o.onProgress?.(Math.min(i + batchSize, all.length), all.length);
         await new Promise((r) => setTimeout(r, 0));
       }
       for (const [id, d] of docs) {
         const chunks = d.chunks.map((x) => x.chunk);
-        col.docs.set(id, { metadata: d.metadata, chunks });
+        col.docs.set(id, { ...records.get(id), chunks });
         for (const c of chunks) col.chunks.set(c.id, c);
       }
       return col;
@@ -553,8 +865,13 @@ export class Collection {
     }
   }
 
-  /** Frees the WASM indexes. */
+  /**
+   * Frees the WASM indexes. Afterwards every method throws DISPOSED (an add() awaiting its embedder
+   * fails with DISPOSED instead of succeeding partly); a second dispose() does nothing.
+   */
   dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
     this.bm25?.dispose();
     this.dense?.dispose();
     this.bm25 = null;
@@ -566,10 +883,28 @@ export class Collection {
 // ---- JSONL export / import helpers -------------------------------------------------------------
 
 // One chunk line; `vector` (a Float32Array) widened to doubles, so JSON holds the exact float32 values.
-function chunkLine(c, metadata, vector) {
-  const o = { id: c.id, docId: c.docId, ordinal: c.ordinal, text: c.text, start: c.start, end: c.end, metadata };
+function chunkLine(c, d, vector) {
+  const o = { id: c.id, docId: c.docId, ordinal: c.ordinal, text: c.text, start: c.start, end: c.end, metadata: d.metadata ?? {} };
+  if (c.indexText !== undefined) o.indexText = c.indexText;
+  const fields = docFields(d);
+  if (fields) o.fields = fields;
   if (vector) o.vector = Array.from(vector);
   return JSON.stringify(o);
+}
+
+// A document's BM25 fields other than the chunk text ({title, ...fields}), or null.
+function docFields(d) {
+  if (d.title === undefined && d.fields === undefined) return null;
+  return d.title === undefined ? { ...d.fields } : { title: d.title, ...d.fields };
+}
+
+function lineFields(v, n) {
+  if (v === undefined) return null;
+  if (!isPlainObject(v)) throw lineError('INVALID_ARGUMENT', n, 'fields', `expected an object of strings, got ${describe(v)}`);
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== 'string') throw lineError('INVALID_ARGUMENT', n, `fields.${k}`, `expected a string, got ${describe(x)}`);
+  }
+  return v;
 }
 
 // [line number (1-based), text] for every line of a string or of an (async) iterable of lines.
@@ -645,15 +980,16 @@ function lineVector(v, n, dimension) {
 }
 
 // Reads and checks every line (nothing is allocated in WASM here).
-// -> {cfg, dimension, docs: Map<docId, {metadata, line, chunks: {chunk, vector: Float32Array|null}[]}>}
+// -> {cfg, dimension, embedder, docs: Map<docId, {metadata, fields, line, chunks: {chunk, vector: Float32Array|null}[]}>}
 async function parseJsonl(input, o) {
   let cfg = o.config === undefined ? undefined : parsePipelineConfig(o.config);
   let dimension;
+  let embedder;
   let header = null;
   let started = false;
   const docs = new Map();
   const chunkLines = new Map();  // chunk id -> line
-  const metaJson = new Map();  // doc id -> JSON of its metadata (chunks of one document must agree)
+  const metaJson = new Map();  // doc id -> JSON of its metadata and fields (chunks of one document must agree)
   let chunkCount = 0;
   let lines = 0;
   // After the first line: the config and the dense index's dimension are fixed.
@@ -667,11 +1003,18 @@ async function parseJsonl(input, o) {
         throw lineError(e.code, n, 'config', e.message.replace(/^ragwasm: /, ''));
       }
     }
-    if (!cfg.indexes.dense) return;
+    if (!cfg.indexes.dense && cfg.chunker.strategy !== 'semantic') return;
     const fromHeader = typeof header?.dimension === 'number' ? header.dimension : undefined;
-    dimension = embedderDimension(o.embedder, o.dimension ?? fromHeader);
+    embedder = denseEmbedder(o.embedder, o.dimension ?? (declaredDimension(o.embedder) === undefined ? fromHeader : undefined));
+    if (!cfg.indexes.dense) return;
+    dimension = embedder.dimension;
     if (fromHeader !== undefined && fromHeader !== dimension) {
       throw lineError('DIMENSION_MISMATCH', n, 'dimension', `expected ${dimension} (the embedder's), got ${fromHeader}`);
+    }
+    // Vectors made by one model are not searched with another (as fromBytes).
+    const saved = header?.embedder;
+    if (isPlainObject(saved) && typeof saved.id === 'string' && header.vectors === true && saved.id !== embedder.id) {
+      throw lineError('INVALID_ARGUMENT', n, 'embedder', `the vectors were made by the embedder '${saved.id}', got '${embedder.id}'`);
     }
   };
   for await (const [n, text] of numberedLines(input)) {
@@ -711,7 +1054,7 @@ async function parseJsonl(input, o) {
       expectLineFields(obj, DOCUMENT_FIELDS, n);
       const id = lineString(obj.id, n, 'id', false);
       if (docs.has(id)) throw lineError('DUPLICATE_ID', n, 'id', `document "${id}" already appeared on line ${docs.get(id).line}`);
-      docs.set(id, { metadata: lineMetadata(obj.metadata, n), line: n, chunks: [], documentLine: true });
+      docs.set(id, { metadata: lineMetadata(obj.metadata, n), fields: lineFields(obj.fields, n), line: n, chunks: [], documentLine: true });
       continue;
     }
     if (obj.type !== undefined) {
@@ -726,22 +1069,33 @@ async function parseJsonl(input, o) {
     const end = lineCount(obj.end, n, 'end');
     if (end < start) throw lineError('INVALID_ARGUMENT', n, 'end', `expected an integer >= start (${start}), got ${end}`);
     const metadata = lineMetadata(obj.metadata, n);
+    const fields = lineFields(obj.fields, n);
+    if (obj.indexText !== undefined && (typeof obj.indexText !== 'string' || !obj.indexText.endsWith(chunkText))) {
+      throw lineError('INVALID_ARGUMENT', n, 'indexText', `expected a string ending with the chunk text, got ${describe(obj.indexText)}`);
+    }
+    if (end - start !== chunkText.length) {
+      throw lineError('INVALID_ARGUMENT', n, 'text', `has ${chunkText.length} UTF-16 units, but start..end (${start}..${end}) spans ${end - start}`);
+    }
     // Chunk ids are `docId#ordinal` everywhere else (chunk(), add(), remove()): an import must keep that.
     if (id !== `${docId}#${ordinal}`) throw lineError('INVALID_ARGUMENT', n, 'id', `expected "${docId}#${ordinal}" (docId#ordinal), got "${id}"`);
     if (chunkLines.has(id)) throw lineError('DUPLICATE_ID', n, 'id', `chunk "${id}" already appeared on line ${chunkLines.get(id)}`);
     const vector = dimension !== undefined && obj.vector !== undefined ? lineVector(obj.vector, n, dimension) : null;
     let d = docs.get(docId);
     if (d === undefined) {
-      d = { metadata, line: n, chunks: [] };
+      d = { metadata, fields, line: n, chunks: [] };
       docs.set(docId, d);
-      metaJson.set(docId, JSON.stringify(metadata));
+      metaJson.set(docId, JSON.stringify([metadata, fields]));
     } else if (d.documentLine) {
       throw lineError('DUPLICATE_ID', n, 'docId', `document "${docId}" was declared without chunks on line ${d.line}`);
-    } else if (JSON.stringify(metadata) !== metaJson.get(docId)) {
+    } else if (JSON.stringify(metadata) !== JSON.parse(metaJson.get(docId)).map((x) => JSON.stringify(x))[0]) {
       throw lineError('INVALID_ARGUMENT', n, 'metadata', `differs from the metadata of document "${docId}" on line ${d.line} (chunks of one document share it)`);
+    } else if (JSON.stringify([metadata, fields]) !== metaJson.get(docId)) {
+      throw lineError('INVALID_ARGUMENT', n, 'fields', `differs from the fields of document "${docId}" on line ${d.line} (chunks of one document share them)`);
     }
     chunkLines.set(id, n);
-    d.chunks.push({ chunk: { id, docId, ordinal, text: chunkText, start, end }, vector });
+    const c = { id, docId, ordinal, text: chunkText, start, end };
+    if (obj.indexText !== undefined && obj.indexText !== chunkText) c.indexText = obj.indexText;
+    d.chunks.push({ chunk: c, vector });
     chunkCount++;
   }
   if (!started) setup(lines + 1);
@@ -757,5 +1111,177 @@ async function parseJsonl(input, o) {
     delete d.line;
     delete d.documentLine;
   }
-  return { cfg, dimension, docs };
+  return { cfg, dimension, embedder, docs };
+}
+
+// One retriever: its own ranking and raw scores, no fusion (docs/collection.md).
+function single(list) {
+  const hits = list.hits.map((h, r) => ({ id: h.id, score: h.score,
+    contributions: [{ retriever: list.retriever, present: true, rank: r + 1, raw: h.score, normalized: h.score, weight: 1, contribution: h.score }] }));
+  return { hits, diagnostics: { mode: 'single', retriever: list.retriever, warnings: [] }, legReport: null };
+}
+
+// The vector dimension an embedder value declares itself, if any.
+function declaredDimension(value) {
+  if (value === null || typeof value !== 'object') return undefined;
+  return value.dimension ?? value.dims ?? undefined;
+}
+
+// The embedder for a loaded collection: present, and the model the collection was built with.
+function checkEmbedder(o, saved, denseDimension) {
+  if (o.embedder === undefined) {
+    const need = saved ? ` (this collection was built with the embedder '${saved.id}', ${saved.dimension} dimensions)` : '';
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.embedder: expected an embedder${need}, got undefined`);
+  }
+  const fallback = saved?.dimension ?? denseDimension;
+  const e = denseEmbedder(o.embedder, o.dimension ?? (declaredDimension(o.embedder) === undefined ? fallback : undefined));
+  if (saved && e.id !== saved.id) {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.embedder: this collection was built with the embedder '${saved.id}' `
+      + `(${saved.dimension} dimensions), got '${e.id}'; load it with '${saved.id}', then setEmbedder() can switch models`,
+    { expected: saved.id, got: e.id });
+  }
+  const need = saved?.dimension ?? denseDimension;
+  if (need !== undefined && e.dimension !== need) {
+    throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.embedder: has ${e.dimension} dimensions, the collection's vectors have ${need}`);
+  }
+  return e;
+}
+
+const STORED_CHUNK_KEYS = ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'indexText'];
+const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'];
+
+// Unpacks saved bytes and checks their header (not yet the index sections).
+function readHeader(bytes) {
+  if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array', bytes);
+  const label = 'ragwasm: collection bytes';
+  const { version, sections } = unpackSections(bytes, MAGIC, { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label, what: 'a ragwasm collection' });
+  const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
+  let header;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(sections[0]));
+  } catch {
+    throw corrupt('header is not valid JSON');
+  }
+  // The checksum only proves the bytes are unchanged since save(); a crafted header must still give
+  // CORRUPT_INDEX instead of a TypeError here or in a later search.
+  return { h: checkHeader(header, version, corrupt), version, sections, corrupt };
+}
+
+// Checks a saved header field by field; every failure is CORRUPT_INDEX naming the field.
+// -> {cfg, embedder: {id, dimension}|null, docs: Map, zeroVectors: string[], chunkCount}
+function checkHeader(header, version, corrupt) {
+  if (!isPlainObject(header) || !Array.isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
+  const config = isPlainObject(header.config) ? structuredClone(header.config) : header.config;
+  // Version 1 indexed the chunk text only: its BM25 section has the one field "text".
+  if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };
+  let cfg;
+  try {
+    cfg = parsePipelineConfig(config);
+  } catch (e) {
+    if (!(e instanceof RagwasmError)) throw e;
+    throw corrupt(`header config: ${e.message.replace(/^ragwasm: /, '')}`);
+  }
+  let embedder = null;
+  if (version >= 2) {
+    const em = header.embedder;
+    if (em !== null && !(isPlainObject(em) && typeof em.id === 'string' && Number.isInteger(em.dimension) && em.dimension >= 1 && em.dimension <= 8192)) {
+      throw corrupt(`header embedder: expected null or {id: string, dimension: 1..8192}, got ${describe(em)}`);
+    }
+    if (em === null && cfg.indexes.dense) throw corrupt('header embedder: null, but the config has a dense index');
+    embedder = em;
+  }
+  const docs = new Map();
+  const chunkIds = new Set();
+  header.docs.forEach((d, i) => {
+    const p = `header docs[${i}]`;
+    if (!isPlainObject(d)) throw corrupt(`${p}: expected an object, got ${describe(d)}`);
+    for (const key of Object.keys(d)) if (!STORED_DOC_KEYS.includes(key)) throw corrupt(`${p}.${key}: unknown field`);
+    if (typeof d.id !== 'string' || d.id === '') throw corrupt(`${p}.id: expected a non-empty string, got ${describe(d.id)}`);
+    if (docs.has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
+    if (!Array.isArray(d.chunks)) throw corrupt(`${p}.chunks: expected an array, got ${describe(d.chunks)}`);
+    const metadata = d.metadata === undefined ? {} : d.metadata;
+    if (!isPlainObject(metadata)) throw corrupt(`${p}.metadata: expected an object, got ${describe(metadata)}`);
+    for (const [k, v] of Object.entries(metadata)) {
+      if (!(v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))) {
+        throw corrupt(`${p}.metadata.${k}: expected a string, finite number, boolean or null, got ${describe(v)}`);
+      }
+    }
+    if (d.title !== undefined && typeof d.title !== 'string') throw corrupt(`${p}.title: expected a string, got ${describe(d.title)}`);
+    if (d.fields !== undefined && !(isPlainObject(d.fields) && Object.values(d.fields).every((v) => typeof v === 'string'))) {
+      throw corrupt(`${p}.fields: expected an object of strings, got ${describe(d.fields)}`);
+    }
+    let length;
+    if (version >= 2 || d.length !== undefined) {
+      if (!Number.isInteger(d.length) || d.length < 0) throw corrupt(`${p}.length: expected an integer >= 0, got ${describe(d.length)}`);
+      length = d.length;
+    }
+    const chunks = d.chunks.map((c, j) => {
+      const cp = `${p}.chunks[${j}]`;
+      if (!isPlainObject(c)) throw corrupt(`${cp}: expected an object, got ${describe(c)}`);
+      for (const key of Object.keys(c)) if (!STORED_CHUNK_KEYS.includes(key)) throw corrupt(`${cp}.${key}: unknown field`);
+      if (typeof c.text !== 'string') throw corrupt(`${cp}.text: expected a string, got ${describe(c.text)}`);
+      if (c.docId !== d.id) throw corrupt(`${cp}.docId: expected "${d.id}" (its document), got ${describe(c.docId)}`);
+      if (c.ordinal !== j) throw corrupt(`${cp}.ordinal: expected ${j} (its place), got ${describe(c.ordinal)}`);
+      if (c.id !== `${d.id}#${j}`) throw corrupt(`${cp}.id: expected "${d.id}#${j}" (docId#ordinal), got ${describe(c.id)}`);
+      if (chunkIds.has(c.id)) throw corrupt(`${cp}.id: chunk "${c.id}" appears twice`);
+      chunkIds.add(c.id);
+      if (!Number.isInteger(c.start) || c.start < 0) throw corrupt(`${cp}.start: expected an integer >= 0, got ${describe(c.start)}`);
+      if (!Number.isInteger(c.end) || c.end < c.start) throw corrupt(`${cp}.end: expected an integer >= start (${c.start}), got ${describe(c.end)}`);
+      if (length !== undefined && c.end > length) throw corrupt(`${cp}.end: ${c.end} lies past the end of the document (length ${length})`);
+      if (c.end - c.start !== c.text.length) {
+        throw corrupt(`${cp}.text: has ${c.text.length} UTF-16 units, but start..end (${c.start}..${c.end}) spans ${c.end - c.start}`);
+      }
+      if (c.indexText !== undefined && (typeof c.indexText !== 'string' || !c.indexText.endsWith(c.text))) {
+        throw corrupt(`${cp}.indexText: expected a string ending with the chunk text, got ${describe(c.indexText)}`);
+      }
+      if (j > 0) {
+        // Overlapping neighbours are two slices of one document: the shared span must read the same.
+        const prev = d.chunks[j - 1];
+        const from = Math.max(prev.start, c.start);
+        const to = Math.min(prev.end, c.end);
+        if (to > from && prev.text.slice(from - prev.start, to - prev.start) !== c.text.slice(from - c.start, to - c.start)) {
+          throw corrupt(`${cp}.text: differs from chunk ${j - 1} on the document span ${from}..${to} they share`);
+        }
+      }
+      return storedChunk(c);
+    });
+    // Format 1 did not save the document length: its last chunk end is the best lower bound.
+    const record = { metadata, length: length ?? chunks.reduce((m, c) => Math.max(m, c.end), 0), chunks };
+    if (d.title !== undefined) record.title = d.title;
+    if (d.fields !== undefined) record.fields = d.fields;
+    docs.set(d.id, record);
+  });
+  const zeroVectors = header.zeroVectors === undefined ? [] : header.zeroVectors;
+  if (!Array.isArray(zeroVectors)) throw corrupt(`header zeroVectors: expected an array of chunk ids, got ${describe(zeroVectors)}`);
+  const zs = new Set();
+  zeroVectors.forEach((id, i) => {
+    if (!chunkIds.has(id)) throw corrupt(`header zeroVectors[${i}]: ${describe(id)} is not a chunk of this collection`);
+    if (zs.has(id)) throw corrupt(`header zeroVectors[${i}]: "${id}" appears twice`);
+    zs.add(id);
+  });
+  return { cfg, embedder, docs, zeroVectors, chunkIds };
+}
+
+// Checks the loaded index sections against the header: fields, sizes, every chunk id, dimension.
+function checkSections(h, bm25, dense, corrupt) {
+  const count = h.chunkIds.size;
+  if (bm25) {
+    const want = bm25Fields(h.cfg.indexes.bm25).map((f) => f.name).sort().join(', ');
+    const got = bm25.fields.slice().sort().join(', ');
+    if (want !== got) throw corrupt(`header config indexes.bm25.fields (${want}) differ from the BM25 section's fields (${got})`);
+    if (bm25.size !== count) throw corrupt(`header docs: ${count} chunks, but the BM25 section holds ${bm25.size} documents`);
+    for (const id of h.chunkIds) if (!bm25.has(id)) throw corrupt(`header docs: chunk "${id}" is missing from the BM25 section`);
+  }
+  if (dense) {
+    if (h.embedder && h.embedder.dimension !== dense.dimension) {
+      throw corrupt(`header embedder.dimension: ${h.embedder.dimension}, but the vector section has dimension ${dense.dimension}`);
+    }
+    const zs = new Set(h.zeroVectors);
+    if (dense.size !== count - zs.size) {
+      throw corrupt(`header docs: ${count} chunks (${zs.size} zero vectors), but the vector section holds ${dense.size} vectors`);
+    }
+    for (const id of h.chunkIds) {
+      if (dense.has(id) === zs.has(id)) throw corrupt(`header ${zs.has(id) ? 'zeroVectors' : 'docs'}: chunk "${id}" is ${zs.has(id) ? 'in' : 'missing from'} the vector section`);
+    }
+  }
 }

@@ -74,7 +74,7 @@ function checkAnalyzer(a) {
   }
 }
 
-function checkFilter(filter, name) {
+export function checkFilter(filter, name) {
   if (filter === undefined || filter === null) return;
   if (!isPlainObject(filter)) throw invalid(name, 'an object {key: value | [values] | {gte, gt, lte, lt}}', filter);
   const scalar = (v, n) => {

@@ -1,0 +1,118 @@
+// Collection lifecycle and saved structure (issue #19 item 4): DISPOSED everywhere, an add in flight
+// when dispose() lands fails, save() never replaces a good copy with a bad one, and fromBytes()
+// cross-checks every header field against the sections (checksum-resealed mutations).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { init, RagwasmError } from '../../web/src/index.js';
+import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
+import { packSections, unpackSections } from '../../web/src/core/checksum.js';
+import { hashedBagOfWords } from './helpers.mjs';
+
+await init();
+
+const embedder = { id: 'bow-32', dimension: 32, embed: async (texts) => hashedBagOfWords(texts) };
+const docs = [
+  { id: 'fr', title: 'France', text: 'Paris is the capital of France. The Seine flows through Paris.', metadata: { lang: 'fr' } },
+  { id: 'de', title: 'Germany', text: 'Berlin is the capital of Germany. The Spree flows through Berlin.', metadata: { lang: 'de' } },
+];
+const isCode = (code, re) => (e) => e instanceof RagwasmError && e.code === code && (!re || re.test(e.message));
+
+test('#19 every Collection method answers DISPOSED after dispose', async () => {
+  const col = await Collection.create({}, { embedder });
+  await col.add(docs);
+  col.dispose();
+  col.dispose();  // twice is fine
+  assert.equal(col.disposed, true);
+  await assert.rejects(col.add(docs), isCode('DISPOSED'));
+  assert.throws(() => col.remove(['fr']), isCode('DISPOSED'));
+  await assert.rejects(col.search('Paris'), isCode('DISPOSED'));
+  await assert.rejects(col.checkLegs(), isCode('DISPOSED'));
+  await assert.rejects(col.setEmbedder(embedder), isCode('DISPOSED'));
+  assert.throws(() => col.toBytes(), isCode('DISPOSED'));
+  await assert.rejects(col.save('x', { dir: mkdtempSync(join(tmpdir(), 'rw-col-')) }), isCode('DISPOSED'));
+  await assert.rejects(col.exportJsonl(), isCode('DISPOSED'));
+  assert.throws(() => col.size, isCode('DISPOSED'));
+  assert.throws(() => col.embedderInfo, isCode('DISPOSED'));
+});
+
+test('#19 an add in flight when dispose lands fails with DISPOSED and never reports success', async () => {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  const slow = { id: 'bow-32', dimension: 32, embed: async (texts) => { await gate; return hashedBagOfWords(texts); } };
+  const col = await Collection.create({}, { embedder: slow });
+  const pending = col.add(docs);
+  await new Promise((r) => setTimeout(r, 0));
+  col.dispose();
+  release();
+  await assert.rejects(pending, isCode('DISPOSED'));
+});
+
+test('#19 save after dispose cannot replace a good saved copy', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-col-'));
+  const col = await Collection.create({}, { embedder });
+  await col.add(docs);
+  await col.save('kb', { dir });
+  col.dispose();
+  await assert.rejects(col.save('kb', { dir }), isCode('DISPOSED'));
+  const again = await Collection.load('kb', { dir, embedder });
+  assert.equal(again.size, 2);
+  again.dispose();
+});
+
+test('#19 save verifies the bytes load before replacing the stored copy', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-col-'));
+  const col = await Collection.create({}, { embedder });
+  await col.add(docs);
+  await col.save('kb', { dir });
+  // Break the in-memory state behind the API's back: the header then disagrees with the BM25 section.
+  col.docs.get('fr').chunks[0].text = 'tampered';
+  await assert.rejects(col.save('kb', { dir }), isCode('CORRUPT_INDEX', /docs\[0\]\.chunks\[0\]\.text/));
+  const again = await Collection.load('kb', { dir, embedder });
+  assert.equal((await again.search('Seine', { k: 1 }))[0].text.startsWith('Paris'), true, 'the good copy is intact');
+  again.dispose();
+  col.dispose();
+});
+
+// Decodes the header, lets `mutate` change it, and reseals with the writer's own helper (packSections).
+function resealed(bytes, mutate) {
+  const { version, sections } = unpackSections(bytes, 'RAGWCOL1', { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label: 't', what: 't' });
+  const header = JSON.parse(new TextDecoder().decode(sections[0]));
+  mutate(header);
+  return packSections('RAGWCOL1', version, [new TextEncoder().encode(JSON.stringify(header)), sections[1], sections[2]]);
+}
+
+test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX naming the field', async () => {
+  const col = await Collection.create({ chunker: { chunkSize: 30, chunkOverlap: 10 } }, { embedder });
+  await col.add(docs);
+  const bytes = col.toBytes();
+  const same = Collection.fromBytes(resealed(bytes, () => {}), { embedder });
+  assert.deepEqual(await same.search('Seine', { k: 3 }), await col.search('Seine', { k: 3 }), 'an unchanged header reseals and loads');
+  same.dispose();
+  const cases = [
+    ['chunk text unlike its span', (h) => { h.docs[0].chunks[1].text = h.docs[0].chunks[1].text.replace(/[a-z]/, 'q'); }, /docs\[0\]\.chunks\[1\]\.text/],
+    ['chunk text longer than its span', (h) => { h.docs[0].chunks[0].text += 'x'; }, /docs\[0\]\.chunks\[0\]\.text: has/],
+    ['negative start', (h) => { h.docs[0].chunks[0].start = -5; }, /docs\[0\]\.chunks\[0\]\.start/],
+    ['end past the document', (h) => { const c = h.docs[0].chunks.at(-1); c.end = 1e12; c.start = 1e12 - c.text.length; }, /chunks\[\d+\]\.end: .* past the end of the document/],
+    ['docId pointing at another document', (h) => { h.docs[0].chunks[0].docId = 'de'; }, /docs\[0\]\.chunks\[0\]\.docId/],
+    ['duplicate document', (h) => { h.docs.push(structuredClone(h.docs[0])); }, /docs\[2\]\.id: document "fr" appears twice/],
+    ['chunk id unlike docId#ordinal', (h) => { h.docs[1].chunks[0].id = 'de#9'; }, /docs\[1\]\.chunks\[0\]\.id/],
+    ['a chunk dropped from the header', (h) => { h.docs[1].chunks.pop(); }, /BM25 section holds/],
+    ['a document dropped from the header', (h) => { h.docs.pop(); }, /header docs: \d+ chunks/],
+    ['embedder dimension unlike the vectors', (h) => { h.embedder.dimension = 16; }, /embedder\.dimension: 16, but the vector section has dimension 32/],
+    ['embedder missing for a dense config', (h) => { h.embedder = null; }, /header embedder/],
+    ['unknown zero-vector chunk', (h) => { h.zeroVectors = ['nope#0']; }, /zeroVectors\[0\]/],
+    ['bm25 fields unlike the section', (h) => { h.config.indexes.bm25.fields = { text: 1 }; }, /indexes\.bm25\.fields/],
+    ['a bad config', (h) => { h.config.retrieval.k = 0; }, /header config: retrieval\.k/],
+    ['metadata not flat', (h) => { h.docs[0].metadata = { a: { b: 1 } }; }, /docs\[0\]\.metadata\.a/],
+    ['document length shorter than a chunk end', (h) => { h.docs[0].length = 3; }, /past the end of the document \(length 3\)/],
+  ];
+  for (const [name, mutate, re] of cases) {
+    assert.throws(() => Collection.fromBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), name);
+  }
+  // nothing the user had is lost: the original still searches
+  assert.equal((await col.search('Seine', { k: 1 }))[0].docId, 'fr');
+  col.dispose();
+});
