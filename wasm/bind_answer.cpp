@@ -64,9 +64,32 @@ val extractive_answer(const Bytes& question, val ids, val texts, val scores, val
   });
 }
 
+// The best unit score per chunk (answer::chunk_scores), as a Float64Array.
+val chunk_scores(const Bytes& question, val texts, val contexts, int max_chunks, double header_weight, double type_mismatch) {
+  return guard([&] {
+    const unsigned n = texts["length"].as<unsigned>();
+    if (contexts["length"].as<unsigned>() != n) {
+      return reply_error("INVALID_ARGUMENT", "ragwasm: chunks: texts and contexts differ in length");
+    }
+    std::vector<answer::ExtractiveChunk> chunks(n);
+    for (unsigned i = 0; i < n; ++i) {
+      chunks[i].text = texts[i].as<std::string>();
+      chunks[i].context = contexts[i].as<std::string>();
+    }
+    answer::ExtractiveOptions o;
+    o.max_chunks = max_chunks < 0 ? 0 : static_cast<std::size_t>(max_chunks);
+    o.header_weight = header_weight;
+    o.type_mismatch = type_mismatch;
+    auto r = answer::chunk_scores(question, chunks, o);
+    if (!r.ok()) return reply_error(r.error());
+    return reply_ok(to_typed_array(r.value()));
+  });
+}
+
 }  // namespace
 }  // namespace ragwasm::wasm
 
 EMSCRIPTEN_BINDINGS(ragwasm_answer) {
   emscripten::function("answer_extractive", &ragwasm::wasm::extractive_answer);
+  emscripten::function("answer_chunkScores", &ragwasm::wasm::chunk_scores);
 }

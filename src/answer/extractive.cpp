@@ -16,6 +16,8 @@ namespace ragwasm::answer {
 namespace {
 
 constexpr std::size_t kMaxChunks = 10000;
+// A unit after the first joins the answer only when it scores at least this share of the best unit.
+constexpr double kSecondUnitRatio = 0.75;
 
 // A small English stop-word list: function words that carry no topic.
 const std::unordered_set<std::string>& stop_words() {
@@ -200,8 +202,9 @@ bool matches_type(std::string_view unit, QuestionType t) {
   return true;
 }
 
-Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
-                                           const ExtractiveOptions& options) {
+namespace {
+
+Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk>& chunks, const ExtractiveOptions& options) {
   if (options.max_sentences < 1 || options.max_sentences > 32) {
     return invalid("options.max_sentences: expected 1..32, got " + std::to_string(options.max_sentences));
   }
@@ -232,23 +235,26 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
                                                      std::to_string(text::find_invalid_utf8(chunks[c].context)));
     }
   }
+  return Status::success();
+}
 
-  ExtractiveAnswer answer;
-  answer.text = options.no_answer_text;
-  answer.question_type = question_type(question);
+struct Candidate {
+  std::size_t chunk;
+  Unit unit;
+  std::unordered_set<std::string> terms;
+  std::unordered_set<std::string> header_terms;  // header + chunk context
+  bool type_ok = true;
+  double score = 0;
+};
 
+// The candidate units of the first max_chunks chunks with their scores (the formula in extractive.h);
+// `q` receives the sorted distinct question terms.
+std::vector<Candidate> score_units(std::string_view question, QuestionType type, const std::vector<ExtractiveChunk>& chunks,
+                                   const ExtractiveOptions& options, std::vector<std::string>* q_out) {
   std::vector<std::string> q = answer_terms(question);
   std::sort(q.begin(), q.end());
   q.erase(std::unique(q.begin(), q.end()), q.end());
 
-  struct Candidate {
-    std::size_t chunk;
-    Unit unit;
-    std::unordered_set<std::string> terms;
-    std::unordered_set<std::string> header_terms;  // header + chunk context
-    bool type_ok = true;
-    double score = 0;
-  };
   std::vector<Candidate> cands;
   const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
   for (std::size_t c = 0; c < n_chunks; ++c) {
@@ -259,11 +265,14 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
       Candidate cand{c, std::move(unit), {}, context_terms, true, 0};
       for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
-      cand.type_ok = matches_type(cand.unit.text, answer.question_type);
+      cand.type_ok = matches_type(cand.unit.text, type);
       cands.push_back(std::move(cand));
     }
   }
-  if (q.empty() || cands.empty()) return answer;
+  if (q.empty() || cands.empty()) {
+    *q_out = std::move(q);
+    return {};
+  }
 
   // Weights in the sorted order of q: a fixed summation order, so native and WASM agree.
   const double n = static_cast<double>(cands.size());
@@ -283,6 +292,21 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     }
     c.score = (total > 0 ? s / total : 0) * (c.type_ok ? 1.0 : options.type_mismatch);
   }
+  *q_out = std::move(q);
+  return cands;
+}
+
+}  // namespace
+
+Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                           const ExtractiveOptions& options) {
+  RAGWASM_TRY(check_inputs(question, chunks, options));
+  ExtractiveAnswer answer;
+  answer.text = options.no_answer_text;
+  answer.question_type = question_type(question);
+  std::vector<std::string> q;
+  std::vector<Candidate> cands = score_units(question, answer.question_type, chunks, options, &q);
+  if (cands.empty()) return answer;
   std::vector<std::size_t> order(cands.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   // Candidates are generated in (chunk, position) order, so a stable sort keeps that order on ties.
@@ -297,7 +321,7 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   }
   for (std::size_t k = 1; k < order.size() && picked.size() < options.max_sentences; ++k) {
     const Candidate& c = cands[order[k]];
-    if (c.score < options.threshold) break;
+    if (c.score < options.threshold || c.score < kSecondUnitRatio * answer.best_score) break;
     bool adds = false;
     for (const auto& t : q) {
       if (!covered.count(t) && c.terms.count(t)) adds = true;
@@ -339,6 +363,17 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     answer.sentences.push_back(std::move(s));
   }
   return answer;
+}
+
+Result<std::vector<double>> chunk_scores(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                         const ExtractiveOptions& options) {
+  RAGWASM_TRY(check_inputs(question, chunks, options));
+  std::vector<double> best(std::min(chunks.size(), options.max_chunks), 0.0);
+  std::vector<std::string> q;
+  for (const auto& c : score_units(question, question_type(question), chunks, options, &q)) {
+    best[c.chunk] = std::max(best[c.chunk], c.score);
+  }
+  return best;
 }
 
 }  // namespace ragwasm::answer

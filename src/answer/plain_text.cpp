@@ -116,6 +116,8 @@ std::string plain_inline(std::string_view s) {
 std::vector<Unit> answer_units(std::string_view text) {
   std::vector<Unit> units;
   std::string header;
+  std::string question;  // the last FAQ-style question sentence under the current header
+  auto label = [&] { return question.empty() ? header : header.empty() ? question : header + " " + question; };
   std::vector<std::string> columns;
   bool in_fence = false;
   // The open paragraph or list item: [para_start, para_end) in bytes, kind.
@@ -129,7 +131,12 @@ std::vector<Unit> answer_units(std::string_view text) {
     for (const auto& sp : text::split_sentences(para)) {
       std::string plain = plain_inline(para.substr(sp.start, sp.end - sp.start));
       if (plain.empty()) continue;
-      units.push_back({para_kind, para_start + sp.start, para_start + sp.end, std::move(plain), header});
+      // A question (an FAQ entry) is not an answer: it labels the units after it, like a header.
+      if (plain.back() == '?') {
+        question = std::move(plain);
+        continue;
+      }
+      units.push_back({para_kind, para_start + sp.start, para_start + sp.end, std::move(plain), label()});
     }
   };
   std::size_t pos = 0;
@@ -153,6 +160,7 @@ std::vector<Unit> answer_units(std::string_view text) {
     if (header_marker(line)) {
       flush();
       header = plain_inline(line);
+      question.clear();
       columns.clear();
       continue;
     }
@@ -181,12 +189,20 @@ std::vector<Unit> answer_units(std::string_view text) {
       if (!rest.empty()) row += row.empty() ? rest : " — " + rest;
       const std::string_view src = trim(line);
       const std::size_t s0 = line_start + static_cast<std::size_t>(src.data() - line.data());
-      if (!row.empty()) units.push_back({UnitKind::kTableRow, s0, s0 + src.size(), std::move(row), header});
+      if (!row.empty()) units.push_back({UnitKind::kTableRow, s0, s0 + src.size(), std::move(row), label()});
       continue;
     }
     if (is_rule_or_setext(line)) {
       flush();
       continue;
+    }
+    // A line that is a question on its own ("**How long is the warranty?**"): an FAQ entry's label.
+    if (!para_open && list_marker(line) == 0) {
+      std::string plain = plain_inline(line);
+      if (!plain.empty() && plain.back() == '?') {
+        question = std::move(plain);
+        continue;
+      }
     }
     if (const std::size_t m = list_marker(line)) {
       flush();

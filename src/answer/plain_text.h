@@ -18,7 +18,8 @@ struct Unit {
   std::size_t start = 0;  // byte span of the source in the chunk text (markup included)
   std::size_t end = 0;
   std::string text;       // plain text: emphasis, code marks and link targets removed, white space collapsed
-  std::string header;     // plain text of the nearest header above the unit in this chunk ("" if none)
+  std::string header;     // plain text of the nearest header above the unit in this chunk, then the last
+                          // question sentence after that header, if any (an FAQ's question); "" if none
 };
 
 // Inline markdown -> plain text: "**22 days**" -> "22 days", "[the guide](x.md)" -> "the guide",
@@ -29,7 +30,8 @@ std::string plain_inline(std::string_view markdown);
 // The answer units of a chunk text, in text order. A table's first row (followed by a |---| row)
 // gives the column names; a data row renders as "<first cell> — <col 2>: <cell 2>; <col 3>: <cell 3>"
 // (cells without a column name, or an empty cell, are left out of the "name: value" list).
-// Paragraph text is split with text::split_sentences; list items ("- ", "* ", "+ ", "1. ") start a
+// Paragraph text is split with text::split_sentences; a sentence ending in '?' is not a unit but is
+// appended to the header of the units after it (until the next header or question); list items ("- ", "* ", "+ ", "1. ") start a
 // new unit group; fenced code blocks (``` or ~~~) are skipped. Never fails: text that is not markdown
 // is one paragraph.
 std::vector<Unit> answer_units(std::string_view chunk_text);

@@ -66,7 +66,7 @@ function hitOut(h) {
  * @param {object} [options]
  * @param {number} [options.k=10] hits returned (1..100)
  * @param {number} [options.answerChunks=5] top hits the answerer reads (1..k)
- * @param {number} [options.threshold=0.5] extractive abstention threshold in [0, 1]
+ * @param {number} [options.threshold=0.35] extractive abstention threshold in [0, 1]
  * @param {number} [options.maxSentences=2] extractive units in the answer (1..32)
  * @param {Array<{role: 'user'|'assistant', content: string}>} [options.history] earlier turns, oldest
  *   first: a follow-up is rewritten before retrieval (with the LLM when `llm` is given, else rewriteFollowUp)
@@ -92,7 +92,7 @@ export async function ask(collection, question, options = {}) {
   if (question.trim() === '') throw invalid('question', 'a non-empty question', question);
   const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: 100 });
   const answerChunks = o.answerChunks === undefined ? Math.min(5, k) : expectInteger(o.answerChunks, 'options.answerChunks', { min: 1, max: k });
-  const threshold = o.threshold === undefined ? 0.5 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
+  const threshold = o.threshold === undefined ? 0.35 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
   const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
   const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
