@@ -149,7 +149,7 @@ const char* question_type_name(QuestionType t) {
   return "other";
 }
 
-bool matches_type(std::string_view unit, QuestionType t) {
+bool matches_type(std::string_view unit, QuestionType t, std::string_view question) {
   switch (t) {
     case QuestionType::kNumber:
       return std::any_of(unit.begin(), unit.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -169,10 +169,12 @@ bool matches_type(std::string_view unit, QuestionType t) {
     }
     case QuestionType::kPerson: {
       const std::string f = text::fold(unit);
+      const std::string fq = text::fold(question);
       for (const char* r : {"ceo", "cfo", "cto", "coo", "vp", "founder", "founded", "director", "manager", "head",
                             "lead", "officer", "president", "chair", "team", "committee", "owner", "signer",
                             "signers", "approver", "engineer", "dr", "ms", "mr"}) {
-        if (contains_phrase(f, r)) return true;
+        // "Who is the CEO?" asks for a name: the role word it names is not an answer.
+        if (contains_phrase(f, r) && !contains_phrase(fq, r)) return true;
       }
       // Two adjacent capitalized ASCII words, not counting the unit's first word.
       bool prev_cap = false;
@@ -265,7 +267,7 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
       Candidate cand{c, std::move(unit), {}, context_terms, true, 0};
       for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
-      cand.type_ok = matches_type(cand.unit.text, type);
+      cand.type_ok = matches_type(cand.unit.text, type, question);
       cands.push_back(std::move(cand));
     }
   }

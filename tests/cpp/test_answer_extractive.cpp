@@ -262,6 +262,9 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK_FALSE(matches_type("It shipped last autumn.", QuestionType::kDate));
   CHECK(matches_type("Signed by Colm Dunleavy and Priya Halvorsen.", QuestionType::kPerson));
   CHECK(matches_type("The CFO approves it.", QuestionType::kPerson));
+  // a role word the question names itself is not an answer to "who"
+  CHECK_FALSE(matches_type("Business class needs CEO approval.", QuestionType::kPerson, "Who is the CEO?"));
+  CHECK(matches_type("Attendees: Dr. Maren Okafor-Lindqvist (CEO, chair).", QuestionType::kPerson, "Who is the CEO?"));
   CHECK_FALSE(matches_type("Wind speeds are measured every second.", QuestionType::kPerson));
 }
 
