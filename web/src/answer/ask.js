@@ -8,7 +8,6 @@ import { extractiveAnswer, NO_ANSWER_TEXT } from './extractive.js';
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
-const PRONOUNS = /\b(it|its|they|them|their|that|this|those|these|there|he|she|his|her|one)\b/i;
 // Function words that are never carried over (the answerer's list, docs/docchat.md).
 const STOP = new Set(('a about after all also an and any are as at be been before being between both but by can could did do does doing done '
   + 'during each for from had has have having he her hers him his how i if in into is it its just me more most my no nor not of on or '
@@ -21,8 +20,8 @@ function contentWords(text) {
 }
 
 /**
- * Offline follow-up rewrite: a question that leans on the previous one (opens with "and", "what
- * about", ..., uses a pronoun, or has at most 3 content words) gets the previous user question's
+ * Offline follow-up rewrite: a question that leans on the previous one (opens with "and", "or",
+ * "but", "also", "what about", "how about", "same for", "then", or has at most 2 content words) gets the previous user question's
  * content words that it does not already contain appended; any other question is returned as is.
  * @example
  * rewriteFollowUp('And in Belgium?', [{role: 'user', content: 'How many days of PTO do employees get?'}])
@@ -33,20 +32,37 @@ function contentWords(text) {
  * @throws {RagwasmError} INVALID_ARGUMENT
  */
 export function rewriteFollowUp(question, history) {
-  expectString(question, 'question');
-  expectArray(history, 'history', { maxLength: 1000 });
-  const previous = [...history].reverse().find((m) => isPlainObject(m) && m.role === 'user' && typeof m.content === 'string' && m.content.trim());
-  if (!previous) return question;
-  const own = contentWords(question);
-  const leans = FOLLOW_UP_OPENERS.test(question.trim()) || PRONOUNS.test(question) || own.length <= 3;
-  if (!leans) return question;
-  const have = new Set(own.map((w) => w.toLowerCase()));
+  const previous = leanedOn(question, history);
+  if (previous === null) return question;
+  const have = new Set(contentWords(question).map((w) => w.toLowerCase()));
   const carried = [];
-  for (const w of contentWords(previous.content)) {
+  for (const w of contentWords(previous)) {
     const k = w.toLowerCase();
     if (!have.has(k)) { have.add(k); carried.push(w); }
   }
   return carried.length ? `${question.trim()} ${carried.join(' ')}` : question;
+}
+
+/**
+ * Is `question` a follow-up of the conversation in `history` (see rewriteFollowUp for the rule)?
+ * ask() rewrites only follow-ups, with the LLM when one is given.
+ * @param {string} question
+ * @param {Array<{role: 'user'|'assistant', content: string}>} history oldest first
+ * @returns {boolean}
+ * @throws {RagwasmError} INVALID_ARGUMENT
+ */
+export function isFollowUp(question, history) {
+  return leanedOn(question, history) !== null;
+}
+
+// The previous user question that `question` leans on, or null.
+function leanedOn(question, history) {
+  expectString(question, 'question');
+  expectArray(history, 'history', { maxLength: 1000 });
+  const previous = [...history].reverse().find((m) => isPlainObject(m) && m.role === 'user' && typeof m.content === 'string' && m.content.trim());
+  if (!previous) return null;
+  const leans = FOLLOW_UP_OPENERS.test(question.trim()) || contentWords(question).length <= 2;
+  return leans ? previous.content : null;
 }
 
 function hitOut(h) {
@@ -69,7 +85,8 @@ function hitOut(h) {
  * @param {number} [options.threshold=0.35] extractive abstention threshold in [0, 1]
  * @param {number} [options.maxSentences=2] extractive units in the answer (1..32)
  * @param {Array<{role: 'user'|'assistant', content: string}>} [options.history] earlier turns, oldest
- *   first: a follow-up is rewritten before retrieval (with the LLM when `llm` is given, else rewriteFollowUp)
+ *   first: a follow-up (isFollowUp) is rewritten before retrieval (with the LLM's query_rewrite prompt
+ *   when `llm` is given, else rewriteFollowUp); other questions are retrieved as asked
  * @param {import('../llm/client.js').LlmClient} [options.llm] answer with this client (answer_grounded
  *   prompt, [n] citations) instead of the extractive answerer
  * @param {(delta: string) => void} [options.onText] streamed LLM answer text
@@ -100,7 +117,7 @@ export async function ask(collection, question, options = {}) {
   if (o.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: ask aborted');
 
   let query = question;
-  if (history.length > 0) {
+  if (history.length > 0 && isFollowUp(question, history)) {
     if (o.llm) {
       const { rewriteQuery } = await import('../llm/enrich.js');
       query = (await rewriteQuery(o.llm, question, { history, signal: o.signal })).query;
@@ -153,8 +170,22 @@ export async function fileToDocument(file, options = {}) {
   const o = expectOptions(options, 'fileToDocument options', ['id']);
   const { extractText } = await import('../document/parse.js');
   const r = await extractText(file);
-  const heading = r.text.match(/^#\s+(.+?)\s*#*\s*$/m);
-  const title = heading ? heading[1] : r.name.replace(/\.[^.]+$/, '');
-  return { id: o.id === undefined ? r.name : expectString(o.id, 'options.id', { allowEmpty: false }), title, text: r.text, metadata: { name: r.name, format: r.format } };
+  return { id: o.id === undefined ? r.name : expectString(o.id, 'options.id', { allowEmpty: false }), title: documentTitle(r.text, r.name), text: r.text,
+    metadata: { name: r.name, format: r.format } };
 }
 
+
+/**
+ * A document's title: its first markdown "# " header, else the file name without its extension.
+ * @example
+ * documentTitle('# Leave Policy\n\nText', 'leave.md')  // 'Leave Policy'
+ * @param {string} text
+ * @param {string} name file name
+ * @returns {string}
+ */
+export function documentTitle(text, name) {
+  expectString(text, 'text');
+  expectString(name, 'name');
+  const heading = text.match(/^#\s+(.+?)\s*#*\s*$/m);
+  return heading ? heading[1] : name.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
+}
