@@ -1,5 +1,5 @@
 import type { Collection, CollectionFilter } from '../pipeline/collection.js';
-import type { LlmClient } from '../llm/client.js';
+import type { LlmClient } from '../llm.js';
 export interface AskCitation { n: number; docId: string; chunkId: string; start: number; end: number; text: string }
 export interface AskHit { docId: string; chunkId: string; start: number; end: number; score: number; text: string }
 export interface AskResult {
