@@ -4,26 +4,17 @@
 // Fisher-Yates shuffle (mulberry32, seed 15 = issue 15), stratified by `answerable` so both halves
 // hold answerable and unanswerable questions; the first ceil(n/2) of each shuffled stratum tune.
 // Re-running it gives the same split; adding questions changes it (commit the new split.json).
+// Usage: node examples/corpus/make-split.mjs [OUT.json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '../../tests/js/helpers.mjs';
 
 const SEED = 15;
 const here = dirname(fileURLToPath(import.meta.url));
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const questions = readFileSync(join(here, 'questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-const rand = mulberry32(SEED);
+const rand = seededRandom(SEED);  // mulberry32
 const tuning = [];
 const reporting = [];
 for (const answerable of [true, false]) {
@@ -38,5 +29,5 @@ for (const answerable of [true, false]) {
 }
 const byId = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const out = { seed: SEED, method: 'mulberry32 Fisher-Yates per answerable stratum; first ceil(n/2) tune', tuning: tuning.sort(byId), reporting: reporting.sort(byId) };
-writeFileSync(join(here, 'split.json'), JSON.stringify(out, null, 2) + '\n');
+writeFileSync(process.argv[2] ?? join(here, 'split.json'), JSON.stringify(out, null, 2) + '\n');  // argv[2]: another output path (tests)
 console.log(`tuning ${out.tuning.length}, reporting ${out.reporting.length}`);

@@ -55,40 +55,6 @@ std::string light_stem(std::string w) {
   return w;
 }
 
-Error invalid(std::string_view m) { return make_error(ErrorCode::kInvalidArgument, m); }
-
-}  // namespace
-
-std::vector<std::string> answer_terms(std::string_view text) {
-  const std::string folded = text::fold(text);
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < folded.size()) {
-    if (!is_word_byte(static_cast<unsigned char>(folded[i]))) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < folded.size() && is_word_byte(static_cast<unsigned char>(folded[j]))) ++j;
-    std::string w = folded.substr(i, j - i);
-    i = j;
-    if (stop_words().count(w)) continue;
-    out.push_back(light_stem(std::move(w)));
-  }
-  return out;
-}
-
-namespace {
-
-bool contains_phrase(const std::string& s, std::string_view p) {
-  for (std::size_t at = s.find(p); at != std::string::npos; at = s.find(p, at + 1)) {
-    const bool left = at == 0 || !is_word_byte(static_cast<unsigned char>(s[at - 1]));
-    const bool right = at + p.size() >= s.size() || !is_word_byte(static_cast<unsigned char>(s[at + p.size()]));
-    if (left && right) return true;
-  }
-  return false;
-}
-
 // Words of folded text (letters/digits runs), no stemming, no stop-word removal.
 std::vector<std::string> raw_words(const std::string& folded) {
   std::vector<std::string> out;
@@ -104,6 +70,29 @@ std::vector<std::string> raw_words(const std::string& folded) {
     i = j;
   }
   return out;
+}
+
+Error invalid(std::string_view m) { return make_error(ErrorCode::kInvalidArgument, m); }
+
+}  // namespace
+
+std::vector<std::string> answer_terms(std::string_view text) {
+  std::vector<std::string> out;
+  for (auto& w : raw_words(text::fold(text))) {
+    if (!stop_words().count(w)) out.push_back(light_stem(std::move(w)));
+  }
+  return out;
+}
+
+namespace {
+
+bool contains_phrase(const std::string& s, std::string_view p) {
+  for (std::size_t at = s.find(p); at != std::string::npos; at = s.find(p, at + 1)) {
+    const bool left = at == 0 || !is_word_byte(static_cast<unsigned char>(s[at - 1]));
+    const bool right = at + p.size() >= s.size() || !is_word_byte(static_cast<unsigned char>(s[at + p.size()]));
+    if (left && right) return true;
+  }
+  return false;
 }
 
 bool has_negation(std::string_view text) {
