@@ -3,8 +3,7 @@
 // every answer from the library's ask() (the same call as `ragwasm ask`). Nothing here touches the
 // network except this site's own files (the WASM module, the static model) and, only when the user
 // configured one, the LLM endpoint.
-import { ask, Collection, createLlmClient, createStaticEmbedder, init, PRESETS, RequestLedger } from '../src/index.js';
-import { loadBytes, removeBytes, storageBackend } from '../src/core/storage.js';
+import { ask, Collection, createLlmClient, createStaticEmbedder, init, loadBytes, PRESETS, removeBytes, RequestLedger, storageBackend } from '../src/index.js';
 
 const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
 // The saved collection (storage.js: OPFS in Chromium, IndexedDB elsewhere) under this name.
@@ -81,7 +80,7 @@ async function load(docIds) {
 
 /** Switches the dense leg to an ONNX model run by ONNX Runtime Web in this Worker; re-embeds every chunk. */
 async function useOnnx(id, { model, tokenizerJson, pooling }) {
-  const { createOnnxEmbedder } = await import('../src/embed/onnx-embedder.js');
+  const { createOnnxEmbedder } = await import('../src/index.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
   ort.env.wasm.numThreads = 1;

@@ -1,6 +1,6 @@
 // Answers: grounded generation with inline [n] citations through an LlmClient (the no-LLM extractive
 // answerer is web/src/answer/extractive.js, re-exported here).
-import { RagwasmError, callWasm } from '../core/errors.js';
+import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectFunction, expectOptions, expectString } from '../core/validate.js';
 import { LlmClient } from './client.js';
 import { isAbstention } from './parse.js';
