@@ -60,6 +60,16 @@ test('#14 kinds flow end to end through add search checkLegs and setEmbedder wit
   assert.equal((await col.search('physician', { k: 1 }))[0].docId, 'doc');
   assert.deepEqual(otherCalls.at(-1), ['query', 'physician']);
   col.dispose();
+  // the leg check's probes are queries too
+  const { embedder: third, calls: thirdCalls } = kindEmbedder('fixture-kinds-3');
+  const hybrid = await Collection.create({}, { embedder: third });
+  const topics = ['river', 'mountain', 'forest', 'desert', 'ocean', 'glacier', 'valley', 'island'];
+  await hybrid.add(topics.map((w, i) => ({ id: `t${i}`, text: `The ${w} near town ${i} is large and old. People visit the ${w} every summer with friends and family. Guides explain the ${w} history in detail to every group.` })));
+  thirdCalls.length = 0;
+  const report = await hybrid.checkLegs();
+  assert.ok(report.probes > 0, JSON.stringify(report));
+  assert.ok(thirdCalls.length > 0 && thirdCalls.every(([k]) => k === 'query'), JSON.stringify(thirdCalls));
+  hybrid.dispose();
 });
 
 test('#15 the chunker context is indexed: indexText reaches BM25 and the embedder', async () => {
@@ -292,4 +302,60 @@ test('#15 a document removed while setEmbedder runs is not in the new index', as
   assert.equal(col.dense.size, 2);
   assert.deepEqual((await col.search('doctor clinic', { k: 5 })).map((h) => h.docId).includes('doc'), false);
   col.dispose();
+});
+
+test('#14 bad titles fields filters and setEmbedder calls are INVALID_ARGUMENT and leave the collection usable', async () => {
+  const col = await Collection.create({ indexes: { bm25: { fields: { text: 1, title: 2, summary: 1 } } } });
+  await col.add(corpus);
+  const before = await col.search('doctor', { k: 3 });
+  const bad = (re) => (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && re.test(e.message);
+  await assert.rejects(col.add([{ id: 'x', text: 'a', title: 3 }]), bad(/documents\[0\]\.title/));
+  await assert.rejects(col.add([{ id: 'x', text: 'a', summary: ['s'] }]), bad(/documents\[0\]\.summary/));
+  await assert.rejects(col.add([{ id: 'x', text: 'a', metadata: [] }]), bad(/documents\[0\]\.metadata/));
+  await assert.rejects(col.add([, { id: 'x', text: 'a' }]), bad(/documents\[0\]/));  // eslint-disable-line no-sparse-arrays
+  await assert.rejects(col.search('doctor', { filter: 'lang=en' }), bad(/options\.filter/));
+  await assert.rejects(col.setEmbedder(async (t) => t.map(() => new Float32Array(2)), { dimension: 2 }), bad(/dense index/));
+  assert.deepEqual(await col.search('doctor', { k: 3 }), before);
+  // a configured extra field is indexed
+  await col.add([{ id: 'extra', text: 'nothing here', summary: 'zeppelin airships' }]);
+  assert.equal((await col.search('zeppelin', { k: 1 }))[0].docId, 'extra');
+  col.dispose();
+});
+
+test('#14 the vector-leg predicate agrees with Bm25Index filters on seeded random metadata and filters', async () => {
+  const { Bm25Index } = await import('../../web/src/retrieve/sparse.js');
+  const { metadataMatches } = await import('../../web/src/pipeline/collection.js');
+  const { seededRandom } = await import('./helpers.mjs');
+  const seed = 1419;
+  const rnd = seededRandom(seed);
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  const langs = ['en', 'de', 'fr', '10'];
+  const docs = Array.from({ length: 200 }, (_, i) => {
+    const metadata = {};
+    if (rnd() < 0.9) metadata.lang = pick(langs);
+    if (rnd() < 0.9) metadata.year = 2015 + Math.floor(rnd() * 10) + (rnd() < 0.2 ? 0.5 : 0);
+    if (rnd() < 0.5) metadata.n = pick([10, 20, '20']);
+    return { id: `d${i}`, text: 'common words here', metadata };
+  });
+  const idx = Bm25Index.create({ fields: ['text'] });
+  idx.add(docs);
+  const clause = () => {
+    const r = rnd();
+    if (r < 0.25) return ['lang', pick(langs)];
+    if (r < 0.4) return ['lang', [pick(langs), pick(langs)]];
+    if (r < 0.5) return ['n', { in: [pick([10, 20, '20', '10'])] }];
+    if (r < 0.6) return ['n', pick([10, 20, '20'])];
+    if (r < 0.7) return ['missing', 'x'];
+    const range = {};
+    if (rnd() < 0.6) range[pick(['gte', 'gt'])] = 2015 + Math.floor(rnd() * 10);
+    if (rnd() < 0.6) range[pick(['lte', 'lt'])] = 2015 + Math.floor(rnd() * 10) + pick([0, 0.5]);
+    return [pick(['year', 'lang']), range];
+  };
+  for (let t = 0; t < 300; t++) {
+    const filter = Object.fromEntries(Array.from({ length: 1 + Math.floor(rnd() * 2) }, clause));
+    const sparse = idx.search('common', { k: 1000, filter }).map((h) => h.id).sort();
+    const predicate = docs.filter((d) => metadataMatches(d.metadata, filter)).map((d) => d.id).sort();
+    assert.deepEqual(predicate, sparse, `seed ${seed}, case ${t}, filter ${JSON.stringify(filter)}`);
+  }
+  idx.dispose();
 });

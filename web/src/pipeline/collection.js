@@ -20,8 +20,9 @@ import { describe, expectArray, expectBoolean, expectEnum, expectFunction, expec
 const MAGIC = 'RAGWCOL1';
 /** The collection format version this build writes (it reads 1 and 2). */
 export const COLLECTION_FORMAT_VERSION = 2;
-/** The JSONL export format version (the header line's "version") this build writes and reads. */
-export const JSONL_FORMAT_VERSION = 1;
+/** The JSONL export format version (the header line's "version") this build writes; it reads 1 and 2
+ * (2 added the optional `embedder`, `fields` and `indexText`). */
+export const JSONL_FORMAT_VERSION = 2;
 const JSONL_HEADER = 'ragwasm.collection';
 const JSONL_DOCUMENT = 'ragwasm.document';
 const CHUNK_FIELDS = ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'metadata', 'vector', 'indexText', 'fields'];
@@ -989,7 +990,6 @@ async function parseJsonl(input, o) {
   let started = false;
   const docs = new Map();
   const chunkLines = new Map();  // chunk id -> line
-  const metaJson = new Map();  // doc id -> JSON of its metadata and fields (chunks of one document must agree)
   let chunkCount = 0;
   let lines = 0;
   // After the first line: the config and the dense index's dimension are fixed.
@@ -1084,12 +1084,11 @@ async function parseJsonl(input, o) {
     if (d === undefined) {
       d = { metadata, fields, line: n, chunks: [] };
       docs.set(docId, d);
-      metaJson.set(docId, JSON.stringify([metadata, fields]));
     } else if (d.documentLine) {
       throw lineError('DUPLICATE_ID', n, 'docId', `document "${docId}" was declared without chunks on line ${d.line}`);
-    } else if (JSON.stringify(metadata) !== JSON.parse(metaJson.get(docId)).map((x) => JSON.stringify(x))[0]) {
+    } else if (JSON.stringify(metadata) !== JSON.stringify(d.metadata)) {
       throw lineError('INVALID_ARGUMENT', n, 'metadata', `differs from the metadata of document "${docId}" on line ${d.line} (chunks of one document share it)`);
-    } else if (JSON.stringify([metadata, fields]) !== metaJson.get(docId)) {
+    } else if (JSON.stringify(fields) !== JSON.stringify(d.fields)) {
       throw lineError('INVALID_ARGUMENT', n, 'fields', `differs from the fields of document "${docId}" on line ${d.line} (chunks of one document share them)`);
     }
     chunkLines.set(id, n);

@@ -21,8 +21,10 @@ function checkJsonValue(value, path) {
 
 /**
  * Parses and validates a pipeline config, filling in defaults. `{}` is the default hybrid pipeline
- * (BM25 + dense, safe hybrid fusion). Keys: version (1), chunker {strategy, chunkSize, chunkOverlap,
- * unit, ...chunk() options}, indexes {bm25: {variant, k1, b, stemmer, stopwords}, dense: {model, metric,
+ * (BM25 + dense, safe hybrid fusion). Keys: version (1), chunker {strategy (every chunk() strategy,
+ * semantic included), chunkSize, chunkOverlap, unit, context: {template, summary, separator, headerPath},
+ * ...chunk() options}, indexes {bm25: {variant, k1, b, stemmer, stopwords, fields: {name: boost}
+ * (default {text: 1, title: 1})}, dense: {model, metric,
  * index, quantization, hnsw: {m, efConstruction, efSearch}}}, retrieval {retrievers, k, candidates,
  * fusion: {mode, normalization, weights, k, primary}}, rerank {enabled, type, model, candidates, keep},
  * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}. Defaults in docs/fusion.md.
