@@ -19,9 +19,8 @@ test('crc32 changes when any single bit of the input flips', () => {
 });
 
 // packSections / unpackSections: the one framed container of the JS saved formats (Collection
-// "RAGWCOL1", doc chat's saved index "RWCHAT01").
+// "RAGWCOL1"; doc chat saves a Collection since issue 15).
 import { packSections, unpackSections } from '../../web/src/core/checksum.js';
-import { packIndex, unpackIndex } from '../../web/demo/lib/saved-index.js';
 
 const enc = new TextEncoder();
 const opts = { count: 3, maxVersion: 1, label: 'test bytes', what: 'a test file' };
@@ -71,23 +70,4 @@ test('unpackSections rejects every truncation bad magic trailing bytes flipped b
   new DataView(big.buffer).setUint32(12, 1000, true);
   new DataView(big.buffer).setUint32(big.length - 4, crc32(big.subarray(0, big.length - 4)), true);
   assert.throws(() => unpackSections(big, 'TESTMAG1', o2), isCode('CORRUPT_INDEX', /section 0 has 1000 bytes, only \d+ left/));
-});
-
-test('doc chat saved index bytes are unchanged by the move to packSections', () => {
-  // Written by lib/saved-index.js packIndex before it used packSections (same inputs).
-  const golden = 'UldDSEFUMDEBAAAAMAAAAHsiZGVuc2VLZXkiOiJrIiwiZG9jcyI6W3siaWQiOiJhIn1dLCJjaHVua3MiOltdfQoAAABibTI1LWJ5dGVzBgAAAGRlbnNlId9xce4=';
-  const bytes = packIndex({ denseKey: 'k', docs: [{ id: 'a' }], chunks: [] }, enc.encode('bm25-bytes'), enc.encode('dense!'));
-  assert.equal(Buffer.from(bytes).toString('base64'), golden);
-  const { header, bm25Bytes, denseBytes } = unpackIndex(new Uint8Array(Buffer.from(golden, 'base64')));
-  assert.deepEqual(header, { denseKey: 'k', docs: [{ id: 'a' }], chunks: [] });
-  assert.equal(new TextDecoder().decode(bm25Bytes), 'bm25-bytes');
-  assert.equal(new TextDecoder().decode(denseBytes), 'dense!');
-  const flipped = bytes.slice();
-  flipped[20] ^= 1;
-  assert.throws(() => unpackIndex(flipped), isCode('CORRUPT_INDEX', /^ragwasm: saved index: checksum mismatch$/));
-  const newer = bytes.slice();
-  new DataView(newer.buffer).setUint32(8, 2, true);
-  assert.throws(() => unpackIndex(newer), isCode('UNSUPPORTED_VERSION', /this page reads version 1/));
-  assert.throws(() => unpackIndex(packSections('RWCHAT01', 1, [enc.encode('{"docs":[]}'), new Uint8Array(0), new Uint8Array(0)])),
-    isCode('CORRUPT_INDEX', /no document or chunk list/));
 });

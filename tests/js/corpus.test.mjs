@@ -196,3 +196,26 @@ test('the hostile fixture exists, is labelled, is valid UTF-8 and contains its p
   };
   for (const [name, re] of Object.entries(expected)) assert.match(text, re, `hostile.md lacks ${name}`);
 });
+
+test('split.json puts every question in exactly one half and is what make-split.mjs writes', async () => {
+  const questions = loadQuestions();
+  const split = JSON.parse(readFileSync(join(corpusDir, 'split.json'), 'utf8'));
+  const all = [...split.tuning, ...split.reporting].sort();
+  assert.deepEqual(all, questions.map((q) => q.id).sort(), 'each question id once, in one half');
+  const unanswerable = new Set(questions.filter((q) => !q.answerable).map((q) => q.id));
+  for (const half of ['tuning', 'reporting']) {
+    const n = split[half].filter((id) => unanswerable.has(id)).length;
+    assert.ok(n >= 7, `${half}: expected >= 7 unanswerable questions, got ${n}`);
+  }
+  // Regenerating with the committed seed gives the committed file (no hand edits).
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-split-'));
+  try {
+    execFileSync(process.execPath, [join(corpusDir, 'make-split.mjs'), join(dir, 'split.json')], { stdio: 'ignore' });
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'split.json'), 'utf8')), split);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

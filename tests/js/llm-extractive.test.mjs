@@ -1,5 +1,5 @@
 // The no-LLM extractive answerer through WASM: sentence choice with citations, UTF-16 offsets,
-// the no-answer text and argument errors (C++ scoring is tested in tests/cpp/test_context_extractive.cpp).
+// the no-answer text and argument errors (C++ scoring is tested in tests/cpp/test_answer_extractive.cpp).
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
 import { init, RagwasmError } from '../../web/src/index.js';

@@ -85,3 +85,16 @@ export async function collectionJsonl(): Promise<number> {
   for (const c of [col, again, fromLines]) c.dispose();
   return JSONL_FORMAT_VERSION + header.chunks + (chunk.vector?.length ?? 0);
 }
+
+// ---- doc chat (issue 15): presets, ask(), the answer stage ----
+import { ask, isFollowUp, rewriteFollowUp, fileToDocument, documentTitle, PRESETS, NO_ANSWER_TEXT, Collection as DocChatCollection } from '../../web/src/index.js';
+import type { AskResult } from '../../web/src/answer/ask.js';
+async function docChatTypes(): Promise<void> {
+  const col = await DocChatCollection.create(PRESETS.docChatBm25);
+  const r: AskResult = await ask(col, 'How many days?', { k: 10, answerChunks: PRESETS.docChatAnswer.answerChunks, threshold: 0.35, history: [{ role: 'user', content: 'PTO?' }] });
+  const first: number = r.citations.length ? r.citations[0].start : 0;
+  const q: string = isFollowUp('and?', []) ? rewriteFollowUp('and?', []) : documentTitle('# T', 't.md');
+  const d = await fileToDocument({ name: 'a.md', data: new Uint8Array(0) });
+  void [first, q, d.title, NO_ANSWER_TEXT, r.abstained];
+}
+void docChatTypes;

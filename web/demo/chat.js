@@ -1,9 +1,10 @@
-// Doc chat: files are extracted here (pdf.js / mammoth / DOMParser, all local), chunked, embedded and
-// indexed in chat-worker.js, kept in IndexedDB; answers come from the extractive answerer (no
-// endpoint) or a streamed LLM reply whose every request is shown from the client's ledger.
-import { extractText } from '../src/parse.js';
-import { init } from '../src/index.js';
-import { createLlmClient, RequestLedger, loadApiKey, saveApiKey, forgetApiKey, generateAnswer, loadPrompt } from '../src/llm.js';
+// Doc chat: files are extracted here (the library's extractText: pdf.js / mammoth / DOMParser, all
+// local) and kept in IndexedDB; chat-worker.js indexes them in a Collection built from
+// PRESETS.docChat and answers with the library's ask() — the extractive answerer without an
+// endpoint, or a streamed LLM reply whose every request is shown from the worker's ledger.
+import { documentTitle, init } from '../src/index.js';
+import { extractText, SUPPORTED_FORMATS } from '../src/parse.js';
+import { loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
 import { h, setChildren, errorText, setStatus, installErrorBanner } from './lib/dom.js';
 import { loadDocuments, saveDocuments, removeDocument, clearDocuments } from './lib/store.js';
 
@@ -13,7 +14,8 @@ const $ = (id) => document.getElementById(id);
 const status = $('status');
 const KEY_NAME = 'ragwasm-doc-chat';
 const SETTINGS = 'ragwasm-doc-chat-settings';
-const ledger = new RequestLedger();
+let ledger = { entries: [], bytesByHost: {} };  // the worker's request ledger, as last reported
+const history = [];  // the conversation so far: [{role: 'user'|'assistant', content}]
 const docs = new Map();   // id -> {id, name, format, text, pages?, added}
 let features = null;
 
@@ -27,6 +29,7 @@ function startWorker() {
   worker.onmessage = ({ data }) => {
     const w = waiting.get(data.id);
     if (!w) return;
+    if (data.ledger) { ledger = data.ledger; renderLedger(); }
     if (data.type === 'progress') { w.onProgress?.(data); return; }
     waiting.delete(data.id);
     if (data.type === 'error') w.reject(Object.assign(new Error(data.error.message), { code: data.error.code }));
@@ -78,7 +81,7 @@ function describeFeatures() {
   const parts = [];
   if (features.bm25) parts.push('BM25');
   if (features.dense) parts.push(features.denseLabel ?? 'dense');
-  return parts.length ? `${parts.join(' + ')}${parts.length > 1 ? ', fused by RRF' : ''}` : 'no retriever in this build';
+  return parts.length ? `${parts.join(' + ')}${parts.length > 1 ? `, ${features.fusion}` : ''}` : 'no retriever in this build';
 }
 
 let lastSummary = null;
@@ -87,7 +90,7 @@ async function indexDocs(list, verb = 'indexing') {
   showProgress(true);
   setStatus(status, `${verb} ${list.length} document(s)…`, 'busy');
   try {
-    const r = await call({ type: 'add', docs: list.map((d) => ({ id: d.id, name: d.name, text: d.text })) }, onProgress);
+    const r = await call({ type: 'add', docs: list.map((d) => ({ id: d.id, name: d.name, title: documentTitle(d.text, d.name), text: d.text })) }, onProgress);
     lastSummary = r;
     features = r.features;
     renderDocs(r);
@@ -161,6 +164,7 @@ $('clear').addEventListener('click', async () => {
 async function readFiles(files) {
   const started = epoch;
   const out = [];
+  const failed = [];
   let i = 0;
   showProgress(true);
   for (const item of files) {
@@ -175,12 +179,14 @@ async function readFiles(files) {
       const id = path.replace(/\s+/g, '_');
       out.push({ id, name: path, format: x.format, text: x.text, pages: x.pages ?? null, added: Date.now() + i });
     } catch (e) {
-      setStatus(status, `Could not read ${f.name}: ${errorText(e)}`, 'err');
+      failed.push(`${f.name}: ${errorText(e)}`);
     }
   }
   if (started !== epoch) return;
   showProgress(false);
   await addDocs(out);
+  // After addDocs, so its status line does not hide which files were refused.
+  if (failed.length) setStatus(status, `Could not read ${failed.join('; ')}. Nothing already indexed was changed.`, 'err');
 }
 
 $('files').addEventListener('change', (e) => { readFiles([...e.target.files]); e.target.value = ''; });
@@ -206,7 +212,10 @@ drop.addEventListener('drop', async (e) => {
   const files = [];
   if (entries.length) for (const en of entries) await entryFiles(en, files);
   else files.push(...e.dataTransfer.files);
-  readFiles(files.filter((f) => /\.(txt|md|markdown|html?|pdf|docx)$/i.test((f instanceof Blob ? f : f.file).name)));
+  const supported = (f) => Object.hasOwn(SUPPORTED_FORMATS, ((f instanceof Blob ? f : f.file).name.match(/\.([^.]+)$/)?.[1] ?? '').toLowerCase());
+  const skipped = files.filter((f) => !supported(f)).map((f) => (f instanceof Blob ? f : f.file).name);
+  await readFiles(files.filter(supported));
+  if (skipped.length) showIndexNote(`Skipped ${skipped.length} unsupported file(s): ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''} (supported: ${Object.keys(SUPPORTED_FORMATS).map((x) => '.' + x).join(' ')}). Nothing already indexed was changed.`);
 });
 
 $('sample').addEventListener('click', async () => {
@@ -360,15 +369,7 @@ function llmSettings() {
 }
 
 // ---------- answers ----------
-// The grounded-answer prompt (web/src/llm/prompts/answer_grounded.js, part of the package).
-let promptPromise = null;
-function answerPrompt() {
-  promptPromise ??= loadPrompt('answer_grounded').catch((e) => { promptPromise = null; throw e; });
-  return promptPromise;
-}
-
 let sources = [];    // [{n, chunk, ranges: [{start, end}]}]: ranges are UTF-16 offsets in the document
-let controller = null;
 
 /** Answer text with [n] markers turned into links to the sources; everything else stays text. */
 function renderAnswer(text) {
@@ -437,7 +438,7 @@ function renderLedger() {
   const entries = ledger.entries;
   const table = $('ledger');
   table.hidden = entries.length === 0;
-  const by = ledger.bytesByHost();
+  const by = ledger.bytesByHost;
   $('ledger-summary').textContent = entries.length
     ? `${entries.length} request(s): ${Object.entries(by).map(([host, b]) => `${b.toLocaleString('en-US')} bytes to ${host}`).join(', ')}. Your documents are sent only as the passages listed here.`
     : 'Nothing: no request has been sent to any LLM endpoint.';
@@ -445,6 +446,18 @@ function renderLedger() {
     h('td', { class: 'num' }, String(e.seq)), h('td', {}, e.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')), h('td', {}, e.host), h('td', {}, e.purpose ?? ''),
     h('td', { class: 'num' }, String(e.bytes)), h('td', {}, e.status === null ? (e.error ?? '…') : String(e.status)),
     h('td', {}, h('details', {}, h('summary', {}, 'request body'), h('pre', { class: 'mono small', style: 'white-space:pre-wrap;max-height:12rem;overflow:auto' }, e.body))))));
+}
+
+/** Sources of an ask() result: extractive citations carry the cited span; LLM ones the whole passage. */
+function sourcesOf(r) {
+  const byN = new Map();
+  for (const c of r.citations) {
+    const hit = r.hits.find((x) => x.chunkId === c.chunkId);
+    const s = byN.get(c.n) ?? { n: c.n, chunk: { id: c.chunkId, docId: c.docId, text: hit?.text ?? c.text, start: hit?.start ?? c.start, end: hit?.end ?? c.end }, ranges: [] };
+    s.ranges.push({ start: c.start, end: c.end });
+    byN.set(c.n, s);
+  }
+  return [...byN.values()].sort((x, y) => x.n - y.n);
 }
 
 $('ask').addEventListener('submit', async (e) => {
@@ -458,61 +471,44 @@ $('ask').addEventListener('submit', async (e) => {
   setChildren($('answer'));
   setChildren($('sources'));
   $('source-panel').hidden = true;
-  setStatus(status, 'retrieving…', 'busy');
+  $('rewritten').hidden = true;
+  setStatus(status, llm ? `asking ${llm.baseUrl}…` : 'retrieving…', 'busy');
+  $('stop').hidden = !llm;
+  let text = '';
   try {
-    const r = await call({ type: 'search', query: question, k: 5, extractive: !llm });
-    if (!llm) {
-      const a = r.answer;
-      const byId = new Map(r.hits.map((hh) => [hh.id, hh]));
-      sources = a ? a.citations.map((cid, i) => {
-        const chunk = byId.get(cid);
-        const sents = a.sentences.filter((x) => x.citation === i + 1).sort((x, y) => x.start - y.start);
-        return { n: i + 1, chunk, ranges: sents.length ? sents.map((x) => ({ start: chunk.start + x.start, end: chunk.start + x.end })) : [{ start: chunk.start, end: chunk.end }] };
-      }) : [];
-      renderAnswer(a ? a.text : 'No passage matches the question.');
-      renderSources();
-      $('answer-meta').textContent = `extractive answer from the top ${r.hits.length} passages (${describeFeatures()}); nothing was sent anywhere`;
-      setStatus(status, a?.answered ? 'answered from your documents' : 'the documents do not seem to answer this', 'ok');
-      status.dataset.state = 'answered';
-      return;
+    const r = await call({ type: 'ask', question, history: history.slice(-6), llm }, (p) => {
+      if (p.delta === undefined) return;
+      text += p.delta;
+      renderAnswer(text);
+    });
+    if (r.query !== r.question) {
+      $('rewritten').hidden = false;
+      $('rewritten').textContent = `Searched for: ${r.query}`;
     }
-    sources = r.hits.map((c, i) => ({ n: i + 1, chunk: c, ranges: [{ start: c.start, end: c.end }] }));
+    sources = sourcesOf(r);
+    renderAnswer(r.answer);
     renderSources();
-    // Anthropic's API answers browser (CORS) requests only with this opt-in header.
-    const headers = llm.provider === 'anthropic' ? { 'anthropic-dangerous-direct-browser-access': 'true' } : undefined;
-    const client = createLlmClient({ ...llm, ...(headers ? { headers } : {}), ledger, maxRetries: 1, timeoutMs: 60000 });
-    controller = new AbortController();
-    $('stop').hidden = false;
-    let text = '';
-    setStatus(status, `asking ${client.host}…`, 'busy');
-    const timer = setInterval(renderLedger, 500);
-    try {
-      const g = await generateAnswer(client, { question, passages: r.hits.map((c) => ({ id: c.id, text: c.text })) },
-        { prompt: await answerPrompt(), signal: controller.signal, onText: (delta) => { text += delta; renderAnswer(text); } });
-      renderAnswer(g.text);
-      $('answer-meta').textContent = `streamed by ${llm.model} at ${client.host} from ${r.hits.length} passages${g.invalidCitations.length ? ` · ${g.invalidCitations.length} citation(s) point at no passage` : ''}`;
-      setStatus(status, g.abstained ? 'the model says the documents do not answer this' : 'answered', 'ok');
-      status.dataset.state = 'answered';
-    } finally {
-      clearInterval(timer);
-      renderLedger();
-    }
+    history.push({ role: 'user', content: question }, { role: 'assistant', content: r.answer });
+    $('answer-meta').textContent = r.mode === 'llm'
+      ? `streamed by ${llm.model} from the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()})`
+      : `extractive answer from the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()}); nothing was sent anywhere`;
+    setStatus(status, r.abstained ? 'the documents do not seem to answer this' : 'answered from your documents', 'ok');
+    status.dataset.state = 'answered';
   } catch (err) {
     setStatus(status, err.code === 'ABORTED' ? 'stopped' : `Could not answer: ${errorText(err)}`, 'err');
     status.dataset.state = err.code === 'ABORTED' ? 'stopped' : 'failed';
   } finally {
     $('ask-btn').disabled = false;
     $('stop').hidden = true;
-    controller = null;
   }
 });
-$('stop').addEventListener('click', () => controller?.abort());
+$('stop').addEventListener('click', () => worker.postMessage({ type: 'abort' }));
 
 // ---------- start ----------
 loadSettings();
 startWorker();
 try {
-  // The page thread needs the module too (text decoding of files, answer post-processing).
+  // The page thread needs the module too (text decoding of files).
   const [info] = await Promise.all([call({ type: 'hello' }), init()]);
   features = info.features;
   $('version').textContent = `v${info.version} (${info.build} build)`;

@@ -17,3 +17,6 @@ export * from './embed/embed.js';
 export * from './embed/contract.js';
 export * from './pipeline/collection.js';
 export * from './pipeline/autotune.js';
+export * from './pipeline/presets.js';
+export * from './answer/ask.js';
+export { NO_ANSWER_TEXT } from './answer/extractive.js';

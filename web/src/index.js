@@ -20,3 +20,6 @@ export { assembleContext, estimateContextTokens } from './context/context.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION } from './pipeline/collection.js';
 export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';
+export { PRESETS } from './pipeline/presets.js';
+export { ask, isFollowUp, rewriteFollowUp, fileToDocument, documentTitle } from './answer/ask.js';
+export { NO_ANSWER_TEXT } from './answer/extractive.js';

@@ -298,15 +298,7 @@ export interface GeneratedAnswer {
 }
 export function generateAnswer(client: LlmClient, input: { question: string; passages: Array<{ id?: string; text: string }> },
   options?: { onText?: (delta: string) => void; signal?: AbortSignal; temperature?: number; maxTokens?: number; prompt?: PromptTemplate }): Promise<GeneratedAnswer>;
-export interface ExtractiveAnswer {
-  answered: boolean;
-  text: string;
-  citations: string[];
-  bestScore: number;
-  sentences: Array<{ chunkIndex: number; chunkId: string; start: number; end: number; text: string; score: number; citation: number }>;
-}
-export function extractiveAnswer(question: string, chunks: Array<{ id: string; text: string; score?: number }>,
-  options?: { maxSentences?: number; maxChunks?: number; threshold?: number; noAnswerText?: string }): ExtractiveAnswer;
+export { ExtractiveAnswer, extractiveAnswer } from './answer/extractive.js';
 
 // ---- enrichment -------------------------------------------------------------------------------
 export const DEFAULT_METADATA_KEYS: readonly string[];

@@ -1,6 +1,6 @@
 // Persistence for doc chat: the user's extracted documents in IndexedDB (this origin only, never
-// uploaded). The search index itself is saved by chat-worker.js through web/src/core/storage.js
-// (lib/saved-index.js); when it is missing, damaged or for other documents it is rebuilt from these
+// uploaded). The search index itself is a Collection that chat-worker.js saves through
+// web/src/core/storage.js; when it is missing, damaged or for other documents it is rebuilt from these
 // (indexing is deterministic, so the same question gives the same answer).
 const DB = 'ragwasm-doc-chat';
 const STORE = 'documents';

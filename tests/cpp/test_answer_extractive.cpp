@@ -1,5 +1,5 @@
-// Extractive answerer: sentence choice, citations, the no-answer threshold, the documented scoring
-// formula, errors; token F1 on examples/corpus/questions.jsonl (oracle documents) when present.
+// Extractive answerer: unit choice, citations, the no-answer threshold, the documented scoring
+// formula, plain-text and table-row answers, answer types, errors; token F1 on examples/corpus/questions.jsonl (oracle documents) when present.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,18 +12,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "context/extractive.h"
+#include "answer/extractive.h"
 #include "shared_data.h"
 
 using namespace ragwasm;
-using namespace ragwasm::context;
+using namespace ragwasm::answer;
 
 namespace {
 std::vector<ExtractiveChunk> sample_chunks() {
   return {
-      {"doc-a#0", "Acme Corp was founded in 1998 in Oslo. It makes industrial pumps. Its CEO is Kari Nordmann.", 12.5},
-      {"doc-b#3", "The pump market grew 4% in 2023. Acme reported revenue of $4.1 billion in 2023.", 10.0},
-      {"doc-c#1", "Unrelated text about gardening and tomatoes.", 2.0},
+      {"doc-a#0", "Acme Corp was founded in 1998 in Oslo. It makes industrial pumps. Its CEO is Kari Nordmann.", 12.5, ""},
+      {"doc-b#3", "The pump market grew 4% in 2023. Acme reported revenue of $4.1 billion in 2023.", 10.0, ""},
+      {"doc-c#1", "Unrelated text about gardening and tomatoes.", 2.0, ""},
   };
 }
 }  // namespace
@@ -45,11 +45,12 @@ TEST_CASE("Citations are numbered in the order the answer first cites each chunk
   ExtractiveOptions o;
   o.max_sentences = 2;
   o.threshold = 0.1;
-  auto r = extractive_answer("Acme revenue 2023 founded", sample_chunks(), o);
+  auto r = extractive_answer("Acme founded revenue", sample_chunks(), o);
   REQUIRE(r.ok());
   const auto& a = r.value();
   REQUIRE(a.sentences.size() == 2);
-  // answer order follows chunk order: doc-a's sentence first, then doc-b's
+  // doc-a's sentence (acme founded) and doc-b's (acme revenue) tie: the earlier chunk comes first, and
+  // doc-b's adds "revenue", which doc-a's lacks
   CHECK(a.sentences[0].chunk_id == "doc-a#0");
   CHECK(a.sentences[1].chunk_id == "doc-b#3");
   CHECK(a.sentences[0].citation == 1);
@@ -61,27 +62,58 @@ TEST_CASE("A question the chunks do not cover gets the no-answer text", "[unit]"
   auto r = extractive_answer("What is the boiling point of mercury?", sample_chunks());
   REQUIRE(r.ok());
   CHECK_FALSE(r.value().answered);
-  CHECK(r.value().text == "The documents do not answer this question.");
+  CHECK(r.value().text == "Your documents don't say.");
   CHECK(r.value().sentences.empty());
   CHECK(r.value().citations.empty());
   CHECK(r.value().best_score < 0.35);
 }
 
 TEST_CASE("Sentence scores follow the documented weighted coverage formula", "[unit]") {
-  // Sentences: s0 "alpha beta." s1 "alpha gamma." s2 "delta." ; question terms {alpha, beta, zeta}.
-  std::vector<ExtractiveChunk> chunks = {{"c", "Alpha beta. Alpha gamma. Delta.", 1}};
+  // Units: s0 "alpha beta." s1 "alpha gamma." s2 "delta." s3 "alpha." ; question terms {alpha, beta, gamma, zeta}.
+  std::vector<ExtractiveChunk> chunks = {{"c", "Alpha beta. Alpha gamma. Delta. Alpha.", 1, ""}};
   ExtractiveOptions o;
   o.threshold = 0;
-  o.max_sentences = 3;
-  auto r = extractive_answer("alpha beta zeta", chunks, o);
+  o.max_sentences = 4;
+  auto r = extractive_answer("alpha beta gamma zeta", chunks, o);
   REQUIRE(r.ok());
-  // |S| = 3; df(alpha)=2, df(beta)=1, df(zeta)=0
-  const double wa = std::log(4.0 / 2.5), wb = std::log(4.0 / 1.5), wz = std::log(4.0 / 0.5);
-  const double total = wa + wb + wz;
-  REQUIRE(r.value().sentences.size() == 2);  // s2 scores 0 and is never picked
+  // |S| = 4; df(alpha)=3, df(beta)=1, df(gamma)=1, df(zeta)=0
+  const double wa = std::log(5.0 / 3.5), wb = std::log(5.0 / 1.5), wg = std::log(5.0 / 1.5), wz = std::log(5.0 / 0.5);
+  const double total = wa + wb + wg + wz;
+  // s0 and s1 tie (s0 is earlier); s1 adds gamma; s3 (alpha) adds nothing new; s2 scores 0.
+  REQUIRE(r.value().sentences.size() == 2);
+  CHECK(r.value().sentences[0].text == "Alpha beta.");
   CHECK(r.value().sentences[0].score == Approx((wa + wb) / total).epsilon(1e-12));
-  CHECK(r.value().sentences[1].score == Approx(wa / total).epsilon(1e-12));
+  CHECK(r.value().sentences[1].text == "Alpha gamma.");
+  CHECK(r.value().sentences[1].score == Approx((wa + wg) / total).epsilon(1e-12));
   CHECK(r.value().best_score == Approx((wa + wb) / total).epsilon(1e-12));
+  // chunk_scores gives each chunk its best unit score, computed the same way
+  auto cs = chunk_scores("alpha beta gamma zeta", {chunks[0], {"d", "Zeta.", 0, ""}}, o);
+  REQUIRE(cs.ok());
+  REQUIRE(cs.value().size() == 2);
+  // |S| = 5 now: df(alpha)=3, df(beta)=1, df(gamma)=1, df(zeta)=1
+  const double va = std::log(6.0 / 3.5), vb = std::log(6.0 / 1.5), vz = std::log(6.0 / 1.5);
+  CHECK(cs.value()[0] == Approx((va + vb) / (va + 2 * vb + vz)).epsilon(1e-12));
+  CHECK(cs.value()[1] == Approx(vz / (va + 2 * vb + vz)).epsilon(1e-12));
+}
+
+TEST_CASE("A second unit joins only when it scores at least three quarters of the best", "[unit]") {
+  // s0 "alpha beta gamma." s1 "delta." ; question {alpha, beta, gamma, delta}: s1 adds delta but scores 1/4 of s0
+  std::vector<ExtractiveChunk> chunks = {{"c", "Alpha beta gamma. Delta.", 1, ""}};
+  ExtractiveOptions o;
+  o.threshold = 0;
+  auto r = extractive_answer("alpha beta gamma delta", chunks, o);
+  REQUIRE(r.ok());
+  CHECK(r.value().sentences.size() == 1);
+}
+
+TEST_CASE("An FAQ question sentence is not an answer but labels the answer after it", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {{"faq#0", "**Am I eligible for parental leave?**\nYes, after 6 months of service.", 1, ""}};
+  ExtractiveOptions o;
+  o.threshold = 0;
+  auto r = extractive_answer("Who is eligible for parental leave?", chunks, o);
+  REQUIRE(r.ok());
+  REQUIRE(r.value().answered);
+  CHECK(r.value().sentences[0].text == "Yes, after 6 months of service.");
 }
 
 TEST_CASE("Answer terms are folded stemmed and stripped of stop words", "[unit]") {
@@ -122,7 +154,118 @@ TEST_CASE("Bad options and bad text are reported and the answerer still works af
   REQUIRE_FALSE(e.ok());
   CHECK(e.error().code == ErrorCode::kInvalidUtf8);
   CHECK(e.error().message.find("chunks[1].text") != std::string::npos);
+  o = {};
+  o.header_weight = -0.1;
+  CHECK(extractive_answer("q", sample_chunks(), o).error().code == ErrorCode::kInvalidArgument);
+  o = {};
+  o.type_mismatch = 2;
+  CHECK(extractive_answer("q", sample_chunks(), o).error().code == ErrorCode::kInvalidArgument);
+  auto bad_context = sample_chunks();
+  bad_context[0].context = "bad \xFF context";
+  auto ec = extractive_answer("q", bad_context);
+  REQUIRE_FALSE(ec.ok());
+  CHECK(ec.error().message.find("chunks[0].context") != std::string::npos);
   CHECK(extractive_answer("When was Acme Corp founded?", sample_chunks()).value().answered);
+}
+
+TEST_CASE("Answers are plain text without markdown emphasis or links", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {
+      {"leave#0", "# Leave\n\nFull-time employees receive **22 days of PTO** per calendar year. See the\n[PTO guide](pto.md) for details.", 1, ""}};
+  auto r = extractive_answer("How many days of PTO do full-time employees receive?", chunks);
+  REQUIRE(r.ok());
+  REQUIRE(r.value().answered);
+  CHECK(r.value().text == "Full-time employees receive 22 days of PTO per calendar year. [1]");
+  // the span points at the markdown source, emphasis included
+  const auto& s = r.value().sentences[0];
+  CHECK(chunks[0].text.substr(s.start, s.end - s.start) == "Full-time employees receive **22 days of PTO** per calendar year.");
+}
+
+TEST_CASE("A table row is answered with its column names", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {{"report#2",
+      "## Units shipped\n\n| Quarter | Units | Revenue |\n|---|---:|---:|\n| Q3 2024 | 15,900 | $16.1M |\n| Q4 2024 | 17,200 | $17.2M |\n", 1, ""}};
+  auto r = extractive_answer("How many units were shipped in Q4 2024?", chunks);
+  REQUIRE(r.ok());
+  REQUIRE(r.value().answered);
+  CHECK(r.value().sentences[0].text == "Q4 2024 — Units: 17,200; Revenue: $17.2M");
+  CHECK(r.value().sentences[0].kind == UnitKind::kTableRow);
+  CHECK(r.value().text == "Q4 2024 — Units: 17,200; Revenue: $17.2M [1]");
+}
+
+TEST_CASE("A who question prefers the sentence naming a person or role", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {
+      {"overview#0", "Larkspire Instruments makes field instruments for weather and soil monitoring.", 2, ""},
+      {"overview#1", "Larkspire Instruments is led by Dr. Maren Okafor-Lindqvist as CEO.", 1, ""}};
+  auto r = extractive_answer("Who is the CEO of Larkspire Instruments?", chunks);
+  REQUIRE(r.ok());
+  REQUIRE(r.value().answered);
+  CHECK(r.value().question_type == QuestionType::kPerson);
+  CHECK(r.value().sentences[0].chunk_id == "overview#1");
+}
+
+TEST_CASE("A how many question prefers the sentence with a number", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {
+      {"hr#0", "Engineering employees work in the Wexley Ferry office.", 1, ""},
+      {"hr#1", "At the end of Q4 2024, Engineering had 74 employees.", 1, ""}};
+  ExtractiveOptions o;
+  o.max_sentences = 1;
+  auto r = extractive_answer("How many employees did Engineering have?", chunks, o);
+  REQUIRE(r.ok());
+  REQUIRE(r.value().answered);
+  CHECK(r.value().question_type == QuestionType::kNumber);
+  CHECK(r.value().text == "At the end of Q4 2024, Engineering had 74 employees. [1]");
+}
+
+TEST_CASE("A yes or no question is answered Yes or No before the supporting sentence", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {
+      {"sec#0", "Passwords are no longer changed every 180 days; they expire only after a suspected compromise.", 1, ""}};
+  ExtractiveOptions o;
+  o.max_sentences = 1;
+  auto r = extractive_answer("Do passwords still have to be changed every 180 days?", chunks, o);
+  REQUIRE(r.ok());
+  REQUIRE(r.value().answered);
+  CHECK(r.value().text.rfind("No. Passwords are no longer changed", 0) == 0);
+  std::vector<ExtractiveChunk> yes = {{"w#0", "Bearing failures on revision B units are covered for 4 years.", 1, ""}};
+  auto y = extractive_answer("Are bearing failures on revision B units covered?", yes, o);
+  REQUIRE(y.ok());
+  CHECK(y.value().text.rfind("Yes. Bearing failures", 0) == 0);
+  o.yes_no_prefix = false;
+  CHECK(extractive_answer("Are bearing failures on revision B units covered?", yes, o).value().text.rfind("Bearing", 0) == 0);
+}
+
+TEST_CASE("A question term found only in the header or chunk context earns header_weight credit", "[unit]") {
+  // One unit "Alpha." under header "Beta"; question terms {alpha, beta}; |S| = 1, df(alpha) = 1, df(beta) = 0.
+  std::vector<ExtractiveChunk> chunks = {{"c", "## Beta\n\nAlpha.", 1, ""}};
+  ExtractiveOptions o;
+  o.threshold = 0;
+  o.header_weight = 0.5;
+  auto r = extractive_answer("alpha beta", chunks, o);
+  REQUIRE(r.ok());
+  const double wa = std::log(2.0 / 1.5), wb = std::log(2.0 / 0.5);
+  CHECK(r.value().best_score == Approx((wa + 0.5 * wb) / (wa + wb)).epsilon(1e-12));
+  // the chunk's context counts the same way
+  std::vector<ExtractiveChunk> ctx = {{"c", "Alpha.", 1, "Beta handbook"}};
+  CHECK(extractive_answer("alpha beta", ctx, o).value().best_score == Approx((wa + 0.5 * wb) / (wa + wb)).epsilon(1e-12));
+  o.header_weight = 0;
+  CHECK(extractive_answer("alpha beta", chunks, o).value().best_score == Approx(wa / (wa + wb)).epsilon(1e-12));
+}
+
+TEST_CASE("Question types follow the documented wording rules", "[unit]") {
+  CHECK(question_type("Who approves a purchase of $30,000?") == QuestionType::kPerson);
+  CHECK(question_type("How many days of PTO do employees get?") == QuestionType::kNumber);
+  CHECK(question_type("How long did the outage last?") == QuestionType::kNumber);
+  CHECK(question_type("When did revision C start shipping?") == QuestionType::kDate);
+  CHECK(question_type("Did Larkspire raise the Perch Pro price?") == QuestionType::kYesNo);
+  CHECK(question_type("What does error code E04 mean?") == QuestionType::kOther);
+  CHECK(question_type("") == QuestionType::kOther);
+  CHECK(std::string(question_type_name(QuestionType::kYesNo)) == "yes-no");
+  CHECK(matches_type("It shipped on October 15, 2024.", QuestionType::kDate));
+  CHECK_FALSE(matches_type("It shipped last autumn.", QuestionType::kDate));
+  CHECK(matches_type("Signed by Colm Dunleavy and Priya Halvorsen.", QuestionType::kPerson));
+  CHECK(matches_type("The CFO approves it.", QuestionType::kPerson));
+  // a role word the question names itself is not an answer to "who"
+  CHECK_FALSE(matches_type("Business class needs CEO approval.", QuestionType::kPerson, "Who is the CEO?"));
+  CHECK(matches_type("Attendees: Dr. Maren Okafor-Lindqvist (CEO, chair).", QuestionType::kPerson, "Who is the CEO?"));
+  CHECK_FALSE(matches_type("Wind speeds are measured every second.", QuestionType::kPerson));
 }
 
 TEST_CASE("Empty inputs give the no-answer text", "[unit]") {
@@ -197,7 +340,7 @@ void add_paragraphs(const std::string& doc_id, const std::string& text, std::vec
     if (end == std::string::npos) end = text.size();
     std::string para = text.substr(start, end - start);
     if (para.find_first_not_of(" \n\t") != std::string::npos) {
-      out->push_back({doc_id + "#" + std::to_string(n++), para, 0});
+      out->push_back({doc_id + "#" + std::to_string(n++), para, 0, ""});
     }
     start = end + 2;
   }

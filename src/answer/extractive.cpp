@@ -1,0 +1,386 @@
+// Extractive answerer: answer units scored by IDF-weighted question-term coverage and the question's
+// answer type (see extractive.h).
+#include "answer/extractive.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "text/casefold.h"
+#include "text/utf8.h"
+
+namespace ragwasm::answer {
+namespace {
+
+constexpr std::size_t kMaxChunks = 10000;
+// A unit after the first joins the answer only when it scores at least this share of the best unit.
+constexpr double kSecondUnitRatio = 0.75;
+
+// A small English stop-word list: function words that carry no topic.
+const std::unordered_set<std::string>& stop_words() {
+  static const std::unordered_set<std::string> kWords = {
+      "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "before",
+      "being", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "during",
+      "each", "for", "from", "had", "has", "have", "having", "he", "her", "hers", "him", "his", "how", "i",
+      "if", "in", "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "nor", "not", "of",
+      "on", "or", "other", "our", "out", "over", "own", "same", "she", "should", "so", "some", "such",
+      "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through",
+      "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which",
+      "while", "who", "whom", "whose", "why", "will", "with", "would", "you", "your", "according",
+      "document", "documents", "tell", "much", "many"};
+  return kWords;
+}
+
+bool is_word_byte(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c >= 0x80;  // after folding: lowercase
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string light_stem(std::string w) {
+  if (w.size() <= 4) {
+    if (w.size() == 4 && ends_with(w, "s") && !ends_with(w, "ss")) w.pop_back();
+    return w;
+  }
+  if (ends_with(w, "ies")) return w.substr(0, w.size() - 3) + "y";
+  if (ends_with(w, "ing")) return w.substr(0, w.size() - 3);
+  if (ends_with(w, "ed")) return w.substr(0, w.size() - 2);
+  if (ends_with(w, "es") && !ends_with(w, "ses")) return w.substr(0, w.size() - 2);
+  if (ends_with(w, "s") && !ends_with(w, "ss") && !ends_with(w, "us") && !ends_with(w, "is")) w.pop_back();
+  return w;
+}
+
+// Words of folded text (letters/digits runs), no stemming, no stop-word removal.
+std::vector<std::string> raw_words(const std::string& folded) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < folded.size()) {
+    if (!is_word_byte(static_cast<unsigned char>(folded[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < folded.size() && is_word_byte(static_cast<unsigned char>(folded[j]))) ++j;
+    out.push_back(folded.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+Error invalid(std::string_view m) { return make_error(ErrorCode::kInvalidArgument, m); }
+
+}  // namespace
+
+std::vector<std::string> answer_terms(std::string_view text) {
+  std::vector<std::string> out;
+  for (auto& w : raw_words(text::fold(text))) {
+    if (!stop_words().count(w)) out.push_back(light_stem(std::move(w)));
+  }
+  return out;
+}
+
+namespace {
+
+bool contains_phrase(const std::string& s, std::string_view p) {
+  for (std::size_t at = s.find(p); at != std::string::npos; at = s.find(p, at + 1)) {
+    const bool left = at == 0 || !is_word_byte(static_cast<unsigned char>(s[at - 1]));
+    const bool right = at + p.size() >= s.size() || !is_word_byte(static_cast<unsigned char>(s[at + p.size()]));
+    if (left && right) return true;
+  }
+  return false;
+}
+
+bool has_negation(std::string_view text) {
+  const std::string f = text::fold(text);
+  for (const char* w : {"not", "no", "never", "no longer", "deferred", "rejected", "declined", "n't", "nor", "none"}) {
+    if (contains_phrase(f, w)) return true;
+  }
+  return f.find("n't") != std::string::npos;
+}
+
+}  // namespace
+
+QuestionType question_type(std::string_view question) {
+  const std::string f = text::fold(question);
+  const auto words = raw_words(f);
+  if (words.empty()) return QuestionType::kOther;
+  for (const char* p : {"how many", "how much", "how long", "how large", "how quickly", "how often", "how big",
+                        "what share", "what percentage", "what percent"}) {
+    if (contains_phrase(f, p)) return QuestionType::kNumber;
+  }
+  for (const auto& w : words) {
+    if (w == "who" || w == "whom" || w == "whose") return QuestionType::kPerson;
+  }
+  if (words[0] == "when" || contains_phrase(f, "what date") || contains_phrase(f, "which year") ||
+      contains_phrase(f, "what year") || contains_phrase(f, "which date")) {
+    return QuestionType::kDate;
+  }
+  static const std::unordered_set<std::string> kAux = {"is", "are", "do", "does", "did", "was", "were", "can",
+                                                       "could", "has", "have", "had", "will", "would", "should",
+                                                       "may", "must"};
+  if (kAux.count(words[0])) return QuestionType::kYesNo;
+  return QuestionType::kOther;
+}
+
+const char* question_type_name(QuestionType t) {
+  switch (t) {
+    case QuestionType::kPerson: return "person";
+    case QuestionType::kNumber: return "number";
+    case QuestionType::kDate: return "date";
+    case QuestionType::kYesNo: return "yes-no";
+    case QuestionType::kOther: break;
+  }
+  return "other";
+}
+
+bool matches_type(std::string_view unit, QuestionType t, std::string_view question) {
+  switch (t) {
+    case QuestionType::kNumber:
+      return std::any_of(unit.begin(), unit.end(), [](char c) { return c >= '0' && c <= '9'; });
+    case QuestionType::kDate: {
+      const std::string f = text::fold(unit);
+      for (const char* m : {"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                            "october", "november", "december"}) {
+        if (contains_phrase(f, m)) return true;
+      }
+      for (const auto& w : raw_words(f)) {
+        if (w.size() == 4 && (w.compare(0, 2, "19") == 0 || w.compare(0, 2, "20") == 0) &&
+            std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+          return true;
+        }
+      }
+      return false;
+    }
+    case QuestionType::kPerson: {
+      const std::string f = text::fold(unit);
+      const std::string fq = text::fold(question);
+      for (const char* r : {"ceo", "cfo", "cto", "coo", "vp", "founder", "founded", "director", "manager", "head",
+                            "lead", "officer", "president", "chair", "team", "committee", "owner", "signer",
+                            "signers", "approver", "engineer", "dr", "ms", "mr"}) {
+        // "Who is the CEO?" asks for a name: the role word it names is not an answer.
+        if (contains_phrase(f, r) && !contains_phrase(fq, r)) return true;
+      }
+      // Two adjacent capitalized ASCII words, not counting the unit's first word.
+      bool prev_cap = false;
+      bool first = true;
+      std::size_t i = 0;
+      while (i < unit.size()) {
+        const unsigned char c = static_cast<unsigned char>(unit[i]);
+        if (!std::isalpha(c) && c < 0x80) {
+          if (c != ' ' && c != '-') prev_cap = false;
+          ++i;
+          continue;
+        }
+        std::size_t j = i;
+        while (j < unit.size() && (std::isalpha(static_cast<unsigned char>(unit[j])) || static_cast<unsigned char>(unit[j]) >= 0x80)) ++j;
+        const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1]));
+        if (cap && prev_cap && !first) return true;
+        if (!first || !cap) prev_cap = cap;
+        else prev_cap = false;  // the first word is capitalized by position, not by being a name
+        first = false;
+        i = j;
+      }
+      return false;
+    }
+    case QuestionType::kOther:
+    case QuestionType::kYesNo: break;
+  }
+  return true;
+}
+
+namespace {
+
+Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk>& chunks, const ExtractiveOptions& options) {
+  if (options.max_sentences < 1 || options.max_sentences > 32) {
+    return invalid("options.max_sentences: expected 1..32, got " + std::to_string(options.max_sentences));
+  }
+  if (!(options.threshold >= 0 && options.threshold <= 1)) {
+    return invalid("options.threshold: expected a number in [0, 1], got " + std::to_string(options.threshold));
+  }
+  if (!(options.header_weight >= 0 && options.header_weight <= 1)) {
+    return invalid("options.header_weight: expected a number in [0, 1], got " + std::to_string(options.header_weight));
+  }
+  if (!(options.type_mismatch >= 0 && options.type_mismatch <= 1)) {
+    return invalid("options.type_mismatch: expected a number in [0, 1], got " + std::to_string(options.type_mismatch));
+  }
+  if (options.max_chunks < 1) return invalid("options.max_chunks: expected at least 1, got 0");
+  if (chunks.size() > kMaxChunks) {
+    return make_error(ErrorCode::kLimitExceeded, "chunks: at most " + std::to_string(kMaxChunks) + " allowed, got " +
+                                                     std::to_string(chunks.size()));
+  }
+  if (!text::is_valid_utf8(question)) {
+    return make_error(ErrorCode::kInvalidUtf8, "question: invalid UTF-8 at byte " + std::to_string(text::find_invalid_utf8(question)));
+  }
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    if (!text::is_valid_utf8(chunks[c].text)) {
+      return make_error(ErrorCode::kInvalidUtf8, "chunks[" + std::to_string(c) + "].text: invalid UTF-8 at byte " +
+                                                     std::to_string(text::find_invalid_utf8(chunks[c].text)));
+    }
+    if (!text::is_valid_utf8(chunks[c].context)) {
+      return make_error(ErrorCode::kInvalidUtf8, "chunks[" + std::to_string(c) + "].context: invalid UTF-8 at byte " +
+                                                     std::to_string(text::find_invalid_utf8(chunks[c].context)));
+    }
+  }
+  return Status::success();
+}
+
+struct Candidate {
+  std::size_t chunk;
+  Unit unit;
+  std::unordered_set<std::string> terms;
+  std::unordered_set<std::string> header_terms;  // header + chunk context
+  bool type_ok = true;
+  double score = 0;
+};
+
+// The candidate units of the first max_chunks chunks with their scores (the formula in extractive.h);
+// `q` receives the sorted distinct question terms.
+std::vector<Candidate> score_units(std::string_view question, QuestionType type, const std::vector<ExtractiveChunk>& chunks,
+                                   const ExtractiveOptions& options, std::vector<std::string>* q_out) {
+  std::vector<std::string> q = answer_terms(question);
+  std::sort(q.begin(), q.end());
+  q.erase(std::unique(q.begin(), q.end()), q.end());
+
+  std::vector<Candidate> cands;
+  const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
+  for (std::size_t c = 0; c < n_chunks; ++c) {
+    std::unordered_set<std::string> context_terms;
+    for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
+    for (auto& unit : answer_units(chunks[c].text)) {
+      if (unit.end - unit.start > options.max_sentence_bytes) continue;
+      Candidate cand{c, std::move(unit), {}, context_terms, true, 0};
+      for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
+      for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
+      cand.type_ok = matches_type(cand.unit.text, type, question);
+      cands.push_back(std::move(cand));
+    }
+  }
+  if (q.empty() || cands.empty()) {
+    *q_out = std::move(q);
+    return {};
+  }
+
+  // Each candidate's question terms as sorted indexes into q (flag: true = in the unit, false = only in
+  // its header/context): one hash lookup per candidate term, so the cost is linear in the text (a
+  // |q| x |candidates| scan was quadratic: issue #19).
+  std::unordered_map<std::string_view, std::size_t> q_index;
+  for (std::size_t i = 0; i < q.size(); ++i) q_index.emplace(q[i], i);
+  std::vector<std::vector<std::pair<std::size_t, bool>>> hits(cands.size());
+  std::vector<std::size_t> df(q.size(), 0);
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    for (const auto& t : cands[c].terms) {
+      auto it = q_index.find(t);
+      if (it == q_index.end()) continue;
+      hits[c].emplace_back(it->second, true);
+      ++df[it->second];
+    }
+    for (const auto& t : cands[c].header_terms) {
+      auto it = q_index.find(t);
+      if (it == q_index.end() || cands[c].terms.count(t)) continue;
+      hits[c].emplace_back(it->second, false);
+    }
+    std::sort(hits[c].begin(), hits[c].end());
+  }
+  // Weights and sums in the sorted order of q: a fixed summation order, so native and WASM agree.
+  const double n = static_cast<double>(cands.size());
+  std::vector<double> w(q.size());
+  double total = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    w[i] = std::log((n + 1.0) / (static_cast<double>(df[i]) + 0.5));
+    total += w[i];
+  }
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    double s = 0;
+    for (const auto& [i, in_unit] : hits[c]) s += in_unit ? w[i] : options.header_weight * w[i];
+    cands[c].score = (total > 0 ? s / total : 0) * (cands[c].type_ok ? 1.0 : options.type_mismatch);
+  }
+  *q_out = std::move(q);
+  return cands;
+}
+
+}  // namespace
+
+Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                           const ExtractiveOptions& options) {
+  RAGWASM_TRY(check_inputs(question, chunks, options));
+  ExtractiveAnswer answer;
+  answer.text = options.no_answer_text;
+  answer.question_type = question_type(question);
+  std::vector<std::string> q;
+  std::vector<Candidate> cands = score_units(question, answer.question_type, chunks, options, &q);
+  if (cands.empty()) return answer;
+  std::vector<std::size_t> order(cands.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Candidates are generated in (chunk, position) order, so a stable sort keeps that order on ties.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cands[a].score > cands[b].score; });
+  answer.best_score = cands[order[0]].score;
+  if (answer.best_score < options.threshold || answer.best_score <= 0) return answer;
+
+  std::vector<std::size_t> picked{order[0]};
+  std::unordered_set<std::string> covered;
+  for (const auto& t : q) {
+    if (cands[order[0]].terms.count(t)) covered.insert(t);
+  }
+  for (std::size_t k = 1; k < order.size() && picked.size() < options.max_sentences; ++k) {
+    const Candidate& c = cands[order[k]];
+    if (c.score < options.threshold || c.score < kSecondUnitRatio * answer.best_score) break;
+    bool adds = false;
+    for (const auto& t : q) {
+      if (!covered.count(t) && c.terms.count(t)) adds = true;
+    }
+    if (!adds) continue;
+    for (const auto& t : q) {
+      if (c.terms.count(t)) covered.insert(t);
+    }
+    picked.push_back(order[k]);
+  }
+
+  answer.answered = true;
+  answer.text.clear();
+  if (options.yes_no_prefix && answer.question_type == QuestionType::kYesNo) {
+    answer.text = has_negation(cands[picked[0]].unit.text) ? "No." : "Yes.";
+  }
+  for (std::size_t i : picked) {
+    const Candidate& c = cands[i];
+    const std::string& id = chunks[c.chunk].id;
+    auto it = std::find(answer.citations.begin(), answer.citations.end(), id);
+    int citation;
+    if (it == answer.citations.end()) {
+      answer.citations.push_back(id);
+      citation = static_cast<int>(answer.citations.size());
+    } else {
+      citation = static_cast<int>(it - answer.citations.begin()) + 1;
+    }
+    ExtractedSentence s;
+    s.chunk_index = c.chunk;
+    s.chunk_id = id;
+    s.start = c.unit.start;
+    s.end = c.unit.end;
+    s.text = c.unit.text;
+    s.kind = c.unit.kind;
+    s.score = c.score;
+    s.citation = citation;
+    if (!answer.text.empty()) answer.text += ' ';
+    answer.text += s.text + " [" + std::to_string(citation) + "]";
+    answer.sentences.push_back(std::move(s));
+  }
+  return answer;
+}
+
+Result<std::vector<double>> chunk_scores(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                         const ExtractiveOptions& options) {
+  RAGWASM_TRY(check_inputs(question, chunks, options));
+  std::vector<double> best(std::min(chunks.size(), options.max_chunks), 0.0);
+  std::vector<std::string> q;
+  for (const auto& c : score_units(question, question_type(question), chunks, options, &q)) {
+    best[c.chunk] = std::max(best[c.chunk], c.score);
+  }
+  return best;
+}
+
+}  // namespace ragwasm::answer

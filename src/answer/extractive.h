@@ -1,0 +1,104 @@
+// Extractive answerer (no LLM): reads the top retrieved chunks as plain-text answer units
+// (sentences, list items, table rows with their column names; answer/plain_text.h), scores each by
+// IDF-weighted coverage of the question's terms, prefers units holding what the question asks for
+// (who -> a person or role, how many/much/long -> a number, when -> a date), and answers with the
+// best unit (plus a unit covering terms it misses) and [n] citations, or abstains ("Your documents
+// don't say.") when no unit reaches the threshold. The default answerer of doc chat without an LLM.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "answer/plain_text.h"
+#include "common/result.h"
+
+namespace ragwasm::answer {
+
+struct ExtractiveChunk {
+  std::string id;       // chunk or document id, echoed in citations
+  std::string text;     // UTF-8 (markdown or plain text)
+  double score = 0;     // retrieval score: informational only; chunks are read in the given (rank) order
+  std::string context;  // optional document context (title, header path): its terms count like a header's
+};
+
+// The kind of answer a question asks for, from its wording (question_type()).
+enum class QuestionType { kOther, kPerson, kNumber, kDate, kYesNo };
+
+struct ExtractiveOptions {
+  std::size_t max_sentences = 2;  // 1..32 units in the answer; units after the first must add a question term
+  std::size_t max_chunks = 5;     // only the first max_chunks chunks (in the given order) are read
+  // Minimum unit score in [0, 1] to answer. 0.35 was chosen on the tuning half of
+  // examples/corpus/split.json (docs/docchat.md, "Calibrating the abstention").
+  double threshold = 0.35;
+  std::size_t max_sentence_bytes = 1000;  // units whose source is longer are skipped (run-on text)
+  double header_weight = 0.5;  // credit in [0, 1] for a question term found only in the unit's header / chunk context
+  double type_mismatch = 0.6;  // score factor in [0, 1] for a unit lacking what the question type asks for
+  bool yes_no_prefix = true;   // yes/no questions: answer "Yes." / "No." (a negation in the unit) before the unit
+  std::string no_answer_text = "Your documents don't say.";
+};
+
+struct ExtractedSentence {
+  std::size_t chunk_index = 0;  // index into the input chunks
+  std::string chunk_id;
+  std::size_t start = 0;        // byte span of the unit's source (markup included) inside the chunk's text
+  std::size_t end = 0;
+  std::string text;             // the unit as plain text
+  UnitKind kind = UnitKind::kSentence;
+  double score = 0;             // in [0, 1]
+  int citation = 0;             // 1-based [n] marker shown after the unit
+};
+
+struct ExtractiveAnswer {
+  bool answered = false;
+  std::string text;                         // units joined with " ", each followed by " [n]"; or no_answer_text
+  std::vector<ExtractedSentence> sentences; // best first
+  std::vector<std::string> citations;       // citations[n-1] = chunk id of marker [n]
+  double best_score = 0;                    // the top unit score (also when not answered)
+  QuestionType question_type = QuestionType::kOther;
+};
+
+// Terms of a text as the answerer sees them: folded (lowercase, accents removed), split on anything
+// that is not a letter or digit, light suffix folding (-ies -> -y, -es, -s, -ed, -ing on words longer
+// than 4 bytes), English stop words removed. Exposed for tests and documentation.
+std::vector<std::string> answer_terms(std::string_view text);
+
+// What a question asks for: "who"/"whom"/"whose" -> kPerson; "how many", "how much", "how long",
+// "how large", "how quickly", "how often", "what share", "what percentage" -> kNumber; "when",
+// "what date", "which year", "what year" -> kDate; a question opening with an auxiliary verb (is, are,
+// do, does, did, was, were, can, could, has, have, had, will, would, should, may, must) -> kYesNo.
+QuestionType question_type(std::string_view question);
+// "other", "person", "number", "date", "yes-no".
+const char* question_type_name(QuestionType t);
+
+// Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,
+// founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
+// words not at the unit start; kNumber: a digit; kDate: a month name, a year 1900-2099 or an ISO
+// date; kOther and kYesNo: always.
+bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});
+
+// Scoring (docs/docchat.md, "Extractive answerer"): with Q the distinct question terms and S the
+// candidate units of the chunks read,
+//   w(t)    = ln((|S| + 1) / (df(t) + 0.5)),  df(t) = units of S whose own text contains t
+//   cover   = sum_{t in Q} w(t) * (1 if t in the unit, header_weight if t only in its header or the
+//             chunk's context, else 0) / sum_{t in Q} w(t)
+//   score   = cover * (1 if matches_type(unit, question_type(question)) else type_mismatch)
+// so a question term found nowhere (df = 0) carries the largest weight and lowers every score.
+// The answer is the best unit, then (up to max_sentences) the next best units that reach the threshold
+// and 0.75 x the best score and contain a question term the answer does not contain yet. Ties: earlier chunk, then earlier unit.
+// Abstains (answered = false, text = no_answer_text) when the best score < threshold.
+// Errors: INVALID_ARGUMENT (max_sentences outside 1..32, threshold / header_weight / type_mismatch
+// outside [0, 1], max_chunks 0), INVALID_UTF8 (question, a chunk text or context is not UTF-8),
+// LIMIT_EXCEEDED (more than 10,000 chunks).
+Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                           const ExtractiveOptions& options = {});
+
+// The best unit score of each of the first max_chunks chunks (0 for a chunk without units), scored
+// exactly as extractive_answer scores them (the IDF weights come from all units read): the extractive
+// reranker of doc chat. Errors as extractive_answer.
+//   auto s = chunk_scores("How long is the warranty?", chunks);  // s.value()[i] in [0, 1]
+Result<std::vector<double>> chunk_scores(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                         const ExtractiveOptions& options = {});
+
+}  // namespace ragwasm::answer

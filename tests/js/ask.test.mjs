@@ -1,0 +1,154 @@
+// ask(): the doc-chat answer path (retrieve -> extractive or LLM answer -> citations as document
+// spans), the offline follow-up rewrite, fileToDocument, and the extractive answerer's plain-text,
+// table-row and abstention behaviour through the WASM build.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ask, Collection, fileToDocument, init, NO_ANSWER_TEXT, PRESETS, rewriteFollowUp } from '../../web/src/index.js';
+import { createLlmClient, extractiveAnswer } from '../../web/src/llm.js';
+import { answerScores } from '../../web/src/answer/extractive.js';
+import { ProtocolTestDouble, openaiJson, openaiSse } from './llm-protocol-double.mjs';
+
+let double;
+before(async () => { await init(); double = await ProtocolTestDouble.start(); });
+after(async () => { await double?.close(); });
+
+const LEAVE = '# Leave Policy\n\n## Paid time off\n\nFull-time employees receive **22 days of PTO** per calendar year.\n'
+  + 'PTO accrues monthly.\n\n## Travel\n\n| Item | 2024 | 2025 |\n|---|---|---|\n| Meal per diem | $65 | $72 |\n';
+const OVERVIEW = '# About Acme\n\nAcme makes pumps in Oslo. Its CEO is Kari Nordmann.\n';
+
+async function collection() {
+  const col = await Collection.create(PRESETS.docChatBm25);
+  await col.add([{ id: 'leave', title: 'Leave Policy', text: LEAVE }, { id: 'overview', title: 'About Acme', text: OVERVIEW }]);
+  return col;
+}
+
+test('ask answers in plain text and cites the sentence as a span of the document', async () => {
+  const col = await collection();
+  const r = await ask(col, 'How many days of PTO do full-time employees receive?');
+  assert.equal(r.abstained, false);
+  assert.equal(r.mode, 'extractive');
+  assert.match(r.answer, /^Full-time employees receive 22 days of PTO per calendar year\. \[1\]/);
+  assert.doesNotMatch(r.answer, /\*\*/);
+  const c = r.citations[0];
+  assert.equal(c.n, 1);
+  assert.equal(c.docId, 'leave');
+  // start/end are UTF-16 offsets into the document text, and text is exactly that span
+  assert.equal(LEAVE.slice(c.start, c.end), c.text);
+  assert.ok(c.text.includes('22 days of PTO'));
+  assert.ok(r.hits.length >= 1 && r.hits.length <= 10);
+  for (const h of r.hits) assert.equal(LEAVE.length >= h.end || OVERVIEW.length >= h.end, true);
+  col.dispose();
+});
+
+test('a table row answer names its columns', async () => {
+  const col = await collection();
+  const r = await ask(col, 'What is the meal per diem in 2025?');
+  assert.equal(r.abstained, false);
+  assert.match(r.answer, /Meal per diem — 2024: \$65; 2025: \$72 \[1\]/);
+  assert.equal(LEAVE.slice(r.citations[0].start, r.citations[0].end), '| Meal per diem | $65 | $72 |');
+  col.dispose();
+});
+
+test('a who question is answered with the sentence naming the person', async () => {
+  const col = await collection();
+  const r = await ask(col, 'Who is the CEO of Acme?');
+  assert.equal(r.abstained, false);
+  assert.match(r.answer, /Kari Nordmann/);
+  col.dispose();
+});
+
+test('a question the documents do not answer gets the abstention and no citations', async () => {
+  const col = await collection();
+  const r = await ask(col, 'What is the dress code at the Oslo office?');
+  assert.equal(r.abstained, true);
+  assert.equal(r.answer, NO_ANSWER_TEXT);
+  assert.equal(NO_ANSWER_TEXT, "Your documents don't say.");
+  assert.deepEqual(r.citations, []);
+  col.dispose();
+});
+
+test('a follow-up is rewritten offline with the previous question\'s key terms and the rewrite is reported', async () => {
+  assert.equal(rewriteFollowUp('And in Belgium?', [{ role: 'user', content: 'How many days of PTO do employees get?' }]),
+    'And in Belgium? days PTO employees');
+  // a self-contained question is left alone
+  assert.equal(rewriteFollowUp('What is the meal per diem in 2025 for domestic trips?', [{ role: 'user', content: 'How many PTO days?' }]),
+    'What is the meal per diem in 2025 for domestic trips?');
+  assert.equal(rewriteFollowUp('And in Belgium?', []), 'And in Belgium?');
+  const col = await collection();
+  const r = await ask(col, 'and in 2025?', { history: [{ role: 'user', content: 'What is the meal per diem?' }, { role: 'assistant', content: '...' }] });
+  assert.equal(r.question, 'and in 2025?');
+  assert.equal(r.query, 'and in 2025? meal per diem');
+  assert.equal(r.abstained, false);
+  assert.match(r.answer, /Meal per diem/);
+  col.dispose();
+});
+
+test('with an LLM client the answer is streamed and its [n] markers become citations', async () => {
+  const col = await collection();
+  double.reset();
+  double.enqueue({ sse: openaiSse(['Employees get 22 days ', 'of PTO [1].']) });
+  const llm = createLlmClient({ provider: 'openai', baseUrl: double.origin, model: 'double-model', apiKey: 'test' });
+  const streamed = [];
+  const r = await ask(col, 'How many days of PTO do employees get?', { llm, onText: (t) => streamed.push(t) });
+  assert.equal(r.mode, 'llm');
+  assert.equal(r.answer, 'Employees get 22 days of PTO [1].');
+  assert.equal(streamed.join(''), r.answer);
+  assert.equal(r.citations.length, 1);
+  assert.equal(r.citations[0].chunkId, r.hits[0].chunkId);
+  assert.equal(r.citations[0].start, r.hits[0].start);
+  // the prompt carried the retrieved passage
+  assert.match(double.requests[0].raw, /22 days of PTO/);
+  // with history the LLM rewrites the follow-up first (query_rewrite prompt), then answers
+  double.reset();
+  double.enqueue({ json: openaiJson('meal per diem in 2025') }, { json: openaiJson('$72 [1].') });
+  const f = await ask(col, 'and in 2025?', { llm, history: [{ role: 'user', content: 'What is the meal per diem?' }] });
+  assert.equal(f.query, 'meal per diem in 2025');
+  assert.equal(f.answer, '$72 [1].');
+  assert.equal(double.requests.length, 2);
+  col.dispose();
+});
+
+test('bad arguments are INVALID_ARGUMENT and the collection still answers after', async () => {
+  const col = await collection();
+  await assert.rejects(ask(col, ''), (e) => e.code === 'INVALID_ARGUMENT');
+  await assert.rejects(ask(col, '   '), (e) => e.code === 'INVALID_ARGUMENT');
+  await assert.rejects(ask(col, 'q', { k: 0 }), (e) => e.code === 'INVALID_ARGUMENT' && /options\.k/.test(e.message));
+  await assert.rejects(ask(col, 'q', { k: 3, answerChunks: 4 }), (e) => e.code === 'INVALID_ARGUMENT' && /answerChunks/.test(e.message));
+  await assert.rejects(ask(col, 'q', { threshold: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
+  await assert.rejects(ask(col, 'q', { colour: 1 }), (e) => e.code === 'INVALID_ARGUMENT' && /colour/.test(e.message));
+  await assert.rejects(ask(col, 'q', { llm: {} }), (e) => e.code === 'INVALID_ARGUMENT' && /LlmClient/.test(e.message));
+  await assert.rejects(ask({}, 'q'), (e) => e.code === 'INVALID_ARGUMENT');
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(ask(col, 'PTO days', { signal: ac.signal }), (e) => e.code === 'ABORTED');
+  assert.equal((await ask(col, 'How many days of PTO do full-time employees receive?')).abstained, false);
+  col.dispose();
+});
+
+test('fileToDocument takes the title from the first markdown header and rejects unsupported files clearly', async () => {
+  const d = await fileToDocument({ name: 'leave.md', data: new TextEncoder().encode(LEAVE) });
+  assert.equal(d.id, 'leave.md');
+  assert.equal(d.title, 'Leave Policy');
+  assert.equal(d.text, LEAVE);
+  assert.deepEqual(d.metadata, { name: 'leave.md', format: 'markdown' });
+  const t = await fileToDocument({ name: 'notes.txt', data: new TextEncoder().encode('plain notes') }, { id: 'n1' });
+  assert.equal(t.id, 'n1');
+  assert.equal(t.title, 'notes');
+  await assert.rejects(fileToDocument({ name: 'photo.png', data: new Uint8Array([1, 2, 3]) }),
+    (e) => e.code === 'INVALID_ARGUMENT' && /photo\.png: unsupported file type/.test(e.message));
+});
+
+test('extractiveAnswer reports the question type and unit kind and answerScores scores each chunk', () => {
+  const chunks = [{ id: 'a', text: 'Acme was founded in 1998. It makes pumps.' }, { id: 'b', text: 'Unrelated gardening text.' }];
+  const r = extractiveAnswer('When was Acme founded?', chunks);
+  assert.equal(r.questionType, 'date');
+  assert.equal(r.text, 'Acme was founded in 1998. [1]');
+  assert.equal(r.sentences[0].kind, 'sentence');
+  const s = answerScores('When was Acme founded?', chunks);
+  assert.equal(s.length, 2);
+  assert.equal(s[0], r.bestScore);  // the same scoring, the same units read
+  assert.equal(s[1], 0);
+  assert.deepEqual(answerScores('q', []), []);
+  assert.throws(() => answerScores('q', [{ text: 1 }]), (e) => e.code === 'INVALID_ARGUMENT');
+  assert.throws(() => extractiveAnswer('q', chunks, { typeMismatch: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
+});

@@ -1,0 +1,95 @@
+// Bindings for src/answer/: the no-LLM extractive answerer. Chunk texts arrive as UTF-8 bytes; unit
+// spans leave as UTF-16 offsets of their chunk's text.
+#include <string>
+#include <vector>
+
+#include "bind_common.h"
+#include "answer/extractive.h"
+#include "text/utf8.h"
+
+namespace ragwasm::wasm {
+namespace {
+
+// ids, texts, contexts: Uint8Array[] (UTF-8 bytes); scores: number[]; no_answer_text: UTF-8 bytes.
+val extractive_answer(const Bytes& question, val ids, val texts, val scores, val contexts, int max_sentences,
+                      int max_chunks, double threshold, double header_weight, double type_mismatch, bool yes_no_prefix,
+                      const Bytes& no_answer_text) {
+  return guard([&] {
+    const unsigned n = ids["length"].as<unsigned>();
+    if (texts["length"].as<unsigned>() != n || scores["length"].as<unsigned>() != n || contexts["length"].as<unsigned>() != n) {
+      return reply_error("INVALID_ARGUMENT", "ragwasm: chunks: ids, texts, scores and contexts differ in length");
+    }
+    std::vector<answer::ExtractiveChunk> chunks(n);
+    for (unsigned i = 0; i < n; ++i) {
+      chunks[i].id = ids[i].as<std::string>();
+      chunks[i].text = texts[i].as<std::string>();
+      chunks[i].score = scores[i].as<double>();
+      chunks[i].context = contexts[i].as<std::string>();
+    }
+    answer::ExtractiveOptions o;
+    o.max_sentences = max_sentences < 0 ? 0 : static_cast<std::size_t>(max_sentences);
+    o.max_chunks = max_chunks < 0 ? 0 : static_cast<std::size_t>(max_chunks);
+    o.threshold = threshold;
+    o.header_weight = header_weight;
+    o.type_mismatch = type_mismatch;
+    o.yes_no_prefix = yes_no_prefix;
+    o.no_answer_text = no_answer_text;
+    auto r = answer::extractive_answer(question, chunks, o);
+    if (!r.ok()) return reply_error(r.error());
+    const auto& a = r.value();
+    val v = val::object();
+    v.set("answered", a.answered);
+    v.set("text", a.text);
+    v.set("bestScore", a.best_score);
+    v.set("questionType", std::string(answer::question_type_name(a.question_type)));
+    val cites = val::array();
+    for (const auto& c : a.citations) cites.call<void>("push", c);
+    v.set("citations", cites);
+    val sents = val::array();
+    for (const auto& s : a.sentences) {
+      text::OffsetMapper map(chunks[s.chunk_index].text);
+      val x = val::object();
+      x.set("chunkIndex", static_cast<double>(s.chunk_index));
+      x.set("chunkId", s.chunk_id);
+      x.set("start", static_cast<double>(map.to_utf16(s.start)));
+      x.set("end", static_cast<double>(map.to_utf16(s.end)));
+      x.set("text", s.text);
+      x.set("score", s.score);
+      x.set("kind", std::string(s.kind == answer::UnitKind::kTableRow ? "table-row" : s.kind == answer::UnitKind::kListItem ? "list-item" : "sentence"));
+      x.set("citation", s.citation);
+      sents.call<void>("push", x);
+    }
+    v.set("sentences", sents);
+    return reply_ok(v);
+  });
+}
+
+// The best unit score per chunk (answer::chunk_scores), as a Float64Array.
+val chunk_scores(const Bytes& question, val texts, val contexts, int max_chunks, double header_weight, double type_mismatch) {
+  return guard([&] {
+    const unsigned n = texts["length"].as<unsigned>();
+    if (contexts["length"].as<unsigned>() != n) {
+      return reply_error("INVALID_ARGUMENT", "ragwasm: chunks: texts and contexts differ in length");
+    }
+    std::vector<answer::ExtractiveChunk> chunks(n);
+    for (unsigned i = 0; i < n; ++i) {
+      chunks[i].text = texts[i].as<std::string>();
+      chunks[i].context = contexts[i].as<std::string>();
+    }
+    answer::ExtractiveOptions o;
+    o.max_chunks = max_chunks < 0 ? 0 : static_cast<std::size_t>(max_chunks);
+    o.header_weight = header_weight;
+    o.type_mismatch = type_mismatch;
+    auto r = answer::chunk_scores(question, chunks, o);
+    if (!r.ok()) return reply_error(r.error());
+    return reply_ok(to_typed_array(r.value()));
+  });
+}
+
+}  // namespace
+}  // namespace ragwasm::wasm
+
+EMSCRIPTEN_BINDINGS(ragwasm_answer) {
+  emscripten::function("answer_extractive", &ragwasm::wasm::extractive_answer);
+  emscripten::function("answer_chunkScores", &ragwasm::wasm::chunk_scores);
+}

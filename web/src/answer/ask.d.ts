@@ -1,0 +1,25 @@
+import type { Collection, CollectionFilter } from '../pipeline/collection.js';
+import type { LlmClient } from '../llm.js';
+export interface AskCitation { n: number; docId: string; chunkId: string; start: number; end: number; text: string }
+export interface AskHit { docId: string; chunkId: string; start: number; end: number; score: number; text: string }
+export interface AskResult {
+  question: string;
+  /** what was retrieved with: the question, or its follow-up rewrite */
+  query: string;
+  answer: string;
+  abstained: boolean;
+  mode: 'extractive' | 'llm';
+  citations: AskCitation[];
+  hits: AskHit[];
+}
+export interface AskOptions {
+  k?: number; answerChunks?: number; threshold?: number; maxSentences?: number;
+  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
+  llm?: LlmClient; onText?: (delta: string) => void; signal?: AbortSignal; filter?: CollectionFilter;
+}
+export function ask(collection: Collection, question: string, options?: AskOptions): Promise<AskResult>;
+export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;
+export function rewriteFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): string;
+export function fileToDocument(file: Blob | { name: string; data: Uint8Array | ArrayBuffer; type?: string }, options?: { id?: string }):
+  Promise<{ id: string; title: string; text: string; metadata: { name: string; format: string } }>;
+export function documentTitle(text: string, name: string): string;

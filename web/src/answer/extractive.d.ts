@@ -1,0 +1,15 @@
+export const NO_ANSWER_TEXT: string;
+export interface ExtractiveAnswer {
+  answered: boolean;
+  text: string;
+  citations: string[];
+  bestScore: number;
+  questionType: 'other' | 'person' | 'number' | 'date' | 'yes-no';
+  sentences: Array<{ chunkIndex: number; chunkId: string; start: number; end: number; text: string; score: number; citation: number;
+    kind: 'sentence' | 'list-item' | 'table-row' }>;
+}
+export function extractiveAnswer(question: string, chunks: Array<{ id: string; text: string; score?: number; context?: string }>,
+  options?: { maxSentences?: number; maxChunks?: number; threshold?: number; headerWeight?: number; typeMismatch?: number;
+    yesNoPrefix?: boolean; noAnswerText?: string }): ExtractiveAnswer;
+export function answerScores(question: string, chunks: Array<{ text: string; context?: string }>,
+  options?: { headerWeight?: number; typeMismatch?: number }): number[];

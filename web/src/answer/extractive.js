@@ -1,0 +1,95 @@
+// The no-LLM extractive answerer (C++, src/answer/extractive.h): plain-text answer units (sentences,
+// list items, table rows with their column names) of the top chunks, scored by IDF-weighted question
+// term coverage and the question's answer type, with [n] citations, or an abstention.
+import { RagwasmError, callWasm } from '../core/errors.js';
+import { encodeText } from '../core/encode.js';
+import { wasm } from '../core/module.js';
+import { expectArray, expectBoolean, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
+
+/** The answer the extractive answerer gives when the documents do not answer the question. */
+export const NO_ANSWER_TEXT = "Your documents don't say.";
+
+/**
+ * Extractive answer without an LLM: the plain-text unit (sentence, list item or table row rendered
+ * "Q4 2024 — units: 17,200") of the top chunks that best covers the question's terms and holds what
+ * it asks for (who -> a person or role, how many/much -> a number, when -> a date), followed by its
+ * [n] citation; yes/no questions get "Yes." / "No." first; `noAnswerText` when no unit reaches
+ * `threshold` (docs/docchat.md, "Extractive answerer").
+ * @example
+ * extractiveAnswer('When was Acme founded?', [{id: 'a#0', text: 'Acme was founded in 1998. It makes pumps.'}]).text
+ * // 'Acme was founded in 1998. [1]'
+ * @param {string} question
+ * @param {Array<{id: string, text: string, score?: number, context?: string}>} chunks in rank order;
+ *   context = document title and header path (its terms count like a header's)
+ * @param {{maxSentences?: number, maxChunks?: number, threshold?: number, headerWeight?: number,
+ *   typeMismatch?: number, yesNoPrefix?: boolean, noAnswerText?: string}} [options]
+ *   maxSentences 1..32 (default 2), maxChunks >= 1 (default 5), threshold in [0, 1] (default 0.35),
+ *   headerWeight in [0, 1] (default 0.5), typeMismatch in [0, 1] (default 0.6), yesNoPrefix (default true),
+ *   noAnswerText (default NO_ANSWER_TEXT)
+ * @returns {{answered: boolean, text: string, citations: string[], bestScore: number, questionType: string,
+ *   sentences: Array<{chunkIndex: number, chunkId: string, start: number, end: number, text: string, score: number,
+ *   citation: number, kind: 'sentence'|'list-item'|'table-row'}>}}
+ *   sentences best first; start/end are UTF-16 offsets of the unit's source in the chunk's text
+ * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT (WASM build without the answerer)
+ */
+export function extractiveAnswer(question, chunks, options = {}) {
+  const o = expectOptions(options, 'extractiveAnswer options', ['maxSentences', 'maxChunks', 'threshold', 'headerWeight', 'typeMismatch', 'yesNoPrefix', 'noAnswerText']);
+  const q = encodeText(expectString(question, 'question'), 'question');
+  expectArray(chunks, 'chunks', { maxLength: 10000 });
+  const ids = [];
+  const texts = [];
+  const scores = [];
+  const contexts = [];
+  chunks.forEach((c, k) => {
+    if (!isPlainObject(c)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: chunks[${k}]: expected {id, text, score?, context?}`);
+    ids.push(encodeText(expectString(c.id, `chunks[${k}].id`), `chunks[${k}].id`));
+    texts.push(encodeText(expectString(c.text, `chunks[${k}].text`), `chunks[${k}].text`));
+    scores.push(c.score === undefined ? 0 : expectNumber(c.score, `chunks[${k}].score`));
+    contexts.push(encodeText(c.context === undefined ? '' : expectString(c.context, `chunks[${k}].context`), `chunks[${k}].context`));
+  });
+  const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
+  const maxChunks = o.maxChunks === undefined ? 5 : expectInteger(o.maxChunks, 'options.maxChunks', { min: 1, max: 10000 });
+  const threshold = o.threshold === undefined ? 0.35 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
+  const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
+  const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
+  const yesNoPrefix = o.yesNoPrefix === undefined ? true : expectBoolean(o.yesNoPrefix, 'options.yesNoPrefix');
+  // Every string crosses as UTF-8 bytes (Embind's own string conversion corrupts lone surrogates).
+  const noAnswer = encodeText(o.noAnswerText === undefined ? NO_ANSWER_TEXT : expectString(o.noAnswerText, 'options.noAnswerText'), 'options.noAnswerText');
+  const m = wasm();
+  if (typeof m.answer_extractive !== 'function') {
+    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
+  }
+  return callWasm(() => m.answer_extractive(q, ids, texts, scores, contexts, maxSentences, maxChunks, threshold, headerWeight, typeMismatch, yesNoPrefix, noAnswer));
+}
+
+/**
+ * The best answer-unit score of each chunk, scored as extractiveAnswer scores units (IDF weights
+ * from all units of the chunks given): how well each chunk answers the question by itself.
+ * @example
+ * answerScores('When was Acme founded?', [{text: 'Acme was founded in 1998.'}, {text: 'Pumps.'}])  // [1, 0]
+ * @param {string} question
+ * @param {Array<{text: string, context?: string}>} chunks
+ * @param {{headerWeight?: number, typeMismatch?: number}} [options] as extractiveAnswer
+ * @returns {number[]} one score in [0, 1] per chunk
+ * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT
+ */
+export function answerScores(question, chunks, options = {}) {
+  const o = expectOptions(options, 'answerScores options', ['headerWeight', 'typeMismatch']);
+  const q = encodeText(expectString(question, 'question'), 'question');
+  expectArray(chunks, 'chunks', { maxLength: 10000 });
+  const texts = [];
+  const contexts = [];
+  chunks.forEach((c, k) => {
+    if (!isPlainObject(c)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: chunks[${k}]: expected {text, context?}`);
+    texts.push(encodeText(expectString(c.text, `chunks[${k}].text`), `chunks[${k}].text`));
+    contexts.push(encodeText(c.context === undefined ? '' : expectString(c.context, `chunks[${k}].context`), `chunks[${k}].context`));
+  });
+  const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
+  const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
+  const m = wasm();
+  if (typeof m.answer_chunkScores !== 'function') {
+    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
+  }
+  if (chunks.length === 0) return [];
+  return Array.from(callWasm(() => m.answer_chunkScores(q, texts, contexts, Math.max(1, chunks.length), headerWeight, typeMismatch)));
+}

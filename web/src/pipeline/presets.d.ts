@@ -1,0 +1,8 @@
+export const PRESETS: Readonly<{
+  /** markdown-header chunks with title + header path in indexText, BM25 title boost 2, safe hybrid (needs an embedder) */
+  docChat: object;
+  /** docChat without the dense index */
+  docChatBm25: object;
+  /** ask() options that go with the doc-chat configs */
+  docChatAnswer: { answerChunks: number; threshold: number; maxSentences: number };
+}>;
