@@ -1,28 +1,10 @@
 // ragwasm eval --dataset DIR: chunk -> BM25 index -> retrieve -> trec_eval-exact metrics, end to end.
 // Chunk hits are mapped to documents by their best chunk score (qrels are document-level), then the
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Bm25Index, chunkTexts, Collection, metrics, RagwasmError } from '../../src/index.js';
-import { loadBeir, loadCisi } from '../datasets.mjs';
-import { bestChunkPerDoc, embedderFor, retrieverConfig, UsageError } from './tune.mjs';
-
-/** "recursive:1800/300" -> {strategy, chunkSize, chunkOverlap}; "none" -> null (whole documents). */
-export function parseChunker(spec) {
-  if (spec === 'none') return null;
-  const m = /^([a-z-]+)(?::(\d+)(?:\/(\d+))?)?$/.exec(spec);
-  if (!m) throw new Error(`--chunker: expected NAME[:SIZE[/OVERLAP]] (e.g. recursive:1800/300) or none, got '${spec}'`);
-  const o = { strategy: m[1] };
-  if (m[2] !== undefined) o.chunkSize = Number(m[2]);
-  if (m[3] !== undefined) o.chunkOverlap = Number(m[3]);
-  return o;
-}
-
-function loadDataset(dir, split) {
-  if (existsSync(join(dir, 'corpus.jsonl'))) return loadBeir(dir, { split });
-  if (existsSync(join(dir, 'CISI.ALL'))) return loadCisi(dir);
-  throw new Error(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor CISI.ALL`);
-}
+import { loadDataset } from '../datasets.mjs';
+import { configChunker, intOption, parseChunker, UsageError } from '../lib/options.mjs';
+import { documentRanking, embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
 /**
  * Runs the pipeline and returns {measures: {name: value}, numQueries, chunks, timings}.
@@ -59,13 +41,9 @@ export function runEval(o) {
     const k = o.k ?? 100;
     const chunkK = chunker ? (o.chunkK ?? k * 3) : k;
     for (const q of queries) {
-      const best = new Map();
-      for (const h of index.search(q.text, { k: chunkK })) {
-        const doc = docOf.get(h.id);
-        if (!best.has(doc) || best.get(doc) < h.score) best.set(doc, h.score);
-      }
-      const docs = [...best.entries()].sort((a, b) => (b[1] - a[1]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, k);
-      run.addQuery(q.id, docs.map((x) => x[0]), docs.map((x) => x[1]));
+      const hits = index.search(q.text, { k: chunkK }).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score }));
+      const docs = documentRanking(hits, k);
+      run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
     }
     t4 = performance.now();
     const wanted = new Set(queries.map((q) => q.id));
@@ -105,11 +83,7 @@ export async function runPipelineEval(o) {
   const data = loadDataset(o.dataset, o.split ?? 'test');
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
   const cfg = JSON.parse(JSON.stringify(o.config));
-  if (o.chunker !== undefined) {
-    const c = parseChunker(o.chunker);
-    // 'none': one chunk per document (the recursive splitter keeps a text shorter than chunkSize whole).
-    cfg.chunker = c === null ? { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 } : c;
-  }
+  if (o.chunker !== undefined) cfg.chunker = configChunker(o.chunker);
   const t1 = performance.now();
   const col = await Collection.create(cfg, o.embedder ? { embedder: o.embedder } : {});
   const run = metrics.Run.create({ runId: 'ragwasm-eval' });
@@ -133,7 +107,7 @@ export async function runPipelineEval(o) {
         skipped++;
         continue;
       }
-      const docs = bestChunkPerDoc(hits, k);
+      const docs = documentRanking(hits, k);
       run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
     }
     t3 = performance.now();
@@ -205,18 +179,13 @@ export default {
       io.stderr.write(`ragwasm eval: ${e.message}\n`);
       return 2;
     }
-    const int = (v, name) => {
-      if (v === undefined) return undefined;
-      if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`--${name}: expected an integer >= 1, got '${v}'`);
-      return Number(v);
-    };
     let o;
     try {
       const spec = values.metrics;
       const measures = spec.includes(';') ? spec.split(';') : spec.split(',').map((m) => m.trim()).filter(Boolean);
       o = {
-        dataset: values.dataset, split: values.split, chunker: values.chunker ?? (values.config ? undefined : 'none'), k: int(values.k, 'k'),
-        chunkK: int(values['chunk-k'], 'chunk-k'), maxQueries: int(values['max-queries'], 'max-queries'), measures,
+        dataset: values.dataset, split: values.split, chunker: values.chunker ?? (values.config ? undefined : 'none'), k: intOption(values.k, 'k'),
+        chunkK: intOption(values['chunk-k'], 'chunk-k'), maxQueries: intOption(values['max-queries'], 'max-queries'), measures,
       };
       if (o.chunker !== undefined) parseChunker(o.chunker);
     } catch (e) {

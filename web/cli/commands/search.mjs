@@ -1,8 +1,9 @@
 // ragwasm search INDEX (--query TEXT | --queries FILE): TREC run lines `qid Q0 docid rank score tag`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Bm25Index, Collection, parsePipelineConfig, RagwasmError } from '../../src/index.js';
-import { readJsonl, readQrelsTsv, trecLines } from '../datasets.mjs';
-import { bestChunkPerDoc, embedderFor, retrieverConfig, UsageError } from './tune.mjs';
+import { readQrelsTsv, readQueries, trecLines } from '../datasets.mjs';
+import { UsageError } from '../lib/options.mjs';
+import { documentRanking, embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
 const COLLECTION_MAGIC = 'RAGWCOL1';
 
@@ -16,16 +17,6 @@ function retrievalFor(values, colConfig) {
     if (!colConfig.indexes[r]) throw new UsageError(`${values.config !== undefined ? `--config ${values.config}: retrieval.retrievers` : '--retriever'}: the collection has no ${r} index (it has ${Object.keys(colConfig.indexes).join(', ')})`);
   }
   return retrieval;
-}
-
-/** Queries from a BEIR queries.jsonl ({_id, text}) or a TSV file (`qid<TAB>text` per line). */
-export function readQueries(path) {
-  if (/\.jsonl$/i.test(path)) return readJsonl(path).map((q) => ({ id: String(q._id ?? q.id), text: q.text ?? '' }));
-  return readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim()).map((l, i) => {
-    const tab = l.indexOf('\t');
-    if (tab < 0) throw new Error(`${path}:${i + 1}: expected "qid<TAB>query text"`);
-    return { id: l.slice(0, tab), text: l.slice(tab + 1) };
-  });
 }
 
 export default {
@@ -139,7 +130,7 @@ async function searchCollection(bytes, queries, values, k, io) {
         io.stderr.write(`ragwasm search: query ${q.id} skipped: ${e.message}\n`);
         continue;
       }
-      lines.push(...trecLines(q.id, bestChunkPerDoc(hits, k), values.tag));
+      lines.push(...trecLines(q.id, documentRanking(hits, k), values.tag));
     }
   } finally {
     col.dispose();
