@@ -850,6 +850,8 @@ std::vector<std::string> Bm25Index::ids() const {
   return out;
 }
 
+std::vector<std::string> Bm25Index::terms() const { return impl_->terms; }
+
 // ---- persistence ----------------------------------------------------------------------------
 // Layout: "RWSPARSE" | u32 version | u32 section count | sections (u32 tag, u64 length, payload) |
 // u64 FNV-1a-64 of every byte before it (basis kSparseChecksumBasis, src/common/hash.h). Integers little-endian. Only live documents are written.
