@@ -65,3 +65,37 @@ export async function startPglite() {
   const { vector } = await import('@electric-sql/pglite/vector');
   return PGlite.create({ extensions: { vector } });
 }
+
+/**
+ * BM25 agreement between a Collection (in-browser) and a PostgresRetriever over `queries`:
+ * {queries, listsDiffer (top-k id lists not identical), maxScoreDiff, skipped (no searchable term)}.
+ */
+export async function bm25Agreement(col, retriever, queries, k = 10) {
+  let listsDiffer = 0;
+  let maxScoreDiff = 0;
+  let skipped = 0;
+  const differing = [];
+  for (const q of queries) {
+    if (col.bm25.analyze(q.text).length === 0) {
+      skipped++;
+      continue;
+    }
+    const a = col.bm25.search(q.text, { k });
+    const b = await retriever.searchBm25(q.text, k);
+    if (a.length !== b.length || a.some((h, i) => h.id !== b[i].id)) {
+      listsDiffer++;
+      differing.push(q.id);
+    }
+    for (let i = 0; i < Math.min(a.length, b.length); i++) maxScoreDiff = Math.max(maxScoreDiff, Math.abs(a[i].score - b[i].score));
+  }
+  return { queries: queries.length, listsDiffer, differing, maxScoreDiff, skipped };
+}
+
+/**
+ * True when `b` ranks like `a` up to float ties: every position holds the same id, or an id `a`
+ * has within `tol` of that position's score (a near tie the two engines may order differently).
+ */
+export function sameRankingUpToTies(a, b, tol) {
+  if (a.length !== b.length) return false;
+  return b.every((h, i) => h.id === a[i].id || a.some((x) => x.id === h.id && Math.abs(x.score - a[i].score) <= tol));
+}

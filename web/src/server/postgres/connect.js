@@ -36,7 +36,8 @@ export function parsePostgresUrl(url) {
   try {
     u = new URL(url);
   } catch {
-    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${maskUrl(url)}: not a URL (expected postgres://[user[:password]@]host[:port]/database)`);
+    // Not echoed: an unparsable value may hold a password in a place maskUrl cannot recognise.
+    throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: the postgres URL does not parse (expected postgres://[user[:password]@]host[:port]/database; the value is not repeated here since it may hold a password)');
   }
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${maskUrl(url)}: expected a postgres:// or postgresql:// URL, got scheme "${u.protocol.slice(0, -1)}"`);

@@ -91,7 +91,9 @@ export class PostgresRetriever {
       ORDER BY e.embedding <=> $1::${type}${exact ? ', e.chunk_id COLLATE "C"' : ''} LIMIT $2`, [v, k])).rows;
     let rows;
     if (exact) {
-      rows = await run();
+      // Without this the planner may still walk the HNSW index (then sort ties), which returns only
+      // hnsw.ef_search rows: exact means a sequential scan.
+      rows = await this.#withSettings('SET LOCAL enable_indexscan = off', run);
     } else {
       const ef = this.config.indexes.dense?.hnsw?.efSearch ?? 64;
       rows = await this.#withSettings(`SET LOCAL hnsw.ef_search = ${Math.max(ef, Math.min(k, 1000))}`, run);
