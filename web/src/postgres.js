@@ -2,5 +2,7 @@
 // optional peer dependency `pg` only when connectPostgres() is called.
 export { exportToPostgres } from './server/postgres/export.js';
 export { PostgresRetriever } from './server/postgres/retriever.js';
-export { connectPostgres, maskUrl, parsePostgresUrl } from './server/postgres/connect.js';
+export { connectPostgres, maskSecrets, maskUrl, parsePostgresUrl } from './server/postgres/connect.js';
+export { RagwasmError } from './core/errors.js';
 export { POSTGRES_SCHEMA_VERSION } from './server/postgres/schema.js';
+export { sqlFileClient } from './server/postgres/sql-file.js';

@@ -3,6 +3,7 @@
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
 import { Bm25Index, chunkTexts, Collection, metrics, RagwasmError } from '../../src/index.js';
 import { loadDataset } from '../datasets.mjs';
+import { engineUrl, openEngine } from '../lib/engine.mjs';
 import { configChunker, intOption, parseChunker, UsageError } from '../lib/options.mjs';
 import { documentRanking, embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
@@ -141,10 +142,74 @@ export async function runPipelineEval(o) {
   };
 }
 
+/**
+ * The evaluation of a collection exported to PostgreSQL (`ragwasm export`): the same queries and
+ * qrels as runPipelineEval, searched in the engine (PostgresRetriever), chunk hits mapped to documents
+ * by their best chunk. The corpus file is not read: the documents are in the database.
+ * @param {{dataset: string, engine: string, schema?: string, retriever?: string, model?: string, split?: string,
+ *   k?: number, chunkK?: number, measures?: string[], maxQueries?: number}} o
+ */
+export async function runEngineEval(o) {
+  const t0 = performance.now();
+  const data = loadDataset(o.dataset, o.split ?? 'test');
+  const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
+  const t1 = performance.now();
+  const { client, retriever, embedder, label } = await openEngine(o.engine, { schema: o.schema, modelPath: o.model });
+  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
+  let qrels = null;
+  let result;
+  let skipped = 0;
+  let t2;
+  const counts = retriever.meta.counts ?? { documents: 0, chunks: 0 };
+  const legs = retriever.config.retrieval.retrievers;
+  const which = o.retriever ?? (legs.length > 1 ? 'hybrid' : legs[0]);
+  try {
+    const k = o.k ?? 100;
+    const chunkK = o.chunkK ?? (counts.chunks > counts.documents ? k * 3 : k);
+    for (const q of queries) {
+      let hits;
+      try {
+        hits = await retriever.search(q.text, { k: chunkK, retriever: which });
+      } catch (e) {
+        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT') throw e;
+        skipped++;
+        continue;
+      }
+      const docs = documentRanking(hits, k);
+      run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
+    }
+    t2 = performance.now();
+    const wanted = new Set(queries.map((q) => q.id));
+    const judged = {};
+    for (const [qid, rels] of data.qrels) if (wanted.has(qid)) judged[qid] = Object.fromEntries(rels);
+    qrels = metrics.Qrels.fromObject(judged);
+    result = metrics.evaluateRun(qrels, run, { measures: o.measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+  } finally {
+    retriever.dispose();
+    embedder?.dispose();
+    await client.end().catch(() => {});
+    run.dispose();
+    if (qrels) qrels.dispose();
+  }
+  const t3 = performance.now();
+  return {
+    dataset: o.dataset,
+    engine: label,
+    retriever: `${which} (postgres)`,
+    chunker: `${retriever.config.chunker.strategy}:${retriever.config.chunker.chunkSize}/${retriever.config.chunker.chunkOverlap}`,
+    documents: counts.documents,
+    chunks: counts.chunks,
+    numQueries: result.numQueries,
+    unsearchableQueries: skipped,
+    measures: result.aggregate,
+    timingsMs: { load: t1 - t0, search: t2 - t1, evaluate: t3 - t2 },
+  };
+}
+
 export default {
   name: 'eval',
   summary: 'chunk -> BM25 -> retrieve -> trec_eval-exact metrics on a BEIR or CISI folder (markdown table)',
-  usage: 'eval --dataset DIR [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid | --config FILE] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--json]',
+  usage: 'eval --dataset DIR [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid | --config FILE] [--engine postgres://… [--schema S]] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--json]',
   description: 'Chunks are indexed with BM25 (Lucene k1 0.9, b 0.4, field text = title + " " + text); a document '
     + 'scores its best chunk; every judged query is averaged (trec_eval -c). --metrics takes trec_eval -m names '
     + 'separated by commas or semicolons (use ";" between measures that carry cutoff lists, e.g. "P.5,10;map"). '
@@ -163,6 +228,8 @@ export default {
     metrics: { type: 'string', default: 'ndcg_cut.10,recall.100,recip_rank,map', help: 'trec_eval measures' },
     'max-queries': { type: 'string', help: 'evaluate only the first N judged queries' },
     json: { type: 'boolean', help: 'print JSON instead of a markdown table' },
+    engine: { type: 'string', help: 'postgres:// URL of a collection exported by `ragwasm export`: search it there' },
+    schema: { type: 'string', default: 'ragwasm', help: 'with --engine: the PostgreSQL schema' },
   },
   async run(values, positionals, io) {
     if (!values.dataset || positionals.length) {
@@ -172,8 +239,14 @@ export default {
     let config;
     let embedder;
     try {
-      config = retrieverConfig(values);
-      embedder = await embedderFor(config, values.model);
+      if (values.engine !== undefined) {
+        engineUrl(values.engine, '--engine');
+        if (values.config !== undefined || values.chunker !== undefined) throw new UsageError('--config / --chunker: not with --engine (the exported collection has its config)');
+        if (values.retriever !== undefined) retrieverConfig(values);
+      } else {
+        config = retrieverConfig(values);
+        embedder = await embedderFor(config, values.model);
+      }
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm eval: ${e.message}\n`);
@@ -195,7 +268,11 @@ export default {
     }
     let r;
     try {
-      r = config ? await runPipelineEval({ ...o, config, embedder }) : runEval(o);
+      if (values.engine !== undefined) {
+        r = await runEngineEval({ ...o, engine: values.engine, schema: values.schema, retriever: values.retriever, model: values.model });
+      } else {
+        r = config ? await runPipelineEval({ ...o, config, embedder }) : runEval(o);
+      }
     } finally {
       embedder?.dispose();
     }

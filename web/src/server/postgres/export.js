@@ -158,7 +158,7 @@ export async function exportToPostgres(collection, client, options = {}) {
   let impactRows = null;
   if (collection.bm25) {
     const fingerprint = contentHash({ bm25: cfg.indexes.bm25, docs: docs.map((x) => [x.id, x.hash]) });
-    const current = (await readMeta(client, s)).bm25_fingerprint;
+    const current = (await readMeta(client, s))?.bm25_fingerprint;
     if (current !== fingerprint) {
       await inTransaction(client, async () => {
         await client.query(`DROP TABLE IF EXISTS ${t.impactsNext}`);
@@ -189,6 +189,7 @@ export async function exportToPostgres(collection, client, options = {}) {
       });
     }
   }
+  await inTransaction(client, () => setMeta(client, t, 'counts', { documents: docs.length, chunks: collection.chunks.size }));
   if (withVectors && hnsw) {
     const h = cfg.indexes.dense.hnsw ?? {};
     await client.query(hnswDdl(s, vectorType, { m: h.m ?? 16, efConstruction: h.efConstruction ?? 64 }));

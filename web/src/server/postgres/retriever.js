@@ -6,6 +6,7 @@ import { RagwasmError } from '../../core/errors.js';
 import { expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from '../../core/validate.js';
 import { Collection } from '../../pipeline/collection.js';
 import { fuse } from '../../retrieve/fusion.js';
+import { parsePipelineConfig } from '../../pipeline/pipeline.js';
 import { checkIdentifier, checkVersion, readMeta, tables, vectorLiteral } from './schema.js';
 
 const RETRIEVERS = ['bm25', 'dense', 'hybrid'];
@@ -116,7 +117,8 @@ export class PostgresRetriever {
 
   /**
    * Searches like Collection.search: retriever default = the exported config's (hybrid when it has
-   * two); hybrid fuses the BM25 and dense lists (each `candidates` long) with the config's fusion.
+   * two); the legs' lists (each `candidates` long) are fused with the config's fusion (scores as
+   * Collection.search gives them; searchBm25/searchDense return the raw scores).
    * The label-free leg check of the in-browser hybrid is not run here (docs/postgres.md).
    * @param {string} query
    * @param {{k?: number, retriever?: 'bm25'|'dense'|'hybrid', exact?: boolean}} [options]
@@ -131,10 +133,12 @@ export class PostgresRetriever {
     const exact = o.exact === undefined ? false : expectBoolean(o.exact, 'options.exact');
     const configured = this.config.retrieval.retrievers;
     const retriever = o.retriever === undefined ? (configured.length > 1 ? 'hybrid' : configured[0]) : expectEnum(o.retriever, 'options.retriever', RETRIEVERS);
-    if (retriever === 'bm25') return this.searchBm25(query, k);
-    if (retriever === 'dense') return this.searchDense(query, k, { exact });
+    // As Collection.search: the legs' candidate lists always go through fuse() (one leg: its
+    // normalization), with the config's fusion, or the default fusion of the legs asked for.
+    const legs = retriever === 'hybrid' ? (configured.length > 1 ? configured : ['bm25', 'dense']) : [retriever];
+    const same = legs.length === configured.length && legs.every((r, i) => r === configured[i]);
+    const f = same ? this.config.retrieval.fusion : parsePipelineConfig(legs.length > 1 ? {} : { indexes: { [legs[0]]: {} } }).retrieval.fusion;
     const n = Math.max(this.config.retrieval.candidates, k);
-    const legs = this.config.retrieval.retrievers.length > 1 ? this.config.retrieval.retrievers : ['bm25', 'dense'];
     const lists = [];
     const docOf = new Map();
     for (const r of legs) {
@@ -142,7 +146,6 @@ export class PostgresRetriever {
       for (const h of hits) docOf.set(h.id, h.docId);
       lists.push({ retriever: r, hits: hits.map((h) => ({ id: h.id, score: h.score })) });
     }
-    const f = this.config.retrieval.fusion;
     const fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights: f.weights, k: f.k });
     return fused.hits.slice(0, k).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score }));
   }
