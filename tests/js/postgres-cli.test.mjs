@@ -8,27 +8,19 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../web/cli/ragwasm.mjs';
+import { captureIo as capture } from './helpers.mjs';
 import { serverSkipReason, startPostgresServer } from './postgres-helpers.mjs';
 
 const DOCS = [
-  ['d1', 'Volcanoes', 'A volcano erupts when molten rock called magma rises through the crust and reaches the surface.'],
-  ['d2', 'Glaciers', 'Glaciers are slow rivers of ice that carve valleys as they move downhill over centuries.'],
-  ['d3', 'Bread baking', 'Yeast ferments the sugars in dough, releasing carbon dioxide that makes bread rise in the oven.'],
-  ['d4', 'Honey bees', 'Honey bees collect nectar from flowers and store it as honey in wax combs inside the hive.'],
-  ['d5', 'Tides', 'Ocean tides follow the pull of the moon and the sun on the water of the seas.'],
-  ['d6', 'Sourdough', 'Sourdough bread rises with a starter of wild yeast and lactic bacteria instead of baker yeast.'],
+  ['d1', 'Lighthouses', 'A lighthouse warns ships at night with a rotating lamp and a lens that bends the light into a beam.'],
+  ['d2', 'Deserts', 'Deserts receive little rain, and their sand dunes move with the wind across the plains.'],
+  ['d3', 'Cheese making', 'Milk curdles with rennet; the curds are pressed, salted and aged until the cheese ripens.'],
+  ['d4', 'Bats', 'Bats find insects in the dark by echolocation, listening to the echoes of their own calls.'],
+  ['d5', 'Rainbows', 'A rainbow appears when sunlight is refracted and reflected inside raindrops in the sky.'],
+  ['d6', 'Yogurt', 'Yogurt is milk fermented by lactic bacteria, which thicken it and make it sour.'],
 ];
-const QUERIES = [['q1', 'why does bread rise'], ['q2', 'magma eruption of a volcano'], ['q3', "what makes the tides' move"]];
+const QUERIES = [['q1', 'fermented milk products'], ['q2', 'how do ships see the lighthouse beam'], ['q3', "why do rainbows' colours appear"]];
 const QRELS = [['q1', 'd3', 1], ['q1', 'd6', 1], ['q2', 'd1', 1], ['q3', 'd5', 1]];
-
-function capture() {
-  const out = [];
-  const err = [];
-  return {
-    io: { stdout: { write: (s) => { out.push(String(s)); return true; } }, stderr: { write: (s) => { err.push(String(s)); return true; } } },
-    out: () => out.join(''), err: () => err.join(''),
-  };
-}
 
 const SKIP = serverSkipReason() ?? false;
 let server;

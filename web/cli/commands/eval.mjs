@@ -1,11 +1,28 @@
 // ragwasm eval --dataset DIR: chunk -> BM25 index -> retrieve -> trec_eval-exact metrics, end to end.
 // Chunk hits are mapped to documents by their best chunk score (qrels are document-level), then the
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
-import { Bm25Index, chunkTexts, Collection, metrics, RagwasmError } from '../../src/index.js';
+import { Bm25Index, chunkTexts, Collection, metrics } from '../../src/index.js';
 import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
 import { configChunker, intOption, parseChunker, UsageError } from '../lib/options.mjs';
-import { documentRanking, embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
+import { documentRanking, embedderFor, rankQueries, retrieverConfig } from '../lib/retrievers.mjs';
+
+/** trec_eval measures of document rankings ({id, docs}) over the judged `queries` (trec_eval -c). */
+function evaluateRankings(rankings, allQrels, queries, measures) {
+  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
+  let qrels = null;
+  try {
+    for (const r of rankings) run.addQuery(r.id, r.docs.map((x) => x.id), r.docs.map((x) => x.score));
+    const wanted = new Set(queries.map((q) => q.id));
+    const judged = {};
+    for (const [qid, rels] of allQrels) if (wanted.has(qid)) judged[qid] = Object.fromEntries(rels);
+    qrels = metrics.Qrels.fromObject(judged);
+    return metrics.evaluateRun(qrels, run, { measures: measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+  } finally {
+    run.dispose();
+    qrels?.dispose();
+  }
+}
 
 /**
  * Runs the pipeline and returns {measures: {name: value}, numQueries, chunks, timings}.
@@ -30,9 +47,6 @@ export function runEval(o) {
   }
   const t2 = performance.now();
   const index = Bm25Index.create({ fields: ['text'] });
-  const judged = {};
-  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
-  let qrels = null;
   let result;
   let t3;
   let t4;
@@ -41,23 +55,14 @@ export function runEval(o) {
     t3 = performance.now();
     const k = o.k ?? 100;
     const chunkK = chunker ? (o.chunkK ?? k * 3) : k;
-    for (const q of queries) {
-      const hits = index.search(q.text, { k: chunkK }).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score }));
-      const docs = documentRanking(hits, k);
-      run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
-    }
+    const rankings = queries.map((q) => ({
+      id: q.id,
+      docs: documentRanking(index.search(q.text, { k: chunkK }).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score })), k),
+    }));
     t4 = performance.now();
-    const wanted = new Set(queries.map((q) => q.id));
-    for (const [qid, rels] of data.qrels) {
-      if (!wanted.has(qid)) continue;
-      judged[qid] = Object.fromEntries(rels);
-    }
-    qrels = metrics.Qrels.fromObject(judged);
-    result = metrics.evaluateRun(qrels, run, { measures: o.measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+    result = evaluateRankings(rankings, data.qrels, queries, o.measures);
   } finally {
     index.dispose();
-    run.dispose();
-    if (qrels) qrels.dispose();
   }
   const t5 = performance.now();
   return {
@@ -87,8 +92,6 @@ export async function runPipelineEval(o) {
   if (o.chunker !== undefined) cfg.chunker = configChunker(o.chunker);
   const t1 = performance.now();
   const col = await Collection.create(cfg, o.embedder ? { embedder: o.embedder } : {});
-  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
-  let qrels = null;
   let result;
   let t2;
   let t3;
@@ -99,28 +102,11 @@ export async function runPipelineEval(o) {
     t2 = performance.now();
     const k = o.k ?? 100;
     const chunkK = o.chunkK ?? (chunks > data.corpus.length ? k * 3 : k);
-    for (const q of queries) {
-      let hits;
-      try {
-        hits = await col.search(q.text, { k: chunkK });
-      } catch (e) {
-        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT') throw e;
-        skipped++;
-        continue;
-      }
-      const docs = documentRanking(hits, k);
-      run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
-    }
+    const rankings = await rankQueries(queries, (text) => col.search(text, { k: chunkK }), k, () => ++skipped);
     t3 = performance.now();
-    const wanted = new Set(queries.map((q) => q.id));
-    const judged = {};
-    for (const [qid, rels] of data.qrels) if (wanted.has(qid)) judged[qid] = Object.fromEntries(rels);
-    qrels = metrics.Qrels.fromObject(judged);
-    result = metrics.evaluateRun(qrels, run, { measures: o.measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+    result = evaluateRankings(rankings, data.qrels, queries, o.measures);
   } finally {
     col.dispose();
-    run.dispose();
-    if (qrels) qrels.dispose();
   }
   const t4 = performance.now();
   const f = col.config.retrieval.fusion;
@@ -155,8 +141,6 @@ export async function runEngineEval(o) {
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
   const t1 = performance.now();
   const { client, retriever, embedder, label } = await openEngine(o.engine, { schema: o.schema, modelPath: o.model });
-  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
-  let qrels = null;
   let result;
   let skipped = 0;
   let t2;
@@ -166,30 +150,13 @@ export async function runEngineEval(o) {
   try {
     const k = o.k ?? 100;
     const chunkK = o.chunkK ?? (counts.chunks > counts.documents ? k * 3 : k);
-    for (const q of queries) {
-      let hits;
-      try {
-        hits = await retriever.search(q.text, { k: chunkK, retriever: which });
-      } catch (e) {
-        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT') throw e;
-        skipped++;
-        continue;
-      }
-      const docs = documentRanking(hits, k);
-      run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
-    }
+    const rankings = await rankQueries(queries, (text) => retriever.search(text, { k: chunkK, retriever: which }), k, () => ++skipped);
     t2 = performance.now();
-    const wanted = new Set(queries.map((q) => q.id));
-    const judged = {};
-    for (const [qid, rels] of data.qrels) if (wanted.has(qid)) judged[qid] = Object.fromEntries(rels);
-    qrels = metrics.Qrels.fromObject(judged);
-    result = metrics.evaluateRun(qrels, run, { measures: o.measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+    result = evaluateRankings(rankings, data.qrels, queries, o.measures);
   } finally {
     retriever.dispose();
     embedder?.dispose();
     await client.end().catch(() => {});
-    run.dispose();
-    if (qrels) qrels.dispose();
   }
   const t3 = performance.now();
   return {

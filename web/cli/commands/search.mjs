@@ -1,10 +1,10 @@
 // ragwasm search INDEX (--query TEXT | --queries FILE): TREC run lines `qid Q0 docid rank score tag`.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Bm25Index, Collection, parsePipelineConfig, RagwasmError } from '../../src/index.js';
+import { Bm25Index, Collection, parsePipelineConfig } from '../../src/index.js';
 import { readQrelsTsv, readQueries, trecLines } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
 import { UsageError } from '../lib/options.mjs';
-import { documentRanking, embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
+import { embedderFor, rankQueries, retrieverConfig } from '../lib/retrievers.mjs';
 
 const COLLECTION_MAGIC = 'RAGWCOL1';
 
@@ -86,15 +86,13 @@ export default {
       return 2;
     }
     const idx = Bm25Index.load(bytes);
-    const lines = [];
+    let rankings;
     try {
-      for (const q of queries) lines.push(...trecLines(q.id, idx.search(q.text, options), values.tag));
+      rankings = queries.map((q) => ({ id: q.id, docs: idx.search(q.text, options) }));
     } finally {
       idx.dispose();
     }
-    const out = lines.join('\n') + (lines.length ? '\n' : '');
-    if (values.output) writeFileSync(values.output, out);
-    else io.stdout.write(out);
+    writeRun(rankings, values, io);
     return 0;
   },
 };
@@ -119,28 +117,33 @@ async function searchCollection(bytes, queries, values, k, io) {
     io.stderr.write(`ragwasm search: ${e.message}\n`);
     return 2;
   }
-  const lines = [];
+  let rankings;
   try {
     const chunkK = col.chunks.size > col.size ? k * 3 : k;
-    for (const q of queries) {
-      let hits;
-      try {
-        hits = await col.search(q.text, { k: chunkK });
-      } catch (e) {
-        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT' || queries.length === 1) throw e;
-        io.stderr.write(`ragwasm search: query ${q.id} skipped: ${e.message}\n`);
-        continue;
-      }
-      lines.push(...trecLines(q.id, documentRanking(hits, k), values.tag));
-    }
+    rankings = await rankQueries(queries, (text) => col.search(text, { k: chunkK }), k, skipNote(queries, io));
   } finally {
     col.dispose();
     embedder?.dispose();
   }
+  writeRun(rankings, values, io);
+  return 0;
+}
+
+/** With several queries, one that cannot be searched is skipped with a note (a single one fails). */
+function skipNote(queries, io) {
+  return (q, e) => {
+    if (queries.length === 1) return false;
+    io.stderr.write(`ragwasm search: query ${q.id} skipped: ${e.message}\n`);
+    return true;
+  };
+}
+
+/** TREC run lines of the rankings to -o FILE or stdout. */
+function writeRun(rankings, values, io) {
+  const lines = rankings.flatMap((r) => trecLines(r.id, r.docs, values.tag));
   const out = lines.join('\n') + (lines.length ? '\n' : '');
   if (values.output) writeFileSync(values.output, out);
   else io.stdout.write(out);
-  return 0;
 }
 
 /** The queries of --query / --queries (+ --qrels-only). */
@@ -170,28 +173,17 @@ async function searchEngine(values, positionals, io) {
   }
   const queries = queriesOf(values);
   const { client, retriever, embedder } = await openEngine(values.engine, { schema: values.schema, modelPath: values.model });
-  const lines = [];
+  let rankings;
   try {
     const counts = retriever.meta.counts ?? { documents: 0, chunks: 0 };
     const chunkK = counts.chunks > counts.documents ? k * 3 : k;
-    for (const q of queries) {
-      let hits;
-      try {
-        hits = await retriever.search(q.text, { k: chunkK, ...(values.retriever ? { retriever: values.retriever } : {}) });
-      } catch (e) {
-        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT' || queries.length === 1) throw e;
-        io.stderr.write(`ragwasm search: query ${q.id} skipped: ${e.message}\n`);
-        continue;
-      }
-      lines.push(...trecLines(q.id, documentRanking(hits, k), values.tag));
-    }
+    const which = values.retriever ? { retriever: values.retriever } : {};
+    rankings = await rankQueries(queries, (text) => retriever.search(text, { k: chunkK, ...which }), k, skipNote(queries, io));
   } finally {
     retriever.dispose();
     embedder?.dispose();
     await client.end().catch(() => {});
   }
-  const out = lines.join('\n') + (lines.length ? '\n' : '');
-  if (values.output) writeFileSync(values.output, out);
-  else io.stdout.write(out);
+  writeRun(rankings, values, io);
   return 0;
 }

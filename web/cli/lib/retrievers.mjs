@@ -53,3 +53,24 @@ export async function embedderFor(config, modelPath) {
 export function documentRanking(hits, k) {
   return aggregateToDocuments(hits, { method: 'max', topK: k }).map((d) => ({ id: d.docId, score: d.score }));
 }
+
+/**
+ * Searches every query (`search(text)` -> chunk hits) and maps the hits to the first k documents.
+ * A query the retriever cannot search (INVALID_ARGUMENT, e.g. only stopwords) goes to
+ * onSkip(query, error), which returns true to skip it (false rethrows).
+ * @returns {Promise<{id: string, docs: {id: string, score: number}[]}[]>}
+ */
+export async function rankQueries(queries, search, k, onSkip = () => true) {
+  const out = [];
+  for (const q of queries) {
+    let hits;
+    try {
+      hits = await search(q.text);
+    } catch (e) {
+      if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT' || !onSkip(q, e)) throw e;
+      continue;
+    }
+    out.push({ id: q.id, docs: documentRanking(hits, k) });
+  }
+  return out;
+}
