@@ -71,7 +71,7 @@ test('eval --engine gives the in-browser BM25 measures', { skip: SKIP }, async (
   assert.equal(b.numQueries, 3);
 });
 
-test('export --to FILE.sql loads with psql into the same tables', { skip: SKIP }, async () => {
+test('export --to FILE.sql and --format csv load with psql into the same tables', { skip: SKIP }, async () => {
   const sql = join(dir, 'col.sql');
   let c = capture();
   assert.equal(await main(['export', dir, '--retriever', 'bm25', '--chunker', 'none', '--to', sql, '--schema', 'fromfile', '--no-vectors'], c.io), 0, c.err());
@@ -81,6 +81,13 @@ test('export --to FILE.sql loads with psql into the same tables', { skip: SKIP }
   const b = capture();
   assert.equal(await main(['search', '--engine', server.url, '--schema', 'cli', '--queries', join(dir, 'queries.jsonl'), '-k', '5'], b.io), 0, b.err());
   assert.equal(a.out(), b.out());
+  const csvDir = join(dir, 'csv');
+  c = capture();
+  assert.equal(await main(['export', dir, '--retriever', 'bm25', '--chunker', 'none', '--format', 'csv', '--to', csvDir, '--schema', 'fromcsv'], c.io), 0, c.err());
+  execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', server.url, '-f', 'load.sql'], { cwd: csvDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const d = capture();
+  assert.equal(await main(['search', '--engine', server.url, '--schema', 'fromcsv', '--queries', join(dir, 'queries.jsonl'), '-k', '5'], d.io), 0, d.err());
+  assert.equal(d.out(), b.out());
   c = capture();
   assert.equal(await main(['export', dir, '--to', join(dir, 'x.txt')], c.io), 2);
   assert.match(c.err(), /--to: expected a postgres:\/\/ URL or a file ending in \.sql/);

@@ -61,3 +61,5 @@ export declare function maskUrl(url: string): string;
 export declare function maskSecrets(text: string, url?: string): string;
 /** A client that writes the export's statements (parameters inlined) instead of running them. */
 export declare function sqlFileClient(write: (sql: string) => void | Promise<void>, options?: { vectors?: boolean }): PostgresClient;
+/** Bulk rows as CSV files (one per table) + a psql script with \copy lines; see docs/postgres.md. */
+export declare function csvFilesClient(write: (sql: string) => void | Promise<void>, appendCsv: (table: string, csv: string) => void | Promise<void>, options?: { vectors?: boolean }): PostgresClient;

@@ -5,4 +5,4 @@ export { PostgresRetriever } from './server/postgres/retriever.js';
 export { connectPostgres, maskSecrets, maskUrl, parsePostgresUrl } from './server/postgres/connect.js';
 export { RagwasmError } from './core/errors.js';
 export { POSTGRES_SCHEMA_VERSION } from './server/postgres/schema.js';
-export { sqlFileClient } from './server/postgres/sql-file.js';
+export { csvFilesClient, sqlFileClient } from './server/postgres/sql-file.js';

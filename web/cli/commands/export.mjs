@@ -1,8 +1,9 @@
 // ragwasm export INPUT --to postgres://…|FILE.sql: a saved collection, or documents indexed with a
 // pipeline config, written into PostgreSQL (+ pgvector) with the versioned schema of docs/postgres.md.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { Collection } from '../../src/index.js';
-import { connectPostgres, exportToPostgres, maskSecrets, maskUrl, RagwasmError, sqlFileClient } from '../../src/postgres.js';
+import { connectPostgres, csvFilesClient, exportToPostgres, maskSecrets, maskUrl, RagwasmError, sqlFileClient } from '../../src/postgres.js';
 import { readDocuments } from '../datasets.mjs';
 import { engineUrl, isCollectionFile, loadCollection } from '../lib/engine.mjs';
 import { configChunker, intOption, UsageError } from '../lib/options.mjs';
@@ -27,15 +28,17 @@ function progressBar(io) {
 export default {
   name: 'export',
   summary: 'export a collection to PostgreSQL + pgvector (or an SQL file): documents, chunks, BM25 impacts, embeddings',
-  usage: 'export INPUT --to postgres://USER@HOST:PORT/DB|FILE.sql [--schema ragwasm] [--retriever bm25|dense|hybrid | --config FILE] [--chunker SPEC] [--model FILE] [--batch-size 2000] [--no-vectors] [--vector-type vector|halfvec] [--no-hnsw]',
+  usage: 'export INPUT --to postgres://USER@HOST:PORT/DB|FILE.sql|DIR --format csv [--schema ragwasm] [--retriever bm25|dense|hybrid | --config FILE] [--chunker SPEC] [--model FILE] [--batch-size 2000] [--no-vectors] [--vector-type vector|halfvec] [--no-hnsw]',
   description: 'INPUT is a collection saved by `ragwasm index --retriever/--config`, or documents (BEIR corpus.jsonl, a BEIR folder, '
     + 'a folder of .txt/.md files) indexed first with --config FILE or --retriever (default hybrid). The schema is versioned '
     + '(docs/postgres.md); re-running upserts changed documents, deletes removed ones and rebuilds the BM25 impact table only '
     + 'when the collection statistics changed. Each batch is one transaction: after a failure, run the same command again. '
     + 'Credentials come from the URL or PGUSER/PGPASSWORD/PGHOST/PGPORT/PGDATABASE and are never printed. --to FILE.sql '
-    + 'writes the statements instead (load with psql -f FILE.sql into a server with pgvector, or use --no-vectors).',
+    + 'writes the statements instead (load with psql -f FILE.sql into a server with pgvector, or use --no-vectors); --format csv '
+    + 'writes one CSV file per table and a load.sql that creates the schema and \\copy-loads them.',
   options: {
-    to: { type: 'string', help: 'postgres:// URL or a .sql file (required)' },
+    to: { type: 'string', help: 'postgres:// URL, a .sql file, or a folder with --format csv (required)' },
+    format: { type: 'string', help: 'csv: one CSV file per table + load.sql (psql \\copy) in the --to folder' },
     schema: { type: 'string', default: 'ragwasm', help: 'PostgreSQL schema to write' },
     retriever: { type: 'string', help: 'documents INPUT: bm25, dense or hybrid (default hybrid)' },
     config: { type: 'string', help: 'documents INPUT: pipeline config JSON file' },
@@ -51,8 +54,14 @@ export default {
     let batchSize;
     try {
       if (positionals.length !== 1 || !values.to) throw new UsageError('expected one INPUT and --to postgres://…|FILE.sql (see --help)');
-      target = /^[a-z][a-z0-9+.-]*:\/\//i.test(values.to) || /^postgres(ql)?:/i.test(values.to) ? { url: engineUrl(values.to, '--to') } : { file: values.to };
-      if (target.file && !/\.sql$/i.test(target.file)) throw new UsageError(`--to: expected a postgres:// URL or a file ending in .sql, got '${target.file}'`);
+      if (values.format !== undefined && values.format !== 'csv') throw new UsageError(`--format: expected csv, got '${values.format}'`);
+      if (values.format === 'csv') {
+        if (existsSync(values.to) && (!statSync(values.to).isDirectory() || readdirSync(values.to).length > 0)) throw new UsageError(`--to: with --format csv, a new or empty folder, got '${values.to}'`);
+        target = { dir: values.to };
+      } else {
+        target = /^[a-z][a-z0-9+.-]*:\/\//i.test(values.to) || /^postgres(ql)?:/i.test(values.to) ? { url: engineUrl(values.to, '--to') } : { file: values.to };
+        if (target.file && !/\.sql$/i.test(target.file)) throw new UsageError(`--to: expected a postgres:// URL or a file ending in .sql (or a folder with --format csv), got '${target.file}'`);
+      }
       batchSize = intOption(values['batch-size'], 'batch-size');
       if (values['vector-type'] !== undefined && !['vector', 'halfvec'].includes(values['vector-type'])) throw new UsageError(`--vector-type: expected vector or halfvec, got '${values['vector-type']}'`);
     } catch (e) {
@@ -96,6 +105,12 @@ export default {
       if (target.url) {
         client = await connectPostgres(target.url);
         r = await exportToPostgres(col, client, options);
+      } else if (target.dir) {
+        mkdirSync(target.dir, { recursive: true });
+        const script = join(target.dir, 'load.sql');
+        appendFileSync(script, `-- ragwasm export (schema "${values.schema}"): in this folder run psql -v ON_ERROR_STOP=1 -f load.sql\n`);
+        r = await exportToPostgres(col, csvFilesClient((sql) => appendFileSync(script, sql), (table, csv) => appendFileSync(join(target.dir, `${table}.csv`), csv),
+          { vectors: !values['no-vectors'] }), options);
       } else {
         tmp = `${target.file}.tmp-${process.pid}`;
         const fd = openSync(tmp, 'w');
@@ -122,7 +137,7 @@ export default {
       embedder?.dispose();
     }
     for (const w of r.warnings) io.stderr.write(`ragwasm export: warning: ${w}\n`);
-    const where = target.url ? maskUrl(target.url) : target.file;
+    const where = target.url ? maskUrl(target.url) : target.file ?? `${target.dir}/ (CSV + load.sql)`;
     io.stderr.write(`exported ${r.documents} documents (${r.upserted} written, ${r.removed} removed), ${r.chunks} chunks, `
       + `${r.impacts === null ? 'BM25 impacts unchanged' : `${r.impacts} BM25 impacts`}, ${r.vectors ? 'embeddings' : 'no embeddings'} `
       + `to ${where} schema ${values.schema} in ${((performance.now() - t1) / 1000).toFixed(2)} s (collection ${((t1 - t0) / 1000).toFixed(2)} s)\n`);

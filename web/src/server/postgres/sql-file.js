@@ -33,3 +33,39 @@ export function sqlFileClient(write, { vectors = true } = {}) {
     },
   };
 }
+
+function csvField(v) {
+  const s = String(v);
+  if (s.includes('\0')) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: CSV export: a value holds a NUL character, which PostgreSQL text cannot store');
+  return `"${s.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Like sqlFileClient, but the rows of every bulk INSERT (`INSERT INTO s.t (cols) SELECT … unnest(…)`)
+ * go to `appendCsv(table, text)` as CSV lines, and the script gets one
+ * `\copy s.t (cols) FROM 't.csv' WITH (FORMAT csv)` where the first such INSERT was: `psql -f load.sql`
+ * run in the folder of the CSV files loads everything (COPY is the fast path for big tables).
+ * @param {(sql: string) => void|Promise<void>} write
+ * @param {(table: string, csv: string) => void|Promise<void>} appendCsv
+ * @param {{vectors?: boolean}} [options]
+ */
+export function csvFilesClient(write, appendCsv, { vectors = true } = {}) {
+  const sql = sqlFileClient(write, { vectors });
+  const started = new Set();
+  return {
+    async query(text, params) {
+      const m = /^INSERT INTO (\w+)\.(\w+) \(([^)]*)\)\s+SELECT [^]*unnest\(/.exec(text);
+      if (!m) return sql.query(text, params);
+      const [, schema, table, cols] = m;
+      if (!started.has(table)) {
+        started.add(table);
+        await write(`\\copy ${schema}.${table} (${cols}) FROM '${table}.csv' WITH (FORMAT csv)\n`);
+      }
+      const n = params[0].length;
+      let out = '';
+      for (let r = 0; r < n; r++) out += params.map((col) => csvField(col[r])).join(',') + '\n';
+      await appendCsv(table, out);
+      return { rows: [] };
+    },
+  };
+}
