@@ -12,6 +12,8 @@ import {
 
 const encoder = new TextEncoder();
 
+const upsertedOrImpacts = (changed, removed, impacts) => changed > 0 || removed > 0 || impacts !== null;
+
 /** Runs fn inside BEGIN/COMMIT on `client` (ROLLBACK on error, then rethrow). */
 export async function inTransaction(client, fn) {
   await client.query('BEGIN');
@@ -162,7 +164,7 @@ export async function exportToPostgres(collection, client, options = {}) {
     if (current !== fingerprint) {
       await inTransaction(client, async () => {
         await client.query(`DROP TABLE IF EXISTS ${t.impactsNext}`);
-        await client.query(`CREATE TABLE ${t.impactsNext} (term text NOT NULL, chunk_id text NOT NULL, impact float8 NOT NULL)`);
+        await client.query(`CREATE TABLE ${t.impactsNext} (term text COLLATE "C" NOT NULL, chunk_id text COLLATE "C" NOT NULL, impact float8 NOT NULL)`);
       });
       impactRows = 0;
       const total = collection.bm25.stats().terms;
@@ -190,6 +192,11 @@ export async function exportToPostgres(collection, client, options = {}) {
     }
   }
   await inTransaction(client, () => setMeta(client, t, 'counts', { documents: docs.length, chunks: collection.chunks.size }));
+  // Fresh planner statistics: without them the BM25 query scans the whole impact table instead of
+  // its primary-key index (measured: 225 ms instead of a few ms per SciFact query on PostgreSQL 15).
+  if (upsertedOrImpacts(changed.length, removed.length, impactRows)) {
+    for (const name of [t.documents, t.chunks, t.impacts]) await client.query(`ANALYZE ${name}`);
+  }
   if (withVectors && hnsw) {
     const h = cfg.indexes.dense.hnsw ?? {};
     await client.query(hnswDdl(s, vectorType, { m: h.m ?? 16, efConstruction: h.efConstruction ?? 64 }));

@@ -61,10 +61,13 @@ export class PostgresRetriever {
     const q = this.queryTerms(query);
     if (q.length === 0) throw invalid('query', 'at least one searchable term (it is empty or only stopwords)', query);
     // sum(... ORDER BY pos): float8 additions in query-term order, as the C++ scorer adds them.
-    const r = await this.client.query(`WITH q(term, weight, pos) AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::int[]))
-      SELECT i.chunk_id AS id, c.doc_id AS doc_id, sum(q.weight * i.impact ORDER BY q.pos) AS score
-      FROM ${this._t.impacts} i JOIN q ON q.term = i.term JOIN ${this._t.chunks} c ON c.id = i.chunk_id
-      GROUP BY i.chunk_id, c.doc_id ORDER BY score DESC, i.chunk_id COLLATE "C" LIMIT $4`,
+    // The top k first, then their documents: joining chunks before the LIMIT would look up every match.
+    const r = await this.client.query(`WITH q(term, weight, pos) AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::int[])),
+      top AS (SELECT i.chunk_id, sum(q.weight * i.impact ORDER BY q.pos) AS score
+        FROM ${this._t.impacts} i JOIN q ON q.term = i.term WHERE i.term = ANY($1::text[])
+        GROUP BY i.chunk_id ORDER BY score DESC, i.chunk_id COLLATE "C" LIMIT $4)
+      SELECT top.chunk_id AS id, c.doc_id AS doc_id, top.score FROM top JOIN ${this._t.chunks} c ON c.id = top.chunk_id
+      ORDER BY top.score DESC, top.chunk_id COLLATE "C"`,
     [q.map((x) => x.term), q.map((x) => x.weight), q.map((x, i) => i), k]);
     return r.rows.map((row) => ({ id: row.id, docId: row.doc_id, score: Number(row.score) }));
   }

@@ -35,7 +35,8 @@ export function baseDdl(s) {
       index_text text NOT NULL, metadata jsonb NOT NULL DEFAULT '{}')`,
     `CREATE INDEX IF NOT EXISTS chunks_doc_id ON ${t.chunks} (doc_id)`,
     // float8: the impact is the double the in-browser scorer computes; real (float4) would round it.
-    `CREATE TABLE IF NOT EXISTS ${t.impacts} (term text NOT NULL, chunk_id text NOT NULL, impact float8 NOT NULL, PRIMARY KEY (term, chunk_id))`,
+    // COLLATE "C": bytewise order is the browser's tie order, and sorting by it is a memcmp.
+    `CREATE TABLE IF NOT EXISTS ${t.impacts} (term text COLLATE "C" NOT NULL, chunk_id text COLLATE "C" NOT NULL, impact float8 NOT NULL, PRIMARY KEY (term, chunk_id))`,
   ];
 }
 
