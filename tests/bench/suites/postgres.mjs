@@ -3,7 +3,7 @@
 // throwaway Debian PostgreSQL 15 server (no pgvector: lexical only): agreement with the in-browser
 // collection (BM25 top-10 lists and scores for every test query, nDCG@10; dense exact vs the flat
 // index; HNSW recall@10 vs exact), then the scale table: export time, table sizes, throughput and
-// query p50/p95 beside in-browser. RAGWASM_BENCH_PG_SCALE=1 adds the 101k-passage corpus of
+// query p50/p95 beside in-browser. RAGWASM_BENCH_PG_SCALE=1 adds (=only: runs only) the 101k-passage corpus of
 // tests/bench/lib/big-corpus.mjs (BM25 + dense, PostgreSQL 15 and PGlite).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -162,8 +162,8 @@ export default {
     try {
       const s = loadBeir(dir);
       const docs = (ctx.quick ? s.corpus.slice(0, 1000) : s.corpus).map((d) => ({ id: d.id, text: `${d.title} ${d.text}` }));
-      await measure(ctx, 'SciFact', docs, s.queries, s.qrels, embedder, { agreement: true });
-      if (process.env.RAGWASM_BENCH_PG_SCALE === '1') {
+      if (process.env.RAGWASM_BENCH_PG_SCALE !== 'only') await measure(ctx, 'SciFact', docs, s.queries, s.qrels, embedder, { agreement: true });
+      if (process.env.RAGWASM_BENCH_PG_SCALE === '1' || process.env.RAGWASM_BENCH_PG_SCALE === 'only') {
         const big = buildBigCorpus(ctx.shared);
         await measure(ctx, '101k passages', big.docs, big.queries.slice(0, 500), new Map(), embedder, { agreement: false });
       } else {
