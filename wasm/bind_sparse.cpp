@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "sparse/impacts.h"
 #include "sparse/index.h"
 #include "sparse/options_json.h"
 
@@ -41,6 +42,46 @@ val hits_to_val(const std::vector<sparse::Hit>& hits) {
   r.set("scores", to_typed_array(scores));
   return r;
 }
+
+// Reads an index's BM25 impact table in batches (src/sparse/impacts.h). Holds a pointer to the
+// index binding's core: web/src/retrieve/sparse.js stops reading once the index is disposed.
+class ImpactReaderBinding {
+ public:
+  explicit ImpactReaderBinding(Bm25Index& index) : reader_(index) {}
+
+  val ids() {
+    return guard([&] {
+      val out = val::array();
+      const auto& ids = reader_.doc_ids();
+      for (std::size_t i = 0; i < ids.size(); ++i) out.set(i, val(ids[i]));
+      return reply_ok(out);
+    });
+  }
+
+  val termCount() {
+    return guard([&] { return reply_ok(val(static_cast<double>(reader_.term_count()))); });
+  }
+
+  val read(std::size_t first, std::size_t max_terms, std::size_t max_rows) {
+    return guard([&] {
+      auto r = reader_.read(first, max_terms, max_rows);
+      if (!r.ok()) return reply_error(r.error());
+      const auto& b = r.value();
+      val terms = val::array();
+      for (std::size_t i = 0; i < b.terms.size(); ++i) terms.set(i, val(b.terms[i]));
+      val out = val::object();
+      out.set("terms", terms);
+      out.set("rowStart", to_typed_array(b.row_start));
+      out.set("docs", to_typed_array(b.doc));
+      out.set("impacts", to_typed_array(b.impact));
+      out.set("next", val(static_cast<double>(b.next_term)));
+      return reply_ok(out);
+    });
+  }
+
+ private:
+  sparse::ImpactReader reader_;
+};
 
 class Bm25IndexBinding {
  public:
@@ -147,6 +188,24 @@ class Bm25IndexBinding {
     });
   }
 
+  val impactReader() {
+    return guard([&] { return reply_ok(val(ImpactReaderBinding(core_))); });
+  }
+
+  val queryTerms(const Bytes& query) {
+    return guard([&] {
+      val out = val::array();
+      const auto q = sparse::query_weights(core_, query);
+      for (std::size_t i = 0; i < q.size(); ++i) {
+        val t = val::object();
+        t.set("term", val(q[i].term));
+        t.set("weight", val(q[i].weight));
+        out.set(i, t);
+      }
+      return reply_ok(out);
+    });
+  }
+
   val has(const Bytes& id) {
     return guard([&] { return reply_ok(val(core_.contains(id))); });
   }
@@ -232,7 +291,13 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("save", &Bm25IndexBinding::save)
       .function("stats", &Bm25IndexBinding::stats)
       .function("documentFrequency", &Bm25IndexBinding::documentFrequency)
-      .function("fieldNames", &Bm25IndexBinding::fieldNames);
+      .function("fieldNames", &Bm25IndexBinding::fieldNames)
+      .function("impactReader", &Bm25IndexBinding::impactReader)
+      .function("queryTerms", &Bm25IndexBinding::queryTerms);
+  emscripten::class_<ImpactReaderBinding>("ImpactReaderBinding")
+      .function("ids", &ImpactReaderBinding::ids)
+      .function("termCount", &ImpactReaderBinding::termCount)
+      .function("read", &ImpactReaderBinding::read);
   emscripten::function("sparse_createIndex", &create_index);
   emscripten::function("sparse_loadIndex", &load_index);
 }

@@ -138,6 +138,8 @@ class Bm25Index {
   std::size_t document_frequency(std::string_view term) const;  // live documents containing term
   // Ids of live documents in insertion order.
   std::vector<std::string> ids() const;
+  // The term dictionary in term-id order (includes terms only in deleted documents: df 0).
+  std::vector<std::string> terms() const;
 
   std::string save() const;
   static Result<Bm25Index> load(std::string_view bytes);

@@ -45,4 +45,6 @@ std::vector<std::string> Bm25Index::ids() const {
   return out;
 }
 
+std::vector<std::string> Bm25Index::terms() const { return impl_->terms; }
+
 }  // namespace ragwasm::sparse

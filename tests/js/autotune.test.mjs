@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, autotune, Collection, DEFAULT_AUTOTUNE_GRID, metrics, RagwasmError } from '../../web/src/index.js';
 import { main } from '../../web/cli/ragwasm.mjs';
-import { DEFAULT_MODEL, loadEvidenceCorpus } from '../../web/cli/commands/tune.mjs';
+import { loadEvidenceCorpus } from '../../web/cli/datasets.mjs';
+import { DEFAULT_MODEL } from '../../web/cli/lib/retrievers.mjs';
 import { repoRoot } from './helpers.mjs';
 
 await init();
@@ -193,7 +194,7 @@ test('autotune runs in a worker thread with progress messages and cancels on req
   const { Worker } = await import('node:worker_threads');
   const { pathToFileURL } = await import('node:url');
   const index = pathToFileURL(join(repoRoot, 'web/src/index.js')).href;
-  const tune = pathToFileURL(join(repoRoot, 'web/cli/commands/tune.mjs')).href;
+  const tune = pathToFileURL(join(repoRoot, 'web/cli/datasets.mjs')).href;
   // The worker owns its AbortController; a 'cancel' message aborts it (as a browser Worker would).
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../web/cli/ragwasm.mjs';
-import { DEFAULT_MODEL } from '../../web/cli/commands/tune.mjs';
+import { DEFAULT_MODEL } from '../../web/cli/lib/retrievers.mjs';
 
 const DOCS = [
   ['d1', 'Volcanoes', 'A volcano erupts when molten rock called magma rises through the crust and reaches the surface.'],

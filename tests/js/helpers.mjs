@@ -56,3 +56,13 @@ export function seededRandom(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Captured stdout/stderr for calling the CLI's main(argv, io) in-process: {io, out(), err()}. */
+export function captureIo() {
+  const out = [];
+  const err = [];
+  return {
+    io: { stdout: { write: (s) => { out.push(String(s)); return true; } }, stderr: { write: (s) => { err.push(String(s)); return true; } } },
+    out: () => out.join(''), err: () => err.join(''),
+  };
+}

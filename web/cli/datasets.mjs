@@ -1,11 +1,15 @@
 // Loaders for the shared evaluation collections, used by the CLI, tests and benchmarks.
 //   loadBeir(dir, {split})  BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv
 //   loadCisi(dir)           CISI original files: CISI.ALL, CISI.QRY, CISI.REL
+//   loadDataset(dir, split) either of the two, by the files present
+//   readDocuments(input)    corpus.jsonl, a BEIR folder or a folder of .txt/.md files (index, export)
+//   readQueries(path)       queries.jsonl or qid<TAB>text lines (search)
+//   loadEvidenceCorpus(dir) examples/corpus-style folders (manifest.json + questions.jsonl with evidence)
 // Both return {corpus: [{id, title, text}], queries: [{id, text}], qrels: Map<qid, Map<docid, rel>>}
 // with exactly the documents and judged queries used by ../shared/data/golden (see its README):
 // queries are those with judgments, in the queries file's order.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
 
 /** Parses JSON lines; blank lines ignored; errors name the file and line. */
 export function readJsonl(path) {
@@ -133,6 +137,68 @@ export function loadCisi(dir) {
   if (qrels.size === 0) throw new DatasetError(`${join(dir, 'CISI.REL')}: no judgments (an empty qrels file evaluates every run to 0)`);
   const queries = parseCisi(join(dir, 'CISI.QRY')).filter(({ id }) => qrels.has(id)).map(({ id, f }) => ({ id, text: f.W ?? '' }));
   return { corpus, queries, qrels };
+}
+
+/**
+ * A BEIR folder (corpus.jsonl) or a CISI folder (CISI.ALL), by the files present.
+ * @throws {DatasetError} neither
+ */
+export function loadDataset(dir, split = 'test') {
+  if (existsSync(join(dir, 'corpus.jsonl'))) return loadBeir(dir, { split });
+  if (existsSync(join(dir, 'CISI.ALL'))) return loadCisi(dir);
+  throw new DatasetError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor CISI.ALL`);
+}
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) walk(p, out);
+    else if (['.txt', '.md', '.markdown'].includes(extname(name).toLowerCase())) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder searched recursively for .txt/.md
+ * files (id = relative path, title = first "# " heading of markdown).
+ * @returns {{id: string, title: string, text: string}[]}
+ */
+export function readDocuments(input) {
+  const st = statSync(input);
+  if (st.isFile()) return readBeirCorpus(input);
+  try {
+    if (statSync(join(input, 'corpus.jsonl')).isFile()) return readBeirCorpus(join(input, 'corpus.jsonl'));
+  } catch { /* not a BEIR folder */ }
+  return walk(input).map((p) => {
+    const text = readFileSync(p, 'utf8');
+    const heading = /^#\s+(.+)$/m.exec(text);
+    return { id: relative(input, p), title: extname(p) === '.txt' ? '' : (heading ? heading[1].trim() : ''), text };
+  });
+}
+
+/** Queries from a BEIR queries.jsonl ({_id, text}) or a TSV file (`qid<TAB>text` per line). */
+export function readQueries(path) {
+  if (/\.jsonl$/i.test(path)) return readJsonl(path).map((q) => ({ id: String(q._id ?? q.id), text: q.text ?? '' }));
+  return readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim()).map((l, i) => {
+    const tab = l.indexOf('\t');
+    if (tab < 0) throw new Error(`${path}:${i + 1}: expected "qid<TAB>query text"`);
+    return { id: l.slice(0, tab), text: l.slice(tab + 1) };
+  });
+}
+
+/** A sample-corpus folder (manifest.json + questions.jsonl with evidence) -> {documents, queries, evidence}. */
+export function loadEvidenceCorpus(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const documents = manifest.map((d) => ({ id: d.id, title: '', text: readFileSync(join(dir, d.file), 'utf8') }));
+  const queries = [];
+  const evidence = {};
+  for (const q of readJsonl(join(dir, 'questions.jsonl'))) {
+    if (!Array.isArray(q.evidence) || q.evidence.length === 0) continue;  // unanswerable: nothing to retrieve
+    queries.push({ id: String(q.id), text: q.question });
+    evidence[q.id] = q.evidence;
+  }
+  return { documents, queries, evidence };
 }
 
 /**

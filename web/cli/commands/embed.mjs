@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createStaticEmbedder, Tokenizer } from '../../src/index.js';
 import { createOnnxEmbedder } from '../../src/onnx.js';
 
-import { DEFAULT_MODEL } from './tune.mjs';
+import { DEFAULT_MODEL } from '../lib/retrievers.mjs';
 const MANIFEST = fileURLToPath(new URL('../../../models/manifest.json', import.meta.url));
 
 export default {

@@ -1,27 +1,27 @@
 // ragwasm eval --dataset DIR: chunk -> BM25 index -> retrieve -> trec_eval-exact metrics, end to end.
 // Chunk hits are mapped to documents by their best chunk score (qrels are document-level), then the
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Bm25Index, chunkTexts, Collection, metrics, RagwasmError } from '../../src/index.js';
-import { loadBeir, loadCisi } from '../datasets.mjs';
-import { bestChunkPerDoc, embedderFor, retrieverConfig, UsageError } from './tune.mjs';
+import { Bm25Index, chunkTexts, Collection, metrics } from '../../src/index.js';
+import { loadDataset } from '../datasets.mjs';
+import { engineUrl, openEngine } from '../lib/engine.mjs';
+import { configChunker, intOption, parseChunker, UsageError } from '../lib/options.mjs';
+import { documentRanking, embedderFor, rankQueries, retrieverConfig } from '../lib/retrievers.mjs';
 
-/** "recursive:1800/300" -> {strategy, chunkSize, chunkOverlap}; "none" -> null (whole documents). */
-export function parseChunker(spec) {
-  if (spec === 'none') return null;
-  const m = /^([a-z-]+)(?::(\d+)(?:\/(\d+))?)?$/.exec(spec);
-  if (!m) throw new Error(`--chunker: expected NAME[:SIZE[/OVERLAP]] (e.g. recursive:1800/300) or none, got '${spec}'`);
-  const o = { strategy: m[1] };
-  if (m[2] !== undefined) o.chunkSize = Number(m[2]);
-  if (m[3] !== undefined) o.chunkOverlap = Number(m[3]);
-  return o;
-}
-
-function loadDataset(dir, split) {
-  if (existsSync(join(dir, 'corpus.jsonl'))) return loadBeir(dir, { split });
-  if (existsSync(join(dir, 'CISI.ALL'))) return loadCisi(dir);
-  throw new Error(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor CISI.ALL`);
+/** trec_eval measures of document rankings ({id, docs}) over the judged `queries` (trec_eval -c). */
+function evaluateRankings(rankings, allQrels, queries, measures) {
+  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
+  let qrels = null;
+  try {
+    for (const r of rankings) run.addQuery(r.id, r.docs.map((x) => x.id), r.docs.map((x) => x.score));
+    const wanted = new Set(queries.map((q) => q.id));
+    const judged = {};
+    for (const [qid, rels] of allQrels) if (wanted.has(qid)) judged[qid] = Object.fromEntries(rels);
+    qrels = metrics.Qrels.fromObject(judged);
+    return metrics.evaluateRun(qrels, run, { measures: measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+  } finally {
+    run.dispose();
+    qrels?.dispose();
+  }
 }
 
 /**
@@ -47,9 +47,6 @@ export function runEval(o) {
   }
   const t2 = performance.now();
   const index = Bm25Index.create({ fields: ['text'] });
-  const judged = {};
-  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
-  let qrels = null;
   let result;
   let t3;
   let t4;
@@ -58,27 +55,14 @@ export function runEval(o) {
     t3 = performance.now();
     const k = o.k ?? 100;
     const chunkK = chunker ? (o.chunkK ?? k * 3) : k;
-    for (const q of queries) {
-      const best = new Map();
-      for (const h of index.search(q.text, { k: chunkK })) {
-        const doc = docOf.get(h.id);
-        if (!best.has(doc) || best.get(doc) < h.score) best.set(doc, h.score);
-      }
-      const docs = [...best.entries()].sort((a, b) => (b[1] - a[1]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, k);
-      run.addQuery(q.id, docs.map((x) => x[0]), docs.map((x) => x[1]));
-    }
+    const rankings = queries.map((q) => ({
+      id: q.id,
+      docs: documentRanking(index.search(q.text, { k: chunkK }).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score })), k),
+    }));
     t4 = performance.now();
-    const wanted = new Set(queries.map((q) => q.id));
-    for (const [qid, rels] of data.qrels) {
-      if (!wanted.has(qid)) continue;
-      judged[qid] = Object.fromEntries(rels);
-    }
-    qrels = metrics.Qrels.fromObject(judged);
-    result = metrics.evaluateRun(qrels, run, { measures: o.measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+    result = evaluateRankings(rankings, data.qrels, queries, o.measures);
   } finally {
     index.dispose();
-    run.dispose();
-    if (qrels) qrels.dispose();
   }
   const t5 = performance.now();
   return {
@@ -105,15 +89,9 @@ export async function runPipelineEval(o) {
   const data = loadDataset(o.dataset, o.split ?? 'test');
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
   const cfg = JSON.parse(JSON.stringify(o.config));
-  if (o.chunker !== undefined) {
-    const c = parseChunker(o.chunker);
-    // 'none': one chunk per document (the recursive splitter keeps a text shorter than chunkSize whole).
-    cfg.chunker = c === null ? { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 } : c;
-  }
+  if (o.chunker !== undefined) cfg.chunker = configChunker(o.chunker);
   const t1 = performance.now();
   const col = await Collection.create(cfg, o.embedder ? { embedder: o.embedder } : {});
-  const run = metrics.Run.create({ runId: 'ragwasm-eval' });
-  let qrels = null;
   let result;
   let t2;
   let t3;
@@ -124,28 +102,11 @@ export async function runPipelineEval(o) {
     t2 = performance.now();
     const k = o.k ?? 100;
     const chunkK = o.chunkK ?? (chunks > data.corpus.length ? k * 3 : k);
-    for (const q of queries) {
-      let hits;
-      try {
-        hits = await col.search(q.text, { k: chunkK });
-      } catch (e) {
-        if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT') throw e;
-        skipped++;
-        continue;
-      }
-      const docs = bestChunkPerDoc(hits, k);
-      run.addQuery(q.id, docs.map((x) => x.id), docs.map((x) => x.score));
-    }
+    const rankings = await rankQueries(queries, (text) => col.search(text, { k: chunkK }), k, () => ++skipped);
     t3 = performance.now();
-    const wanted = new Set(queries.map((q) => q.id));
-    const judged = {};
-    for (const [qid, rels] of data.qrels) if (wanted.has(qid)) judged[qid] = Object.fromEntries(rels);
-    qrels = metrics.Qrels.fromObject(judged);
-    result = metrics.evaluateRun(qrels, run, { measures: o.measures ?? ['ndcg_cut.10', 'recall.100', 'recip_rank', 'map'], completeQueries: true });
+    result = evaluateRankings(rankings, data.qrels, queries, o.measures);
   } finally {
     col.dispose();
-    run.dispose();
-    if (qrels) qrels.dispose();
   }
   const t4 = performance.now();
   const f = col.config.retrieval.fusion;
@@ -167,10 +128,55 @@ export async function runPipelineEval(o) {
   };
 }
 
+/**
+ * The evaluation of a collection exported to PostgreSQL (`ragwasm export`): the same queries and
+ * qrels as runPipelineEval, searched in the engine (PostgresRetriever), chunk hits mapped to documents
+ * by their best chunk. The corpus file is not read: the documents are in the database.
+ * @param {{dataset: string, engine: string, schema?: string, retriever?: string, model?: string, split?: string,
+ *   k?: number, chunkK?: number, measures?: string[], maxQueries?: number}} o
+ */
+export async function runEngineEval(o) {
+  const t0 = performance.now();
+  const data = loadDataset(o.dataset, o.split ?? 'test');
+  const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
+  const t1 = performance.now();
+  const { client, retriever, embedder, label } = await openEngine(o.engine, { schema: o.schema, modelPath: o.model });
+  let result;
+  let skipped = 0;
+  let t2;
+  const counts = retriever.meta.counts ?? { documents: 0, chunks: 0 };
+  const legs = retriever.config.retrieval.retrievers;
+  const which = o.retriever ?? (legs.length > 1 ? 'hybrid' : legs[0]);
+  try {
+    const k = o.k ?? 100;
+    const chunkK = o.chunkK ?? (counts.chunks > counts.documents ? k * 3 : k);
+    const rankings = await rankQueries(queries, (text) => retriever.search(text, { k: chunkK, retriever: which }), k, () => ++skipped);
+    t2 = performance.now();
+    result = evaluateRankings(rankings, data.qrels, queries, o.measures);
+  } finally {
+    retriever.dispose();
+    embedder?.dispose();
+    await client.end().catch(() => {});
+  }
+  const t3 = performance.now();
+  return {
+    dataset: o.dataset,
+    engine: label,
+    retriever: `${which} (postgres)`,
+    chunker: `${retriever.config.chunker.strategy}:${retriever.config.chunker.chunkSize}/${retriever.config.chunker.chunkOverlap}`,
+    documents: counts.documents,
+    chunks: counts.chunks,
+    numQueries: result.numQueries,
+    unsearchableQueries: skipped,
+    measures: result.aggregate,
+    timingsMs: { load: t1 - t0, search: t2 - t1, evaluate: t3 - t2 },
+  };
+}
+
 export default {
   name: 'eval',
   summary: 'chunk -> BM25 -> retrieve -> trec_eval-exact metrics on a BEIR or CISI folder (markdown table)',
-  usage: 'eval --dataset DIR [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid | --config FILE] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--json]',
+  usage: 'eval --dataset DIR [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid | --config FILE] [--engine postgres://… [--schema S]] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--json]',
   description: 'Chunks are indexed with BM25 (Lucene k1 0.9, b 0.4, field text = title + " " + text); a document '
     + 'scores its best chunk; every judged query is averaged (trec_eval -c). --metrics takes trec_eval -m names '
     + 'separated by commas or semicolons (use ";" between measures that carry cutoff lists, e.g. "P.5,10;map"). '
@@ -189,6 +195,8 @@ export default {
     metrics: { type: 'string', default: 'ndcg_cut.10,recall.100,recip_rank,map', help: 'trec_eval measures' },
     'max-queries': { type: 'string', help: 'evaluate only the first N judged queries' },
     json: { type: 'boolean', help: 'print JSON instead of a markdown table' },
+    engine: { type: 'string', help: 'postgres:// URL of a collection exported by `ragwasm export`: search it there' },
+    schema: { type: 'string', default: 'ragwasm', help: 'with --engine: the PostgreSQL schema' },
   },
   async run(values, positionals, io) {
     if (!values.dataset || positionals.length) {
@@ -198,25 +206,26 @@ export default {
     let config;
     let embedder;
     try {
-      config = retrieverConfig(values);
-      embedder = await embedderFor(config, values.model);
+      if (values.engine !== undefined) {
+        engineUrl(values.engine, '--engine');
+        if (values.config !== undefined || values.chunker !== undefined) throw new UsageError('--config / --chunker: not with --engine (the exported collection has its config)');
+        if (values.retriever !== undefined) retrieverConfig(values);
+      } else {
+        config = retrieverConfig(values);
+        embedder = await embedderFor(config, values.model);
+      }
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm eval: ${e.message}\n`);
       return 2;
     }
-    const int = (v, name) => {
-      if (v === undefined) return undefined;
-      if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`--${name}: expected an integer >= 1, got '${v}'`);
-      return Number(v);
-    };
     let o;
     try {
       const spec = values.metrics;
       const measures = spec.includes(';') ? spec.split(';') : spec.split(',').map((m) => m.trim()).filter(Boolean);
       o = {
-        dataset: values.dataset, split: values.split, chunker: values.chunker ?? (values.config ? undefined : 'none'), k: int(values.k, 'k'),
-        chunkK: int(values['chunk-k'], 'chunk-k'), maxQueries: int(values['max-queries'], 'max-queries'), measures,
+        dataset: values.dataset, split: values.split, chunker: values.chunker ?? (values.config ? undefined : 'none'), k: intOption(values.k, 'k'),
+        chunkK: intOption(values['chunk-k'], 'chunk-k'), maxQueries: intOption(values['max-queries'], 'max-queries'), measures,
       };
       if (o.chunker !== undefined) parseChunker(o.chunker);
     } catch (e) {
@@ -226,7 +235,11 @@ export default {
     }
     let r;
     try {
-      r = config ? await runPipelineEval({ ...o, config, embedder }) : runEval(o);
+      if (values.engine !== undefined) {
+        r = await runEngineEval({ ...o, engine: values.engine, schema: values.schema, retriever: values.retriever, model: values.model });
+      } else {
+        r = config ? await runPipelineEval({ ...o, config, embedder }) : runEval(o);
+      }
     } finally {
       embedder?.dispose();
     }

@@ -1,40 +1,15 @@
 // ragwasm index INPUT -o FILE: builds a Bm25Index from BEIR corpus.jsonl (or a BEIR folder) or from a
 // folder of .txt/.md files, and writes the saved index.
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Bm25Index, Collection } from '../../src/index.js';
-import { readBeirCorpus } from '../datasets.mjs';
-import { parseChunker } from './eval.mjs';
-import { embedderFor, retrieverConfig, UsageError } from './tune.mjs';
+import { readDocuments } from '../datasets.mjs';
+import { configChunker, UsageError } from '../lib/options.mjs';
+import { embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
 function num(values, key) {
   const v = values[key];
   if (v === undefined) return undefined;
   return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : Number.NaN;  // NaN is rejected by Bm25Index.create
-}
-
-function walk(dir, out = []) {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) walk(p, out);
-    else if (['.txt', '.md', '.markdown'].includes(extname(name).toLowerCase())) out.push(p);
-  }
-  return out;
-}
-
-/** Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder of text/markdown files. */
-export function readDocuments(input) {
-  const st = statSync(input);
-  if (st.isFile()) return readBeirCorpus(input);
-  try {
-    if (statSync(join(input, 'corpus.jsonl')).isFile()) return readBeirCorpus(join(input, 'corpus.jsonl'));
-  } catch { /* not a BEIR folder */ }
-  return walk(input).map((p) => {
-    const text = readFileSync(p, 'utf8');
-    const heading = /^#\s+(.+)$/m.exec(text);
-    return { id: relative(input, p), title: extname(p) === '.txt' ? '' : (heading ? heading[1].trim() : ''), text };
-  });
 }
 
 /** Writes next to `path`, then renames over it: an interrupted run never leaves a half-written index. */
@@ -91,14 +66,11 @@ export default {
       if (config !== null) {
         const bm25Flags = ['scorer', 'k1', 'b', 'delta', 'title-boost', 'no-stem', 'no-stopwords'].filter((f) => values[f] !== undefined);
         if (bm25Flags.length) throw new UsageError(`--${bm25Flags[0]}: not with --retriever/--config (set indexes.bm25 in a config file)`);
-        if (values.chunker !== undefined) {
-          const c = parseChunker(values.chunker);
-          config.chunker = c === null ? { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 } : c;
-        }
+        if (values.chunker !== undefined) config.chunker = configChunker(values.chunker);
         embedder = await embedderFor(config, values.model);
       }
     } catch (e) {
-      if (!(e instanceof UsageError) && !(e instanceof Error && e.message.startsWith('--chunker'))) throw e;
+      if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm index: ${e.message}\n`);
       return 2;
     }

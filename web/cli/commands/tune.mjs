@@ -1,85 +1,11 @@
 // ragwasm tune --dataset DIR: autotune (web/src/pipeline/autotune.js) on a BEIR folder (train qrels when present,
 // else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
-// Also exports the retriever helpers shared by `eval`, `search` and `index` (--retriever / --config / --model).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { autotune, createStaticEmbedder, parsePipelineConfig, RagwasmError } from '../../src/index.js';
-import { loadBeir, readJsonl } from '../datasets.mjs';
-
-export const RETRIEVERS = ['bm25', 'dense', 'hybrid'];
-// The default static model: the file of the ragwasm-static-model package (a dependency of ragwasm).
-export const DEFAULT_MODEL = defaultModelPath();
-
-function defaultModelPath() {
-  try {
-    return fileURLToPath(import.meta.resolve('ragwasm-static-model/static-model.bin'));
-  } catch {
-    return fileURLToPath(new URL('../../../models/build/static-model.bin', import.meta.url));
-  }
-}
-
-/** A usage error: the command prints it and exits with status 2. */
-export class UsageError extends Error {}
-
-/**
- * The pipeline config for --retriever / --config (exactly one source; null = plain BM25 path).
- * bm25 -> {indexes: {bm25}}; dense -> {indexes: {dense}}; hybrid -> {} (the documented default hybrid:
- * convex min-max, BM25 0.7 / dense 0.3). --config FILE is parsed by parsePipelineConfig (errors name
- * the JSON path). Returns {config, source} with config unnormalized-free (normalized).
- */
-export function retrieverConfig(values, { bm25Plain = true } = {}) {
-  if (values.retriever !== undefined && !RETRIEVERS.includes(values.retriever)) {
-    throw new UsageError(`--retriever: expected one of ${RETRIEVERS.join(', ')}, got '${values.retriever}'`);
-  }
-  if (values.config !== undefined && values.retriever !== undefined) {
-    throw new UsageError('--config and --retriever: give one of them (the config names its retrievers)');
-  }
-  if (values.config !== undefined) {
-    const text = readFileSync(values.config, 'utf8');
-    try {
-      return parsePipelineConfig(text);
-    } catch (e) {
-      if (e instanceof RagwasmError) throw new UsageError(`--config ${values.config}: ${e.message.replace(/^ragwasm: /, '')} [${e.code}]`);
-      throw e;
-    }
-  }
-  const r = values.retriever ?? 'bm25';
-  if (r === 'bm25' && bm25Plain) return null;
-  return parsePipelineConfig(r === 'bm25' ? { indexes: { bm25: {} } } : r === 'dense' ? { indexes: { dense: {} } } : {});
-}
-
-/** The static embedder for a config with a dense index (--model FILE, default the ragwasm-static-model file). */
-export async function embedderFor(config, modelPath) {
-  if (!config?.indexes?.dense) return undefined;
-  const path = modelPath ?? DEFAULT_MODEL;
-  if (!existsSync(path)) {
-    throw new UsageError(`--model: ${path} not found (install the default model with \`npm install ragwasm-static-model\`; in a repository checkout build it with \`node scripts/build-assets.mjs\`)`);
-  }
-  return createStaticEmbedder({ model: readFileSync(path), cache: false });
-}
-
-/** Chunk hits -> documents by their best chunk (ties: doc id ascending), the first k. */
-export function bestChunkPerDoc(hits, k) {
-  const best = new Map();
-  for (const h of hits) if (!best.has(h.docId) || best.get(h.docId) < h.score) best.set(h.docId, h.score);
-  return [...best.entries()].sort((a, b) => (b[1] - a[1]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, k)
-    .map(([id, score]) => ({ id, score }));
-}
-
-/** A sample-corpus folder (manifest.json + questions.jsonl with evidence) -> {documents, queries, evidence}. */
-export function loadEvidenceCorpus(dir) {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  const documents = manifest.map((d) => ({ id: d.id, title: '', text: readFileSync(join(dir, d.file), 'utf8') }));
-  const queries = [];
-  const evidence = {};
-  for (const q of readJsonl(join(dir, 'questions.jsonl'))) {
-    if (!Array.isArray(q.evidence) || q.evidence.length === 0) continue;  // unanswerable: nothing to retrieve
-    queries.push({ id: String(q.id), text: q.question });
-    evidence[q.id] = q.evidence;
-  }
-  return { documents, queries, evidence };
-}
+import { autotune } from '../../src/index.js';
+import { DatasetError, loadBeir, loadEvidenceCorpus } from '../datasets.mjs';
+import { UsageError } from '../lib/options.mjs';
+import { embedderFor } from '../lib/retrievers.mjs';
 
 /** Loads --dataset for tune: BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
 export function loadTuneDataset(dir) {
@@ -93,7 +19,7 @@ export function loadTuneDataset(dir) {
   if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'questions.jsonl'))) {
     return { kind: 'evidence', ...loadEvidenceCorpus(dir) };
   }
-  throw new UsageError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor manifest.json + questions.jsonl`);
+  throw new DatasetError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor manifest.json + questions.jsonl`);
 }
 
 const fmt = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(4));

@@ -30,6 +30,14 @@ export interface Bm25IndexOptions {
   analyzer?: Bm25AnalyzerOptions;
 }
 export type Bm25MetadataValue = string | number | Array<string | number>;
+/** One batch of Bm25Index.impacts(): rows rowStart[i]..rowStart[i+1]-1 belong to terms[i]; docs index ids. */
+export interface Bm25ImpactBatch {
+  ids: string[];
+  terms: string[];
+  rowStart: Uint32Array;
+  docs: Uint32Array;
+  impacts: Float64Array;
+}
 export interface Bm25Document {
   id: string;
   metadata?: Record<string, Bm25MetadataValue> | null;
@@ -82,6 +90,8 @@ export class Bm25Index {
   search(query: string, options?: Bm25SearchOptions): Bm25Hit[];
   expandQuery(query: string, options?: Bm25SearchOptions): Array<{ term: string; weight: number }>;
   analyze(text: string): string[];
+  queryTerms(query: string): { term: string; weight: number }[];
+  impacts(options?: { batchTerms?: number; batchRows?: number }): Generator<Bm25ImpactBatch>;
   has(id: string): boolean;
   documentFrequency(term: string): number;
   compact(): void;

@@ -381,6 +381,53 @@ export class Bm25Index extends Handle {
     return callWasm(() => native.analyze(bytes));
   }
 
+  /**
+   * The weighted terms search(query) scores: analyzed terms in order of first appearance, weight =
+   * occurrences in the query (terms no document holds are kept: they have no impacts). Works on an empty index with the same analyzer. A server engine scores the
+   * query as the sum over these terms of weight x impact (see impacts(), docs/postgres.md).
+   * @param {string} query
+   * @returns {{term: string, weight: number}[]}
+   */
+  queryTerms(query) {
+    const bytes = encodeText(query, 'query');
+    const native = this.native;
+    return callWasm(() => native.queryTerms(bytes));
+  }
+
+  /**
+   * The BM25 impact table, streamed in batches: impact = the exact score (a double) a one-term query
+   * gives the document, from the index's analyzer, scorer, k1, b, delta and field boosts. Summed
+   * over queryTerms() in their order (weight x impact) it equals search()'s score bit for bit.
+   * Rows of batch term `terms[i]` are `rowStart[i] .. rowStart[i+1]-1`; `docs[r]` is an index into
+   * `ids` (live documents in insertion order, the same array in every batch), sorted ascending.
+   * @example for (const b of index.impacts()) for (let i = 0; i < b.terms.length; i++) ...
+   * @param {{batchTerms?: number, batchRows?: number}} [options] at most batchTerms terms (default
+   *   4096) or about batchRows rows (default 262144, at least one term) per batch
+   * @returns {Generator<{ids: string[], terms: string[], rowStart: Uint32Array, docs: Uint32Array, impacts: Float64Array}>}
+   * @throws {RagwasmError} INVALID_ARGUMENT (bad option), DISPOSED, ABORTED (the index changed
+   *   between two batches: restart the export)
+   */
+  *impacts(options = {}) {
+    const o = expectOptions(options, 'impacts options', ['batchTerms', 'batchRows']);
+    const batchTerms = o.batchTerms === undefined ? 4096 : expectInteger(o.batchTerms, 'options.batchTerms', { min: 1, max: 1_000_000 });
+    const batchRows = o.batchRows === undefined ? 262144 : expectInteger(o.batchRows, 'options.batchRows', { min: 1, max: 100_000_000 });
+    const shape = () => { const s = this.stats(); return `${s.documents}/${s.deleted}/${s.terms}`; };
+    const start = shape();
+    const reader = callWasm(() => this.native.impactReader());
+    try {
+      const ids = callWasm(() => reader.ids());
+      const count = callWasm(() => reader.termCount());
+      for (let t = 0; t < count;) {
+        if (shape() !== start) throw new RagwasmError('ABORTED', 'ragwasm: impacts: the index changed while its impacts were read; read them again');
+        const b = callWasm(() => reader.read(t, batchTerms, batchRows));
+        t = b.next;
+        if (b.terms.length > 0) yield { ids, terms: b.terms, rowStart: b.rowStart, docs: b.docs, impacts: b.impacts };
+      }
+    } finally {
+      reader.delete();
+    }
+  }
+
   /** @param {string} id @returns {boolean} */
   has(id) {
     expectId(id, 'id');

@@ -1,0 +1,146 @@
+// ragwasm export INPUT --to postgres://…|FILE.sql: a saved collection, or documents indexed with a
+// pipeline config, written into PostgreSQL (+ pgvector) with the versioned schema of docs/postgres.md.
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { Collection } from '../../src/index.js';
+import { connectPostgres, csvFilesClient, exportToPostgres, maskSecrets, maskUrl, RagwasmError, sqlFileClient } from '../../src/postgres.js';
+import { readDocuments } from '../datasets.mjs';
+import { engineUrl, isCollectionFile, loadCollection } from '../lib/engine.mjs';
+import { configChunker, intOption, UsageError } from '../lib/options.mjs';
+import { embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
+
+function progressBar(io) {
+  let last = '';
+  return {
+    update({ phase, done, total }) {
+      const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
+      const line = `${phase.padEnd(9)} [${'#'.repeat(Math.floor(pct / 5)).padEnd(20)}] ${done}/${total}`;
+      if (line !== last) io.stderr.write(`\r${line}`);
+      last = line;
+    },
+    end() {
+      if (last) io.stderr.write('\n');
+      last = '';
+    },
+  };
+}
+
+export default {
+  name: 'export',
+  summary: 'export a collection to PostgreSQL + pgvector (or an SQL file): documents, chunks, BM25 impacts, embeddings',
+  usage: 'export INPUT --to postgres://USER@HOST:PORT/DB|FILE.sql|DIR --format csv [--schema ragwasm] [--retriever bm25|dense|hybrid | --config FILE] [--chunker SPEC] [--model FILE] [--batch-size 2000] [--no-vectors] [--vector-type vector|halfvec] [--no-hnsw]',
+  description: 'INPUT is a collection saved by `ragwasm index --retriever/--config`, or documents (BEIR corpus.jsonl, a BEIR folder, '
+    + 'a folder of .txt/.md files) indexed first with --config FILE or --retriever (default hybrid). The schema is versioned '
+    + '(docs/postgres.md); re-running upserts changed documents, deletes removed ones and rebuilds the BM25 impact table only '
+    + 'when the collection statistics changed. Each batch is one transaction: after a failure, run the same command again. '
+    + 'Credentials come from the URL or PGUSER/PGPASSWORD/PGHOST/PGPORT/PGDATABASE and are never printed. --to FILE.sql '
+    + 'writes the statements instead (load with psql -f FILE.sql into a server with pgvector, or use --no-vectors); --format csv '
+    + 'writes one CSV file per table and a load.sql that creates the schema and \\copy-loads them.',
+  options: {
+    to: { type: 'string', help: 'postgres:// URL, a .sql file, or a folder with --format csv (required)' },
+    format: { type: 'string', help: 'csv: one CSV file per table + load.sql (psql \\copy) in the --to folder' },
+    schema: { type: 'string', default: 'ragwasm', help: 'PostgreSQL schema to write' },
+    retriever: { type: 'string', help: 'documents INPUT: bm25, dense or hybrid (default hybrid)' },
+    config: { type: 'string', help: 'documents INPUT: pipeline config JSON file' },
+    chunker: { type: 'string', help: 'documents INPUT: NAME[:SIZE[/OVERLAP]] or none' },
+    model: { type: 'string', help: 'static model file (default models/build/static-model.bin)' },
+    'batch-size': { type: 'string', default: '2000', help: 'chunks per transaction' },
+    'no-vectors': { type: 'boolean', help: 'do not export embeddings' },
+    'vector-type': { type: 'string', help: 'vector (default) or halfvec' },
+    'no-hnsw': { type: 'boolean', help: 'no HNSW index on the embeddings' },
+  },
+  async run(values, positionals, io) {
+    let target;
+    let batchSize;
+    try {
+      if (positionals.length !== 1 || !values.to) throw new UsageError('expected one INPUT and --to postgres://…|FILE.sql (see --help)');
+      if (values.format !== undefined && values.format !== 'csv') throw new UsageError(`--format: expected csv, got '${values.format}'`);
+      if (values.format === 'csv') {
+        if (existsSync(values.to) && (!statSync(values.to).isDirectory() || readdirSync(values.to).length > 0)) throw new UsageError(`--to: with --format csv, a new or empty folder, got '${values.to}'`);
+        target = { dir: values.to };
+      } else {
+        target = /^[a-z][a-z0-9+.-]*:\/\//i.test(values.to) || /^postgres(ql)?:/i.test(values.to) ? { url: engineUrl(values.to, '--to') } : { file: values.to };
+        if (target.file && !/\.sql$/i.test(target.file)) throw new UsageError(`--to: expected a postgres:// URL or a file ending in .sql (or a folder with --format csv), got '${target.file}'`);
+      }
+      batchSize = intOption(values['batch-size'], 'batch-size');
+      if (values['vector-type'] !== undefined && !['vector', 'halfvec'].includes(values['vector-type'])) throw new UsageError(`--vector-type: expected vector or halfvec, got '${values['vector-type']}'`);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm export: ${e.message}\n`);
+      return 2;
+    }
+    const t0 = performance.now();
+    let col;
+    let embedder;
+    try {
+      if (statSync(positionals[0]).isFile() && isCollectionFile(readFileSync(positionals[0]))) {
+        if (values.config !== undefined || values.retriever !== undefined || values.chunker !== undefined) {
+          throw new UsageError('--config/--retriever/--chunker: not with a saved collection (it has its own config)');
+        }
+        ({ col, embedder } = await loadCollection(readFileSync(positionals[0]), values.model));
+      } else {
+        const config = retrieverConfig({ ...values, retriever: values.config === undefined ? (values.retriever ?? 'hybrid') : undefined }, { bm25Plain: false });
+        if (values.chunker !== undefined) config.chunker = configChunker(values.chunker);
+        embedder = await embedderFor(config, values.model);
+        col = await Collection.create(config, embedder ? { embedder, keepVectors: true } : {});
+        const docs = readDocuments(positionals[0]);
+        await col.add(docs.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 });
+      }
+    } catch (e) {
+      col?.dispose();
+      embedder?.dispose();
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm export: ${e.message}\n`);
+      return 2;
+    }
+    const t1 = performance.now();
+    const bar = progressBar(io);
+    const options = { schema: values.schema, batchSize, onProgress: (p) => bar.update(p), hnsw: !values['no-hnsw'] };
+    if (values['no-vectors']) options.vectors = false;
+    if (values['vector-type']) options.vectorType = values['vector-type'];
+    let r;
+    let client;
+    let tmp;
+    try {
+      if (target.url) {
+        client = await connectPostgres(target.url);
+        r = await exportToPostgres(col, client, options);
+      } else if (target.dir) {
+        mkdirSync(target.dir, { recursive: true });
+        const script = join(target.dir, 'load.sql');
+        appendFileSync(script, `-- ragwasm export (schema "${values.schema}"): in this folder run psql -v ON_ERROR_STOP=1 -f load.sql\n`);
+        r = await exportToPostgres(col, csvFilesClient((sql) => appendFileSync(script, sql), (table, csv) => appendFileSync(join(target.dir, `${table}.csv`), csv),
+          { vectors: !values['no-vectors'] }), options);
+      } else {
+        tmp = `${target.file}.tmp-${process.pid}`;
+        const fd = openSync(tmp, 'w');
+        try {
+          writeSync(fd, `-- ragwasm export (schema "${values.schema}"): load with psql -v ON_ERROR_STOP=1 -f ${target.file}\n`);
+          r = await exportToPostgres(col, sqlFileClient((s) => { writeSync(fd, s); }, { vectors: !values['no-vectors'] }), options);
+        } finally {
+          closeSync(fd);
+        }
+        renameSync(tmp, target.file);
+        tmp = undefined;
+      }
+    } catch (e) {
+      if (e instanceof RagwasmError) throw e;
+      // A driver error (e.g. the connection dropped): every committed batch is consistent.
+      bar.end();
+      io.stderr.write(`ragwasm export: ${maskSecrets(e.message, target.url)}; committed batches are kept: run the same command again to finish\n`);
+      return 1;
+    } finally {
+      bar.end();
+      if (tmp) rmSync(tmp, { force: true });
+      await client?.end().catch(() => {});
+      col.dispose();
+      embedder?.dispose();
+    }
+    for (const w of r.warnings) io.stderr.write(`ragwasm export: warning: ${w}\n`);
+    const where = target.url ? maskUrl(target.url) : target.file ?? `${target.dir}/ (CSV + load.sql)`;
+    io.stderr.write(`exported ${r.documents} documents (${r.upserted} written, ${r.removed} removed), ${r.chunks} chunks, `
+      + `${r.impacts === null ? 'BM25 impacts unchanged' : `${r.impacts} BM25 impacts`}, ${r.vectors ? 'embeddings' : 'no embeddings'} `
+      + `to ${where} schema ${values.schema} in ${((performance.now() - t1) / 1000).toFixed(2)} s (collection ${((t1 - t0) / 1000).toFixed(2)} s)\n`);
+    return 0;
+  },
+};
