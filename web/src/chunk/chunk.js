@@ -27,6 +27,8 @@ export const MARKDOWN_SEPARATORS = Object.freeze(['\n## ', '\n### ', '\n#### ', 
   '\n\n***\n\n', '\n\n---\n\n', '\n\n___\n\n', '\n\n', '\n', ' ', '']);
 
 const MAX_CHUNK_SIZE = 256 * 1024 * 1024;
+/** Most chunks chunkStats() reads (one per UTF-16 unit of the largest text). */
+const MAX_CHUNKS = MAX_CHUNK_SIZE;
 const COMMON = ['strategy', 'chunkSize', 'context', 'sizeIncludesContext'];
 const PER_STRATEGY = {
   fixed: ['chunkOverlap', 'unit', 'lengthFunction'],
@@ -421,6 +423,7 @@ function splitNative(text, json, tokens) {
  * @returns {number}
  */
 export function estimateTokens(text) {
+  expectString(text, 'text');
   const bytes = encoder.encode(text);
   let wordChars = 0; let wordStarts = 0; let wide = 0; let other = 0; let prevWord = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -659,9 +662,27 @@ const HISTOGRAM_EDGES = [0, 128, 256, 512, 1024, 2048, 4096, 8192, Infinity];
  * @param {{sentenceEnds?: Set<number>, headerStarts?: Set<number>}} [marks]
  */
 export function chunkStats(text, chunks, marks = {}) {
+  expectString(text, 'text');
+  chunks = expectArray(chunks, 'chunks', { maxLength: MAX_CHUNKS, item: (c, n) => {
+    if (c === null || typeof c !== 'object') throw invalid(n, 'a chunk {start, end}', c);
+    const start = expectInteger(c.start, `${n}.start`, { min: 0, max: text.length });
+    expectInteger(c.end, `${n}.end`, { min: start, max: text.length });
+  } });
+  const m = expectOptions(marks, 'marks', ['sentenceEnds', 'headerStarts']);
+  for (const k of ['sentenceEnds', 'headerStarts']) {
+    if (m[k] !== undefined && !(m[k] instanceof Set)) throw invalid(`marks.${k}`, 'a Set of offsets', m[k]);
+  }
+  marks = m;
   const sizes = chunks.map((c) => c.end - c.start);
   const count = sizes.length;
-  const total = sizes.reduce((a, b) => a + b, 0);
+  let total = 0;
+  let minSize = count ? Infinity : 0;
+  let maxSize = 0;
+  for (const s of sizes) {
+    total += s;
+    if (s < minSize) minSize = s;
+    if (s > maxSize) maxSize = s;
+  }
   let overlap = 0;
   let covered = 0;
   let reach = 0;
@@ -673,14 +694,15 @@ export function chunkStats(text, chunks, marks = {}) {
     reach = Math.max(reach, c.end);
   }
   const histogram = HISTOGRAM_EDGES.slice(0, -1).map((lo, i) => ({
-    min: lo, max: HISTOGRAM_EDGES[i + 1], count: sizes.filter((s) => s >= lo && s < HISTOGRAM_EDGES[i + 1]).length,
+    // The last bucket is open: max null (never Infinity in a result).
+    min: lo, max: Number.isFinite(HISTOGRAM_EDGES[i + 1]) ? HISTOGRAM_EDGES[i + 1] : null, count: sizes.filter((s) => s >= lo && s < HISTOGRAM_EDGES[i + 1]).length,
   }));
   const share = (pred) => (count === 0 ? 0 : chunks.filter(pred).length / count);
   return {
     count,
     meanSize: count ? total / count : 0,
-    minSize: count ? Math.min(...sizes) : 0,
-    maxSize: count ? Math.max(...sizes) : 0,
+    minSize,
+    maxSize,
     histogram,
     /** overlapping units between consecutive chunks / total chunk units */
     overlapRatio: total ? overlap / total : 0,

@@ -37,6 +37,7 @@ const BLOCK = /^(p|div|section|article|header|footer|li|ul|ol|h[1-6]|tr|table|br
 
 /** HTML -> text without a DOM: drops script/style/head/template, block elements become line breaks. */
 export function htmlToTextFallback(html) {
+  expectString(html, 'html');
   const s = html.replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(script|style|head|template|noscript)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<\/?([A-Za-z][A-Za-z0-9-]*)\b[^>]*>/g, (m, tag) => (BLOCK.test(tag) ? '\n' : tag.toLowerCase() === 'td' || tag.toLowerCase() === 'th' ? ' ' : ''))

@@ -3,7 +3,7 @@
 import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
-import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import { expectArray, invalid, expectFunction, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
 import { LlmClient } from './client.js';
 import { isAbstention } from './parse.js';
 import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';
@@ -16,6 +16,8 @@ import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';
  *   invalid = markers that point at no passage (e.g. [7] with 5 passages)
  */
 export function extractCitations(text, passages) {
+  expectString(text, 'text');
+  const list = expectArray(passages, 'passages', { item: (p, n) => { if (p === null || typeof p !== 'object') throw invalid(n, 'a passage object {id?, text}', p); } });
   const cited = [];
   const invalid = [];
   const seen = new Set();
@@ -23,7 +25,7 @@ export function extractCitations(text, passages) {
     const n = Number(m[1]);
     if (seen.has(n)) continue;
     seen.add(n);
-    if (n >= 1 && n <= passages.length) cited.push({ n, id: passages[n - 1].id ?? null });
+    if (n >= 1 && n <= passages.length) cited.push({ n, id: list[n - 1].id ?? null });
     else invalid.push(n);
   }
   return { cited, invalid };

@@ -4,7 +4,7 @@
 // (web/src/metrics/metrics.js -> src/metrics/agreement.h); this file only runs judges and tabulates.
 import { RagwasmError } from '../core/errors.js';
 import { binaryScores, cohensKappa, confusionMatrix, spearman, withinAccuracy } from '../metrics/metrics.js';
-import { expectArray, expectEnum, expectInteger, expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import { expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { JUDGES } from './judges.js';
 
 const INPUT_FIELDS = {
@@ -67,6 +67,15 @@ function toLabelScale(judge, score) {
  * @param {{kind: string, binaryThreshold: number}} scale
  */
 export function agreementStats(rows, scale) {
+  const list = expectArray(rows, 'rows', { maxLength: 10_000_000, item: (r, n) => {
+    if (!isPlainObject(r)) throw invalid(n, 'a {label, prediction} object', r);
+    expectNumber(r.label, `${n}.label`);
+    if (r.prediction !== null) expectNumber(r.prediction, `${n}.prediction`);
+  } });
+  if (!isPlainObject(scale)) throw invalid('scale', "a {kind, binaryThreshold} object", scale);
+  expectEnum(scale.kind, 'scale.kind', ['rating', 'percent', 'claims']);
+  expectNumber(scale.binaryThreshold, 'scale.binaryThreshold');
+  rows = list;
   const scored = rows.filter((r) => r.prediction !== null);
   const stats = { n: rows.length, scored: scored.length, unscored: rows.length - scored.length };
   if (scored.length === 0) return { ...stats, kappa: null, kappaQuadratic: null, binary: null, offByOne: null, exact: null, spearman: null, confusion: null };

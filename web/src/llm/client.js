@@ -402,11 +402,20 @@ function aborted() {
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; undefined when absent/invalid. */
 export function retryAfterMs(headers, now = Date.now()) {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
-  const v = headers.get('retry-after');
+  if (headers === null || typeof headers !== 'object' || typeof headers.get !== 'function') throw invalid('headers', 'a Headers object (with get(name))', headers);
+  expectNumber(now, 'now');
+  const header = (name) => {
+    const v = headers.get(name);
+    return typeof v === 'string' ? v : null;
+  };
+  const ms = header('retry-after-ms');
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim()) && Number.isFinite(Number(ms))) return Number(ms);
+  const v = header('retry-after');
   if (v === null) return undefined;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v) * 1000;
+  if (/^\d+(\.\d+)?$/.test(v.trim())) {
+    const s = Number(v) * 1000;
+    return Number.isFinite(s) ? s : undefined;
+  }
   const t = Date.parse(v);
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
@@ -425,16 +434,26 @@ function sleep(ms, signal) {
  * client never stores keys by itself. Returns the key read, or null.
  */
 export function loadApiKey(storage, name) {
+  expectStorage(storage, 'getItem');
   const v = storage.getItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`);
-  return v === null ? null : v;
+  return typeof v === 'string' ? v : null;
 }
 
 /** Stores an API key under a name in a Storage-like object the user chose. */
 export function saveApiKey(storage, name, key) {
+  expectStorage(storage, 'setItem');
   storage.setItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`, expectString(key, 'key', { allowEmpty: false }));
 }
 
 /** Removes a stored API key. */
 export function forgetApiKey(storage, name) {
+  expectStorage(storage, 'removeItem');
   storage.removeItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`);
+}
+
+// A Storage-like object (localStorage, sessionStorage, or any {getItem, setItem, removeItem}).
+function expectStorage(storage, method) {
+  if (storage === null || typeof storage !== 'object' || typeof storage[method] !== 'function') {
+    throw invalid('storage', `a Storage-like object with ${method}() (e.g. localStorage)`, storage);
+  }
 }

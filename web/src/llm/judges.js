@@ -158,6 +158,7 @@ export async function judgeAnswerCorrectness(client, input, options = {}) {
 
 /** Strips inline citation markers like [1] or [2][3] from an answer. */
 export function stripCitations(text) {
+  expectString(text, 'text');
   return text.replace(/\s*(\[\d{1,3}\])+/g, '').replace(/\s+([.,;:!?])/g, '$1').trim();
 }
 

@@ -1,6 +1,7 @@
 // RequestLedger: an append-only record of exactly what text left the device, to which host, when,
 // and with what result. Doc chat shows it. API keys are never recorded (headers are not kept; the
 // body is scrubbed of any secret the client knows as a last line of defence).
+import { expectInteger, expectOptions, invalid, isPlainObject } from '../core/validate.js';
 
 /**
  * @typedef {object} LedgerEntry
@@ -23,7 +24,8 @@
 export class RequestLedger {
   /** @param {{maxEntries?: number}} [options] keep at most this many entries (oldest dropped; default 10,000) */
   constructor(options = {}) {
-    this.maxEntries = options.maxEntries ?? 10000;
+    const o = expectOptions(options, 'RequestLedger options', ['maxEntries']);
+    this.maxEntries = o.maxEntries === undefined ? 10000 : expectInteger(o.maxEntries, 'options.maxEntries', { min: 1, max: 10_000_000 });
     /** @type {LedgerEntry[]} */
     this.entries = [];
     this.dropped = 0;
@@ -32,6 +34,7 @@ export class RequestLedger {
 
   /** @internal Adds an entry, returns it so the client can fill in status/error later. */
   record(entry) {
+    if (!isPlainObject(entry)) throw invalid('entry', 'a ledger entry object', entry);
     const e = { seq: ++this._seq, ...entry };
     this.entries.push(e);
     if (this.entries.length > this.maxEntries) {
@@ -44,7 +47,7 @@ export class RequestLedger {
   /** Total bytes of request bodies sent, per host: {host: bytes}. */
   bytesByHost() {
     const out = {};
-    for (const e of this.entries) out[e.host] = (out[e.host] ?? 0) + e.bytes;
+    for (const e of this.entries) if (Number.isFinite(e.bytes)) out[e.host] = (out[e.host] ?? 0) + e.bytes;
     return out;
   }
 

@@ -294,22 +294,22 @@ function expectRelevances(v, name) {
 
 function ranked(name, relevances, k, options, { needJudged, needK, known = ['judged', 'relevanceLevel'] }) {
   const o = expectOptions(options, `${name} options`, known);
-  expectRelevances(relevances, 'relevances');
+  const rel = expectRelevances(relevances, 'relevances');
   let kk = 0;
   if (needK) kk = expectInteger(k, 'k', { min: 1, max: 2147483647 });
   else if (k !== undefined && k !== 0) kk = expectInteger(k, 'k', { min: 1, max: 2147483647 });
   let judged = o.judged;
   if (judged === undefined) {
     if (needJudged) throw invalid(`${name} options.judged`, 'the array of all judgment values of the query (its number of relevant documents decides the result)', judged);
-    judged = relevances.filter((x) => x >= 0);
+    judged = rel.filter((x) => x >= 0);
   } else {
-    expectRelevances(judged, 'options.judged');
+    judged = expectRelevances(judged, 'options.judged');
   }
   const level = o.relevanceLevel === undefined ? 1 : expectInteger(o.relevanceLevel, 'options.relevanceLevel', { min: -1000000, max: 1000000 });
   const m = wasm();
   const fam = { precisionAt: 'P', recallAt: 'recall', averagePrecision: 'map', reciprocalRank: 'recip_rank', rPrecision: 'Rprec',
     successAt: 'success', bpref: 'bpref', ndcg: 'ndcg', ndcgCut: 'ndcg', ndcgExpCut: 'ndcg_exp' }[name];
-  return callWasm(() => m.metrics_rankedMeasure(fam, Int32Array.from(relevances), Int32Array.from(judged), kk, level));
+  return callWasm(() => m.metrics_rankedMeasure(fam, Int32Array.from(rel), Int32Array.from(judged), kk, level));
 }
 
 /**
@@ -582,8 +582,7 @@ export function evaluateEvidence(questions, options = {}) {
   const maxK = o.maxK === undefined ? 20 : expectInteger(o.maxK, 'options.maxK', { min: 1, max: 100000 });
   const threshold = o.threshold === undefined ? 0.8 : expectNumber(o.threshold, 'options.threshold', { min: Number.MIN_VALUE, max: 1 });
   const minOverlap = o.minOverlap === undefined ? 1 : expectInteger(o.minOverlap, 'options.minOverlap', { min: 1, max: 2 ** 31 });
-  expectArray(questions, 'questions', { maxLength: 10000000 });
-  const clean = questions.map((q, i) => {
+  const clean = expectArray(questions, 'questions', { maxLength: 10000000 }).map((q, i) => {
     if (!isPlainObject(q)) throw invalid(`questions[${i}]`, 'an object {evidence, chunks}', q);
     expectOptions(q, `questions[${i}]`, ['evidence', 'chunks']);
     return {

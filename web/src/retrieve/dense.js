@@ -3,7 +3,7 @@
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
-import { expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
+import { isArray, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -52,17 +52,22 @@ function dimensionError(name, got, dimension) {
 }
 
 // One vector: a Float32Array or an array of numbers of length `dimension`.
+// The length is compared with `dimension` before anything is copied (a sparse array of length
+// 2**32-1 is refused at once). NaN/Infinity values are left to the core, which names them.
 function toQuery(value, name, dimension) {
-  let q = value;
-  if (Array.isArray(value)) {
-    q = Float32Array.from(value, (x, i) => {
-      if (typeof x !== 'number') throw invalid(`${name}[${i}]`, 'a number', x);
-      return x;
-    });
-  } else if (!(value instanceof Float32Array)) {
-    throw invalid(name, 'a Float32Array or an array of numbers', value);
+  if (value instanceof Float32Array) {
+    if (value.length !== dimension) throw dimensionError(name, value.length, dimension);
+    return value;
   }
-  if (q.length !== dimension) throw dimensionError(name, q.length, dimension);
+  if (!isArray(value)) throw invalid(name, 'a Float32Array or an array of numbers', value);
+  const length = value.length;
+  if (length !== dimension) throw dimensionError(name, length, dimension);
+  const q = new Float32Array(length);
+  for (let i = 0; i < length; i++) {
+    const x = value[i];
+    if (typeof x !== 'number') throw invalid(`${name}[${i}]`, 'a number', x);
+    q[i] = x;
+  }
   return q;
 }
 
@@ -76,7 +81,7 @@ function toBatch(value, name, count, dimension) {
     }
     return value;
   }
-  if (!Array.isArray(value)) throw invalid(name, 'a Float32Array (n x dimension) or an array of Float32Array', value);
+  if (!isArray(value)) throw invalid(name, 'a Float32Array (n x dimension) or an array of Float32Array', value);
   if (value.length !== count) {
     throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: ${name}: expected ${count} vectors (one per id), got ${value.length}`);
   }

@@ -11,6 +11,9 @@ import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions
 /** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
 export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12, maxShare: 0.5 });
 
+/** Most passages a leg check samples from. */
+const MAX_PASSAGES = 100_000_000;
+
 const words = (s) => s.split(/\s+/).filter(Boolean).length;
 
 /**
@@ -22,8 +25,23 @@ const words = (s) => s.split(/\s+/).filter(Boolean).length;
  * @returns {{id: string, query: string}[]}
  */
 export function pickProbes(passages, options = {}) {
-  const o = { ...LEG_CHECK_DEFAULTS, ...options };
-  const sorted = [...passages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const opts = expectOptions(options, 'pickProbes options', Object.keys(LEG_CHECK_DEFAULTS));
+  const o = { ...LEG_CHECK_DEFAULTS };
+  const int = (k, min, max) => { if (opts[k] !== undefined) o[k] = expectInteger(opts[k], `options.${k}`, { min, max }); };
+  int('sample', 1, 100_000);
+  int('minProbes', 1, 100_000);
+  int('k', 1, 1000);
+  int('minWords', 1, 10_000);
+  int('maxWords', 1, 10_000);
+  int('windowWords', 1, 10_000);
+  if (opts.ratio !== undefined) o.ratio = expectNumber(opts.ratio, 'options.ratio', { min: 0, max: 1 });
+  if (opts.maxShare !== undefined) o.maxShare = expectNumber(opts.maxShare, 'options.maxShare', { min: 0, max: 1 });
+  const list = expectArray(passages, 'passages', { maxLength: MAX_PASSAGES, item: (p, n) => {
+    if (!isPlainObject(p)) throw invalid(n, 'a {id, text} object', p);
+    expectString(p.id, `${n}.id`);
+    expectString(p.text, `${n}.text`);
+  } });
+  const sorted = list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const n = sorted.length;
   const m = Math.min(o.sample, n);
   const out = [];
@@ -72,7 +90,6 @@ export async function checkLegs(legs, passages, options = {}) {
     names.add(l.retriever);
     expectFunction(l.search, `legs[${i}].search`);
   }
-  expectArray(passages, 'passages', { maxLength: 100_000_000 });
   const o = { ...LEG_CHECK_DEFAULTS };
   if (opts.sample !== undefined) o.sample = expectInteger(opts.sample, 'options.sample', { min: 1, max: 100_000 });
   if (opts.minProbes !== undefined) o.minProbes = expectInteger(opts.minProbes, 'options.minProbes', { min: 1, max: 100_000 });
@@ -121,7 +138,13 @@ export async function checkLegs(legs, passages, options = {}) {
  * @returns {number[]}
  */
 export function weightsAfterLegCheck(weights, retrievers, report) {
-  if (!report || report.weak.length === 0) return weights;
-  const out = weights.map((w, i) => (report.weak.includes(retrievers[i]) ? 0 : w));
-  return out.some((w) => w > 0) ? out : weights;
+  const w = expectArray(weights, 'weights', { maxLength: 64, item: (x, n) => expectNumber(x, n, { min: 0 }) });
+  const names = expectArray(retrievers, 'retrievers', { maxLength: 64, item: (x, n) => expectString(x, n) });
+  if (names.length !== w.length) throw invalid('retrievers', `one name per weight (${w.length})`, retrievers);
+  if (report === null || report === undefined) return w;
+  if (!isPlainObject(report)) throw invalid('report', 'a leg-check report {weak: string[]} or null', report);
+  const weak = expectArray(report.weak, 'report.weak', { maxLength: 64, item: (x, n) => expectString(x, n) });
+  if (weak.length === 0) return w;
+  const out = w.map((x, i) => (weak.includes(names[i]) ? 0 : x));
+  return out.some((x) => x > 0) ? out : w;
 }

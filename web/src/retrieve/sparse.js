@@ -7,12 +7,15 @@ import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { encodeText } from '../core/encode.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
+  expectArray, expectBoolean, isArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
 } from '../core/validate.js';
 
 const encoder = new TextEncoder();
 const SCORERS = ['lucene', 'robertson', 'atire', 'bm25l', 'bm25plus'];
 const BATCH_BYTES = 16 * 1024 * 1024;
+
+/** Most ids one remove() call takes. */
+const MAX_REMOVE_IDS = 10_000_000;
 
 function expectId(v, name) {
   if (typeof v !== 'string' || v.length === 0) throw invalid(name, 'a non-empty string id', v);
@@ -262,8 +265,7 @@ export class Bm25Index extends Handle {
   remove(ids, options = {}) {
     const o = expectOptions(options, 'remove options', ['ignoreMissing']);
     const ignore = o.ignoreMissing === undefined ? false : expectBoolean(o.ignoreMissing, 'options.ignoreMissing');
-    const list = Array.isArray(ids) ? ids : [ids];
-    list.forEach((id, i) => expectId(id, Array.isArray(ids) ? `ids[${i}]` : 'id'));
+    const list = isArray(ids) ? expectArray(ids, 'ids', { maxLength: MAX_REMOVE_IDS, item: expectId }) : [expectId(ids, 'id')];
     const { blob, offsets } = pack(list);
     const native = this.native;
     return callWasm(() => native.remove(blob, offsets, ignore));
