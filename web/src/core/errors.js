@@ -9,7 +9,14 @@ export class RagwasmError extends Error {
    * @param {object} [details] optional structured details (e.g. {path: 'retrieval.k'})
    */
   constructor(code, message, details) {
-    super(message.startsWith('ragwasm: ') ? message : `ragwasm: ${message}`);
+    // Never throws itself (an error type that throws while being built hides the first error).
+    let text;
+    try {
+      text = typeof message === 'string' ? message : String(message);
+    } catch {
+      text = 'unprintable message';
+    }
+    super(text.startsWith('ragwasm: ') ? text : `ragwasm: ${text}`);
     this.name = 'RagwasmError';
     this.code = code;
     if (details !== undefined) this.details = details;

@@ -245,3 +245,16 @@ export function expectOptions(value, name, known) {
   }
   return value;
 }
+
+/**
+ * Guards a constructor that only the library's factories call (they pass internal objects): a
+ * direct `new X(...)` with anything else fails with INVALID_ARGUMENT naming the factory to use.
+ */
+export function expectInternal(ok, className, factory) {
+  if (!ok) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: new ${className}(): not constructible directly; use ${factory}`);
+}
+
+/** True for a non-null object (arrays and class instances included), never a throw. */
+export function isObject(value) {
+  return value !== null && typeof value === 'object';
+}

@@ -6,7 +6,7 @@ import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { sourceBytes } from '../core/source-bytes.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectJsonValue, expectOptions, expectString, invalid, isPlainObject,
 } from '../core/validate.js';
 
 const encoder = new TextEncoder();
@@ -42,7 +42,7 @@ function toBytes(value, name) {
   if (typeof value === 'string') return encoder.encode(value);
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (value instanceof Uint8Array) return value;
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) return encoder.encode(JSON.stringify(value));
+  if (isPlainObject(value)) return encoder.encode(JSON.stringify(expectJsonValue(value, name)));
   throw invalid(name, 'a string, Uint8Array, ArrayBuffer or parsed JSON object', value);
 }
 

@@ -5,7 +5,7 @@ import { wasm } from '../core/module.js';
 import { MAX_BATCH_TEXTS, StaticEmbedder, checkAbort, embedRunOptions, packTexts, splitRows, tokenizerOption } from './embed.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isObject, isPlainObject,
 } from '../core/validate.js';
 
 /**
@@ -15,6 +15,7 @@ import {
 export class OnnxEmbedder {
   /** @internal */
   constructor(ort, session, tokenizer, cfg) {
+    expectInternal(isObject(ort) && isObject(session) && isObject(tokenizer) && isPlainObject(cfg), 'OnnxEmbedder', 'createOnnxEmbedder(options)');
     this._ort = ort;
     this._session = session;
     this._tokenizer = tokenizer;

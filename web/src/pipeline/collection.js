@@ -15,7 +15,7 @@ import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
-import { describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 
 const MAGIC = 'RAGWCOL1';
 /** The collection format version this build writes (it reads 1 and 2). */
@@ -159,6 +159,7 @@ export class Collection {
 
   /** @internal */
   constructor(cfg, embedder, dimension, bm25, dense, docs, keepVectors = false, zeroVectors = []) {
+    expectInternal(isPlainObject(cfg) && isPlainObject(cfg.indexes) && isPlainObject(cfg.chunker) && docs instanceof Map, 'Collection', 'Collection.create(config, options), Collection.load or Collection.fromBytes');
     this.config = cfg;
     const needsEmbedder = cfg.indexes.dense || cfg.chunker.strategy === 'semantic';
     /** The embedder (embed/contract.js shape) or null. */

@@ -6,7 +6,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { tokenizerOption } from '../embed/embed.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from '../embed/ort-session.js';
-import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
+import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isObject, isPlainObject } from '../core/validate.js';
 import { itemText, MAX_PASSAGES } from './rerank.js';
 
 const OUTPUT = 'logits';
@@ -29,6 +29,7 @@ function checkAbort(signal) {
 export class CrossEncoderReranker {
   /** @internal */
   constructor(ort, session, tokenizer, cfg, ownsTokenizer) {
+    expectInternal(isObject(ort) && isObject(session) && isObject(tokenizer) && isPlainObject(cfg) && typeof ownsTokenizer === 'boolean', 'CrossEncoderReranker', 'createCrossEncoderReranker(options)');
     this._ort = ort;
     this._session = session;
     this._tokenizer = tokenizer;
