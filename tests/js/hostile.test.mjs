@@ -1,21 +1,21 @@
 // Issue #19: the seeded subset of the hostile-argument harness (tests/js/hostile/, docs/reliability.md).
 // Every entry point discovered from web/src/index.js and web/src/llm.js × every argument position ×
-// 2 hostile values drawn with a fixed seed, each call in a worker thread with a time limit and heap
-// limits, a known-good canary call after each one. Fails on any abort, hang, crash,
+// QUICK_PER_POSITION (4) hostile values drawn with a fixed seed, each call in a worker thread with a time
+// limit and heap limits, a known-good canary call after each one. Fails on any abort, hang, crash,
 // non-RagwasmError error or NaN/Infinity result that is not on the expected-failure list
 // (tests/js/hostile/expected.mjs, rows owned by other branches). The full catalogue: `npm run fuzz`.
 // Seed: RAGWASM_HOSTILE_SEED (default 19); printed with the table.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { runHarness, formatTable } from './hostile/run.mjs';
+import { runHarness, formatTable, QUICK_PER_POSITION } from './hostile/run.mjs';
 import { HOSTILE_VALUES } from './hostile/values.mjs';
 
 const seed = Number(process.env.RAGWASM_HOSTILE_SEED ?? 19);
 
-test('#19 every export survives 2 seeded hostile values per argument position with no abort hang crash plain error or NaN', async () => {
+test('#19 every export survives 4 seeded hostile values per argument position with no abort hang crash plain error or NaN', async () => {
   const t0 = Date.now();
-  const r = await runHarness({ full: false, seed, perPosition: 2, timeoutMs: 20000 });
-  const header = `hostile-argument harness, seeded subset: seed ${seed}, 2 of ${HOSTILE_VALUES.filter((v) => !v.full).length} values per position, `
+  const r = await runHarness({ full: false, seed, perPosition: QUICK_PER_POSITION, timeoutMs: 20000 });
+  const header = `hostile-argument harness, seeded subset: seed ${seed}, ${QUICK_PER_POSITION} of ${HOSTILE_VALUES.filter((v) => !v.full).length} values per position, `
     + `${((Date.now() - t0) / 1000).toFixed(1)} s, "Aborted(" lines on worker stderr: ${r.abortedLines}`;
   console.log(formatTable(r.summary, { header }));
   assert.ok(r.entries.length >= 150, `expected at least 150 entry points discovered from the exports, got ${r.entries.length}`);

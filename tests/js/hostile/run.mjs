@@ -8,7 +8,7 @@
 // expected.mjs as owned by another branch).
 //
 //   node tests/js/hostile/run.mjs            full catalogue (npm run fuzz)
-//   node tests/js/hostile/run.mjs --quick --seed=19 --per-position=2   seeded subset (what npm test runs)
+//   node tests/js/hostile/run.mjs --quick [--seed=19] [--per-position=4]   seeded subset (what npm test runs)
 //   options: --entry=<substring> --timeout-ms=<n> --workers=<n>
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,9 @@ import { join } from 'node:path';
 import { HOSTILE_VALUES } from './values.mjs';
 import { discoverEntries } from './entries.mjs';
 import { knownFailure } from './expected.mjs';
+
+/** Hostile values per argument position in the seeded subset (npm test, the browser test). */
+export const QUICK_PER_POSITION = 4;
 
 export const FAILING = new Set(['non-ragwasm', 'nan', 'abort', 'hang', 'crash']);
 
@@ -33,7 +36,7 @@ function mulberry32(seed) {
 }
 
 /** The calls to make: full = every (entry, position, value); quick = `perPosition` seeded values per position. */
-export function planCalls(entries, { full = false, seed = 19, perPosition = 2, entryFilter } = {}) {
+export function planCalls(entries, { full = false, seed = 19, perPosition = QUICK_PER_POSITION, entryFilter } = {}) {
   const values = HOSTILE_VALUES.filter((v) => full || !v.full);
   const rand = mulberry32(seed);
   const calls = [];
@@ -96,6 +99,7 @@ export async function runCalls(calls, { timeoutMs = 20000, workers = 1, heapMb =
             current = null;
           } else if (m.type === 'finished') {
             finish();
+            w.terminate(); // a call may have left timers or handles behind
           }
         });
         w.on('error', (err) => {
@@ -161,7 +165,7 @@ export function formatTable({ byOutcome, byEntry, failures, known }, { header = 
 }
 
 /** Whole harness: discover, plan, run, summarize. */
-export async function runHarness({ full = false, seed = 19, perPosition = 2, entryFilter, timeoutMs, workers, log } = {}) {
+export async function runHarness({ full = false, seed = 19, perPosition = QUICK_PER_POSITION, entryFilter, timeoutMs, workers, log } = {}) {
   const api = await import(new URL('../../../web/src/index.js', import.meta.url).href);
   const entries = discoverEntries(api);
   const calls = planCalls(entries, { full, seed, perPosition, entryFilter });
@@ -186,7 +190,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   };
   const full = !process.argv.includes('--quick');
   const seed = Number(opt('seed', 19));
-  const perPosition = Number(opt('per-position', 2));
+  const perPosition = Number(opt('per-position', QUICK_PER_POSITION));
   const t0 = Date.now();
   const r = await runHarness({
     full, seed, perPosition, entryFilter: opt('entry', undefined),

@@ -9,8 +9,7 @@ import { createDocument } from '../document/document.js';
 import { wasm } from '../core/module.js';
 import { splitSentences } from '../document/text.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions,
-  expectString, invalid,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance,
 } from '../core/validate.js';
 
 /** Strategy names accepted by `options.strategy`. */
@@ -448,7 +447,7 @@ function buildChunks(doc, n, flat, headers, docContext) {
   const text = doc.text;
   const ctx = n.context;
   let chunkContexts = null;
-  if (ctx && Array.isArray(ctx.chunkContexts)) {
+  if (ctx && isArray(ctx.chunkContexts)) {
     if (ctx.chunkContexts.length !== count) {
       throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.context.chunkContexts: expected ${count} strings (one per chunk), got ${ctx.chunkContexts.length}`);
     }
@@ -570,11 +569,11 @@ async function embedAll(texts, embedder, batchSize) {
   for (let i = 0; i < texts.length; i += batchSize) {
     const batch = texts.slice(i, i + batchSize);
     const got = await embedder(batch);
-    if (!Array.isArray(got) || got.length !== batch.length) {
+    if (!isArray(got) || got.length !== batch.length) {
       throw invalid('options.embedder result', `an array of ${batch.length} vectors`, got);
     }
     for (const v of got) {
-      if (!(Array.isArray(v) || v instanceof Float32Array || v instanceof Float64Array)) throw invalid('options.embedder result item', 'an array or Float32Array', v);
+      if (!(isArray(v) || isInstance(v, Float32Array) || isInstance(v, Float64Array))) throw invalid('options.embedder result item', 'an array or Float32Array', v);
       if (dim < 0) dim = v.length;
       if (v.length !== dim || dim === 0) {
         throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.embedder: vectors have ${v.length} values, the first had ${dim}`);
@@ -670,7 +669,7 @@ export function chunkStats(text, chunks, marks = {}) {
   } });
   const m = expectOptions(marks, 'marks', ['sentenceEnds', 'headerStarts']);
   for (const k of ['sentenceEnds', 'headerStarts']) {
-    if (m[k] !== undefined && !(m[k] instanceof Set)) throw invalid(`marks.${k}`, 'a Set of offsets', m[k]);
+    if (m[k] !== undefined && !(isInstance(m[k], Set))) throw invalid(`marks.${k}`, 'a Set of offsets', m[k]);
   }
   marks = m;
   const sizes = chunks.map((c) => c.end - c.start);

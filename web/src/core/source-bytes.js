@@ -1,17 +1,17 @@
 // Bytes of a model or file option: an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs
 // in Node), optionally kept in Cache Storage in browsers. Used by every model-loading factory.
 import { RagwasmError } from './errors.js';
-import { invalid } from './validate.js';
+import { invalid, isInstance } from './validate.js';
 
 /**
  * Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, or URL (fetch; file: URLs in Node).
  * @internal
  */
 export async function sourceBytes(source, name, { cache = false, signal } = {}) {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (typeof Blob !== 'undefined' && source instanceof Blob) return new Uint8Array(await source.arrayBuffer());
-  if (typeof source === 'string' || source instanceof URL) {
+  if (isInstance(source, Uint8Array)) return source;
+  if (isInstance(source, ArrayBuffer)) return new Uint8Array(source);
+  if (typeof Blob !== 'undefined' && isInstance(source, Blob)) return new Uint8Array(await source.arrayBuffer());
+  if (typeof source === 'string' || isInstance(source, URL)) {
     let url;
     try {
       url = new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);

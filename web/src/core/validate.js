@@ -258,3 +258,12 @@ export function expectInternal(ok, className, factory) {
 export function isObject(value) {
   return value !== null && typeof value === 'object';
 }
+
+/** `value instanceof Ctor` that answers false (never throws) for a revoked Proxy. */
+export function isInstance(value, Ctor) {
+  try {
+    return value instanceof Ctor;
+  } catch {
+    return false;
+  }
+}

@@ -4,7 +4,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { decodeUtf8 } from './text.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
-import { expectOptions, expectString, invalid } from '../core/validate.js';
+import { expectOptions, expectString, invalid, isInstance } from '../core/validate.js';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) && typeof window === 'undefined' &&
   typeof importScripts === 'undefined';
@@ -25,10 +25,10 @@ function formatOf(name, type) {
 }
 
 async function bytesOf(input) {
-  if (typeof Blob !== 'undefined' && input instanceof Blob) return new Uint8Array(await input.arrayBuffer());
+  if (typeof Blob !== 'undefined' && isInstance(input, Blob)) return new Uint8Array(await input.arrayBuffer());
   const data = input.data;
-  if (data instanceof Uint8Array) return data;
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (isInstance(data, Uint8Array)) return data;
+  if (isInstance(data, ArrayBuffer)) return new Uint8Array(data);
   throw invalid('input.data', 'a Uint8Array or ArrayBuffer', data);
 }
 

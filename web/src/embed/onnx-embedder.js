@@ -5,7 +5,7 @@ import { wasm } from '../core/module.js';
 import { MAX_BATCH_TEXTS, StaticEmbedder, checkAbort, embedRunOptions, packTexts, splitRows, tokenizerOption } from './embed.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isObject, isPlainObject,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
 /**
@@ -60,7 +60,7 @@ export class OnnxEmbedder {
     const { bytes, offsets } = packTexts(batch);
     const cfg = this._cfg;
     const tok = this._tokenizer;
-    const enc = tok instanceof StaticEmbedder
+    const enc = isInstance(tok, StaticEmbedder)
       ? tok._encodeBatch(bytes, offsets, cfg.maxLength, 'longest')
       : callWasm(() => tok.native.encodeBatch(bytes, offsets, cfg.maxLength, true, 'longest', true));
     const { rows, cols } = enc;
@@ -125,7 +125,7 @@ export async function createOnnxEmbedder(options) {
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
   const { tokenizer, owns: ownsTokenizer } = tokenizerOption(o.tokenizer, name, { allowStatic: true });
   const release = () => { if (ownsTokenizer) tokenizer.dispose(); };
-  if (tokenizer instanceof StaticEmbedder && pooling === 'cls') {
+  if (isInstance(tokenizer, StaticEmbedder) && pooling === 'cls') {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.pooling: 'cls' needs a WordPiece tokenizer ([CLS] first); a StaticEmbedder table has no [CLS] token`);
   }
   const { ort, session, fail, inputTypes } = await openTokenModel({ ort: o.ort, model: o.model, cache, sessionOptions: o.sessionOptions }, name, release);

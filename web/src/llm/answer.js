@@ -3,7 +3,9 @@
 import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
-import { expectArray, invalid, expectFunction, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import {
+  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isInstance, isPlainObject,
+} from '../core/validate.js';
 import { LlmClient } from './client.js';
 import { isAbstention } from './parse.js';
 import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';
@@ -41,7 +43,7 @@ export function extractCitations(text, passages) {
  *   usage: object, cost: number|null, latencyMs: number, prompt: {id: string, version: number}}>}
  */
 export async function generateAnswer(client, input, options = {}) {
-  if (!(client instanceof LlmClient)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
+  if (!(isInstance(client, LlmClient))) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
   const i = expectOptions(input, 'input', ['question', 'passages']);
   const o = expectOptions(options, 'generateAnswer options', ['onText', 'signal', 'temperature', 'maxTokens', 'prompt']);
   const question = expectString(i.question, 'input.question', { allowEmpty: false });

@@ -1,11 +1,11 @@
 // Opt-in response cache keyed by a SHA-256 hash of the canonical request (provider, endpoint, body).
 // A hit sends nothing over the network (and so adds nothing to the ledger).
-import { expectInteger, expectOptions, expectString } from '../core/validate.js';
+import { expectInteger, expectOptions, expectString, isArray } from '../core/validate.js';
 
 /** Canonical JSON: object keys sorted, so equal requests hash equally. */
 export function canonicalJson(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
 }

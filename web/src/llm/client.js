@@ -3,7 +3,9 @@
 // an opt-in response cache and a ledger of every request sent. The API key stays in this object's
 // private field: it is sent only in the auth header and is scrubbed from every error and ledger entry.
 import { RagwasmError } from '../core/errors.js';
-import { expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import {
+  expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+} from '../core/validate.js';
 import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';
@@ -86,8 +88,8 @@ export class LlmClient {
     this.retryMaxMs = o.retryMaxMs === undefined ? 30000 : expectNumber(o.retryMaxMs, 'options.retryMaxMs', { min: 0 });
     this.maxRetryAfterMs = o.maxRetryAfterMs === undefined ? 60000 : expectNumber(o.maxRetryAfterMs, 'options.maxRetryAfterMs', { min: 0 });
     this.concurrency = o.concurrency === undefined ? 4 : expectInteger(o.concurrency, 'options.concurrency', { min: 1, max: 256 });
-    this.prices = o.prices instanceof PriceTable ? o.prices : new PriceTable(o.prices ?? {});
-    if (o.cache !== undefined && !(o.cache instanceof ResponseCache) && !(o.cache && typeof o.cache.get === 'function' && typeof o.cache.set === 'function')) {
+    this.prices = isInstance(o.prices, PriceTable) ? o.prices : new PriceTable(o.prices ?? {});
+    if (o.cache !== undefined && !(isInstance(o.cache, ResponseCache)) && !(o.cache && typeof o.cache.get === 'function' && typeof o.cache.set === 'function')) {
       throw invalid('options.cache', 'a ResponseCache', o.cache);
     }
     this.cache = o.cache ?? null;
@@ -95,7 +97,7 @@ export class LlmClient {
       // Cache keys are SHA-256 digests; browsers expose crypto.subtle only in secure contexts.
       throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: options.cache needs crypto.subtle (a secure context: https or localhost)');
     }
-    if (o.ledger !== undefined && !(o.ledger instanceof RequestLedger)) throw invalid('options.ledger', 'a RequestLedger', o.ledger);
+    if (o.ledger !== undefined && !(isInstance(o.ledger, RequestLedger))) throw invalid('options.ledger', 'a RequestLedger', o.ledger);
     this.ledger = o.ledger ?? new RequestLedger();
     this.fetch = o.fetch === undefined ? globalThis.fetch?.bind(globalThis) : expectFunction(o.fetch, 'options.fetch');
     if (!this.fetch) throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: no fetch() in this environment; pass options.fetch');
@@ -222,19 +224,19 @@ export class LlmClient {
 
   #validateRequest(request) {
     const r = expectOptions(request, 'request', REQUEST_KEYS);
-    if (!Array.isArray(r.messages) || r.messages.length === 0) throw invalid('request.messages', 'a non-empty array', r.messages);
+    if (!isArray(r.messages) || r.messages.length === 0) throw invalid('request.messages', 'a non-empty array', r.messages);
     r.messages.forEach((m, i) => {
       if (!isPlainObject(m)) throw invalid(`request.messages[${i}]`, 'a {role, content} object', m);
       expectEnum(m.role, `request.messages[${i}].role`, ['system', 'user', 'assistant']);
       if (typeof m.content === 'string') return;
-      if (!Array.isArray(m.content) || m.content.some((p) => !isPlainObject(p) || typeof p.text !== 'string')) {
+      if (!isArray(m.content) || m.content.some((p) => !isPlainObject(p) || typeof p.text !== 'string')) {
         throw invalid(`request.messages[${i}].content`, 'a string or an array of {text, cache?}', m.content);
       }
     });
     if (r.maxTokens !== undefined) expectInteger(r.maxTokens, 'request.maxTokens', { min: 1, max: 1000000 });
     if (r.temperature !== undefined) expectNumber(r.temperature, 'request.temperature', { min: 0, max: 2 });
     if (r.seed !== undefined) expectInteger(r.seed, 'request.seed');
-    if (r.stop !== undefined && (!Array.isArray(r.stop) || r.stop.some((s) => typeof s !== 'string'))) throw invalid('request.stop', 'an array of strings', r.stop);
+    if (r.stop !== undefined && (!isArray(r.stop) || r.stop.some((s) => typeof s !== 'string'))) throw invalid('request.stop', 'an array of strings', r.stop);
     if (r.purpose !== undefined) expectString(r.purpose, 'request.purpose');
     return r;
   }

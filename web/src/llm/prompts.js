@@ -2,7 +2,7 @@
 // id, version, variables, messages and the reply scale the C++ parsers apply). Loaded lazily (fs in
 // Node, fetch in browsers) so the same files serve JS and the docs; rendered by {{name}} substitution.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { describe, expectArray, expectOptions, expectString, invalid, isInstance, isPlainObject } from '../core/validate.js';
 
 /** Most passages or claims one prompt numbers. */
 const MAX_PASSAGES = 100000;
@@ -23,9 +23,17 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node && typ
 export async function loadPrompt(id, options = {}) {
   const o = expectOptions(options, 'loadPrompt options', ['baseUrl']);
   if (!PROMPT_IDS.includes(id)) {
-    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt id: expected one of ${PROMPT_IDS.join(', ')}, got ${JSON.stringify(id)}`);
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt id: expected one of ${PROMPT_IDS.join(', ')}, got ${describe(id)}`);
   }
-  const base = o.baseUrl ? new URL(String(o.baseUrl).replace(/\/?$/, '/'), import.meta.url) : new URL('../../../src/judge/prompts/', import.meta.url);
+  let base = new URL('../../../src/judge/prompts/', import.meta.url);
+  if (o.baseUrl !== undefined && o.baseUrl !== '') {
+    if (typeof o.baseUrl !== 'string' && !isInstance(o.baseUrl, URL)) throw invalid('options.baseUrl', 'a URL string or URL', o.baseUrl);
+    try {
+      base = new URL(String(o.baseUrl).replace(/\/?$/, '/'), import.meta.url);
+    } catch {
+      throw invalid('options.baseUrl', 'a valid URL', o.baseUrl);
+    }
+  }
   const url = new URL(`${id}.json`, base);
   if (cache.has(url.href)) return cache.get(url.href);
   let text;

@@ -7,7 +7,7 @@ import { encodeText } from '../core/encode.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
+  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 
 const MEASURE_FAMILIES = ['num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'bpref', 'recip_rank', 'P', 'recall', 'ndcg',
@@ -150,8 +150,8 @@ export class Run extends Handle {
    */
   addQuery(queryId, docIds, scores) {
     expectId(queryId, 'queryId');
-    if (!Array.isArray(docIds)) throw invalid('docIds', 'an array of strings', docIds);
-    if (!Array.isArray(scores) && !(scores instanceof Float64Array) && !(scores instanceof Float32Array)) throw invalid('scores', 'an array or Float64Array of numbers', scores);
+    if (!isArray(docIds)) throw invalid('docIds', 'an array of strings', docIds);
+    if (!isArray(scores) && !(isInstance(scores, Float64Array)) && !(isInstance(scores, Float32Array))) throw invalid('scores', 'an array or Float64Array of numbers', scores);
     if (docIds.length !== scores.length) throw invalid('scores', `${docIds.length} scores (one per document id)`, scores);
     for (let i = 0; i < docIds.length; i++) {
       const d = docIds[i];
@@ -178,11 +178,11 @@ function withHandles(qrels, run, fn) {
     let q = qrels;
     if (typeof q === 'string') own.push(q = Qrels.parse(q));
     else if (isPlainObject(q)) own.push(q = Qrels.fromObject(q));
-    else if (!(q instanceof Qrels)) throw invalid('qrels', 'a Qrels, qrels text or an object {qid: {docId: rel}}', q);
+    else if (!(isInstance(q, Qrels))) throw invalid('qrels', 'a Qrels, qrels text or an object {qid: {docId: rel}}', q);
     let r = run;
     if (typeof r === 'string') own.push(r = Run.parse(r));
     else if (isPlainObject(r)) own.push(r = Run.fromObject(r));
-    else if (!(r instanceof Run)) throw invalid('run', 'a Run, run text or an object {qid: {docId: score}}', r);
+    else if (!(isInstance(r, Run))) throw invalid('run', 'a Run, run text or an object {qid: {docId: score}}', r);
     return fn(q, r);
   } finally {
     for (const h of own) h.dispose();
@@ -620,7 +620,7 @@ export function recommendCutoff(curve, options = {}) {
 
 function pair(a, b, integers, name) {
   const check = integers ? (v, n) => expectInteger(v, n, { min: -2147483647, max: 2147483647 }) : (v, n) => expectNumber(v, n);
-  const isArr = (x) => Array.isArray(x) || x instanceof Float64Array || x instanceof Int32Array || x instanceof Float32Array;
+  const isArr = (x) => isArray(x) || isInstance(x, Float64Array) || isInstance(x, Int32Array) || isInstance(x, Float32Array);
   if (!isArr(a)) throw invalid(`${name} a`, 'an array of numbers', a);
   if (!isArr(b)) throw invalid(`${name} b`, 'an array of numbers', b);
   if (a.length !== b.length) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: expected two vectors of the same length, got ${a.length} and ${b.length}`);
@@ -758,7 +758,7 @@ export function winTieLoss(a, b, options = {}) {
  * @returns {{count: number, min: number, max: number, mean: number, p50: number, p90: number, p95: number}}
  */
 export function summarize(values) {
-  if (!Array.isArray(values) && !(values instanceof Float64Array)) throw invalid('values', 'an array of numbers', values);
+  if (!isArray(values) && !(isInstance(values, Float64Array))) throw invalid('values', 'an array of numbers', values);
   if (values.length === 0) throw invalid('values', 'at least one number', values);
   for (let i = 0; i < values.length; i++) expectNumber(values[i], `values[${i}]`);
   const m = wasm();

@@ -3,7 +3,9 @@
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
-import { isArray, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
+import {
+  expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance,
+} from '../core/validate.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -55,7 +57,7 @@ function dimensionError(name, got, dimension) {
 // The length is compared with `dimension` before anything is copied (a sparse array of length
 // 2**32-1 is refused at once). NaN/Infinity values are left to the core, which names them.
 function toQuery(value, name, dimension) {
-  if (value instanceof Float32Array) {
+  if (isInstance(value, Float32Array)) {
     if (value.length !== dimension) throw dimensionError(name, value.length, dimension);
     return value;
   }
@@ -73,7 +75,7 @@ function toQuery(value, name, dimension) {
 
 // A batch: one flat Float32Array of count*dimension, or an array of count vectors.
 function toBatch(value, name, count, dimension) {
-  if (value instanceof Float32Array) {
+  if (isInstance(value, Float32Array)) {
     if (value.length !== count * dimension) {
       const rows = value.length / dimension;
       throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: ${name}: expected ${count} x ${dimension} = ${count * dimension} values for ${count} ids, got ${value.length}` +
@@ -148,8 +150,8 @@ export class VectorIndex extends Handle {
    *   (saved by a format version this build does not read), INVALID_ARGUMENT (not bytes)
    */
   static load(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     const native = callWasm(() => m.dense_loadIndex(bytes));
     return new VectorIndex(native);
@@ -265,8 +267,8 @@ export class VectorIndex extends Handle {
       return mask;
     }
     let list = filter;
-    if (filter instanceof Set) list = [...filter];
-    if (!Array.isArray(list)) throw invalid('options.filter', 'a function (id) => boolean, an array of ids or a Set of ids', filter);
+    if (isInstance(filter, Set)) list = [...filter];
+    if (!isArray(list)) throw invalid('options.filter', 'a function (id) => boolean, an array of ids or a Set of ids', filter);
     const { bytes, lens } = encodeIds(list, 'options.filter');
     return callWasm(() => native.maskForIds(bytes, lens));
   }

@@ -6,7 +6,9 @@
 // Rules and measurements: docs/fusion.md ("Leg check").
 import { RagwasmError } from '../core/errors.js';
 import { splitSentences } from '../document/text.js';
-import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import {
+  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isPlainObject,
+} from '../core/validate.js';
 
 /** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
 export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12, maxShare: 0.5 });
@@ -105,12 +107,12 @@ export async function checkLegs(legs, passages, options = {}) {
   for (const l of legs) {
     if (opts.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: leg check aborted');
     const ranked = await l.search(queries, o.k);
-    if (!Array.isArray(ranked) || ranked.length !== queries.length) {
+    if (!isArray(ranked) || ranked.length !== queries.length) {
       throw invalid(`legs (${l.retriever}).search result`, `an array of ${queries.length} ranked id lists`, ranked);
     }
     let sum = 0;
     for (let i = 0; i < probes.length; i++) {
-      if (!Array.isArray(ranked[i])) throw invalid(`legs (${l.retriever}).search result[${i}]`, 'an array of ids', ranked[i]);
+      if (!isArray(ranked[i])) throw invalid(`legs (${l.retriever}).search result[${i}]`, 'an array of ids', ranked[i]);
       const r = ranked[i].slice(0, o.k).indexOf(probes[i].id);
       if (r >= 0) sum += 1 / (r + 1);
     }

@@ -7,7 +7,7 @@ import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { encodeText } from '../core/encode.js';
 import {
-  expectArray, expectBoolean, isArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
+  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 
 const encoder = new TextEncoder();
@@ -87,7 +87,7 @@ export function checkFilter(filter, name) {
   };
   for (const [key, v] of Object.entries(filter)) {
     const n = `${name}.${key}`;
-    if (Array.isArray(v)) v.forEach((x, i) => scalar(x, `${n}[${i}]`));
+    if (isArray(v)) v.forEach((x, i) => scalar(x, `${n}[${i}]`));
     else if (isPlainObject(v)) {
       const r = expectOptions(v, n, ['gte', 'gt', 'lte', 'lt', 'in']);
       if (r.in !== undefined) expectArray(r.in, `${n}.in`, { item: scalar });
@@ -181,8 +181,8 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
    */
   static load(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
   }
@@ -199,7 +199,7 @@ export class Bm25Index extends Handle {
   }
 
   _write(docs, mode, name) {
-    const list = Array.isArray(docs) ? docs : [docs];
+    const list = isArray(docs) ? docs : [docs];
     const fields = this._fields;
     const known = ['id', 'metadata', ...fields];
     let start = 0;
@@ -211,7 +211,7 @@ export class Bm25Index extends Handle {
       let bytes = 0;
       let i = start;
       for (; i < list.length && (i === start || bytes < BATCH_BYTES); i++) {
-        const n = Array.isArray(docs) ? `${name}[${i}]` : name;
+        const n = isArray(docs) ? `${name}[${i}]` : name;
         const d = expectOptions(list[i], n, known);
         if (list[i] === undefined) throw invalid(n, 'a document object', undefined);
         pieces.push(expectId(d.id, `${n}.id`));
