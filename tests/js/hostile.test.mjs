@@ -9,8 +9,20 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { runHarness, formatTable, QUICK_PER_POSITION } from './hostile/run.mjs';
 import { HOSTILE_VALUES } from './hostile/values.mjs';
+import { GOOD, FACTORIES, discoverEntries, invoke } from './hostile/entries.mjs';
+import * as api from '../../web/src/index.js';
 
 const seed = Number(process.env.RAGWASM_HOSTILE_SEED ?? 19);
+
+test('#19 the harness valid arguments and factories work so hostile values reach every later position', async () => {
+  await api.init();
+  const entries = new Map(discoverEntries(api).map((e) => [e.id, e]));
+  for (const [name, make] of Object.entries(FACTORIES)) make(api).dispose?.();
+  for (const [id, args] of Object.entries(GOOD)) {
+    assert.ok(entries.has(id), `GOOD row ${id} names no discovered entry point`);
+    await invoke(api, entries.get(id), args);
+  }
+});
 
 test('#19 every export survives 4 seeded hostile values per argument position with no abort hang crash plain error or NaN', async () => {
   const t0 = Date.now();

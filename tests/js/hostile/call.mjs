@@ -10,9 +10,11 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const values = new Map(HOSTILE_VALUES.map((v) => [v.name, v]));
   // First non-finite number in a result (NaN/±Infinity anywhere in it), or null. Iterative, bounded.
-  function findNonFinite(root) {
+  // Objects that are the caller's own hostile value (e.g. `details` handed to new RagwasmError and
+  // kept as given) are echoes, not results the library computed: they are not searched.
+  function findNonFinite(root, echoed) {
     const stack = [[root, 'result']];
-    const seen = new Set();
+    const seen = new Set([echoed]);
     let budget = 200000;
     while (stack.length > 0 && budget-- > 0) {
       const [v, path] = stack.pop();
@@ -56,7 +58,8 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
   async function runOne(call) {
     const e = byId.get(call.entry);
     const v = values.get(call.value);
-    const args = argsFor(e, call.position, v.make());
+    const hostile = v.make();
+    const args = argsFor(e, call.position, hostile);
     let result;
     try {
       result = invoke(api, e, args);
@@ -73,7 +76,7 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
     } catch (err) {
       return errorInfo(err);
     }
-    const bad = findNonFinite(result);
+    const bad = findNonFinite(result, hostile);
     try { if (result && typeof result.dispose === 'function' && result !== api) result.dispose(); } catch { /* already disposed, or not ours */ }
     if (bad) return { outcome: 'nan', detail: bad.slice(0, 200) };
     return { outcome: 'ok' };

@@ -9,7 +9,7 @@ import { createDocument } from '../document/document.js';
 import { wasm } from '../core/module.js';
 import { splitSentences } from '../document/text.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 
 /** Strategy names accepted by `options.strategy`. */
@@ -152,8 +152,13 @@ function normalizeContext(c) {
  * @returns {string}
  */
 export function renderContext(document, context) {
-  if (!context) return '';
+  if (context === undefined || context === null) return '';
+  if (!isPlainObject(context)) throw invalid('context', 'a context object {template?, summary?}', context);
+  if (context.template !== undefined) expectString(context.template, 'context.template', { maxLength: 1 << 16 });
+  if (context.summary !== undefined) expectString(context.summary, 'context.summary', { maxLength: 1 << 20 });
+  if (document !== undefined && document !== null && !isPlainObject(document)) throw invalid('document', 'a document {metadata?}', document);
   const meta = (document && document.metadata) || {};
+  if (!isPlainObject(meta)) throw invalid('document.metadata', 'a plain object', meta);
   if (context.template === undefined) return context.summary ?? '';
   const lines = context.template.split('\n').map((line) => {
     let placeholders = 0;

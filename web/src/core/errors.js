@@ -18,7 +18,8 @@ export class RagwasmError extends Error {
     }
     super(text.startsWith('ragwasm: ') ? text : `ragwasm: ${text}`);
     this.name = 'RagwasmError';
-    this.code = code;
+    // `code` is always a string (programs switch on it); anything else is reported as INTERNAL.
+    this.code = typeof code === 'string' ? code : 'INTERNAL';
     if (details !== undefined) this.details = details;
   }
 }

@@ -267,3 +267,13 @@ export function isInstance(value, Ctor) {
     return false;
   }
 }
+
+/** True when `value[name]` is a function; false (never a throw) for revoked Proxies and throwing getters. */
+export function hasMethod(value, name) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return typeof value[name] === 'function';
+  } catch {
+    return false;
+  }
+}

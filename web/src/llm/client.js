@@ -4,7 +4,7 @@
 // private field: it is sent only in the auth header and is scrubbed from every error and ledger entry.
 import { RagwasmError } from '../core/errors.js';
 import {
-  expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  expectArray, expectEnum, expectFunction, expectInteger, hasMethod, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
@@ -225,18 +225,20 @@ export class LlmClient {
   #validateRequest(request) {
     const r = expectOptions(request, 'request', REQUEST_KEYS);
     if (!isArray(r.messages) || r.messages.length === 0) throw invalid('request.messages', 'a non-empty array', r.messages);
-    r.messages.forEach((m, i) => {
-      if (!isPlainObject(m)) throw invalid(`request.messages[${i}]`, 'a {role, content} object', m);
-      expectEnum(m.role, `request.messages[${i}].role`, ['system', 'user', 'assistant']);
+    // Index-based checks (holes included) before the body builder maps over the arrays.
+    expectArray(r.messages, 'request.messages', { maxLength: 100_000, item: (m, n) => {
+      if (!isPlainObject(m)) throw invalid(n, 'a {role, content} object', m);
+      expectEnum(m.role, `${n}.role`, ['system', 'user', 'assistant']);
       if (typeof m.content === 'string') return;
-      if (!isArray(m.content) || m.content.some((p) => !isPlainObject(p) || typeof p.text !== 'string')) {
-        throw invalid(`request.messages[${i}].content`, 'a string or an array of {text, cache?}', m.content);
-      }
-    });
+      if (!isArray(m.content)) throw invalid(`${n}.content`, 'a string or an array of {text, cache?}', m.content);
+      expectArray(m.content, `${n}.content`, { maxLength: 100_000, item: (p, pn) => {
+        if (!isPlainObject(p) || typeof p.text !== 'string') throw invalid(pn, 'a {text, cache?} part', p);
+      } });
+    } });
     if (r.maxTokens !== undefined) expectInteger(r.maxTokens, 'request.maxTokens', { min: 1, max: 1000000 });
     if (r.temperature !== undefined) expectNumber(r.temperature, 'request.temperature', { min: 0, max: 2 });
     if (r.seed !== undefined) expectInteger(r.seed, 'request.seed');
-    if (r.stop !== undefined && (!isArray(r.stop) || r.stop.some((s) => typeof s !== 'string'))) throw invalid('request.stop', 'an array of strings', r.stop);
+    if (r.stop !== undefined) expectArray(r.stop, 'request.stop', { maxLength: 64, item: (x, n) => expectString(x, n) });
     if (r.purpose !== undefined) expectString(r.purpose, 'request.purpose');
     return r;
   }
@@ -404,7 +406,7 @@ function aborted() {
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; undefined when absent/invalid. */
 export function retryAfterMs(headers, now = Date.now()) {
-  if (headers === null || typeof headers !== 'object' || typeof headers.get !== 'function') throw invalid('headers', 'a Headers object (with get(name))', headers);
+  if (!hasMethod(headers, 'get')) throw invalid('headers', 'a Headers object (with get(name))', headers);
   expectNumber(now, 'now');
   const header = (name) => {
     const v = headers.get(name);
@@ -455,7 +457,7 @@ export function forgetApiKey(storage, name) {
 
 // A Storage-like object (localStorage, sessionStorage, or any {getItem, setItem, removeItem}).
 function expectStorage(storage, method) {
-  if (storage === null || typeof storage !== 'object' || typeof storage[method] !== 'function') {
+  if (!hasMethod(storage, method)) {
     throw invalid('storage', `a Storage-like object with ${method}() (e.g. localStorage)`, storage);
   }
 }
