@@ -2,13 +2,10 @@
 // tests/js/hostile.test.mjs) runs in headless Chromium inside a module Worker; a hang terminates the
 // Worker and a fresh one continues. Fails on any abort, hang, crash, non-RagwasmError error or
 // NaN/Infinity result not on the expected-failure list, and checks that the page itself still runs
-// ragwasm afterwards. The harness files are served to the page by Playwright routing (the static
-// server only serves web/ and the model folders).
+// ragwasm afterwards. The test's server also serves /tests/js/hostile/ (startServer extraAllowed).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { withPage, repoRoot } from './harness.mjs';
+import { withPage } from './harness.mjs';
 import * as api from '../../web/src/index.js';
 import { discoverEntries } from '../js/hostile/entries.mjs';
 import { planCalls, summarize, formatTable, QUICK_PER_POSITION } from '../js/hostile/run.mjs';
@@ -17,11 +14,7 @@ const seed = Number(process.env.RAGWASM_HOSTILE_SEED ?? 19);
 
 test('#19 the seeded hostile-argument subset runs in a module Worker in Chromium and the page survives', async () => {
   const calls = planCalls(discoverEntries(api), { full: false, seed, perPosition: QUICK_PER_POSITION });
-  await withPage(async ({ context, page, url, consoleErrors }) => {
-    await context.route('**/tests/js/hostile/*.mjs', (route) => {
-      const name = new URL(route.request().url()).pathname.split('/').pop();
-      route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(join(repoRoot, 'tests/js/hostile', name)) });
-    });
+  await withPage(async ({ page, url, consoleErrors }) => {
     let crashed = false;
     page.on('crash', () => { crashed = true; });
     await page.goto(`${url}web/index.html`);
@@ -75,5 +68,5 @@ test('#19 the seeded hostile-argument subset runs in a module Worker in Chromium
     assert.equal(results.pageCanary, 1, 'the page still runs ragwasm after the run');
     assert.deepEqual(summary.failures.map((f) => `${f.outcome}: ${f.entry} arg ${f.position} = ${f.value}: ${f.detail ?? ''}`), [],
       `seed ${seed}: replay with RAGWASM_HOSTILE_SEED=${seed} node --test tests/browser/hostile.test.mjs`);
-  });
+  }, { extraAllowed: ['/tests/js/hostile/'] });
 });
