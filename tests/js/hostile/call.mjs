@@ -18,6 +18,7 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
     let budget = 200000;
     while (stack.length > 0 && budget-- > 0) {
       const [v, path] = stack.pop();
+      if (Object.is(v, echoed)) continue;
       if (typeof v === 'number') {
         if (!Number.isFinite(v)) return `${path} = ${v}`;
         continue;

@@ -9,7 +9,7 @@ import { createDocument } from '../document/document.js';
 import { wasm } from '../core/module.js';
 import { splitSentences } from '../document/text.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
 /** Strategy names accepted by `options.strategy`. */
@@ -668,7 +668,7 @@ const HISTOGRAM_EDGES = [0, 128, 256, 512, 1024, 2048, 4096, 8192, Infinity];
 export function chunkStats(text, chunks, marks = {}) {
   expectString(text, 'text');
   chunks = expectArray(chunks, 'chunks', { maxLength: MAX_CHUNKS, item: (c, n) => {
-    if (c === null || typeof c !== 'object') throw invalid(n, 'a chunk {start, end}', c);
+    if (!isObject(c)) throw invalid(n, 'a chunk {start, end}', c);
     const start = expectInteger(c.start, `${n}.start`, { min: 0, max: text.length });
     expectInteger(c.end, `${n}.end`, { min: start, max: text.length });
   } });

@@ -254,9 +254,18 @@ export function expectInternal(ok, className, factory) {
   if (!ok) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: new ${className}(): not constructible directly; use ${factory}`);
 }
 
-/** True for a non-null object (arrays and class instances included), never a throw. */
+/**
+ * True for a non-null object (arrays and class instances included) whose properties can be read:
+ * false, never a throw, for a revoked Proxy (every property read on it throws).
+ */
 export function isObject(value) {
-  return value !== null && typeof value === 'object';
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    Reflect.getPrototypeOf(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `value instanceof Ctor` that answers false (never throws) for a revoked Proxy. */

@@ -4,7 +4,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { decodeUtf8 } from './text.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
-import { expectOptions, expectString, invalid, isInstance } from '../core/validate.js';
+import { expectOptions, expectString, invalid, isInstance, isObject } from '../core/validate.js';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) && typeof window === 'undefined' &&
   typeof importScripts === 'undefined';
@@ -135,7 +135,7 @@ async function docxToText(bytes) {
  */
 export async function extractText(input, options = {}) {
   const o = expectOptions(options, 'extractText options', ['format', 'pdfjsUrl']);
-  if (input === null || typeof input !== 'object') throw invalid('input', 'a File, Blob or {name, data}', input);
+  if (!isObject(input)) throw invalid('input', 'a File, Blob or {name, data}', input);
   const name = typeof input.name === 'string' ? input.name : 'document';
   if (o.format !== undefined) expectString(o.format, 'options.format');
   const format = o.format ?? formatOf(name, input.type);

@@ -4,7 +4,7 @@ import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
 import {
-  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isInstance, isPlainObject,
+  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 import { LlmClient } from './client.js';
 import { isAbstention } from './parse.js';
@@ -19,18 +19,18 @@ import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';
  */
 export function extractCitations(text, passages) {
   expectString(text, 'text');
-  const list = expectArray(passages, 'passages', { item: (p, n) => { if (p === null || typeof p !== 'object') throw invalid(n, 'a passage object {id?, text}', p); } });
+  const list = expectArray(passages, 'passages', { item: (p, n) => { if (!isObject(p)) throw invalid(n, 'a passage object {id?, text}', p); } });
   const cited = [];
-  const invalid = [];
+  const outOfRange = [];
   const seen = new Set();
   for (const m of text.matchAll(/\[(\d{1,3})\]/g)) {
     const n = Number(m[1]);
     if (seen.has(n)) continue;
     seen.add(n);
-    if (n >= 1 && n <= passages.length) cited.push({ n, id: list[n - 1].id ?? null });
-    else invalid.push(n);
+    if (n >= 1 && n <= list.length) cited.push({ n, id: list[n - 1].id ?? null });
+    else outOfRange.push(n);
   }
-  return { cited, invalid };
+  return { cited, invalid: outOfRange };
 }
 
 /**

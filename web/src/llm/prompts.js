@@ -2,7 +2,9 @@
 // id, version, variables, messages and the reply scale the C++ parsers apply). Loaded lazily (fs in
 // Node, fetch in browsers) so the same files serve JS and the docs; rendered by {{name}} substitution.
 import { RagwasmError } from '../core/errors.js';
-import { describe, expectArray, expectOptions, expectString, invalid, isInstance, isPlainObject } from '../core/validate.js';
+import {
+  describe, expectArray, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
+} from '../core/validate.js';
 
 /** Most passages or claims one prompt numbers. */
 const MAX_PASSAGES = 100000;
@@ -143,7 +145,7 @@ export function renderPrompt(template, vars) {
  * @returns {string}
  */
 export function formatPassages(passages) {
-  const list = expectArray(passages, 'passages', { maxLength: MAX_PASSAGES, item: (p, n) => { if (p === null || typeof p !== 'object') throw invalid(n, 'a passage {id?, text}', p); } });
+  const list = expectArray(passages, 'passages', { maxLength: MAX_PASSAGES, item: (p, n) => { if (!isObject(p)) throw invalid(n, 'a passage {id?, text}', p); } });
   const out = new Array(list.length);
   for (let i = 0; i < list.length; i++) {
     const text = list[i].text;

@@ -16,7 +16,7 @@ import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
 import {
-  describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
 const MAGIC = 'RAGWCOL1';
@@ -923,7 +923,7 @@ async function* numberedLines(input) {
     yield* split(input);
     return;
   }
-  if (input === null || typeof input !== 'object' || (typeof input[Symbol.iterator] !== 'function' && typeof input[Symbol.asyncIterator] !== 'function')) {
+  if (!isObject(input) || (!hasMethod(input, Symbol.iterator) && !hasMethod(input, Symbol.asyncIterator))) {
     throw invalid('input', 'a JSONL string or an (async) iterable of lines', input);
   }
   let item = 0;

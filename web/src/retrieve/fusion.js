@@ -6,7 +6,7 @@ import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
 import {
-  expectArray, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  expectArray, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
 /** Fusion modes: 'hybrid' = the safe default (convex min-max, primary list 0.7, others share 0.3). */
@@ -343,7 +343,7 @@ export function expandNeighbours(hits, chunks, options = {}) {
   const { ids, scores } = expectHits(hits, 'hits');
   expectArray(chunks, 'chunks', { maxLength: MAX_HITS });
   const table = chunks.map((c, i) => {
-    if (c === null || typeof c !== 'object') throw invalid(`chunks[${i}]`, 'a {id, docId, ordinal} object', c);
+    if (!isObject(c)) throw invalid(`chunks[${i}]`, 'a {id, docId, ordinal} object', c);
     const x = { id: expectId(c.id, `chunks[${i}].id`), docId: expectId(c.docId, `chunks[${i}].docId`), ordinal: expectInteger(c.ordinal, `chunks[${i}].ordinal`, { min: 0, max: 1e9 }) };
     if (c.start !== undefined) x.start = expectNumber(c.start, `chunks[${i}].start`, { min: 0 });
     if (c.end !== undefined) x.end = expectNumber(c.end, `chunks[${i}].end`, { min: 0 });
