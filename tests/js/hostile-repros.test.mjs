@@ -135,3 +135,14 @@ test('#19 cyclic and 20000-deep pipeline configs are rejected without overflowin
   assert.ok(parsePipelineConfig({}));
   moduleStillWorks();
 });
+
+test('#19 statistics that are undefined for constant inputs are null never NaN', () => {
+  assert.equal(metrics.cohensKappa([1, 1], [1, 1]), null);
+  assert.equal(metrics.cohensKappa([1, 1], [1, 1], { weights: 'quadratic' }), null);
+  assert.equal(metrics.spearman([1, 1, 1], [1, 2, 3]), null);
+  assert.equal(metrics.kendallTau([1, 1, 1], [1, 2, 3]), null);
+  assert.equal(metrics.cohensKappa([0, 1, 1, 0], [0, 1, 0, 0]), 0.5);
+  const stats = chunkStats('abc', [{ start: 0, end: 3 }]);
+  assert.equal(stats.histogram.at(-1).max, null, 'the open last bucket has max null, not Infinity');
+  assert.equal(stats.histogram.reduce((s, b) => s + b.count, 0), 1);
+});

@@ -89,7 +89,7 @@ export function agreementStats(rows, scale) {
   return {
     ...stats,
     // NaN from the metrics module (one constant label on both sides) is reported as null.
-    kappa: Number.isNaN(kappa) ? null : kappa,
+    kappa: nanToNull(kappa),
     kappaQuadratic: ordinal ? nanToNull(cohensKappa(pred, gold, { weights: 'quadratic' })) : null,
     binary,
     exact: pred.filter((v, i) => v === gold[i]).length / pred.length,
@@ -99,7 +99,7 @@ export function agreementStats(rows, scale) {
   };
 }
 
-function nanToNull(v) { return Number.isNaN(v) ? null : v; }
+function nanToNull(v) { return v === null || Number.isNaN(v) ? null : v; }
 
 /**
  * Runs a judge over labelled items and reports agreement with the labels, overall and per slice.

@@ -660,17 +660,17 @@ export function binaryScores(predicted, gold, options = {}) {
 
 /**
  * Cohen's kappa = 1 - sum(w O)/sum(w E) over the sorted label union (sklearn cohen_kappa_score);
- * weights 'none' (w = [i != j]), 'linear' (|i-j|/(k-1)), 'quadratic' (((i-j)/(k-1))^2). NaN when
- * both raters always give one same label.
+ * weights 'none' (w = [i != j]), 'linear' (|i-j|/(k-1)), 'quadratic' (((i-j)/(k-1))^2). null (never
+ * NaN) when both raters always give one same label: kappa is undefined then.
  * @param {number[]} a
  * @param {number[]} b
  * @param {{weights?: 'none'|'linear'|'quadratic'}} [options]
- * @returns {number}
+ * @returns {number|null}
  */
 export function cohensKappa(a, b, options = {}) {
   const o = expectOptions(options, 'cohensKappa options', ['weights']);
   const w = o.weights === undefined ? 'none' : expectEnum(o.weights, 'options.weights', ['none', 'linear', 'quadratic']);
-  return agree('kappa', a, b, { none: 0, linear: 1, quadratic: 2 }[w], true, 'cohensKappa');
+  return undefinedAsNull(agree('kappa', a, b, { none: 0, linear: 1, quadratic: 2 }[w], true, 'cohensKappa'));
 }
 
 /**
@@ -687,20 +687,25 @@ export function withinAccuracy(a, b, options = {}) {
 }
 
 /**
- * Spearman's rho: Pearson correlation of average ranks (ties share the mean rank), as scipy. NaN for a constant vector.
+ * Spearman's rho: Pearson correlation of average ranks (ties share the mean rank), as scipy. null (never
+ * NaN) for a constant vector, where rho is undefined.
  * @param {number[]} a
  * @param {number[]} b
- * @returns {number}
+ * @returns {number|null}
  */
-export function spearman(a, b) { return agree('spearman', a, b, 0, false, 'spearman'); }
+export function spearman(a, b) { return undefinedAsNull(agree('spearman', a, b, 0, false, 'spearman')); }
 
 /**
  * Kendall's tau-b = (C - D) / sqrt((n0 - n1)(n0 - n2)), as scipy.stats.kendalltau. O(n^2), at most 100,000 values.
+ * null (never NaN) for a constant vector, where tau is undefined.
  * @param {number[]} a
  * @param {number[]} b
- * @returns {number}
+ * @returns {number|null}
  */
-export function kendallTau(a, b) { return agree('kendall', a, b, 0, false, 'kendallTau'); }
+export function kendallTau(a, b) { return undefinedAsNull(agree('kendall', a, b, 0, false, 'kendallTau')); }
+
+// A statistic that is undefined for the input (0/0) is null in results, never NaN.
+function undefinedAsNull(v) { return Number.isNaN(v) ? null : v; }
 
 function compare(kind, a, b, n, alpha, seed, name) {
   const [x, y] = pair(a, b, false, name);
