@@ -130,6 +130,8 @@ export class Tokenizer extends Handle {
    */
   encode(text, options = {}) {
     expectString(text, 'text');
+    // Checked before the spread: spreading a 50 MB string would copy 50 million indexed properties.
+    if (!isPlainObject(options)) throw invalid('encode options', 'an options object', options);
     const b = this.encodeBatch([text], { ...options, padding: 'none' });
     return b.inputIds;
   }

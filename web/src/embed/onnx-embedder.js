@@ -52,9 +52,9 @@ export class OnnxEmbedder {
   }
 
   /** embed(texts, {kind: 'query'}) */
-  embedQueries(texts, options = {}) { return this.embed(texts, { ...options, kind: 'query' }); }
+  embedQueries(texts, options = {}) { return this.embed(texts, { ...plainOptions(options, 'embedQueries options'), kind: 'query' }); }
   /** embed(texts, {kind: 'document'}) */
-  embedDocuments(texts, options = {}) { return this.embed(texts, { ...options, kind: 'document' }); }
+  embedDocuments(texts, options = {}) { return this.embed(texts, { ...plainOptions(options, 'embedDocuments options'), kind: 'document' }); }
 
   async _runBatch(batch) {
     const { bytes, offsets } = packTexts(batch);
@@ -143,3 +143,9 @@ export async function createOnnxEmbedder(options) {
   return embedder;
 }
 
+
+// An options object checked before it is spread (spreading a string copies every character).
+function plainOptions(options, name) {
+  if (!isPlainObject(options)) throw invalid(name, 'an options object', options);
+  return options;
+}
