@@ -18,27 +18,17 @@ import { join } from 'node:path';
 import { HOSTILE_VALUES } from './values.mjs';
 import { discoverEntries } from './entries.mjs';
 import { knownFailure } from './expected.mjs';
+import { seededRandom } from '../helpers.mjs';
 
 /** Hostile values per argument position in the seeded subset (npm test, the browser test). */
 export const QUICK_PER_POSITION = 4;
 
 export const FAILING = new Set(['non-ragwasm', 'nan', 'abort', 'hang', 'crash']);
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The calls to make: full = every (entry, position, value); quick = `perPosition` seeded values per position. */
 export function planCalls(entries, { full = false, seed = 19, perPosition = QUICK_PER_POSITION, entryFilter } = {}) {
   const values = HOSTILE_VALUES.filter((v) => full || !v.full);
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed);
   const calls = [];
   for (const e of entries) {
     if (entryFilter && !e.id.includes(entryFilter)) continue;
