@@ -19,6 +19,9 @@ val info() {
     val v = val::object();
     v.set("version", std::string(kVersion));
     v.set("maxTextBytes", static_cast<double>(kMaxTextBytes));
+    v.set("maxJsonDepth", static_cast<double>(kMaxJsonDepth));
+    v.set("maxAlignmentCells", kMaxAlignmentCells);
+    v.set("maxJudgeReplyBytes", static_cast<double>(kMaxJudgeReplyBytes));
     v.set("simd", true);
     v.set("exceptions", std::string("wasm"));
     return reply_ok(v);

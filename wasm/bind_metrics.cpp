@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bind_common.h"
+#include "common/json_depth.h"
 #include "metrics/agreement.h"
 #include "metrics/answer.h"
 #include "metrics/evidence.h"
@@ -149,8 +150,11 @@ val answer_metric(const std::string& kind, const Bytes& prediction, val referenc
     double v;
     if (kind == "em") v = exact_match(prediction, refs, flag);
     else if (kind == "f1") v = token_f1(prediction, refs, flag);
-    else if (kind == "anls") v = anls(prediction, refs, param);
-    else if (kind == "rougeL") v = rouge_l(prediction, refs);
+    else if (kind == "anls" || kind == "rougeL") {
+      Result<double> r = kind == "anls" ? anls(prediction, refs, param) : rouge_l(prediction, refs);
+      if (!r.ok()) return reply_error(r.error());
+      v = r.value();
+    }
     else if (kind == "bleu") v = sentence_bleu(prediction, refs, static_cast<int>(param), flag ? BleuSmoothing::kAddOne : BleuSmoothing::kNone);
     else return reply_error(make_error(ErrorCode::kInvalidArgument, "answer metric: unknown '" + kind + "'"));
     return reply_ok(val(v));
@@ -188,6 +192,7 @@ val containment(const Bytes& excerpt, const Bytes& chunk) {
 // and the mean recall curve.
 val evidence_evaluate(const Bytes& json, double threshold, double min_overlap, val ks_js, int max_k) {
   return guard([&] {
+    if (Status depth = check_json_depth(json, "questions"); !depth.ok()) return reply_error(depth.error());
     const auto j = nlohmann::json::parse(json, nullptr, false);
     if (j.is_discarded() || !j.is_array()) return reply_error(make_error(ErrorCode::kInvalidArgument, "questions: expected an array"));
     const std::vector<int> ks = emscripten::convertJSArrayToNumberVector<int>(ks_js);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "chunk/chunk.h"
+#include "common/json_depth.h"
 #include "common/limits.h"
 #include "text/utf8.h"
 
@@ -38,6 +39,7 @@ Result<bool> get_bool(const json& v, const std::string& name) {
 }  // namespace
 
 Result<ChunkOptions> parse_options(std::string_view text) {
+  RAGWASM_TRY(check_json_depth(text, "options"));
   json j = json::parse(text.begin(), text.end(), nullptr, false);
   if (j.is_discarded()) return make_error(ErrorCode::kParseError, "options: not valid JSON");
   if (!j.is_object()) return bad("", "an object", j);
@@ -113,7 +115,8 @@ Status validate(const ChunkOptions& o) {
   if (o.split_levels < 1 || o.split_levels > 6) return bad("splitLevels", "an integer in [1, 6]", json(o.split_levels));
   // Where every chunk must fit in chunk_size, the widest character must fit too.
   const bool bounded = o.strategy == Strategy::kFixed || o.strategy == Strategy::kMarkdownHeader ||
-                       ((o.strategy == Strategy::kRecursive || o.strategy == Strategy::kMarkdown) && o.strict);
+                       ((o.strategy == Strategy::kRecursive || o.strategy == Strategy::kMarkdown ||
+                         o.strategy == Strategy::kSentence) && o.strict);
   if (bounded && o.unit == Unit::kBytes && o.chunk_size < 4) {
     return bad("chunkSize", "an integer >= 4 with unit 'bytes' (a character can take 4 bytes)", json(o.chunk_size));
   }

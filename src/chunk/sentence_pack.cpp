@@ -1,5 +1,5 @@
 // Sentence packing (whole sentences from text::SentenceSplitter up to chunk_size, with sentence-count
-// overlap) and semantic chunking (cosine-distance breakpoints between neighbouring sentences, as in
+// overlap; in strict mode a sentence longer than chunk_size is cut by strict recursive splitting) and semantic chunking (cosine-distance breakpoints between neighbouring sentences, as in
 // LangChain Python's SemanticChunker, plus minimum and maximum chunk sizes).
 #include <algorithm>
 #include <cmath>
@@ -19,6 +19,12 @@ std::vector<ChunkSpan> split_sentences_packed(std::string_view t, const ChunkOpt
   if (!splitter.ok()) return out;  // cannot happen: no abbreviations given
   const std::vector<text::Span> s = splitter.value().split(t);
   const std::size_t n = s.size();
+  // Strict mode: a sentence over chunk_size (a text without sentence breaks is one sentence) is cut
+  // by strict recursive splitting, default separators, no overlap, so every chunk fits (issue #19).
+  ChunkOptions cut = o;
+  cut.strategy = Strategy::kRecursive;
+  cut.chunk_overlap = 0;
+  cut.strict = true;
   std::size_t i = 0;
   while (i < n) {
     std::size_t j = i;
@@ -30,7 +36,14 @@ std::vector<ChunkSpan> split_sentences_packed(std::string_view t, const ChunkOpt
       len += add;
       ++j;
     }
-    out.push_back(ChunkSpan{s[i].start, s[j].end, -1});
+    if (o.strict && j == i && len > o.chunk_size) {
+      const std::string_view sentence = t.substr(s[i].start, s[i].end - s[i].start);
+      for (const ChunkSpan& c : split_recursive(sentence, cut, default_separators())) {
+        out.push_back(ChunkSpan{s[i].start + c.start, s[i].start + c.end, -1});
+      }
+    } else {
+      out.push_back(ChunkSpan{s[i].start, s[j].end, -1});
+    }
     if (j + 1 >= n) break;
     std::size_t next = j + 1 > o.overlap_sentences ? j + 1 - o.overlap_sentences : 0;
     if (next <= i) next = i + 1;

@@ -1,7 +1,7 @@
 // Strict reading of JSON requests/configs with errors that name the JSON path
 // ("retrieval.fusion.weights[1]: expected a number >= 0, got -1"). Header-only; used by the fusion,
 // context and pipeline JSON front ends. Syntax errors -> PARSE_ERROR; schema errors (unknown key,
-// wrong type, out of range) -> INVALID_ARGUMENT.
+// wrong type, out of range) -> INVALID_ARGUMENT; nesting deeper than kMaxJsonDepth -> LIMIT_EXCEEDED.
 #pragma once
 
 #include <cmath>
@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/format.h"
+#include "common/json_depth.h"
 #include "common/result.h"
 
 namespace ragwasm::jsonr {
@@ -22,6 +23,7 @@ namespace ragwasm::jsonr {
 using nlohmann::json;
 
 inline Result<json> parse(std::string_view text, std::string_view what) {
+  RAGWASM_TRY(check_json_depth(text, what));
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {

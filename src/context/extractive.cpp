@@ -124,22 +124,33 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   }
   if (q.empty() || cands.empty()) return answer;
 
-  // Weights in the sorted order of q: a fixed summation order, so native and WASM agree.
+  // Each candidate's question terms, as sorted indexes into q: one hash lookup per candidate term,
+  // so the cost is linear in the text (a |q| x |candidates| scan was quadratic: issue #19).
+  std::unordered_map<std::string_view, std::size_t> q_index;
+  for (std::size_t i = 0; i < q.size(); ++i) q_index.emplace(q[i], i);
+  std::vector<std::vector<std::size_t>> hits(cands.size());
+  std::vector<std::size_t> df(q.size(), 0);
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    for (const auto& t : cands[c].terms) {
+      auto it = q_index.find(t);
+      if (it == q_index.end()) continue;
+      hits[c].push_back(it->second);
+      ++df[it->second];
+    }
+    std::sort(hits[c].begin(), hits[c].end());
+  }
+  // Weights and sums in the sorted order of q: a fixed summation order, so native and WASM agree.
   const double n = static_cast<double>(cands.size());
   std::vector<double> w(q.size());
   double total = 0;
   for (std::size_t i = 0; i < q.size(); ++i) {
-    std::size_t df = 0;
-    for (const auto& c : cands) df += c.terms.count(q[i]);
-    w[i] = std::log((n + 1.0) / (static_cast<double>(df) + 0.5));
+    w[i] = std::log((n + 1.0) / (static_cast<double>(df[i]) + 0.5));
     total += w[i];
   }
-  for (auto& c : cands) {
+  for (std::size_t c = 0; c < cands.size(); ++c) {
     double s = 0;
-    for (std::size_t i = 0; i < q.size(); ++i) {
-      if (c.terms.count(q[i])) s += w[i];
-    }
-    c.score = total > 0 ? s / total : 0;
+    for (std::size_t i : hits[c]) s += w[i];
+    cands[c].score = total > 0 ? s / total : 0;
   }
   std::vector<std::size_t> order(cands.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "common/json_depth.h"
 #include "common/limits.h"
 #include "embed/bert_unicode.h"
 #include "text/utf8.h"
@@ -226,6 +227,7 @@ Result<WordPieceTokenizer> WordPieceTokenizer::from_vocab_txt(std::string_view v
 
 Result<WordPieceTokenizer> WordPieceTokenizer::from_tokenizer_json(std::string_view json_text) {
   using nlohmann::json;
+  RAGWASM_TRY(check_json_depth(json_text, "tokenizer.json"));
   json j = json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return make_error(ErrorCode::kParseError, "tokenizer.json: not valid JSON");
   if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "tokenizer.json: expected a JSON object");

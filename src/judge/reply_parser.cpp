@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include "common/format.h"
+#include "common/json_depth.h"
 
 namespace ragwasm::judge {
 namespace {
@@ -41,10 +42,14 @@ struct Number {
   std::size_t start = 0;
   std::size_t end = 0;
   bool has_dot = false;
+  bool exponent = false;  // followed by an exponent ("3e2"): not a score, never read as its leading digits
 };
 
-// A decimal number starting at pos: [+-]digits[.digits] or .digits. At most 15 significant digits
-// are accumulated (enough for any score; longer runs are still consumed).
+// A decimal number starting at pos: [+-]digits[.digits] or [+-].digits. At most 15 significant
+// digits are accumulated (enough for any score; longer runs are still consumed). An exponent right
+// after it (e or E, an optional sign, a digit: "3e2", "1e309", ".5e1") is consumed and flagged: the
+// accepted score grammar has no exponent, and reading "3e2" as 3 would report a score the judge
+// did not give.
 std::optional<Number> number_at(std::string_view s, std::size_t pos) {
   Number n;
   n.start = pos;
@@ -76,6 +81,15 @@ std::optional<Number> number_at(std::string_view s, std::size_t pos) {
     }
   }
   if (!any) return std::nullopt;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    std::size_t k = i + 1;
+    if (k < s.size() && (s[k] == '+' || s[k] == '-')) ++k;
+    if (k < s.size() && is_digit(s[k])) {
+      while (k < s.size() && is_digit(s[k])) ++k;
+      n.exponent = true;
+      i = k;
+    }
+  }
   if (!std::isfinite(v)) return std::nullopt;
   n.value = negative ? -v : v;
   n.end = i;
@@ -88,11 +102,17 @@ struct Scored {
   std::optional<double> denominator;
   bool percent = false;
   std::size_t end = 0;
+  std::string malformed;  // why this candidate is not a score ("3e2", "3/0"); empty when it is one
 };
 
 Scored complete(std::string_view lower_text, Number n) {
   Scored sc;
   sc.num = n;
+  auto quote = [&](std::size_t from, std::size_t to) {
+    std::string t(lower_text.substr(from, std::min<std::size_t>(to - from, 40)));
+    return "'" + t + "'";
+  };
+  if (n.exponent) sc.malformed = quote(n.start, n.end) + " is not a plain decimal score (exponents are not accepted)";
   std::size_t i = n.end;
   std::size_t j = i;
   while (j < lower_text.size() && (lower_text[j] == ' ' || lower_text[j] == '*' || lower_text[j] == ']' ||
@@ -115,8 +135,12 @@ Scored complete(std::string_view lower_text, Number n) {
     if (slash) {
       while (k < lower_text.size() && lower_text[k] == ' ') ++k;
       auto d = number_at(lower_text, k);
-      if (d && d->value > 0 && lower_text[k] != '-' && lower_text[k] != '+') {
+      if (d && d->value > 0 && !d->exponent && lower_text[k] != '-' && lower_text[k] != '+') {
         sc.denominator = d->value;
+        i = d->end;
+      } else if (d && sc.malformed.empty()) {
+        // "3/0", "3/-3", "3/1e2": a fraction whose denominator is not a positive plain number.
+        sc.malformed = quote(n.start, d->end) + " is not a score (the denominator must be a positive plain number)";
         i = d->end;
       }
     }
@@ -130,6 +154,7 @@ Error parse_error(std::string_view what) { return make_error(ErrorCode::kParseEr
 
 // Applies the scale: denominators, percent conversion, range and integer checks.
 Result<double> to_scale(const Scored& sc, const ScoreOptions& o, double min, double max) {
+  if (!sc.malformed.empty()) return parse_error("reply: " + sc.malformed);
   double v = sc.num.value;
   if (o.kind == ScaleKind::kPercent) {
     if (sc.denominator) {
@@ -245,7 +270,9 @@ std::optional<Candidate> last_json(std::string_view text, const std::vector<std:
   for (std::size_t open : opens) {  // from the last '{' backwards
     const std::size_t close = matching_bracket(text, open);
     if (close == std::string_view::npos) continue;
-    json j = json::parse(text.substr(open, close - open + 1), nullptr, /*allow_exceptions=*/false);
+    const std::string_view candidate = text.substr(open, close - open + 1);
+    if (json_depth_overflow_at(candidate) != std::string_view::npos) continue;  // too deep to be a score object
+    json j = json::parse(candidate, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object()) continue;
     const json* v = find_label_key(j, labels);
     if (!v) continue;
@@ -359,12 +386,12 @@ Result<ParsedScore> parse_score(std::string_view reply, const ScoreOptions& opti
   if (options.kind == ScaleKind::kPercent) {
     for (auto it = nums.rbegin(); it != nums.rend(); ++it) {
       Scored sc = complete(lower_text, *it);
-      if (sc.percent) return finish(Candidate{sc, ScoreMethod::kPercentSign}, false);
+      if (sc.percent && sc.malformed.empty()) return finish(Candidate{sc, ScoreMethod::kPercentSign}, false);
     }
   }
   for (auto it = nums.rbegin(); it != nums.rend(); ++it) {
     Scored sc = complete(lower_text, *it);
-    if (sc.denominator && (options.kind == ScaleKind::kPercent || *sc.denominator == max)) {
+    if (sc.malformed.empty() && sc.denominator && (options.kind == ScaleKind::kPercent || *sc.denominator == max)) {
       return finish(Candidate{sc, ScoreMethod::kFraction}, false);
     }
   }
@@ -456,7 +483,9 @@ bool json_claims(std::string_view reply, int n_claims, const ScoreOptions& optio
     ++candidates;
     const std::size_t close = matching_bracket(reply, i);
     if (close == std::string_view::npos) continue;
-    json j = json::parse(reply.substr(i, close - i + 1), nullptr, false);
+    const std::string_view candidate = reply.substr(i, close - i + 1);
+    if (json_depth_overflow_at(candidate) != std::string_view::npos) continue;  // too deep to be a claims list
+    json j = json::parse(candidate, nullptr, false);
     const json* arr = nullptr;
     if (j.is_array()) arr = &j;
     else if (j.is_object() && j.contains("claims") && j["claims"].is_array()) arr = &j["claims"];
@@ -544,7 +573,7 @@ Result<std::vector<ClaimScore>> parse_claim_scores(std::string_view reply, int n
       auto nums = free_numbers(lower_block);
       for (auto it = nums.rbegin(); it != nums.rend(); ++it) {
         Scored sc = complete(lower_block, *it);
-        if (sc.denominator) {
+        if (sc.denominator && sc.malformed.empty()) {
           found = sc;
           break;
         }

@@ -11,12 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "common/limits.h"
 #include "common/result.h"
 
 namespace ragwasm::judge {
 
-// Maximum reply size parsed (bytes); longer replies are LIMIT_EXCEEDED.
-constexpr std::size_t kMaxReplyBytes = 1u << 20;
+// Maximum reply size parsed (bytes); longer replies are LIMIT_EXCEEDED (common/limits.h).
+constexpr std::size_t kMaxReplyBytes = kMaxJudgeReplyBytes;
 
 enum class ScaleKind {
   kRating,   // an ordinal rating in [min, max], e.g. 0-3
@@ -52,8 +53,13 @@ struct ParsedScore {
 //   3. percent scales only: the last "<number>%";
 //   4. the last "<n>/<d>" with d equal to the scale max;
 //   5. the whole reply is a single number (after trimming punctuation and markup).
+// Number grammar (outside JSON numbers): [+-]? digits ('.' digits)? | [+-]? '.' digits, then an
+// optional '%' or "/ d" / "out of d" with d a positive number of the same grammar. No exponents, no
+// hex, no infinities: "3e2", "1e309", ".5e1" and "3/0" are refused with PARSE_ERROR naming the text
+// (never read as their leading digits); when one is the chosen candidate the reply has no score.
 // Errors: PARSE_ERROR when no score is found, when it is outside [min, max], not an integer with
-// integer_only, or a fraction's denominator does not match; LIMIT_EXCEEDED over kMaxReplyBytes;
+// integer_only, a fraction's denominator does not match, or the chosen number is outside the grammar
+// above; LIMIT_EXCEEDED over kMaxReplyBytes;
 // INVALID_ARGUMENT when min > max or a label is empty.
 Result<ParsedScore> parse_score(std::string_view reply, const ScoreOptions& options = {});
 

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <unordered_map>
 
+#include "common/format.h"
+#include "common/limits.h"
 #include "text/casefold.h"
 #include "text/utf8.h"
 
@@ -59,6 +62,53 @@ double best_over(const std::vector<std::string>& refs, F&& f) {
   return best;
 }
 
+// As best_over for a per-reference score that may fail (LIMIT_EXCEEDED): the first error wins.
+template <class F>
+Result<double> best_over_checked(const std::vector<std::string>& refs, F&& f) {
+  double best = 0;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    Result<double> r = f(refs[i], i);
+    if (!r.ok()) return r.error();
+    best = std::max(best, r.value());
+  }
+  return best;
+}
+
+// Drops the common prefix and suffix of two strings (they add nothing to an edit distance);
+// returns how many code points were dropped from each.
+std::size_t strip_common_ends(std::u32string_view& a, std::u32string_view& b) {
+  std::size_t n = 0;
+  while (!a.empty() && !b.empty() && a.front() == b.front()) {
+    a.remove_prefix(1);
+    b.remove_prefix(1);
+    ++n;
+  }
+  while (!a.empty() && !b.empty() && a.back() == b.back()) {
+    a.remove_suffix(1);
+    b.remove_suffix(1);
+    ++n;
+  }
+  return n;
+}
+
+// Ukkonen's band for a distance bound k over rows of the shorter string (after strip_common_ends,
+// |a| <= |b|): diagonals q = j - i with |q| + |delta - q| <= k, i.e. q in [-h, delta + h] where
+// h = (k - delta) / 2. Cells = |a| * band width.
+struct Band {
+  std::size_t rows = 0, width = 0;
+  long lo = 0, hi = 0;
+};
+Band edit_band(std::size_t n, std::size_t m, std::size_t k) {
+  Band band;
+  const std::size_t delta = m - n;
+  const long h = static_cast<long>((k - delta) / 2);
+  band.rows = n;
+  band.lo = -h;
+  band.hi = static_cast<long>(delta) + h;
+  band.width = static_cast<std::size_t>(band.hi - band.lo + 1);
+  return band;
+}
+
 }  // namespace
 
 std::u32string to_u32(std::string_view utf8) {
@@ -83,6 +133,49 @@ std::size_t levenshtein(const std::u32string& a, const std::u32string& b) {
     std::swap(prev, cur);
   }
   return prev[b.size()];
+}
+
+std::size_t levenshtein_within(std::u32string_view a, std::u32string_view b, std::size_t k) {
+  strip_common_ends(a, b);
+  if (a.size() > b.size()) std::swap(a, b);
+  const std::size_t n = a.size(), m = b.size();
+  if (m - n > k) return k + 1;  // lev >= the length difference
+  if (n == 0) return m;
+  const Band band = edit_band(n, m, k);
+  const std::size_t inf = k + 1;
+  // Row storage indexed by diagonal: t = q - band.lo + 1; t = 0 and t = width + 1 stay inf, so the
+  // neighbours of the band's edge cells read as "more than k" (no path of cost <= k leaves the band).
+  std::vector<std::size_t> prev(band.width + 2, inf), cur(band.width + 2, inf);
+  for (std::size_t t = 1; t <= band.width; ++t) {
+    const long q = band.lo + static_cast<long>(t) - 1;  // row 0: D[0][j] = j
+    prev[t] = q >= 0 && q <= static_cast<long>(m) ? std::min(static_cast<std::size_t>(q), inf) : inf;
+  }
+  const long lm = static_cast<long>(m), width = static_cast<long>(band.width);
+  for (std::size_t i = 1; i <= n; ++i) {
+    // Column j = i + q sits at t = j - i - lo + 1; cells with j < 0 or j > m are inf, j = 0 is D[i][0] = i.
+    const long base = static_cast<long>(i) + band.lo - 1;  // j at t = 0
+    const long t_first = std::max(1L, 1 - base), t_last = std::min(width, lm - base);
+    std::size_t row_min = inf;
+    for (long t = 1; t < std::min(t_first, width + 1); ++t) cur[static_cast<std::size_t>(t)] = inf;
+    if (t_first - 1 >= 1 && base + t_first - 1 == 0) {
+      cur[static_cast<std::size_t>(t_first - 1)] = std::min(i, inf);
+      row_min = cur[static_cast<std::size_t>(t_first - 1)];
+    }
+    const char32_t ai = a[i - 1];
+    for (long t = t_first; t <= t_last; ++t) {
+      const std::size_t tu = static_cast<std::size_t>(t);
+      // D[i-1][j] is diagonal q+1 of the previous row, D[i][j-1] diagonal q-1 of this row.
+      std::size_t v = std::min(prev[tu + 1], cur[tu - 1]) + 1;
+      v = std::min(v, prev[tu] + (ai == b[static_cast<std::size_t>(base + t - 1)] ? 0 : 1));
+      v = std::min(v, inf);
+      cur[tu] = v;
+      row_min = std::min(row_min, v);
+    }
+    for (long t = std::max(t_last + 1, 1L); t <= width; ++t) cur[static_cast<std::size_t>(t)] = inf;
+    if (row_min > k) return inf;  // every path to the end passes this row
+    std::swap(prev, cur);
+  }
+  return prev[static_cast<std::size_t>(static_cast<long>(m - n) - band.lo + 1)];
 }
 
 std::string squad_normalize(std::string_view s, bool remove_articles) {
@@ -130,7 +223,7 @@ double token_f1(std::string_view prediction, const std::vector<std::string>& ref
   });
 }
 
-double anls(std::string_view prediction, const std::vector<std::string>& references, double threshold) {
+Result<double> anls(std::string_view prediction, const std::vector<std::string>& references, double threshold) {
   auto norm = [](std::string_view s) {
     std::string l = lower(s);
     std::size_t b = 0, e = l.size();
@@ -139,28 +232,64 @@ double anls(std::string_view prediction, const std::vector<std::string>& referen
     return to_u32(std::string_view(l).substr(b, e - b));
   };
   const std::u32string p = norm(prediction);
-  return best_over(references, [&](const std::string& ref) {
+  return best_over_checked(references, [&](const std::string& ref, std::size_t index) -> Result<double> {
     const std::u32string r = norm(ref);
     const std::size_t m = std::max(p.size(), r.size());
     if (m == 0) return 1.0;
-    const double s = 1.0 - static_cast<double>(levenshtein(p, r)) / static_cast<double>(m);
+    // Distances above k score below the threshold; +1 keeps rounding of (1 - threshold) * m harmless.
+    const std::size_t k = std::min(m, static_cast<std::size_t>(std::ceil((1.0 - threshold) * static_cast<double>(m))) + 1);
+    std::u32string_view a(p), b(r);
+    strip_common_ends(a, b);
+    if (a.size() > b.size()) std::swap(a, b);
+    if (b.size() - a.size() > k) return 0.0;
+    const Band band = edit_band(a.size(), b.size(), k);
+    const double cells = static_cast<double>(band.rows) * static_cast<double>(band.width);
+    if (cells > kMaxAlignmentCells) {
+      return make_error(ErrorCode::kLimitExceeded, "anls: prediction (" + std::to_string(p.size()) + " characters) against references[" +
+                                                       std::to_string(index) + "] (" + std::to_string(r.size()) + " characters) needs " +
+                                                       number_text(cells) + " edit-distance cells, the limit is " +
+                                                       number_text(kMaxAlignmentCells) + "; compare shorter answers");
+    }
+    const std::size_t d = levenshtein_within(a, b, k);
+    if (d > k) return 0.0;
+    const double s = 1.0 - static_cast<double>(d) / static_cast<double>(m);
     return s < threshold ? 0.0 : s;
   });
 }
 
-double rouge_l(std::string_view prediction, const std::vector<std::string>& references) {
-  const auto p = word_tokens(prediction);
-  return best_over(references, [&](const std::string& ref) {
-    const auto r = word_tokens(ref);
+Result<double> rouge_l(std::string_view prediction, const std::vector<std::string>& references) {
+  // Tokens become ids (one hash lookup each) so the LCS table compares integers.
+  std::unordered_map<std::string, std::uint32_t> ids;
+  auto to_ids = [&ids](const std::vector<std::string>& tokens) {
+    std::vector<std::uint32_t> out;
+    out.reserve(tokens.size());
+    for (const auto& t : tokens) out.push_back(ids.emplace(t, static_cast<std::uint32_t>(ids.size())).first->second);
+    return out;
+  };
+  const auto p = to_ids(word_tokens(prediction));
+  return best_over_checked(references, [&](const std::string& ref, std::size_t index) -> Result<double> {
+    const auto r = to_ids(word_tokens(ref));
     if (p.empty() || r.empty()) return 0.0;
-    std::vector<std::size_t> prev(r.size() + 1, 0), cur(r.size() + 1, 0);
-    for (std::size_t i = 1; i <= p.size(); ++i) {
-      for (std::size_t j = 1; j <= r.size(); ++j) {
-        cur[j] = p[i - 1] == r[j - 1] ? prev[j - 1] + 1 : std::max(prev[j], cur[j - 1]);
+    // A common prefix or suffix belongs to some LCS: count it and align only the middles.
+    std::size_t lo = 0, p_end = p.size(), r_end = r.size();
+    while (lo < p_end && lo < r_end && p[lo] == r[lo]) ++lo;
+    while (p_end > lo && r_end > lo && p[p_end - 1] == r[r_end - 1]) --p_end, --r_end;
+    const std::size_t pn = p_end - lo, rn = r_end - lo;
+    const double cells = static_cast<double>(pn) * static_cast<double>(rn);
+    if (cells > kMaxAlignmentCells) {
+      return make_error(ErrorCode::kLimitExceeded, "rougeL: prediction (" + std::to_string(p.size()) + " tokens) against references[" +
+                                                       std::to_string(index) + "] (" + std::to_string(r.size()) + " tokens) needs " +
+                                                       number_text(cells) + " LCS cells, the limit is " + number_text(kMaxAlignmentCells) +
+                                                       "; compare shorter answers");
+    }
+    std::vector<std::uint32_t> prev(rn + 1, 0), cur(rn + 1, 0);
+    for (std::size_t i = 1; i <= pn; ++i) {
+      for (std::size_t j = 1; j <= rn; ++j) {
+        cur[j] = p[lo + i - 1] == r[lo + j - 1] ? prev[j - 1] + 1 : std::max(prev[j], cur[j - 1]);
       }
       std::swap(prev, cur);
     }
-    const double lcs = static_cast<double>(prev[r.size()]);
+    const double lcs = static_cast<double>(prev[rn] + lo + (p.size() - p_end));
     if (lcs == 0) return 0.0;
     const double prec = lcs / static_cast<double>(p.size()), rec = lcs / static_cast<double>(r.size());
     return 2 * prec * rec / (prec + rec);

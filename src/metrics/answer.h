@@ -25,12 +25,19 @@ double token_f1(std::string_view prediction, const std::vector<std::string>& ref
 // ANLS (Biten et al. 2019, ST-VQA): s = 1 - lev(p, r) / max(|p|, |r|) on lowercased, trimmed code
 // points, maximum over references, and 0 when s < threshold (i.e. normalized distance > 1 - threshold;
 // the paper's tau = 0.5). Two empty strings score 1.
-double anls(std::string_view prediction, const std::vector<std::string>& references, double threshold = 0.5);
+// Bounded, exact: only distances up to k = ceil((1 - threshold) * max) + 1 matter, so a length
+// difference above k scores 0 at once, the common prefix and suffix are dropped, and the rest is an
+// Ukkonen band (cells with |i - j| + |delta - (j - i)| <= k) stopped when a whole row exceeds k.
+// LIMIT_EXCEEDED when one pair's band needs more than kMaxAlignmentCells cells (about two
+// 10,000-character strings at threshold 0.5); a long prediction against a short reference is 0, not an error.
+Result<double> anls(std::string_view prediction, const std::vector<std::string>& references, double threshold = 0.5);
 
 // ROUGE-L F1 (Lin 2004; as the rouge-score package with beta = 1): tokens are lowercased runs of
 // letters/digits (non-ASCII bytes count as letters); LCS over tokens; P = LCS/|pred|, R = LCS/|ref|,
 // F = 2PR/(P+R) (0 when LCS = 0). Maximum over references.
-double rouge_l(std::string_view prediction, const std::vector<std::string>& references);
+// The common token prefix and suffix are matched first; LIMIT_EXCEEDED when the remaining LCS table
+// of one pair has more than kMaxAlignmentCells cells (e.g. 10,000 x 10,000 tokens).
+Result<double> rouge_l(std::string_view prediction, const std::vector<std::string>& references);
 
 enum class BleuSmoothing {
   kNone,    // plain BLEU: 0 when any n-gram precision is 0
@@ -57,8 +64,12 @@ struct CitationResult {
 CitationResult citation_metrics(std::string_view answer, const std::vector<std::string>& context_ids,
                                 const std::vector<std::string>& relevant_ids);
 
-// Code-point Levenshtein distance (used by ANLS; exposed for tests).
+// Code-point Levenshtein distance, full O(|a| * |b|) table: the boring twin of levenshtein_within,
+// used as its test oracle.
 std::size_t levenshtein(const std::u32string& a, const std::u32string& b);
+// Levenshtein distance when it is <= k, else some value > k (Ukkonen's band; used by ANLS).
+// O(min(|a|, |b|) * (k - ||a| - |b|| + 1)) time, O(k) memory.
+std::size_t levenshtein_within(std::u32string_view a, std::u32string_view b, std::size_t k);
 std::u32string to_u32(std::string_view utf8);
 
 }  // namespace ragwasm::metrics

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/format.h"
+#include "common/limits.h"
 #include "metrics/answer.h"
 #include "text/casefold.h"
 
@@ -29,9 +31,6 @@ std::string normalize_for_match(std::string_view s) {
 }
 
 namespace {
-// Alignment cells above which an inexact match is refused (LIMIT_EXCEEDED): about 2 s of work.
-constexpr double kMaxAlignmentCells = 4e8;
-
 Result<double> containment_checked(std::string_view excerpt, std::string_view chunk, bool limit) {
   const std::string e = normalize_for_match(excerpt);
   const std::string c = normalize_for_match(chunk);
@@ -40,7 +39,8 @@ Result<double> containment_checked(std::string_view excerpt, std::string_view ch
   const std::u32string a = to_u32(e), b = to_u32(c);
   if (limit && static_cast<double>(a.size()) * static_cast<double>(b.size()) > kMaxAlignmentCells) {
     return make_error(ErrorCode::kLimitExceeded, "evidence matching: excerpt of " + std::to_string(a.size()) + " x chunk of " +
-                                                     std::to_string(b.size()) + " characters exceeds the alignment limit (4e8 cells); use spans or shorter excerpts");
+                                                     std::to_string(b.size()) + " characters exceeds the alignment limit (" +
+                                                     number_text(kMaxAlignmentCells) + " cells); use spans or shorter excerpts");
   }
   // Sellers: D[0][j] = 0 (the match may start anywhere in the chunk); answer min_j D[|a|][j].
   std::vector<std::size_t> prev(b.size() + 1, 0), cur(b.size() + 1, 0);

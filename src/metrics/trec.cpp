@@ -2,6 +2,7 @@
 #include "metrics/trec.h"
 
 #include "common/check.h"
+#include "common/json_depth.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,6 +38,12 @@ std::string line_prefix(std::string_view name, std::size_t line) {
 
 Error parse_error(std::string_view name, std::size_t line, const std::string& what) {
   return make_error(ErrorCode::kParseError, line_prefix(name, line) + what);
+}
+
+// An empty qrels file would evaluate every run to a table of zeros: refuse it instead.
+Status require_judgments(const Qrels& q, std::string_view name) {
+  if (q.size() > 0) return Status::success();
+  return make_error(ErrorCode::kParseError, std::string(name) + ": no judgments (an empty qrels file evaluates every run to 0)");
 }
 
 std::string shorten(std::string_view s) {
@@ -303,6 +310,7 @@ Result<Qrels> parse_trec_qrels(std::string_view text, std::string_view name) {
     return Status::success();
   });
   if (!st.ok()) return st.error();
+  RAGWASM_TRY(require_judgments(q, name));
   return q;
 }
 
@@ -325,7 +333,9 @@ Result<Qrels> parse_beir_qrels(std::string_view text, std::string_view name) {
     }
     int rel;
     if (!parse_int(f[2], &rel)) {
-      if (was_first) return Status::success();  // the header row "query-id corpus-id score"
+      // Only the first row may be the header "query-id corpus-id score"; any other non-integer
+      // score (a header-like first row included) is an error, never a silently dropped judgment.
+      if (was_first && f[2] == "score") return Status::success();
       return parse_error(name, n, "score: expected an integer, got '" + shorten(f[2]) + "'");
     }
     Status s = q.add(f[0], f[1], rel);
@@ -333,6 +343,7 @@ Result<Qrels> parse_beir_qrels(std::string_view text, std::string_view name) {
     return Status::success();
   });
   if (!st.ok()) return st.error();
+  RAGWASM_TRY(require_judgments(q, name));
   return q;
 }
 
@@ -406,6 +417,10 @@ bool id_of(const nlohmann::json* v, std::string* out) {
 Result<Run> parse_jsonl_run(std::string_view text, std::string_view name) {
   Run run;
   Status st = for_each_line(text, [&](std::string_view line, std::size_t n) -> Status {
+    if (json_depth_overflow_at(line) != std::string_view::npos) {
+      return make_error(ErrorCode::kLimitExceeded, std::string(name) + ":" + std::to_string(n) + ": JSON nested deeper than " +
+                                                       std::to_string(kMaxJsonDepth) + " levels; the limit is " + std::to_string(kMaxJsonDepth));
+    }
     nlohmann::json o = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
     if (o.is_discarded() || !o.is_object()) return parse_error(name, n, "expected one JSON object per line, got '" + shorten(line) + "'");
     std::string qid;

@@ -280,6 +280,7 @@ std::string to_json(const PipelineConfig& c) {
     indexes["dense"] = {{"model", c.dense.model}, {"metric", c.dense.metric}, {"index", c.dense.index}, {"quantization", c.dense.quantization},
                         {"hnsw", {{"m", c.dense.hnsw_m}, {"efConstruction", c.dense.hnsw_ef_construction}, {"efSearch", c.dense.hnsw_ef_search}}}};
   }
+  // options_json was cut from a config that passed the depth check, so it nests less deeply.
   json chunker = json::parse(c.chunker.options_json, nullptr, false);
   if (!chunker.is_object()) chunker = json::object();
   chunker["strategy"] = c.chunker.strategy;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "common/json_depth.h"
+
 namespace ragwasm::sparse {
 namespace {
 
@@ -16,6 +18,7 @@ Error bad(const std::string& name, const std::string& expected, const json& got)
 
 Result<json> parse(std::string_view s, const std::string& name) {
   if (s.empty()) return json::object();
+  RAGWASM_TRY(check_json_depth(s, name));
   json j = json::parse(s.begin(), s.end(), nullptr, false);
   if (j.is_discarded()) return make_error(ErrorCode::kInvalidArgument, name + ": not valid JSON");
   if (!j.is_object()) return bad(name, "an object", j);
@@ -210,6 +213,7 @@ Result<SearchOptions> parse_search_options(std::string_view text) {
 Result<std::vector<std::vector<MetaValue>>> parse_metadata(std::string_view text, std::size_t count) {
   std::vector<std::vector<MetaValue>> out(count);
   if (text.empty()) return out;
+  RAGWASM_TRY(check_json_depth(text, "documents metadata"));
   json j = json::parse(text.begin(), text.end(), nullptr, false);
   if (j.is_discarded() || !j.is_array() || j.size() != count) {
     return make_error(ErrorCode::kInvalidArgument, "documents metadata: expected one object or null per document");

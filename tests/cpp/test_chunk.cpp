@@ -184,6 +184,42 @@ TEST_CASE("sentence packing keeps whole sentences and repeats the overlap senten
                                                 "Three is here. Four is here."});
 }
 
+TEST_CASE("#19 strict sentence packing cuts a sentence longer than chunkSize", "[unit]") {
+  // 200,000 characters without a sentence break (words of 9 letters + space): one sentence.
+  std::string t;
+  for (int i = 0; i < 20000; ++i) t += "abcdefghi ";
+  ChunkOptions o = opts(Strategy::kSentence, 1000, 0);
+  // Parity (non-strict): the over-long sentence is one chunk of its own, as documented.
+  auto loose = chunk_text(t, o);
+  REQUIRE(loose.ok());
+  REQUIRE(loose.value().chunks.size() == 1);
+  o.strict = true;
+  auto r = chunk_text(t, o);
+  REQUIRE(r.ok());
+  const auto& chunks = r.value().chunks;
+  REQUIRE(chunks.size() >= 200);  // 199,999 characters after trimming / at most 1000 per chunk
+  std::size_t covered = 0;
+  for (const auto& c : chunks) {
+    REQUIRE(c.end - c.start <= 1000);
+    REQUIRE(c.start >= covered);  // in order, no overlap (overlap is 0 for the cut)
+    covered = c.end;
+  }
+  CHECK(covered == t.size() - 1);  // the trailing space is trimmed
+  // Short sentences around a long one: they stay whole, the long one is cut.
+  const std::string mixed = "Short one. " + std::string(2500, 'x') + ". Another short one.";
+  o.chunk_size = 1000;
+  const auto parts = run(mixed, o);
+  REQUIRE(parts.front() == "Short one.");
+  REQUIRE(parts.back() == "Another short one.");
+  for (const auto& p : parts) REQUIRE(p.size() <= 1000);
+  // Strict with bytes needs room for a 4-byte character, as the other bounded strategies.
+  o.unit = Unit::kBytes;
+  o.chunk_size = 3;
+  CHECK(chunk_text(mixed, o).error().code == ErrorCode::kInvalidArgument);
+  o.chunk_size = 40;
+  CHECK(chunk_text(mixed, o).ok());
+}
+
 TEST_CASE("breakpoint thresholds follow numpy percentile std and gradient", "[unit]") {
   const std::vector<double> d = {0.1, 0.2, 0.9, 0.3};
   // sorted 0.1 0.2 0.3 0.9; 50th percentile: position 1.5 -> 0.2 + 0.5 * (0.3 - 0.2) = 0.25

@@ -190,3 +190,29 @@ TEST_CASE("Self-consistency aggregation reports mean majority spread and unparse
   CHECK_FALSE(none.value.has_value());
   CHECK(none.unparsed == 2);
 }
+
+TEST_CASE("#19 scores with exponents or a zero denominator are refused not read as leading digits", "[unit]") {
+  for (const char* reply : {"3e2", "Score: 3e2", "1e309", "Rating: 1E309", ".5e1", "Score: .5e1", "3/0", "Score: 3/0",
+                            "Final score: 2e-1", "{\"score\": \"3e2\"}"}) {
+    INFO(reply);
+    auto r = parse_score(reply);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::kParseError);
+  }
+  auto e = parse_score("Score: 3e2");
+  CHECK(e.error().message == "ragwasm: reply: '3e2' is not a plain decimal score (exponents are not accepted)");
+  CHECK(parse_score("3/0").error().message == "ragwasm: reply: '3/0' is not a score (the denominator must be a positive plain number)");
+  // Nothing was lost: plain scores still parse, as do words starting with e after a number.
+  CHECK(parse_score("Score: 3").value().value == 3);
+  CHECK(parse_score("Score: 2 excellent").value().value == 2);
+  CHECK(parse_score("Score: 2/3").value().value == 2);
+  CHECK(parse_score(".5", ScoreOptions{ScaleKind::kRating, 0, 1}).value().value == 0.5);
+}
+
+TEST_CASE("#19 a claim whose score has an exponent has no score and says why", "[unit]") {
+  auto r = parse_claim_scores("[1] Score: 3e2\n[2] Score: 2\n", 2);
+  REQUIRE(r.ok());
+  CHECK_FALSE(r.value()[0].score.has_value());
+  CHECK(r.value()[0].error == "claim 1: reply: '3e2' is not a plain decimal score (exponents are not accepted)");
+  CHECK(r.value()[1].score.value() == 2);
+}

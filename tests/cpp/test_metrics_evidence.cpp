@@ -137,7 +137,7 @@ TEST_CASE("SQuAD answer sentences are found by text and by span with two chunkin
 }
 
 TEST_CASE("oversized inexact text matches are refused with a limit error", "[unit]") {
-  // 25,000 x 20,000 characters = 5e8 alignment cells > 4e8 (and not an exact substring)
+  // 25,000 x 20,000 characters = 5e8 alignment cells > kMaxAlignmentCells = 1e8 (and not an exact substring)
   std::vector<RetrievedChunk> chunks = {{std::string(20000, 'a'), {}}};
   std::vector<Evidence> ev = {{std::string(25000, 'b'), {}}};
   auto m = match_evidence(chunks, ev, EvidenceOptions{});

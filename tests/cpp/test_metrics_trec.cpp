@@ -299,3 +299,30 @@ TEST_CASE("measure requests reject unknown names and non-positive cutoffs", "[un
   REQUIRE(ok.ok());
   REQUIRE(ok.value().cutoffs[static_cast<int>(Family::kP)] == std::vector<int>{5, 10});
 }
+
+TEST_CASE("#19 a BEIR qrels row with a non-numeric score is an error naming file and line", "[unit]") {
+  auto q = parse_beir_qrels("query-id\tcorpus-id\tscore\n1\tA\t1\n1\tB\thigh\n", "test.tsv");
+  REQUIRE_FALSE(q.ok());
+  CHECK(q.error().code == ErrorCode::kParseError);
+  CHECK(q.error().message == "ragwasm: test.tsv:3: score: expected an integer, got 'high'");
+  // A first row that is not the BEIR header is a judgment, so a bad score there is an error too.
+  auto first = parse_beir_qrels("1\tA\tyes\n1\tB\t1\n", "first.tsv");
+  REQUIRE_FALSE(first.ok());
+  CHECK(first.error().message.find("first.tsv:1:") != std::string::npos);
+  // Nothing was lost: the same rows with integer scores parse.
+  auto good = parse_beir_qrels("query-id\tcorpus-id\tscore\n1\tA\t1\n1\tB\t2\n", "test.tsv");
+  REQUIRE(good.ok());
+  CHECK(good.value().size() == 2);
+}
+
+TEST_CASE("#19 an empty qrels file is an error not a table of zeros", "[unit]") {
+  for (const char* text : {"", "\n\n", "query-id\tcorpus-id\tscore\n"}) {
+    INFO("text: '" << text << "'");
+    auto q = parse_qrels(text, "empty.qrels");
+    REQUIRE_FALSE(q.ok());
+    CHECK(q.error().code == ErrorCode::kParseError);
+    CHECK(q.error().message == "ragwasm: empty.qrels: no judgments (an empty qrels file evaluates every run to 0)");
+  }
+  CHECK(parse_trec_qrels("", "e").error().code == ErrorCode::kParseError);
+  CHECK(parse_qrels("q 0 d 1\n", "one.qrels").value().size() == 1);
+}

@@ -4,8 +4,8 @@
 // Nothing here is model output; nothing here says anything about model quality.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmClient, PriceTable, RagwasmError, RequestLedger, ResponseCache, parseSse, retryAfterMs, saveApiKey, loadApiKey, forgetApiKey } from '../../web/src/index.js';
-import { ProtocolTestDouble, anthropicJson, anthropicSse, openaiJson, openaiSse } from './llm-protocol-double.mjs';
+import { createLlmClient, PriceTable, RequestLedger, ResponseCache, parseSse, retryAfterMs, saveApiKey, loadApiKey, forgetApiKey } from '../../web/src/index.js';
+import { ProtocolTestDouble, anthropicJson, anthropicSse, openaiJson, openaiSse, rejectsWith as rejects } from './llm-protocol-double.mjs';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
 let double;
@@ -19,17 +19,7 @@ function client(extra = {}) {
 }
 const ask = (text = 'What is in the test document?') => ({ messages: [{ role: 'user', content: text }] });
 
-async function rejectsWith(promise, code) {
-  try {
-    await promise;
-  } catch (e) {
-    assert.ok(e instanceof RagwasmError, `expected RagwasmError, got ${e}`);
-    assert.equal(e.code, code, e.message);
-    assert.ok(!e.message.includes(KEY), 'the API key leaked into an error message');
-    return e;
-  }
-  assert.fail(`expected a ${code} error`);
-}
+const rejectsWith = (promise, code) => rejects(promise, code, KEY);
 
 test('openai JSON reply: text, usage, cost and the request that was sent', async () => {
   double.reset();

@@ -2,7 +2,9 @@
 // Anthropic Messages wire protocols with SCRIPTED replies, for the LLM client tests. It is a protocol
 // test double, not a model: its replies are fixed strings written in the tests and never say
 // anything about any model's quality.
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { RagwasmError } from '../../web/src/index.js';
 
 /**
  * A scripted reply. One of:
@@ -14,6 +16,7 @@ import { createServer } from 'node:http';
  *                                        cut (with truncate) drops the connection instead
  *   {hang: true}                         accept the request and never answer (timeouts, aborts)
  *   {destroy: true}                      close the socket without an answer (network error)
+ *   redirectTo(status, url)              a 3xx with a Location header (the client must not follow it)
  *   (req) => reply                       computed from the recorded request
  * delayMs on any reply delays the status line.
  */
@@ -25,12 +28,13 @@ export class ProtocolTestDouble {
     this.inFlight = 0;
     this.maxInFlight = 0;
     this.sockets = new Set();
+    this.connections = 0;  // TCP connections accepted since start (a redirect target must see none)
   }
 
   static async start() {
     const d = new ProtocolTestDouble();
     d.server = createServer((req, res) => d.#handle(req, res));
-    d.server.on('connection', (s) => { d.sockets.add(s); s.on('close', () => d.sockets.delete(s)); });
+    d.server.on('connection', (s) => { d.connections++; d.sockets.add(s); s.on('close', () => d.sockets.delete(s)); });
     await new Promise((resolve) => d.server.listen(0, '127.0.0.1', resolve));
     d.port = d.server.address().port;
     d.origin = `http://127.0.0.1:${d.port}`;
@@ -107,6 +111,11 @@ export class ProtocolTestDouble {
 
 function delay(ms) { return new Promise((r) => setTimeout(r, ms)); }
 
+/** A redirect reply: `status` (301/302/303/307/308) with `location` and a small body. */
+export function redirectTo(status, location) {
+  return { status, headers: { location }, body: `moved to ${location}` };
+}
+
 /** OpenAI Chat Completions JSON reply carrying a scripted text. */
 export function openaiJson(text, usage = { prompt_tokens: 11, completion_tokens: 7 }) {
   return {
@@ -148,4 +157,17 @@ export function anthropicSse(pieces, usage = { input_tokens: 13, output_tokens: 
     ev('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: usage.output_tokens } }),
     ev('message_stop', {}),
   ];
+}
+
+/** Awaits `promise`, asserts it rejects with a RagwasmError of `code` whose message does not hold `secret`; returns the error. */
+export async function rejectsWith(promise, code, secret) {
+  try {
+    await promise;
+  } catch (e) {
+    assert.ok(e instanceof RagwasmError, `expected RagwasmError, got ${e}`);
+    assert.equal(e.code, code, e.message);
+    if (secret) assert.ok(!e.message.includes(secret), 'the API key leaked into an error message');
+    return e;
+  }
+  assert.fail(`expected a ${code} error`);
 }

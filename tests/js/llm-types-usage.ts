@@ -9,7 +9,10 @@ import type { CompletionResult, JudgeResult, LedgerEntry, ParsedScore, PromptTem
 export async function llmUsage(): Promise<number | null> {
   const ledger = new RequestLedger({ maxEntries: 100 });
   const client = createLlmClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'm', ledger,
-    cache: new ResponseCache(), prices: new PriceTable({ m: { inputPerMTok: 1, outputPerMTok: 2 } }), timeoutMs: 1000 });
+    cache: new ResponseCache(), prices: new PriceTable({ m: { inputPerMTok: 1, outputPerMTok: 2 } }), timeoutMs: 1000,
+    maxReplyBytes: 1 << 20 });
+  const refused: string | undefined = ledger.entries[0]?.redirect;
+  void refused;
   const r: CompletionResult = await client.complete({ messages: [{ role: 'user', content: 'hi' }] }, { onText: (t: string) => void t });
   for await (const ev of client.stream({ messages: [{ role: 'user', content: [{ text: 'doc', cache: true }] }] })) {
     if (ev.type === 'done') void ev.result.cost;

@@ -10,6 +10,7 @@ export async function foundation(): Promise<number> {
   const loaded: { version: string; build: 'release' | 'debug' } = await init({ build: 'release' });
   const ready: boolean = isInitialized();
   const maxBytes: number = info().maxTextBytes;
+  const limits: number = info().maxJsonDepth + info().maxAlignmentCells + info().maxJudgeReplyBytes;
   const doc: Document = createDocument({ id: 'a', text: 'One. Two.', metadata: { page: 1 } });
   const splitter = SentenceSplitter.create({ abbreviations: ['approx'], newlineBreaks: false });
   const sentences: Sentence[] = splitter.split(doc.text);
@@ -28,7 +29,7 @@ export async function foundation(): Promise<number> {
     }
   }
   const chunk: Chunk = { id: 'a#0', docId: 'a', text: 'One.', start: 0, end: 4, metadata: {} };
-  void [loaded, ready, maxBytes, folded, bad, decoded, codes, chunk];
+  void [loaded, ready, maxBytes, limits, folded, bad, decoded, codes, chunk];
   return sentences.length + again.length;
 }
 

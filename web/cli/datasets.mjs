@@ -31,24 +31,42 @@ export class DatasetError extends Error {
   }
 }
 
-/** BEIR qrels TSV (header row `query-id corpus-id score`) -> Map<qid, Map<docid, rel>>, file order kept. */
+/**
+ * BEIR qrels TSV (header row `query-id corpus-id score`) -> Map<qid, Map<docid, rel>>, file order kept.
+ * A row without 3 fields or with a non-integer score is a DatasetError naming `file:line` (never a
+ * dropped or NaN judgment); only a first row whose score field is `score` is taken as the header. A
+ * file without judgments is a DatasetError too: it would evaluate every run to 0.
+ */
 export function readQrelsTsv(path) {
   const qrels = new Map();
   const lines = readFileSync(path, 'utf8').split(/\r?\n/);
+  let first = true;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i].trim();
     if (!l) continue;
-    const [q, d, r] = l.split(/\s+/);
-    if (i === 0 && Number.isNaN(Number(r))) continue;  // header
+    const fields = l.split(/\s+/);
+    const wasFirst = first;
+    first = false;
+    if (wasFirst && fields[2] === 'score') continue;  // header
+    if (fields.length !== 3) {
+      throw new DatasetError(`${path}:${i + 1}: expected 3 fields 'query-id corpus-id score', got ${fields.length}: '${l.slice(0, 80)}'`);
+    }
+    const [q, d, r] = fields;
+    if (!/^[+-]?\d+$/.test(r) || !Number.isSafeInteger(Number(r))) {
+      throw new DatasetError(`${path}:${i + 1}: score: expected an integer, got '${r.slice(0, 40)}'`);
+    }
     if (!qrels.has(q)) qrels.set(q, new Map());
     qrels.get(q).set(d, Number(r));
   }
+  if (qrels.size === 0) throw new DatasetError(`${path}: no judgments (an empty qrels file evaluates every run to 0)`);
   return qrels;
 }
 
-/** BEIR corpus.jsonl -> [{id, title, text}] (file order). */
+/** BEIR corpus.jsonl -> [{id, title, text}] (file order); an empty corpus is a DatasetError. */
 export function readBeirCorpus(path) {
-  return readJsonl(path).map((d) => ({ id: String(d._id), title: d.title ?? '', text: d.text ?? '' }));
+  const docs = readJsonl(path).map((d) => ({ id: String(d._id), title: d.title ?? '', text: d.text ?? '' }));
+  if (docs.length === 0) throw new DatasetError(`${path}: empty corpus (no documents)`);
+  return docs;
 }
 
 /**
@@ -66,7 +84,7 @@ export function loadBeir(dir, { split = 'test' } = {}) {
   }
   const qrels = readQrelsTsv(qrelsPath);
   const all = readJsonl(join(dir, 'queries.jsonl')).map((q) => ({ id: String(q._id), text: q.text ?? '' }));
-  const queries = qrels.size ? all.filter((q) => qrels.has(q.id)) : all;
+  const queries = all.filter((q) => qrels.has(q.id));
   return { corpus, queries, qrels };
 }
 
@@ -111,6 +129,8 @@ export function loadCisi(dir) {
     if (!qrels.has(parts[0])) qrels.set(parts[0], new Map());
     qrels.get(parts[0]).set(parts[1], 1);
   }
+  if (corpus.length === 0) throw new DatasetError(`${join(dir, 'CISI.ALL')}: empty corpus (no documents)`);
+  if (qrels.size === 0) throw new DatasetError(`${join(dir, 'CISI.REL')}: no judgments (an empty qrels file evaluates every run to 0)`);
   const queries = parseCisi(join(dir, 'CISI.QRY')).filter(({ id }) => qrels.has(id)).map(({ id, f }) => ({ id, text: f.W ?? '' }));
   return { corpus, queries, qrels };
 }

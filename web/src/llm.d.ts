@@ -70,8 +70,11 @@ export interface LedgerEntry {
   attempt: number;
   status: number | null;
   error: string | null;
+  /** Location of a refused 3xx ('opaque' when the browser hides it); nothing was sent there. */
+  redirect?: string;
 }
 export class RequestLedger {
+  /** maxEntries: an integer in 1..10,000,000 (default 10,000); anything else is INVALID_ARGUMENT. */
   constructor(options?: { maxEntries?: number });
   readonly entries: LedgerEntry[];
   readonly dropped: number;
@@ -117,6 +120,8 @@ export interface LlmClientOptions {
   random?: () => number;
   anthropicVersion?: string;
   streamUsage?: boolean;
+  /** Largest reply body read, streamed or not (bytes, 1..2^31-1); default 16 MiB; more is LIMIT_EXCEEDED. */
+  maxReplyBytes?: number;
 }
 export interface CallOptions {
   signal?: AbortSignal;

@@ -36,7 +36,7 @@ export interface ChunkOptions {
   separators?: string[];
   /** Only `true` is supported (separator kept at the start of the following piece). */
   keepSeparator?: true;
-  /** recursive/markdown: every chunk <= chunkSize (see docs/chunk.md for the differences from parity mode). */
+  /** recursive/markdown/sentence: every chunk <= chunkSize (see docs/chunk.md for the differences from parity mode). */
   strict?: boolean;
   /** recursive/markdown/fixed: the caller's synchronous length function, e.g. a tokenizer count (runs the JS path). */
   lengthFunction?: (text: string) => number;

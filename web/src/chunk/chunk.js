@@ -34,7 +34,7 @@ const PER_STRATEGY = {
   recursive: ['chunkOverlap', 'unit', 'separators', 'keepSeparator', 'strict', 'lengthFunction'],
   markdown: ['chunkOverlap', 'unit', 'separators', 'keepSeparator', 'strict', 'lengthFunction'],
   'markdown-header': ['chunkOverlap', 'unit', 'splitLevels', 'stripHeaders'],
-  sentence: ['unit', 'overlapSentences', 'newlineBreaks'],
+  sentence: ['unit', 'overlapSentences', 'newlineBreaks', 'strict'],
   semantic: ['unit', 'embedder', 'breakpoint', 'breakpointAmount', 'minChunkSize', 'maxChunkSize', 'bufferSize',
     'batchSize', 'newlineBreaks'],
 };
@@ -118,8 +118,10 @@ export function normalizeChunkOptions(options) {
   if (strategy === 'sentence') {
     n.overlapSentences = o.overlapSentences === undefined ? 0 : expectInteger(o.overlapSentences, 'options.overlapSentences', { min: 0, max: 1 << 20 });
     n.newlineBreaks = o.newlineBreaks === undefined ? false : expectBoolean(o.newlineBreaks, 'options.newlineBreaks');
+    n.strict = o.strict === undefined ? false : expectBoolean(o.strict, 'options.strict');
   }
-  const bounded = strategy === 'fixed' || strategy === 'markdown-header' || ((strategy === 'recursive' || strategy === 'markdown') && n.strict);
+  const bounded = strategy === 'fixed' || strategy === 'markdown-header' ||
+    ((strategy === 'recursive' || strategy === 'markdown' || strategy === 'sentence') && n.strict);
   if (bounded && !n.lengthFunction && n.unit === 'bytes' && n.chunkSize < 4) throw invalid('options.chunkSize', "an integer >= 4 with unit 'bytes' (a character can take 4 bytes)", n.chunkSize);
   if (bounded && !n.lengthFunction && n.unit === 'utf16' && n.chunkSize < 2) throw invalid('options.chunkSize', "an integer >= 2 with unit 'utf16' (an astral character takes 2 units)", n.chunkSize);
   n.context = normalizeContext(o.context);
@@ -523,7 +525,8 @@ function buildChunks(doc, n, flat, headers, docContext) {
  * @param {'utf16'|'codepoints'|'bytes'|'tokens'} [options.unit='utf16'] length unit (tokens = whitespace tokens)
  * @param {string[]} [options.separators] recursive/markdown separators (default LangChain.js's)
  * @param {true} [options.keepSeparator=true] only true is supported
- * @param {boolean} [options.strict=false] recursive/markdown: every chunk <= chunkSize (see docs)
+ * @param {boolean} [options.strict=false] recursive/markdown/sentence: every chunk <= chunkSize (sentence:
+ *   an over-long sentence is cut by strict recursive splitting; see docs)
  * @param {(text: string) => number} [options.lengthFunction] recursive/markdown/fixed: the caller's
  *   synchronous length (e.g. a tokenizer's count); runs a JS path. For fixed, windows are runs of whole
  *   whitespace tokens (see docs/chunk.md)

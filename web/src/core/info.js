@@ -3,7 +3,10 @@ import { callWasm } from './errors.js';
 import { wasm } from './module.js';
 
 /**
- * @returns {{version: string, maxTextBytes: number, simd: boolean, exceptions: string}}
+ * @returns {{version: string, maxTextBytes: number, maxJsonDepth: number, maxAlignmentCells: number,
+ *   maxJudgeReplyBytes: number, simd: boolean, exceptions: string}}
+ *   maxJsonDepth: deepest JSON nesting accepted (LIMIT_EXCEEDED beyond); maxAlignmentCells: most
+ *   dynamic-programming cells of one anls / rougeL / evidence alignment (LIMIT_EXCEEDED beyond)
  * @throws {RagwasmError} NOT_INITIALIZED before init()
  */
 export function info() {

@@ -6,3 +6,18 @@ export const MAX_TEXT_BYTES = 256 * 1024 * 1024;
 export const MAX_ABBREVIATIONS = 100000;
 /** Longest single abbreviation, in UTF-8 bytes. */
 export const MAX_ABBREVIATION_BYTES = 64;
+/**
+ * Deepest JSON nesting (arrays + objects) accepted wherever JSON enters the core: pipeline configs,
+ * tokenizer.json, chunker/index options, JSONL runs, judge replies. The core refuses deeper text with
+ * LIMIT_EXCEEDED after a linear pre-scan, before parsing (src/common/json_depth.h).
+ */
+export const MAX_JSON_DEPTH = 256;
+/**
+ * Most dynamic-programming cells of one quadratic alignment: metrics.anls (banded edit distance,
+ * after the exact length shortcut and common prefix/suffix), metrics.rougeL (LCS of word tokens) and
+ * evidence matching. Decided in the core after normalization and tokenization, before the table is
+ * filled; more is LIMIT_EXCEEDED. About two 10,000-character strings at ANLS's threshold 0.5.
+ */
+export const MAX_ALIGNMENT_CELLS = 1e8;
+/** Largest LLM judge reply parsed (parseJudgeScore, parseClaimScores, parseKeyValues), in UTF-8 bytes (1 MiB). */
+export const MAX_JUDGE_REPLY_BYTES = 1024 * 1024;

@@ -2,6 +2,8 @@
 // (exponential backoff with jitter, Retry-After honoured), a concurrency limit, cost accounting,
 // an opt-in response cache and a ledger of every request sent. The API key stays in this object's
 // private field: it is sent only in the auth header and is scrubbed from every error and ledger entry.
+// Requests go only to the configured URL: redirects are never followed (a 3xx is an HTTP error
+// naming its Location), and a reply larger than maxReplyBytes is cut off with LIMIT_EXCEEDED.
 import { RagwasmError } from '../core/errors.js';
 import {
   expectArray, expectEnum, expectFunction, expectInteger, hasMethod, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
@@ -10,13 +12,16 @@ import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';
 import { PROVIDERS, StreamReader, buildBody, endpointUrl, readReply } from './providers.js';
-import { parseSse } from './sse.js';
+import { parseSse, readerIterable } from './sse.js';
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529]);
 
 const CLIENT_OPTIONS = ['provider', 'baseUrl', 'model', 'apiKey', 'headers', 'timeoutMs', 'maxRetries', 'retryBaseMs',
   'retryMaxMs', 'maxRetryAfterMs', 'concurrency', 'prices', 'cache', 'ledger', 'fetch', 'random', 'anthropicVersion',
-  'streamUsage'];
+  'streamUsage', 'maxReplyBytes'];
+/** Default cap on one reply's body (16 MiB): a chat answer is kilobytes; this stops a runaway server. */
+export const DEFAULT_MAX_REPLY_BYTES = 16 * 1024 * 1024;
+const ERROR_DETAIL_BYTES = 64 * 1024;  // enough of an error body for the 300-character message
 const REQUEST_KEYS = ['messages', 'maxTokens', 'temperature', 'stop', 'seed', 'purpose'];
 
 /**
@@ -43,6 +48,8 @@ const REQUEST_KEYS = ['messages', 'maxTokens', 'temperature', 'stop', 'seed', 'p
  * @param {() => number} [options.random] jitter source in [0, 1) (default Math.random)
  * @param {string} [options.anthropicVersion='2023-06-01']
  * @param {boolean} [options.streamUsage=true] ask OpenAI-compatible servers for usage in streams
+ * @param {number} [options.maxReplyBytes=16777216] largest reply body read (bytes, streamed or not; 1..2^31-1);
+ *   a longer reply is cancelled with LIMIT_EXCEEDED (not retried)
  * @returns {LlmClient}
  * @throws {RagwasmError} INVALID_ARGUMENT
  */
@@ -104,6 +111,8 @@ export class LlmClient {
     this.random = o.random === undefined ? Math.random : expectFunction(o.random, 'options.random');
     this.anthropicVersion = o.anthropicVersion ?? '2023-06-01';
     this.streamUsage = o.streamUsage ?? true;
+    this.maxReplyBytes = o.maxReplyBytes === undefined ? DEFAULT_MAX_REPLY_BYTES
+      : expectInteger(o.maxReplyBytes, 'options.maxReplyBytes', { min: 1, max: 2 ** 31 - 1 });
     this.active = 0;
     this.queue = [];
     this.stats = { calls: 0, httpAttempts: 0, retries: 0, cacheHits: 0, failures: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
@@ -340,14 +349,35 @@ export class LlmClient {
     try {
       let res;
       try {
-        res = await this.fetch(this.url, { method: 'POST', headers, body: text, signal: ctrl.signal });
+        // redirect: 'manual': a redirect is never followed, so the prompt (the user's passages) and the
+        // credentials go to the configured host only; the 3xx is reported below.
+        res = await this.fetch(this.url, { method: 'POST', headers, body: text, signal: ctrl.signal, redirect: 'manual' });
       } catch (e) {
         throw fail(why() ?? new RagwasmError('NETWORK', `ragwasm: could not reach ${this.host}: ${this.#redact(e?.cause?.code ?? e?.message ?? e)}`, { host: this.host }));
       }
       entry.status = res.status;
+      if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+        // Browsers hide a manual redirect's status and Location (an "opaqueredirect" response, status 0).
+        const location = res.type === 'opaqueredirect' ? null : res.headers.get('location');
+        const target = location ? this.#redact(location).slice(0, 300) : 'a location the browser does not reveal';
+        entry.redirect = location ? target : 'opaque';
+        await res.body?.cancel().catch(() => {});
+        throw fail(new RagwasmError('HTTP', `ragwasm: HTTP ${res.status || 'redirect'} from ${this.host} to ${target}: redirects are not followed ` +
+          '(the request and its credentials go only to the configured baseUrl; set baseUrl to the final URL)',
+        { status: res.status, host: this.host, location: location ? target : null }));
+      }
+      if (res.redirected) {
+        // A custom options.fetch that ignored redirect: 'manual' already followed it: the reply came
+        // from elsewhere and is discarded; the ledger notes where.
+        const target = this.#redact(String(res.url || 'an unknown location')).slice(0, 300);
+        entry.redirect = target;
+        await res.body?.cancel().catch(() => {});
+        throw fail(new RagwasmError('HTTP', `ragwasm: options.fetch followed a redirect from ${this.host} to ${target} despite redirect: 'manual'; ` +
+          'the reply is discarded (use a fetch that honours redirect: \'manual\')', { status: res.status, host: this.host, location: target }));
+      }
       if (!res.ok) {
         let detail = '';
-        try { detail = await res.text(); } catch { /* body unreadable: status alone */ }
+        try { detail = await readCapped(res, ERROR_DETAIL_BYTES, this.host, false); } catch { /* body unreadable: status alone */ }
         const details = { status: res.status, host: this.host };
         const ra = retryAfterMs(res.headers);
         if (ra !== undefined) details.retryAfterMs = ra;
@@ -356,8 +386,7 @@ export class LlmClient {
       }
       try {
         if (!stream) {
-          let raw;
-          raw = await res.text();
+          const raw = await readCapped(res, this.maxReplyBytes, this.host, true);
           let json;
           try {
             json = JSON.parse(raw);
@@ -371,7 +400,7 @@ export class LlmClient {
         const ct = res.headers.get('content-type') ?? '';
         if (!ct.includes('text/event-stream')) {
           // Some servers ignore stream: true and answer with one JSON object.
-          const raw = await res.text();
+          const raw = await readCapped(res, this.maxReplyBytes, this.host, true);
           let json;
           try {
             json = JSON.parse(raw);
@@ -383,7 +412,7 @@ export class LlmClient {
           return r;
         }
         const reader = new StreamReader(this.provider, this.host);
-        for await (const ev of parseSse(res.body)) {
+        for await (const ev of parseSse(cappedStream(res, this.maxReplyBytes, this.host))) {
           const delta = reader.push(ev);
           if (delta && emit) emit(delta);
           if (reader.done) break;
@@ -398,6 +427,42 @@ export class LlmClient {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+function replyTooLarge(host, limit, got) {
+  return new RagwasmError('LIMIT_EXCEEDED', `ragwasm: reply from ${host} is larger than options.maxReplyBytes (${limit} bytes)` +
+    (got === undefined ? '' : `: ${got} bytes`) + '; the connection was closed', { host, maxReplyBytes: limit });
+}
+
+/**
+ * The response body's chunks, counted: throws LIMIT_EXCEEDED (and cancels the body) once more than
+ * `limit` bytes arrived, or at once when Content-Length already says so.
+ */
+async function* cappedStream(res, limit, host) {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await res.body?.cancel().catch(() => {});
+    throw replyTooLarge(host, limit, declared);
+  }
+  if (!res.body) return;
+  let total = 0;
+  for await (const value of readerIterable(res.body)) {  // a throw here cancels the body
+    total += value.byteLength;
+    if (total > limit) throw replyTooLarge(host, limit);
+    yield value;
+  }
+}
+
+/** The body as text, at most `limit` bytes: LIMIT_EXCEEDED beyond when `strict`, else truncated. */
+async function readCapped(res, limit, host, strict) {
+  const decoder = new TextDecoder('utf-8');
+  let out = '';
+  try {
+    for await (const chunk of cappedStream(res, limit, host)) out += decoder.decode(chunk, { stream: true });
+  } catch (e) {
+    if (strict || !(e instanceof RagwasmError && e.code === 'LIMIT_EXCEEDED')) throw e;
+  }
+  return out + decoder.decode();
 }
 
 function aborted() {

@@ -1,7 +1,12 @@
 // RequestLedger: an append-only record of exactly what text left the device, to which host, when,
 // and with what result. Doc chat shows it. API keys are never recorded (headers are not kept; the
-// body is scrubbed of any secret the client knows as a last line of defence).
+// body is scrubbed of any secret the client knows as a last line of defence). The client never
+// follows redirects, so the host recorded is the only one the bytes went to; a refused redirect is
+// noted in the entry's `redirect`.
 import { expectInteger, expectOptions, invalid, isPlainObject } from '../core/validate.js';
+
+/** Most entries a ledger can be asked to keep (10 million). */
+export const MAX_LEDGER_ENTRIES = 10000000;
 
 /**
  * @typedef {object} LedgerEntry
@@ -18,14 +23,22 @@ import { expectInteger, expectOptions, invalid, isPlainObject } from '../core/va
  * @property {number} attempt 1 for the first try, 2.. for retries
  * @property {number|null} status HTTP status, null when no response arrived
  * @property {string|null} error error code when the attempt failed
+ * @property {string} [redirect] the Location of a refused 3xx ('opaque' when the browser hides it);
+ *   nothing was sent there
  */
 
 /** Records every HTTP attempt an LlmClient makes. */
 export class RequestLedger {
-  /** @param {{maxEntries?: number}} [options] keep at most this many entries (oldest dropped; default 10,000) */
+  /**
+   * @param {{maxEntries?: number}} [options] keep at most this many entries (oldest dropped; default
+   *   10,000; an integer in 1..10,000,000)
+   * @throws {RagwasmError} INVALID_ARGUMENT for 0, negative, fractional, NaN or non-number limits
+   *   (a ledger that silently records nothing would hide what left the device)
+   */
   constructor(options = {}) {
     const o = expectOptions(options, 'RequestLedger options', ['maxEntries']);
-    this.maxEntries = o.maxEntries === undefined ? 10000 : expectInteger(o.maxEntries, 'options.maxEntries', { min: 1, max: 10_000_000 });
+    this.maxEntries = o.maxEntries === undefined ? 10000
+      : expectInteger(o.maxEntries, 'options.maxEntries', { min: 1, max: MAX_LEDGER_ENTRIES });
     /** @type {LedgerEntry[]} */
     this.entries = [];
     this.dropped = 0;

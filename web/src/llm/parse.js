@@ -1,9 +1,19 @@
 // JS wrappers of the C++ judge reply parsers (src/judge/reply_parser.h) and of the abstention check
 // and self-consistency aggregation. Parsing happens in WASM so JS and native agree exactly.
-import { callWasm } from '../core/errors.js';
+import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
+import { MAX_JUDGE_REPLY_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString } from '../core/validate.js';
+
+// A reply's UTF-8 bytes, refused before they are copied into WASM when over the parsers' limit.
+function replyBytes(reply, name) {
+  const bytes = encodeText(reply, name);
+  if (bytes.length > MAX_JUDGE_REPLY_BYTES) {
+    throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: ${bytes.length} bytes, the limit is ${MAX_JUDGE_REPLY_BYTES}`);
+  }
+  return bytes;
+}
 
 function scaleArgs(scale, name) {
   const s = expectOptions(scale, name, ['kind', 'min', 'max', 'labels', 'integerOnly', 'integer_only']);
@@ -28,7 +38,7 @@ function scaleArgs(scale, name) {
  */
 export function parseJudgeScore(reply, scale = {}) {
   const a = scaleArgs(scale, 'scale');
-  const bytes = encodeText(reply, 'reply');
+  const bytes = replyBytes(reply, 'reply');
   const m = wasm();
   return callWasm(() => m.judge_parseScore(bytes, a.kind, a.min, a.max, a.labels, a.integerOnly));
 }
@@ -41,14 +51,14 @@ export function parseJudgeScore(reply, scale = {}) {
 export function parseClaimScores(reply, nClaims, scale = {}) {
   expectInteger(nClaims, 'nClaims', { min: 1, max: 1000 });
   const a = scaleArgs(scale, 'scale');
-  const bytes = encodeText(reply, 'reply');
+  const bytes = replyBytes(reply, 'reply');
   const m = wasm();
   return callWasm(() => m.judge_parseClaimScores(bytes, nClaims, a.kind, a.min, a.max, a.labels));
 }
 
 /** "key: value" lines of a metadata reply, as [key, value] pairs (keys lowercased, first value kept). */
 export function parseKeyValues(reply) {
-  const bytes = encodeText(reply, 'reply');
+  const bytes = replyBytes(reply, 'reply');
   const m = wasm();
   return callWasm(() => m.judge_parseKeyValues(bytes));
 }

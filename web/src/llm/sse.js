@@ -61,7 +61,8 @@ export async function* parseSse(body, state = {}) {
   state.incomplete = buffer.length > 0 || sawField;
 }
 
-async function* readerIterable(stream) {
+/** The chunks of a ReadableStream; stopping early (break, throw) cancels the stream. @internal */
+export async function* readerIterable(stream) {
   const reader = stream.getReader();
   let ended = false;
   try {
