@@ -131,7 +131,7 @@ test('#19 cyclic and 20000-deep pipeline configs are rejected without overflowin
   rejects(() => parsePipelineConfig(cyclic), 'INVALID_ARGUMENT', /cycle/);
   let deep = {};
   for (let i = 0; i < 20000; i++) deep = { a: deep };
-  rejects(() => parsePipelineConfig(deep), 'LIMIT_EXCEEDED', /nested deeper than/);
+  rejects(() => parsePipelineConfig(deep), 'LIMIT_EXCEEDED', /JSON nested deeper than 256 levels/);
   assert.ok(parsePipelineConfig({}));
   moduleStillWorks();
 });

@@ -4,11 +4,12 @@
 // Arrays are walked with index-based loops after their `length` was checked against a limit, so a
 // hole is seen (forEach/map skip holes) and `a.length = 2 ** 32 - 1` is refused before any work.
 import { RagwasmError } from './errors.js';
+import { MAX_JSON_DEPTH } from './limits.js';
 
 /** Default most items an array argument may have when the caller documents no smaller limit. */
 export const MAX_ARRAY_ITEMS = 10_000_000;
-/** Deepest nesting of objects/arrays walked recursively or turned into JSON (pipeline configs, tokenizer files). */
-export const MAX_NESTING_DEPTH = 256;
+/** Deepest nesting of objects/arrays walked recursively or turned into JSON: the core's JSON depth limit. */
+export const MAX_NESTING_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * Short description of a value for error messages ("NaN", "a string", "an array of 3").
@@ -196,7 +197,7 @@ export function expectJsonValue(value, name, { maxDepth = MAX_NESTING_DEPTH, max
     }
     if (typeof v !== 'object') throw invalid(path, 'a JSON value (object, array, string, number, boolean or null)', v);
     if (depth >= maxDepth) {
-      throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: nested deeper than ${maxDepth} levels (at ${path.length > 200 ? `${path.slice(0, 200)}…` : path})`);
+      throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: JSON nested deeper than ${maxDepth} levels (at ${path.length > 200 ? `${path.slice(0, 200)}…` : path})`);
     }
     if (open.has(v)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${path}: a cycle (the value contains itself)`);
     open.add(v);
