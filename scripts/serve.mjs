@@ -62,7 +62,9 @@ function sharedListing() {
   return groups;
 }
 
-export function startServer({ port = 8787, host = '127.0.0.1', quiet = false } = {}) {
+// `extraAllowed`: more URL prefixes to serve (tests add e.g. '/tests/js/hostile/'; the demo server never does).
+export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, extraAllowed = [] } = {}) {
+  const allowed = [...ALLOWED, ...extraAllowed];
   const server = createServer((req, res) => {
     const headers = {
       'Cross-Origin-Opener-Policy': 'same-origin',
@@ -99,7 +101,7 @@ export function startServer({ port = 8787, host = '127.0.0.1', quiet = false } =
       return;
     }
     const clean = normalize(path);
-    if (!ALLOWED.some((p) => clean.startsWith(p) || clean === p.replace(/\/$/, '')) || clean.includes('..')) {
+    if (!allowed.some((p) => clean.startsWith(p) || clean === p.replace(/\/$/, '')) || clean.includes('..')) {
       res.writeHead(404, headers).end('not found');
       return;
     }

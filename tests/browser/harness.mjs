@@ -17,9 +17,9 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
  * Runs fn({browser, page, url, requests, consoleErrors, screenshot}) with a fresh server and browser.
  * `requests` collects every URL the page (and its workers) asked for.
  */
-export async function withPage(fn, { viewport = { width: 1280, height: 800 } } = {}) {
+export async function withPage(fn, { viewport = { width: 1280, height: 800 }, extraAllowed = [] } = {}) {
   mkdirSync(resultsDir, { recursive: true });
-  const server = await startServer({ port: 0, quiet: true });
+  const server = await startServer({ port: 0, quiet: true, extraAllowed });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport });

@@ -203,7 +203,7 @@ function renderText(text, spans, from, to) {
 }
 
 function histogram(stats) {
-  const bins = stats.histogram.filter((b) => b.count > 0 || b.max <= Math.max(1024, stats.maxSize * 2));
+  const bins = stats.histogram.filter((b) => b.count > 0 || (b.max !== null && b.max <= Math.max(1024, stats.maxSize * 2)));
   const W = 300, H = 120, L = 24, B = 28;
   const max = Math.max(1, ...bins.map((b) => b.count));
   const bw = (W - L) / bins.length;
@@ -215,7 +215,7 @@ function histogram(stats) {
     parts.push(s('text', { x: L + i * bw + bw / 2, y: H - B + 12, 'text-anchor': 'middle' }, b.max === null || b.max === Infinity ? `${b.min}+` : `<${b.max}`));
   });
   parts.push(s('text', { x: W / 2, y: H - 2, 'text-anchor': 'middle' }, 'chunk size (characters)'));
-  return s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `size histogram: ${bins.map((b) => `${b.count} below ${b.max}`).join(', ')}` }, parts);
+  return s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `size histogram: ${bins.map((b) => (b.max === null ? `${b.count} of ${b.min} or more` : `${b.count} below ${b.max}`)).join(', ')}` }, parts);
 }
 
 function renderResult(key, index) {

@@ -333,7 +333,7 @@ function renderAgreement() {
     const pe = rows.reduce((x, r, i) => x + (r * cols[i]) / (n * n), 0);
     const pairs = a.filter((x, i) => Math.abs(x - b[i]) <= 1).length;
     const card = (key, name, value, formula, work) => h('article', { class: 'metric-card', dataset: { key } },
-      h('h3', {}, h('span', {}, name), h('span', { class: 'value', dataset: { value: String(value) } }, Number.isNaN(value) ? 'undefined' : fmt(value))),
+      h('h3', {}, h('span', {}, name), h('span', { class: 'value', dataset: { value: String(value) } }, value === null || Number.isNaN(value) ? 'undefined' : fmt(value))),
       h('div', { class: 'formula' }, formula), work ? h('pre', { class: 'work' }, work) : null);
     setChildren(box,
       card('kappa', "Cohen's κ", kappa, 'κ = (p_o − p_e) / (1 − p_e)',

@@ -100,8 +100,8 @@ export interface ChunkStats {
   meanSize: number;
   minSize: number;
   maxSize: number;
-  /** Size buckets in UTF-16 units; the last bucket's max is Infinity. */
-  histogram: { min: number; max: number; count: number }[];
+  /** Size buckets in UTF-16 units; the last bucket is open (max null). */
+  histogram: { min: number; max: number | null; count: number }[];
   /** Overlapping units between consecutive chunks / total chunk units. */
   overlapRatio: number;
   /** Share of the text inside at least one chunk. */

@@ -9,8 +9,7 @@ import { createDocument } from '../document/document.js';
 import { wasm } from '../core/module.js';
 import { splitSentences } from '../document/text.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions,
-  expectString, invalid,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
 /** Strategy names accepted by `options.strategy`. */
@@ -27,6 +26,8 @@ export const MARKDOWN_SEPARATORS = Object.freeze(['\n## ', '\n### ', '\n#### ', 
   '\n\n***\n\n', '\n\n---\n\n', '\n\n___\n\n', '\n\n', '\n', ' ', '']);
 
 const MAX_CHUNK_SIZE = 256 * 1024 * 1024;
+/** Most chunks chunkStats() reads (one per UTF-16 unit of the largest text). */
+const MAX_CHUNKS = MAX_CHUNK_SIZE;
 const COMMON = ['strategy', 'chunkSize', 'context', 'sizeIncludesContext'];
 const PER_STRATEGY = {
   fixed: ['chunkOverlap', 'unit', 'lengthFunction'],
@@ -153,8 +154,13 @@ function normalizeContext(c) {
  * @returns {string}
  */
 export function renderContext(document, context) {
-  if (!context) return '';
+  if (context === undefined || context === null) return '';
+  if (!isPlainObject(context)) throw invalid('context', 'a context object {template?, summary?}', context);
+  if (context.template !== undefined) expectString(context.template, 'context.template', { maxLength: 1 << 16 });
+  if (context.summary !== undefined) expectString(context.summary, 'context.summary', { maxLength: 1 << 20 });
+  if (document !== undefined && document !== null && !isPlainObject(document)) throw invalid('document', 'a document {metadata?}', document);
   const meta = (document && document.metadata) || {};
+  if (!isPlainObject(meta)) throw invalid('document.metadata', 'a plain object', meta);
   if (context.template === undefined) return context.summary ?? '';
   const lines = context.template.split('\n').map((line) => {
     let placeholders = 0;
@@ -423,6 +429,7 @@ function splitNative(text, json, tokens) {
  * @returns {number}
  */
 export function estimateTokens(text) {
+  expectString(text, 'text');
   const bytes = encoder.encode(text);
   let wordChars = 0; let wordStarts = 0; let wide = 0; let other = 0; let prevWord = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -447,7 +454,7 @@ function buildChunks(doc, n, flat, headers, docContext) {
   const text = doc.text;
   const ctx = n.context;
   let chunkContexts = null;
-  if (ctx && Array.isArray(ctx.chunkContexts)) {
+  if (ctx && isArray(ctx.chunkContexts)) {
     if (ctx.chunkContexts.length !== count) {
       throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.context.chunkContexts: expected ${count} strings (one per chunk), got ${ctx.chunkContexts.length}`);
     }
@@ -582,11 +589,11 @@ async function embedAll(texts, embedder, batchSize) {
   for (let i = 0; i < texts.length; i += batchSize) {
     const batch = texts.slice(i, i + batchSize);
     const got = await embedder(batch);
-    if (!Array.isArray(got) || got.length !== batch.length) {
+    if (!isArray(got) || got.length !== batch.length) {
       throw invalid('options.embedder result', `an array of ${batch.length} vectors`, got);
     }
     for (const v of got) {
-      if (!(Array.isArray(v) || v instanceof Float32Array || v instanceof Float64Array)) throw invalid('options.embedder result item', 'an array or Float32Array', v);
+      if (!(isArray(v) || isInstance(v, Float32Array) || isInstance(v, Float64Array))) throw invalid('options.embedder result item', 'an array or Float32Array', v);
       if (dim < 0) dim = v.length;
       if (v.length !== dim || dim === 0) {
         throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.embedder: vectors have ${v.length} values, the first had ${dim}`);
@@ -676,9 +683,27 @@ const HISTOGRAM_EDGES = [0, 128, 256, 512, 1024, 2048, 4096, 8192, Infinity];
  * @param {{sentenceEnds?: Set<number>, headerStarts?: Set<number>}} [marks]
  */
 export function chunkStats(text, chunks, marks = {}) {
+  expectString(text, 'text');
+  chunks = expectArray(chunks, 'chunks', { maxLength: MAX_CHUNKS, item: (c, n) => {
+    if (!isObject(c)) throw invalid(n, 'a chunk {start, end}', c);
+    const start = expectInteger(c.start, `${n}.start`, { min: 0, max: text.length });
+    expectInteger(c.end, `${n}.end`, { min: start, max: text.length });
+  } });
+  const m = expectOptions(marks, 'marks', ['sentenceEnds', 'headerStarts']);
+  for (const k of ['sentenceEnds', 'headerStarts']) {
+    if (m[k] !== undefined && !(isInstance(m[k], Set))) throw invalid(`marks.${k}`, 'a Set of offsets', m[k]);
+  }
+  marks = m;
   const sizes = chunks.map((c) => c.end - c.start);
   const count = sizes.length;
-  const total = sizes.reduce((a, b) => a + b, 0);
+  let total = 0;
+  let minSize = count ? Infinity : 0;
+  let maxSize = 0;
+  for (const s of sizes) {
+    total += s;
+    if (s < minSize) minSize = s;
+    if (s > maxSize) maxSize = s;
+  }
   let overlap = 0;
   let covered = 0;
   let reach = 0;
@@ -690,14 +715,15 @@ export function chunkStats(text, chunks, marks = {}) {
     reach = Math.max(reach, c.end);
   }
   const histogram = HISTOGRAM_EDGES.slice(0, -1).map((lo, i) => ({
-    min: lo, max: HISTOGRAM_EDGES[i + 1], count: sizes.filter((s) => s >= lo && s < HISTOGRAM_EDGES[i + 1]).length,
+    // The last bucket is open: max null (never Infinity in a result).
+    min: lo, max: Number.isFinite(HISTOGRAM_EDGES[i + 1]) ? HISTOGRAM_EDGES[i + 1] : null, count: sizes.filter((s) => s >= lo && s < HISTOGRAM_EDGES[i + 1]).length,
   }));
   const share = (pred) => (count === 0 ? 0 : chunks.filter(pred).length / count);
   return {
     count,
     meanSize: count ? total / count : 0,
-    minSize: count ? Math.min(...sizes) : 0,
-    maxSize: count ? Math.max(...sizes) : 0,
+    minSize,
+    maxSize,
     histogram,
     /** overlapping units between consecutive chunks / total chunk units */
     overlapRatio: total ? overlap / total : 0,

@@ -2,6 +2,7 @@
 // doc chat's saved index), and the framed container both use (packSections / unpackSections). The
 // C++ formats carry their own checksums.
 import { RagwasmError } from './errors.js';
+import { isInstance } from './validate.js';
 
 const TABLE = (() => {
   const t = new Uint32Array(256);
@@ -70,7 +71,7 @@ export function packSections(magic, version, sections) {
 export function unpackSections(bytes, magic, options) {
   const { count, maxVersion, label = 'saved bytes', what = 'a ragwasm file', reader = 'this build' } = options;
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
-  if (!(bytes instanceof Uint8Array) || bytes.length < MAGIC_BYTES + 8 || new TextDecoder().decode(bytes.subarray(0, MAGIC_BYTES)) !== magic) {
+  if (!(isInstance(bytes, Uint8Array)) || bytes.length < MAGIC_BYTES + 8 || new TextDecoder().decode(bytes.subarray(0, MAGIC_BYTES)) !== magic) {
     throw corrupt(`not ${what} (bad magic)`);
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

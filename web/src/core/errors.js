@@ -9,9 +9,17 @@ export class RagwasmError extends Error {
    * @param {object} [details] optional structured details (e.g. {path: 'retrieval.k'})
    */
   constructor(code, message, details) {
-    super(message.startsWith('ragwasm: ') ? message : `ragwasm: ${message}`);
+    // Never throws itself (an error type that throws while being built hides the first error).
+    let text;
+    try {
+      text = typeof message === 'string' ? message : String(message);
+    } catch {
+      text = 'unprintable message';
+    }
+    super(text.startsWith('ragwasm: ') ? text : `ragwasm: ${text}`);
     this.name = 'RagwasmError';
-    this.code = code;
+    // `code` is always a string (programs switch on it); anything else is reported as INTERNAL.
+    this.code = typeof code === 'string' ? code : 'INTERNAL';
     if (details !== undefined) this.details = details;
   }
 }

@@ -1,6 +1,7 @@
 // Handle: owns one Embind object. dispose() frees it at once; a FinalizationRegistry frees it if the
 // caller forgets (a safety net, not a schedule: call dispose() or use `using`).
 import { RagwasmError } from './errors.js';
+import { expectInternal, hasMethod } from './validate.js';
 
 const registry = new FinalizationRegistry((native) => {
   try {
@@ -13,6 +14,9 @@ const registry = new FinalizationRegistry((native) => {
 export class Handle {
   /** @param {object} native an Embind class instance */
   constructor(native) {
+    // Subclasses are built by their factories (create/load/from...) around an Embind object.
+    expectInternal(hasMethod(native, 'delete') && hasMethod(native, 'isDeleted'),
+      new.target.name, `${new.target.name}'s static factory methods (create, load, ...)`);
     this._native = native;
     registry.register(this, native, this);
   }

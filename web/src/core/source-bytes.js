@@ -2,7 +2,7 @@
 // file: URLs in Node) or, in Node, a file path; optionally kept in Cache Storage in browsers. The one
 // place every model/tokenizer/file option is read.
 import { RagwasmError } from './errors.js';
-import { invalid } from './validate.js';
+import { invalid, isInstance } from './validate.js';
 import { isNode, nodeBuiltin } from './node.js';
 
 /**
@@ -11,14 +11,14 @@ import { isNode, nodeBuiltin } from './node.js';
  * @internal
  */
 export async function sourceBytes(source, name, { cache = false, signal } = {}) {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (typeof Blob !== 'undefined' && source instanceof Blob) return new Uint8Array(await source.arrayBuffer());
-  if (typeof Response !== 'undefined' && source instanceof Response) {
+  if (isInstance(source, Uint8Array)) return source;
+  if (isInstance(source, ArrayBuffer)) return new Uint8Array(source);
+  if (typeof Blob !== 'undefined' && isInstance(source, Blob)) return new Uint8Array(await source.arrayBuffer());
+  if (typeof Response !== 'undefined' && isInstance(source, Response)) {
     if (!source.ok) throw new RagwasmError('HTTP', `ragwasm: ${name}: ${source.url || 'the Response'} answered HTTP ${source.status}`);
     return new Uint8Array(await source.arrayBuffer());
   }
-  if (typeof source === 'string' || source instanceof URL) {
+  if (typeof source === 'string' || isInstance(source, URL)) {
     let url;
     try {
       // In Node a string without a scheme (2+ letters, so C:\ is a path) is a file path relative to the working folder.

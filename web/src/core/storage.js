@@ -3,7 +3,7 @@
 // a mix — OPFS createWritable() commits a swap file on close(), IndexedDB puts in one transaction,
 // Node writes NAME.tmp-<random>, fsyncs, then renames over NAME.
 import { RagwasmError } from './errors.js';
-import { expectOptions, expectString, invalid } from './validate.js';
+import { expectOptions, expectString, invalid, isInstance } from './validate.js';
 import { isNode, nodeBuiltin } from './node.js';
 
 const NAME_RE = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
@@ -19,8 +19,8 @@ function checkName(name) {
 }
 
 function checkBytes(bytes) {
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-  if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+  if (isInstance(bytes, ArrayBuffer)) return new Uint8Array(bytes);
+  if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
   return bytes;
 }
 

@@ -1,32 +1,84 @@
-// Argument validation shared by every public function: types, integers, NaN, ranges, sizes and
-// unknown option names, each failing with a RagwasmError('INVALID_ARGUMENT') naming the parameter.
+// Argument validation shared by every public function: types, integers, NaN, ranges, sizes,
+// holes, cycles, nesting depth and unknown option names, each failing with a RagwasmError
+// ('INVALID_ARGUMENT' or 'LIMIT_EXCEEDED') naming the parameter (and the index, for elements).
+// Arrays are walked with index-based loops after their `length` was checked against a limit, so a
+// hole is seen (forEach/map skip holes) and `a.length = 2 ** 32 - 1` is refused before any work.
 import { RagwasmError } from './errors.js';
+import { MAX_JSON_DEPTH } from './limits.js';
 
-/** Short description of a value for error messages ("NaN", "a string", "an array of 3"). */
+/** Default most items an array argument may have when the caller documents no smaller limit. */
+export const MAX_ARRAY_ITEMS = 10_000_000;
+/** Deepest nesting of objects/arrays walked recursively or turned into JSON: the core's JSON depth limit. */
+export const MAX_NESTING_DEPTH = MAX_JSON_DEPTH;
+
+/**
+ * Short description of a value for error messages ("NaN", "a string", "an array of 3").
+ * Never throws: Proxies, revoked Proxies and objects whose `Symbol.toStringTag` getter, `length`
+ * or `constructor` throws are described as "an object".
+ */
 export function describe(value) {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
-  if (typeof value === 'string') return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.length}`;
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'symbol') return 'a symbol';
-  return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+  try {
+    if (value === null) return 'null';
+    if (value === undefined) return 'undefined';
+    if (typeof value === 'number') {
+      if (Number.isNaN(value)) return 'NaN';
+      return Object.is(value, -0) ? '-0' : String(value);
+    }
+    if (typeof value === 'string') return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);
+    if (typeof value === 'bigint') return value > 10n ** 20n || value < -(10n ** 20n) ? 'a BigInt' : `${value}n`;
+    if (typeof value === 'boolean') return String(value);
+    if (typeof value === 'function') return 'a function';
+    if (typeof value === 'symbol') return 'a symbol';
+  } catch {
+    return 'a value';
+  }
+  // Objects: each probe may run user code (Proxy traps, getters), so each is guarded.
+  try {
+    if (Array.isArray(value)) {
+      const n = value.length;
+      return typeof n === 'number' ? `an array of ${n}` : 'an array';
+    }
+  } catch {
+    return 'an object';
+  }
+  try {
+    if (ArrayBuffer.isView(value)) {
+      const tag = Object.prototype.toString.call(value).slice(8, -1);
+      return `a ${tag} of ${value.length ?? value.byteLength}`;
+    }
+  } catch {
+    return 'an object';
+  }
+  try {
+    const tag = Object.prototype.toString.call(value).slice(8, -1);
+    return `an object (${typeof tag === 'string' && tag.length <= 40 ? tag : 'Object'})`;
+  } catch {
+    return 'an object';
+  }
 }
 
 export function invalid(name, expected, value) {
   return new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: expected ${expected}, got ${describe(value)}`);
 }
 
+function tooMany(name, maxLength, length, unit = 'items') {
+  return new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: at most ${maxLength} ${unit} allowed, got ${length}`);
+}
+
+/** Array.isArray that treats a revoked Proxy (which makes Array.isArray throw) as "not an array". */
+export function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /** A string of at most maxLength UTF-16 units. */
 export function expectString(value, name, { maxLength = Infinity, allowEmpty = true } = {}) {
   if (typeof value !== 'string') throw invalid(name, 'a string', value);
   if (!allowEmpty && value.length === 0) throw invalid(name, 'a non-empty string', value);
-  if (value.length > maxLength) {
-    throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: at most ${maxLength} characters allowed, got ${value.length}`);
-  }
+  if (value.length > maxLength) throw tooMany(name, maxLength, value.length, 'characters');
   return value;
 }
 
@@ -60,20 +112,118 @@ export function expectEnum(value, name, allowed) {
   return value;
 }
 
-/** An array of at most maxLength items; each item checked by `item(value, name)` when given. */
-export function expectArray(value, name, { maxLength = Infinity, item } = {}) {
-  if (!Array.isArray(value)) throw invalid(name, 'an array', value);
-  if (value.length > maxLength) {
-    throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: at most ${maxLength} items allowed, got ${value.length}`);
+/**
+ * An array of at most maxLength items (default MAX_ARRAY_ITEMS), checked before any iteration.
+ * Every index 0..length-1 is visited (holes included): a hole is rejected as `undefined` with its
+ * index named ("references[0]: expected a string, got undefined (a hole)"); each item is checked by
+ * `item(value, name)` when given. Returns a dense copy, so later reads cannot differ from what was
+ * checked (a Proxy or getter cannot hand out a second, unchecked value).
+ */
+export function expectArray(value, name, { maxLength = MAX_ARRAY_ITEMS, item } = {}) {
+  if (!isArray(value)) throw invalid(name, 'an array', value);
+  const length = value.length;
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) throw invalid(name, 'an array', value);
+  if (length > maxLength) throw tooMany(name, maxLength, length);
+  const out = new Array(length);
+  for (let i = 0; i < length; i++) {
+    const at = `${name}[${i}]`;
+    if (!(i in value)) {
+      if (item) {
+        try {
+          item(undefined, at);
+        } catch (e) {
+          if (e instanceof RagwasmError) throw new RagwasmError(e.code, `${e.message} (a hole)`);
+          throw e;
+        }
+      }
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${at}: expected a value, got undefined (a hole)`);
+    }
+    const v = value[i];
+    if (item) item(v, at);
+    out[i] = v;
   }
-  if (item) value.forEach((v, i) => item(v, `${name}[${i}]`));
+  return out;
+}
+
+/**
+ * Numbers as a Float32Array or Float64Array or an array of finite numbers; `length` is checked
+ * against `dimension` (exact, DIMENSION_MISMATCH) or `maxLength` before anything is copied.
+ * Returns a Float32Array (a copy for arrays, the same object for a Float32Array).
+ */
+export function expectFloatVector(value, name, { dimension, maxLength = MAX_ARRAY_ITEMS } = {}) {
+  let isTyped = false;
+  try {
+    isTyped = value instanceof Float32Array || value instanceof Float64Array;
+  } catch {
+    isTyped = false;
+  }
+  if (!isTyped && !isArray(value)) throw invalid(name, 'a Float32Array or an array of numbers', value);
+  const length = value.length;
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) throw invalid(name, 'a Float32Array or an array of numbers', value);
+  if (dimension !== undefined && length !== dimension) {
+    throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: ${name}: has ${length} values, the index expects dimension ${dimension}`);
+  }
+  if (length > maxLength) throw tooMany(name, maxLength, length, 'values');
+  if (value instanceof Float32Array) return value;
+  const out = new Float32Array(length);
+  for (let i = 0; i < length; i++) {
+    const x = i in value ? value[i] : undefined;
+    if (typeof x !== 'number' || !Number.isFinite(x)) {
+      throw invalid(`${name}[${i}]`, 'a finite number', x === undefined && !(i in value) ? undefined : x);
+    }
+    out[i] = x;
+  }
+  return out;
+}
+
+/**
+ * A value made of plain objects, arrays, strings, finite numbers, booleans and null, nested at most
+ * `maxDepth` levels and without cycles, walked iteratively (no stack overflow on a 20,000-deep
+ * value). Use before JSON.stringify or any recursive walk of a caller's object.
+ */
+export function expectJsonValue(value, name, { maxDepth = MAX_NESTING_DEPTH, maxNodes = MAX_ARRAY_ITEMS } = {}) {
+  const stack = [[value, name, 0]];
+  const open = new Set();
+  let nodes = 0;
+  // A closing entry removes an object from `open` after its children: shared, non-cyclic references pass.
+  while (stack.length > 0) {
+    const [v, path, depth, closing] = stack.pop();
+    if (closing) { open.delete(v); continue; }
+    if (++nodes > maxNodes) throw tooMany(name, maxNodes, `more (counting nested values)`, 'values');
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw invalid(path, 'a finite number', v);
+      continue;
+    }
+    if (typeof v !== 'object') throw invalid(path, 'a JSON value (object, array, string, number, boolean or null)', v);
+    if (depth >= maxDepth) {
+      throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: JSON nested deeper than ${maxDepth} levels (at ${path.length > 200 ? `${path.slice(0, 200)}…` : path})`);
+    }
+    if (open.has(v)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${path}: a cycle (the value contains itself)`);
+    open.add(v);
+    stack.push([v, path, depth, true]);
+    if (isArray(v)) {
+      const items = expectArray(v, path, { maxLength: maxNodes });
+      for (let i = items.length - 1; i >= 0; i--) stack.push([items[i], `${path}[${i}]`, depth + 1]);
+    } else {
+      if (!isPlainObject(v)) throw invalid(path, 'a plain object', v);
+      const keys = Object.keys(v);
+      if (keys.length > maxNodes) throw tooMany(path, maxNodes, keys.length, 'keys');
+      for (let i = keys.length - 1; i >= 0; i--) stack.push([v[keys[i]], `${path}.${keys[i]}`, depth + 1]);
+    }
+  }
   return value;
 }
 
+/** True for {} / Object.create(null) objects; false (never a throw) for Proxies whose traps throw. */
 export function isPlainObject(value) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  if (value === null || typeof value !== 'object' || isArray(value)) return false;
+  try {
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -83,10 +233,57 @@ export function isPlainObject(value) {
 export function expectOptions(value, name, known) {
   if (value === undefined) return {};
   if (!isPlainObject(value)) throw invalid(name, 'an options object', value);
-  for (const key of Object.keys(value)) {
+  let keys;
+  try {
+    keys = Object.keys(value);
+  } catch {
+    throw invalid(name, 'an options object', value);
+  }
+  for (const key of keys) {
     if (!known.includes(key)) {
-      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: unknown option '${key}' (known: ${known.join(', ')})`);
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: unknown option '${key.length > 60 ? `${key.slice(0, 60)}…` : key}' (known: ${known.join(', ')})`);
     }
   }
   return value;
+}
+
+/**
+ * Guards a constructor that only the library's factories call (they pass internal objects): a
+ * direct `new X(...)` with anything else fails with INVALID_ARGUMENT naming the factory to use.
+ */
+export function expectInternal(ok, className, factory) {
+  if (!ok) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: new ${className}(): not constructible directly; use ${factory}`);
+}
+
+/**
+ * True for a non-null object (arrays and class instances included) whose properties can be read:
+ * false, never a throw, for a revoked Proxy (every property read on it throws).
+ */
+export function isObject(value) {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    Reflect.getPrototypeOf(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `value instanceof Ctor` that answers false (never throws) for a revoked Proxy. */
+export function isInstance(value, Ctor) {
+  try {
+    return value instanceof Ctor;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `value[name]` is a function; false (never a throw) for revoked Proxies and throwing getters. */
+export function hasMethod(value, name) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return typeof value[name] === 'function';
+  } catch {
+    return false;
+  }
 }

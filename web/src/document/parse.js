@@ -4,7 +4,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { decodeUtf8 } from './text.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
-import { expectOptions, expectString, invalid } from '../core/validate.js';
+import { expectOptions, expectString, invalid, isInstance, isObject } from '../core/validate.js';
 import { importPeer } from '../core/peer.js';
 import { isNode } from '../core/node.js';
 
@@ -25,10 +25,10 @@ function formatOf(name, type) {
 }
 
 async function bytesOf(input) {
-  if (typeof Blob !== 'undefined' && input instanceof Blob) return new Uint8Array(await input.arrayBuffer());
+  if (typeof Blob !== 'undefined' && isInstance(input, Blob)) return new Uint8Array(await input.arrayBuffer());
   const data = input.data;
-  if (data instanceof Uint8Array) return data;
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (isInstance(data, Uint8Array)) return data;
+  if (isInstance(data, ArrayBuffer)) return new Uint8Array(data);
   throw invalid('input.data', 'a Uint8Array or ArrayBuffer', data);
 }
 
@@ -37,6 +37,7 @@ const BLOCK = /^(p|div|section|article|header|footer|li|ul|ol|h[1-6]|tr|table|br
 
 /** HTML -> text without a DOM: drops script/style/head/template, block elements become line breaks. */
 export function htmlToTextFallback(html) {
+  expectString(html, 'html');
   const s = html.replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(script|style|head|template|noscript)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<\/?([A-Za-z][A-Za-z0-9-]*)\b[^>]*>/g, (m, tag) => (BLOCK.test(tag) ? '\n' : tag.toLowerCase() === 'td' || tag.toLowerCase() === 'th' ? ' ' : ''))
@@ -135,7 +136,7 @@ async function docxToText(bytes) {
  */
 export async function extractText(input, options = {}) {
   const o = expectOptions(options, 'extractText options', ['format', 'pdfjsUrl']);
-  if (input === null || typeof input !== 'object') throw invalid('input', 'a File, Blob or {name, data}', input);
+  if (!isObject(input)) throw invalid('input', 'a File, Blob or {name, data}', input);
   const name = typeof input.name === 'string' ? input.name : 'document';
   if (o.format !== undefined) expectString(o.format, 'options.format');
   const format = o.format ?? formatOf(name, input.type);

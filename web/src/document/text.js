@@ -5,7 +5,7 @@ import { encodeText } from '../core/encode.js';
 import { Handle } from '../core/handle.js';
 import { MAX_ABBREVIATIONS, MAX_ABBREVIATION_BYTES, MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
-import { expectArray, expectBoolean, expectOptions, expectString, invalid } from '../core/validate.js';
+import { expectArray, expectBoolean, expectOptions, expectString, invalid, isInstance } from '../core/validate.js';
 import { RagwasmError } from '../core/errors.js';
 
 /**
@@ -96,8 +96,8 @@ export function foldText(text, options = {}) {
 }
 
 function expectBytes(bytes, name) {
-  if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-  if (!(bytes instanceof Uint8Array)) throw invalid(name, 'a Uint8Array or ArrayBuffer', bytes);
+  if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+  if (!(isInstance(bytes, Uint8Array))) throw invalid(name, 'a Uint8Array or ArrayBuffer', bytes);
   if (bytes.length > MAX_TEXT_BYTES) {
     throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: ${bytes.length} bytes, the limit is ${MAX_TEXT_BYTES}`);
   }

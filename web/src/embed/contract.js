@@ -7,7 +7,7 @@
 // asEmbedder() adapts what users already have (a plain async function, or an object with embed /
 // embedSync) to the contract; embedTexts() calls it and checks every vector it returns.
 import { RagwasmError } from '../core/errors.js';
-import { expectInteger, expectString, invalid } from '../core/validate.js';
+import { expectInteger, expectString, invalid, isArray, isInstance } from '../core/validate.js';
 
 /** Largest vector dimension an embedder may declare (as VectorIndex). */
 export const MAX_EMBEDDER_DIMENSION = 8192;
@@ -77,18 +77,18 @@ export async function embedTexts(embedder, texts, options = {}) {
   if (options.signal !== undefined) callOptions.signal = options.signal;
   if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
   const out = options.sync && embedder.embedSync ? embedder.embedSync(texts, callOptions) : await embedder.embed(texts, callOptions);
-  if (!Array.isArray(out) || out.length !== texts.length) throw invalid('embedder result', `${texts.length} vectors`, out);
+  if (!isArray(out) || out.length !== texts.length) throw invalid('embedder result', `${texts.length} vectors`, out);
   const dimension = embedder.dimension;
   for (let i = 0; i < out.length; i++) {
     const v = out[i];
-    if (!(v instanceof Float32Array || v instanceof Float64Array || Array.isArray(v))) throw invalid(`embedder result[${i}]`, 'a Float32Array or an array of numbers', v);
+    if (!(isInstance(v, Float32Array) || isInstance(v, Float64Array) || isArray(v))) throw invalid(`embedder result[${i}]`, 'a Float32Array or an array of numbers', v);
     if (v.length !== dimension) {
       throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: embedder result[${i}]: has ${v.length} values, the embedder '${embedder.id}' declares ${dimension}`);
     }
     for (let j = 0; j < v.length; j++) {
       if (typeof v[j] !== 'number' || !(Math.abs(v[j]) <= 1e15)) throw invalid(`embedder result[${i}][${j}]`, 'a finite number with |x| <= 1e15', v[j]);
     }
-    if (!(v instanceof Float32Array)) out[i] = Float32Array.from(v);
+    if (!(isInstance(v, Float32Array))) out[i] = Float32Array.from(v);
   }
   return out;
 }

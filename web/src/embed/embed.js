@@ -10,7 +10,7 @@ import { crc32 } from '../core/checksum.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed } from '../core/storage.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectJsonValue, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 
 const encoder = new TextEncoder();
@@ -44,9 +44,9 @@ export function packTexts(texts, name = 'texts') {
 
 function toBytes(value, name) {
   if (typeof value === 'string') return encoder.encode(value);
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (value instanceof Uint8Array) return value;
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) return encoder.encode(JSON.stringify(value));
+  if (isInstance(value, ArrayBuffer)) return new Uint8Array(value);
+  if (isInstance(value, Uint8Array)) return value;
+  if (isPlainObject(value)) return encoder.encode(JSON.stringify(expectJsonValue(value, name)));
   throw invalid(name, 'a string, Uint8Array, ArrayBuffer or parsed JSON object', value);
 }
 
@@ -96,7 +96,7 @@ export class Tokenizer extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT (no [UNK]/[CLS]/[SEP]/[PAD]), INVALID_UTF8, LIMIT_EXCEEDED
    */
   static fromVocab(vocab) {
-    if (typeof vocab !== 'string' && !(vocab instanceof Uint8Array) && !(vocab instanceof ArrayBuffer)) {
+    if (typeof vocab !== 'string' && !(isInstance(vocab, Uint8Array)) && !(isInstance(vocab, ArrayBuffer))) {
       throw invalid('vocab', 'a string, Uint8Array or ArrayBuffer', vocab);
     }
     const bytes = toBytes(vocab, 'vocab');
@@ -134,6 +134,8 @@ export class Tokenizer extends Handle {
    */
   encode(text, options = {}) {
     expectString(text, 'text');
+    // Checked before the spread: spreading a 50 MB string would copy 50 million indexed properties.
+    if (!isPlainObject(options)) throw invalid('encode options', 'an options object', options);
     const b = this.encodeBatch([text], { ...options, padding: 'none' });
     return b.inputIds;
   }
@@ -169,7 +171,7 @@ export class Tokenizer extends Handle {
     const o = encodeOptions(options, 'encodePairs options');
     const second = packTexts(seconds, 'seconds');
     const firstList = typeof firsts === 'string' ? [firsts] : firsts;
-    if (!Array.isArray(firstList)) throw invalid('firsts', 'a string or an array of strings', firsts);
+    if (!isArray(firstList)) throw invalid('firsts', 'a string or an array of strings', firsts);
     if (firstList.length !== seconds.length && typeof firsts !== 'string') {
       throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: firsts: expected ${seconds.length} texts (one per second text) or one string, got ${firstList.length}`);
     }
@@ -358,8 +360,8 @@ export async function createStaticEmbedder(options = {}) {
  * @throws {RagwasmError} INVALID_ARGUMENT (sizes disagree, unknown pooling, NaN/Inf in the output)
  */
 export function poolEmbeddings(hidden, attentionMask, shape) {
-  if (!(hidden instanceof Float32Array)) throw invalid('hidden', 'a Float32Array', hidden);
-  if (!(attentionMask instanceof Int32Array)) throw invalid('attentionMask', 'an Int32Array', attentionMask);
+  if (!(isInstance(hidden, Float32Array))) throw invalid('hidden', 'a Float32Array', hidden);
+  if (!(isInstance(attentionMask, Int32Array))) throw invalid('attentionMask', 'an Int32Array', attentionMask);
   const s = expectOptions(shape, 'shape', ['rows', 'tokens', 'dim', 'pooling', 'normalize']);
   const rows = expectInteger(s.rows, 'shape.rows', { min: 1 });
   const tokens = expectInteger(s.tokens, 'shape.tokens', { min: 1 });
@@ -377,11 +379,11 @@ export function poolEmbeddings(hidden, attentionMask, shape) {
  */
 export function tokenizerOption(value, name, { allowStatic = false } = {}) {
   const what = allowStatic ? 'a Tokenizer, a StaticEmbedder, {tokenizerJson} or {vocab}' : 'a Tokenizer, {tokenizerJson} or {vocab}';
-  if (value instanceof Tokenizer || (allowStatic && value instanceof StaticEmbedder)) {
+  if (isInstance(value, Tokenizer) || (allowStatic && isInstance(value, StaticEmbedder))) {
     value.native; // eslint-disable-line no-unused-expressions -- throws DISPOSED early
     return { tokenizer: value, owns: false };
   }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+  if (value !== null && typeof value === 'object' && !isArray(value)) {
     const t = expectOptions(value, `${name}.tokenizer`, ['tokenizerJson', 'vocab']);
     if (t.tokenizerJson !== undefined) return { tokenizer: Tokenizer.fromTokenizerJson(t.tokenizerJson), owns: true };
     if (t.vocab !== undefined) return { tokenizer: Tokenizer.fromVocab(t.vocab), owns: true };

@@ -7,7 +7,7 @@ import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds
 import { crc32 } from '../core/checksum.js';
 import { deprecated } from '../core/deprecate.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid,
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
 /**
@@ -18,6 +18,7 @@ import {
 export class OnnxEmbedder {
   /** @internal */
   constructor(ort, session, tokenizer, cfg) {
+    expectInternal(isObject(ort) && isObject(session) && isObject(tokenizer) && isPlainObject(cfg), 'OnnxEmbedder', 'createOnnxEmbedder(options)');
     this._ort = ort;
     this._session = session;
     this._tokenizer = tokenizer;
@@ -67,15 +68,15 @@ export class OnnxEmbedder {
   }
 
   /** embed(texts, {kind: 'query'}) */
-  embedQueries(texts, options = {}) { return this.embed(texts, { ...options, kind: 'query' }); }
+  embedQueries(texts, options = {}) { return this.embed(texts, { ...plainOptions(options, 'embedQueries options'), kind: 'query' }); }
   /** embed(texts, {kind: 'document'}) */
-  embedDocuments(texts, options = {}) { return this.embed(texts, { ...options, kind: 'document' }); }
+  embedDocuments(texts, options = {}) { return this.embed(texts, { ...plainOptions(options, 'embedDocuments options'), kind: 'document' }); }
 
   async _runBatch(batch) {
     const { bytes, offsets } = packTexts(batch);
     const cfg = this._cfg;
     const tok = this._tokenizer;
-    const enc = tok instanceof StaticEmbedder
+    const enc = isInstance(tok, StaticEmbedder)
       ? tok._encodeBatch(bytes, offsets, cfg.maxLength, 'longest')
       : callWasm(() => tok.native.encodeBatch(bytes, offsets, cfg.maxLength, true, 'longest', true));
     const { rows, cols } = enc;
@@ -160,7 +161,7 @@ export async function createOnnxEmbedder(options) {
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
   const { tokenizer, owns: ownsTokenizer } = tokenizerOption(o.tokenizer, name, { allowStatic: true });
   const release = () => { if (ownsTokenizer) tokenizer.dispose(); };
-  if (tokenizer instanceof StaticEmbedder && pooling === 'cls') {
+  if (isInstance(tokenizer, StaticEmbedder) && pooling === 'cls') {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.pooling: 'cls' needs a WordPiece tokenizer ([CLS] first); a StaticEmbedder table has no [CLS] token`);
   }
   const { ort, session, fail, inputTypes, bytes } = await openTokenModel({ ort: o.ort, model: o.model, cache, sessionOptions: o.sessionOptions }, name, release);
@@ -188,3 +189,9 @@ export async function createOnnxEmbedder(options) {
   return embedder;
 }
 
+
+// An options object checked before it is spread (spreading a string copies every character).
+function plainOptions(options, name) {
+  if (!isPlainObject(options)) throw invalid(name, 'an options object', options);
+  return options;
+}

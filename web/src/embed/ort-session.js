@@ -3,7 +3,7 @@
 // creation with RagwasmError mapping, input checks and int64/int32 feeds from a tokenizer batch.
 // Internal: nothing here is exported from index.js.
 import { RagwasmError } from '../core/errors.js';
-import { invalid } from '../core/validate.js';
+import { invalid, isArray } from '../core/validate.js';
 import { sourceBytes } from '../core/source-bytes.js';
 import { importPeer } from '../core/peer.js';
 
@@ -54,7 +54,7 @@ export function checkTokenInputs(session) {
   const meta = session.inputMetadata;
   for (const n of inputs) {
     let type = 'int64';
-    if (Array.isArray(meta)) {
+    if (isArray(meta)) {
       const md = meta.find((x) => x && x.name === n);
       if (md && md.type) type = md.type;
     }

@@ -1,7 +1,11 @@
 // Answers: grounded generation with inline [n] citations through an LlmClient (the no-LLM extractive
 // answerer is web/src/answer/extractive.js, re-exported here).
-import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectFunction, expectOptions, expectString } from '../core/validate.js';
+import { callWasm, RagwasmError } from '../core/errors.js';
+import {
+  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
+} from '../core/validate.js';
+import { encodeText } from '../core/encode.js';
+import { wasm } from '../core/module.js';
 import { LlmClient } from './client.js';
 import { isAbstention } from './parse.js';
 import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';
@@ -14,17 +18,19 @@ import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';
  *   invalid = markers that point at no passage (e.g. [7] with 5 passages)
  */
 export function extractCitations(text, passages) {
+  expectString(text, 'text');
+  const list = expectArray(passages, 'passages', { item: (p, n) => { if (!isObject(p)) throw invalid(n, 'a passage object {id?, text}', p); } });
   const cited = [];
-  const invalid = [];
+  const outOfRange = [];
   const seen = new Set();
   for (const m of text.matchAll(/\[(\d{1,3})\]/g)) {
     const n = Number(m[1]);
     if (seen.has(n)) continue;
     seen.add(n);
-    if (n >= 1 && n <= passages.length) cited.push({ n, id: passages[n - 1].id ?? null });
-    else invalid.push(n);
+    if (n >= 1 && n <= list.length) cited.push({ n, id: list[n - 1].id ?? null });
+    else outOfRange.push(n);
   }
-  return { cited, invalid };
+  return { cited, invalid: outOfRange };
 }
 
 /**
@@ -37,7 +43,7 @@ export function extractCitations(text, passages) {
  *   usage: object, cost: number|null, latencyMs: number, prompt: {id: string, version: number}}>}
  */
 export async function generateAnswer(client, input, options = {}) {
-  if (!(client instanceof LlmClient)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
+  if (!(isInstance(client, LlmClient))) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
   const i = expectOptions(input, 'input', ['question', 'passages']);
   const o = expectOptions(options, 'generateAnswer options', ['onText', 'signal', 'temperature', 'maxTokens', 'prompt']);
   const question = expectString(i.question, 'input.question', { allowEmpty: false });

@@ -1,10 +1,11 @@
 // Opt-in response cache keyed by a SHA-256 hash of the canonical request (provider, endpoint, body).
 // A hit sends nothing over the network (and so adds nothing to the ledger).
+import { expectInteger, expectOptions, expectString, isArray } from '../core/validate.js';
 
 /** Canonical JSON: object keys sorted, so equal requests hash equally. */
 export function canonicalJson(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
 }
@@ -22,13 +23,15 @@ export async function sha256Hex(text) {
 export class ResponseCache {
   /** @param {{maxEntries?: number}} [options] default 1000 */
   constructor(options = {}) {
-    this.maxEntries = options.maxEntries ?? 1000;
+    const o = expectOptions(options, 'ResponseCache options', ['maxEntries']);
+    this.maxEntries = o.maxEntries === undefined ? 1000 : expectInteger(o.maxEntries, 'options.maxEntries', { min: 1, max: 10_000_000 });
     this.map = new Map();
     this.hits = 0;
     this.misses = 0;
   }
 
   get(key) {
+    expectString(key, 'key');
     const v = this.map.get(key);
     if (v === undefined) {
       this.misses++;
@@ -41,6 +44,7 @@ export class ResponseCache {
   }
 
   set(key, value) {
+    expectString(key, 'key');
     this.map.set(key, value);
     while (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value);
   }

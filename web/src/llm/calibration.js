@@ -4,7 +4,7 @@
 // (web/src/metrics/metrics.js -> src/metrics/agreement.h); this file only runs judges and tabulates.
 import { RagwasmError } from '../core/errors.js';
 import { binaryScores, cohensKappa, confusionMatrix, spearman, withinAccuracy } from '../metrics/metrics.js';
-import { expectArray, expectEnum, expectInteger, expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import { expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { JUDGES } from './judges.js';
 
 const INPUT_FIELDS = {
@@ -67,6 +67,15 @@ function toLabelScale(judge, score) {
  * @param {{kind: string, binaryThreshold: number}} scale
  */
 export function agreementStats(rows, scale) {
+  const list = expectArray(rows, 'rows', { maxLength: 10_000_000, item: (r, n) => {
+    if (!isPlainObject(r)) throw invalid(n, 'a {label, prediction} object', r);
+    expectNumber(r.label, `${n}.label`);
+    if (r.prediction !== null) expectNumber(r.prediction, `${n}.prediction`);
+  } });
+  if (!isPlainObject(scale)) throw invalid('scale', "a {kind, binaryThreshold} object", scale);
+  expectEnum(scale.kind, 'scale.kind', ['rating', 'percent', 'claims']);
+  expectNumber(scale.binaryThreshold, 'scale.binaryThreshold');
+  rows = list;
   const scored = rows.filter((r) => r.prediction !== null);
   const stats = { n: rows.length, scored: scored.length, unscored: rows.length - scored.length };
   if (scored.length === 0) return { ...stats, kappa: null, kappaQuadratic: null, binary: null, offByOne: null, exact: null, spearman: null, confusion: null };
@@ -80,7 +89,7 @@ export function agreementStats(rows, scale) {
   return {
     ...stats,
     // NaN from the metrics module (one constant label on both sides) is reported as null.
-    kappa: Number.isNaN(kappa) ? null : kappa,
+    kappa: nanToNull(kappa),
     kappaQuadratic: ordinal ? nanToNull(cohensKappa(pred, gold, { weights: 'quadratic' })) : null,
     binary,
     exact: pred.filter((v, i) => v === gold[i]).length / pred.length,
@@ -90,7 +99,7 @@ export function agreementStats(rows, scale) {
   };
 }
 
-function nanToNull(v) { return Number.isNaN(v) ? null : v; }
+function nanToNull(v) { return v === null || Number.isNaN(v) ? null : v; }
 
 /**
  * Runs a judge over labelled items and reports agreement with the labels, overall and per slice.

@@ -5,7 +5,9 @@
 // Requests go only to the configured URL: redirects are never followed (a 3xx is an HTTP error
 // naming its Location), and a reply larger than maxReplyBytes is cut off with LIMIT_EXCEEDED.
 import { RagwasmError } from '../core/errors.js';
-import { expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import {
+  expectArray, expectEnum, expectFunction, expectInteger, hasMethod, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+} from '../core/validate.js';
 import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';
@@ -93,8 +95,8 @@ export class LlmClient {
     this.retryMaxMs = o.retryMaxMs === undefined ? 30000 : expectNumber(o.retryMaxMs, 'options.retryMaxMs', { min: 0 });
     this.maxRetryAfterMs = o.maxRetryAfterMs === undefined ? 60000 : expectNumber(o.maxRetryAfterMs, 'options.maxRetryAfterMs', { min: 0 });
     this.concurrency = o.concurrency === undefined ? 4 : expectInteger(o.concurrency, 'options.concurrency', { min: 1, max: 256 });
-    this.prices = o.prices instanceof PriceTable ? o.prices : new PriceTable(o.prices ?? {});
-    if (o.cache !== undefined && !(o.cache instanceof ResponseCache) && !(o.cache && typeof o.cache.get === 'function' && typeof o.cache.set === 'function')) {
+    this.prices = isInstance(o.prices, PriceTable) ? o.prices : new PriceTable(o.prices ?? {});
+    if (o.cache !== undefined && !(isInstance(o.cache, ResponseCache)) && !(o.cache && typeof o.cache.get === 'function' && typeof o.cache.set === 'function')) {
       throw invalid('options.cache', 'a ResponseCache', o.cache);
     }
     this.cache = o.cache ?? null;
@@ -102,7 +104,7 @@ export class LlmClient {
       // Cache keys are SHA-256 digests; browsers expose crypto.subtle only in secure contexts.
       throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: options.cache needs crypto.subtle (a secure context: https or localhost)');
     }
-    if (o.ledger !== undefined && !(o.ledger instanceof RequestLedger)) throw invalid('options.ledger', 'a RequestLedger', o.ledger);
+    if (o.ledger !== undefined && !(isInstance(o.ledger, RequestLedger))) throw invalid('options.ledger', 'a RequestLedger', o.ledger);
     this.ledger = o.ledger ?? new RequestLedger();
     this.fetch = o.fetch === undefined ? globalThis.fetch?.bind(globalThis) : expectFunction(o.fetch, 'options.fetch');
     if (!this.fetch) throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: no fetch() in this environment; pass options.fetch');
@@ -231,19 +233,21 @@ export class LlmClient {
 
   #validateRequest(request) {
     const r = expectOptions(request, 'request', REQUEST_KEYS);
-    if (!Array.isArray(r.messages) || r.messages.length === 0) throw invalid('request.messages', 'a non-empty array', r.messages);
-    r.messages.forEach((m, i) => {
-      if (!isPlainObject(m)) throw invalid(`request.messages[${i}]`, 'a {role, content} object', m);
-      expectEnum(m.role, `request.messages[${i}].role`, ['system', 'user', 'assistant']);
+    if (!isArray(r.messages) || r.messages.length === 0) throw invalid('request.messages', 'a non-empty array', r.messages);
+    // Index-based checks (holes included) before the body builder maps over the arrays.
+    expectArray(r.messages, 'request.messages', { maxLength: 100_000, item: (m, n) => {
+      if (!isPlainObject(m)) throw invalid(n, 'a {role, content} object', m);
+      expectEnum(m.role, `${n}.role`, ['system', 'user', 'assistant']);
       if (typeof m.content === 'string') return;
-      if (!Array.isArray(m.content) || m.content.some((p) => !isPlainObject(p) || typeof p.text !== 'string')) {
-        throw invalid(`request.messages[${i}].content`, 'a string or an array of {text, cache?}', m.content);
-      }
-    });
+      if (!isArray(m.content)) throw invalid(`${n}.content`, 'a string or an array of {text, cache?}', m.content);
+      expectArray(m.content, `${n}.content`, { maxLength: 100_000, item: (p, pn) => {
+        if (!isPlainObject(p) || typeof p.text !== 'string') throw invalid(pn, 'a {text, cache?} part', p);
+      } });
+    } });
     if (r.maxTokens !== undefined) expectInteger(r.maxTokens, 'request.maxTokens', { min: 1, max: 1000000 });
     if (r.temperature !== undefined) expectNumber(r.temperature, 'request.temperature', { min: 0, max: 2 });
     if (r.seed !== undefined) expectInteger(r.seed, 'request.seed');
-    if (r.stop !== undefined && (!Array.isArray(r.stop) || r.stop.some((s) => typeof s !== 'string'))) throw invalid('request.stop', 'an array of strings', r.stop);
+    if (r.stop !== undefined) expectArray(r.stop, 'request.stop', { maxLength: 64, item: (x, n) => expectString(x, n) });
     if (r.purpose !== undefined) expectString(r.purpose, 'request.purpose');
     return r;
   }
@@ -467,11 +471,20 @@ function aborted() {
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; undefined when absent/invalid. */
 export function retryAfterMs(headers, now = Date.now()) {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
-  const v = headers.get('retry-after');
+  if (!hasMethod(headers, 'get')) throw invalid('headers', 'a Headers object (with get(name))', headers);
+  expectNumber(now, 'now');
+  const header = (name) => {
+    const v = headers.get(name);
+    return typeof v === 'string' ? v : null;
+  };
+  const ms = header('retry-after-ms');
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim()) && Number.isFinite(Number(ms))) return Number(ms);
+  const v = header('retry-after');
   if (v === null) return undefined;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v) * 1000;
+  if (/^\d+(\.\d+)?$/.test(v.trim())) {
+    const s = Number(v) * 1000;
+    return Number.isFinite(s) ? s : undefined;
+  }
   const t = Date.parse(v);
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
@@ -490,16 +503,26 @@ function sleep(ms, signal) {
  * client never stores keys by itself. Returns the key read, or null.
  */
 export function loadApiKey(storage, name) {
+  expectStorage(storage, 'getItem');
   const v = storage.getItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`);
-  return v === null ? null : v;
+  return typeof v === 'string' ? v : null;
 }
 
 /** Stores an API key under a name in a Storage-like object the user chose. */
 export function saveApiKey(storage, name, key) {
+  expectStorage(storage, 'setItem');
   storage.setItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`, expectString(key, 'key', { allowEmpty: false }));
 }
 
 /** Removes a stored API key. */
 export function forgetApiKey(storage, name) {
+  expectStorage(storage, 'removeItem');
   storage.removeItem(`ragwasm.apiKey.${expectString(name, 'name', { allowEmpty: false })}`);
+}
+
+// A Storage-like object (localStorage, sessionStorage, or any {getItem, setItem, removeItem}).
+function expectStorage(storage, method) {
+  if (!hasMethod(storage, method)) {
+    throw invalid('storage', `a Storage-like object with ${method}() (e.g. localStorage)`, storage);
+  }
 }

@@ -2,7 +2,7 @@
 // context notes (contextual retrieval: the document is sent first and identically for every chunk
 // so provider prompt caching applies), and optional query rewriting.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectInteger, expectOptions, expectString } from '../core/validate.js';
+import { expectArray, expectInteger, expectOptions, expectString, isInstance } from '../core/validate.js';
 import { LlmClient } from './client.js';
 import { parseKeyValues } from './parse.js';
 import { loadPrompt, renderPrompt } from './prompts.js';
@@ -11,7 +11,7 @@ import { allOrAbort } from './all-or-abort.js';
 export const DEFAULT_METADATA_KEYS = Object.freeze(['title', 'company', 'date', 'form type', 'period', 'key figures', 'sections']);
 
 function expectClient(client) {
-  if (!(client instanceof LlmClient)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
+  if (!(isInstance(client, LlmClient))) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
 }
 
 /**

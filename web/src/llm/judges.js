@@ -3,7 +3,9 @@
 // replies are parsed by the C++ parsers; a reply without a usable score is counted as unparsed and
 // reported, never turned into 0 or NaN.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import {
+  expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, isInstance, isPlainObject,
+} from '../core/validate.js';
 import { splitSentences } from '../document/text.js';
 import { LlmClient } from './client.js';
 import { aggregateScores, isAbstention, parseClaimScores, parseJudgeScore } from './parse.js';
@@ -13,7 +15,7 @@ import { allOrAbort } from './all-or-abort.js';
 const JUDGE_OPTIONS = ['samples', 'aggregate', 'temperature', 'maxTokens', 'prompt', 'signal', 'examples', 'claims'];
 
 function expectClient(client) {
-  if (!(client instanceof LlmClient)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
+  if (!(isInstance(client, LlmClient))) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
   return client;
 }
 
@@ -158,6 +160,7 @@ export async function judgeAnswerCorrectness(client, input, options = {}) {
 
 /** Strips inline citation markers like [1] or [2][3] from an answer. */
 export function stripCitations(text) {
+  expectString(text, 'text');
   return text.replace(/\s*(\[\d{1,3}\])+/g, '').replace(/\s+([.,;:!?])/g, '$1').trim();
 }
 

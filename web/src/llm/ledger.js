@@ -3,7 +3,7 @@
 // body is scrubbed of any secret the client knows as a last line of defence). The client never
 // follows redirects, so the host recorded is the only one the bytes went to; a refused redirect is
 // noted in the entry's `redirect`.
-import { expectInteger, expectOptions } from '../core/validate.js';
+import { expectInteger, expectOptions, invalid, isPlainObject } from '../core/validate.js';
 
 /** Most entries a ledger can be asked to keep (10 million). */
 export const MAX_LEDGER_ENTRIES = 10000000;
@@ -47,6 +47,7 @@ export class RequestLedger {
 
   /** @internal Adds an entry, returns it so the client can fill in status/error later. */
   record(entry) {
+    if (!isPlainObject(entry)) throw invalid('entry', 'a ledger entry object', entry);
     const e = { seq: ++this._seq, ...entry };
     this.entries.push(e);
     if (this.entries.length > this.maxEntries) {
@@ -59,7 +60,7 @@ export class RequestLedger {
   /** Total bytes of request bodies sent, per host: {host: bytes}. */
   bytesByHost() {
     const out = {};
-    for (const e of this.entries) out[e.host] = (out[e.host] ?? 0) + e.bytes;
+    for (const e of this.entries) if (Number.isFinite(e.bytes)) out[e.host] = (out[e.host] ?? 0) + e.bytes;
     return out;
   }
 

@@ -2,9 +2,14 @@
 // variables, messages and the reply scale the C++ parsers apply), part of the package and imported
 // statically, so they load the same in Node, pages, Workers and bundles. Rendered by {{name}} substitution.
 import { RagwasmError } from '../core/errors.js';
-import { expectOptions, expectString, isPlainObject } from '../core/validate.js';
+import {
+  describe, expectArray, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
+} from '../core/validate.js';
 import { isNode, nodeBuiltin } from '../core/node.js';
 import { BUILTIN_PROMPTS } from './prompts/index.js';
+
+/** Most passages or claims one prompt numbers. */
+const MAX_PASSAGES = 100000;
 
 export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'query_rewrite',
   'judge_context_relevance', 'judge_groundedness', 'judge_answer_relevance', 'judge_answer_correctness', 'claim_split']);
@@ -23,13 +28,19 @@ const cache = new Map();
 export async function loadPrompt(id, options = {}) {
   const o = expectOptions(options, 'loadPrompt options', ['baseUrl']);
   if (!PROMPT_IDS.includes(id)) {
-    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt id: expected one of ${PROMPT_IDS.join(', ')}, got ${JSON.stringify(id)}`);
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt id: expected one of ${PROMPT_IDS.join(', ')}, got ${describe(id)}`);
   }
-  if (!o.baseUrl) {
+  if (o.baseUrl === undefined || o.baseUrl === '') {
     if (!cache.has(id)) cache.set(id, definePrompt(structuredClone(BUILTIN_PROMPTS[id])));
     return cache.get(id);
   }
-  const base = new URL(String(o.baseUrl).replace(/\/?$/, '/'), typeof location !== 'undefined' ? location.href : import.meta.url);
+  if (typeof o.baseUrl !== 'string' && !isInstance(o.baseUrl, URL)) throw invalid('options.baseUrl', 'a URL string or URL', o.baseUrl);
+  let base;
+  try {
+    base = new URL(String(o.baseUrl).replace(/\/?$/, '/'), typeof location !== 'undefined' ? location.href : import.meta.url);
+  } catch {
+    throw invalid('options.baseUrl', 'a valid URL', o.baseUrl);
+  }
   const url = new URL(`${id}.json`, base);
   if (cache.has(url.href)) return cache.get(url.href);
   let text;
@@ -63,22 +74,46 @@ export async function loadPrompt(id, options = {}) {
  * @throws {RagwasmError} PARSE_ERROR naming the first problem
  */
 export function definePrompt(json) {
-  const bad = (what) => new RagwasmError('PARSE_ERROR', `ragwasm: prompt ${JSON.stringify(json?.id ?? '?')}: ${what}`);
+  return Object.freeze({ ...checkTemplate(json, 'PARSE_ERROR') });
+}
+
+// The template checks shared by definePrompt (PARSE_ERROR: a prompt file) and renderPrompt
+// (INVALID_ARGUMENT: a caller's template object). Arrays are read once, every element seen.
+function checkTemplate(json, code) {
+  let id = '?';
+  if (isPlainObject(json) && typeof json.id === 'string') id = json.id.length > 80 ? `${json.id.slice(0, 80)}…` : json.id;
+  const bad = (what) => new RagwasmError(code, `ragwasm: prompt ${JSON.stringify(id)}: ${what}`);
   if (!isPlainObject(json)) throw bad('expected an object');
   if (typeof json.id !== 'string' || !json.id) throw bad('id: expected a non-empty string');
   if (!Number.isInteger(json.version) || json.version < 1) throw bad('version: expected an integer >= 1');
-  if (!Array.isArray(json.variables) || json.variables.some((v) => typeof v !== 'string')) throw bad('variables: expected an array of names');
-  if (!Array.isArray(json.messages) || json.messages.length === 0) throw bad('messages: expected a non-empty array');
+  const asList = (v, name, item) => {
+    try {
+      return expectArray(v, name, { maxLength: 10000, item });
+    } catch (e) {
+      throw e instanceof RagwasmError ? bad(e.message.replace(/^ragwasm: /, '')) : e;
+    }
+  };
+  const variables = asList(json.variables, 'variables', (v, n) => expectString(v, n));
+  const messages = asList(json.messages, 'messages', (m, n) => { if (!isPlainObject(m)) throw invalid(n, 'a message {role, content}', m); });
+  if (messages.length === 0) throw bad('messages: expected a non-empty array');
   const used = new Set();
   const scan = (s) => { for (const m of s.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)) used.add(m[1]); };
-  json.messages.forEach((m, i) => {
-    if (!['system', 'user', 'assistant'].includes(m?.role)) throw bad(`messages[${i}].role: expected system, user or assistant`);
-    if (typeof m.content === 'string') scan(m.content);
-    else if (Array.isArray(m.content) && m.content.every((p) => isPlainObject(p) && typeof p.text === 'string')) m.content.forEach((p) => scan(p.text));
-    else throw bad(`messages[${i}].content: expected a string or [{text, cache?}]`);
-  });
-  for (const u of used) if (!json.variables.includes(u)) throw bad(`uses {{${u}}} which is not in variables`);
-  return Object.freeze({ ...json });
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (!['system', 'user', 'assistant'].includes(m.role)) throw bad(`messages[${i}].role: expected system, user or assistant`);
+    if (typeof m.content === 'string') {
+      scan(m.content);
+    } else {
+      const parts = asList(m.content, `messages[${i}].content`, (p, n) => { if (!isPlainObject(p) || typeof p.text !== 'string') throw invalid(n, '{text, cache?}', p); });
+      for (const p of parts) scan(p.text);
+    }
+  }
+  for (const u of used) if (!variables.includes(u)) throw bad(`uses {{${u}}} which is not in variables`);
+  return json;
+}
+
+function expectTemplate(template) {
+  checkTemplate(template, 'INVALID_ARGUMENT');
 }
 
 /**
@@ -90,6 +125,7 @@ export function definePrompt(json) {
  * @throws {RagwasmError} INVALID_ARGUMENT
  */
 export function renderPrompt(template, vars) {
+  expectTemplate(template);
   if (!isPlainObject(vars)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt '${template.id}' variables: expected an object`);
   for (const k of Object.keys(vars)) {
     if (!template.variables.includes(k)) {
@@ -114,16 +150,22 @@ export function renderPrompt(template, vars) {
  * @returns {string}
  */
 export function formatPassages(passages) {
-  if (!Array.isArray(passages)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: passages: expected an array of {id?, text}');
-  return passages.map((p, i) => {
-    if (!p || typeof p.text !== 'string') throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: passages[${i}].text: expected a string`);
-    return `[${i + 1}]${p.id ? ` (${p.id})` : ''} ${p.text.trim()}`;
-  }).join('\n\n');
+  const list = expectArray(passages, 'passages', { maxLength: MAX_PASSAGES, item: (p, n) => { if (!isObject(p)) throw invalid(n, 'a passage {id?, text}', p); } });
+  const out = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const text = list[i].text;
+    const id = list[i].id;
+    expectString(text, `passages[${i}].text`);
+    if (id !== undefined && id !== null && typeof id !== 'string' && !Number.isFinite(id)) throw invalid(`passages[${i}].id`, 'a string or a finite number', id);
+    out[i] = `[${i + 1}]${id ? ` (${id})` : ''} ${text.trim()}`;
+  }
+  return out.join('\n\n');
 }
 
 /** Numbered claims "[1] claim\n[2] claim" for the groundedness judge. */
 export function formatClaims(claims) {
-  return claims.map((c, i) => `[${i + 1}] ${c}`).join('\n');
+  const list = expectArray(claims, 'claims', { maxLength: MAX_PASSAGES, item: (c, n) => expectString(c, n) });
+  return list.map((c, i) => `[${i + 1}] ${c}`).join('\n');
 }
 
 /**

@@ -121,10 +121,10 @@ export function confusionMatrix(a: Numbers, b: Numbers): { labels: number[]; mat
 export function binaryScores(predicted: Numbers, gold: Numbers, options?: { threshold?: number }): {
   tp: number; fp: number; fn: number; tn: number; precision: number; recall: number; f1: number; accuracy: number;
 };
-export function cohensKappa(a: Numbers, b: Numbers, options?: { weights?: 'none' | 'linear' | 'quadratic' }): number;
+export function cohensKappa(a: Numbers, b: Numbers, options?: { weights?: 'none' | 'linear' | 'quadratic' }): number | null;
 export function withinAccuracy(a: Numbers, b: Numbers, options?: { tolerance?: number }): number;
-export function spearman(a: Numbers, b: Numbers): number;
-export function kendallTau(a: Numbers, b: Numbers): number;
+export function spearman(a: Numbers, b: Numbers): number | null;
+export function kendallTau(a: Numbers, b: Numbers): number | null;
 export function randomizationTest(a: Numbers, b: Numbers, options?: { trials?: number; seed?: number }): { meanDifference: number; pValue: number; trials: number };
 export function bootstrapCI(a: Numbers, b: Numbers, options?: { samples?: number; alpha?: number; seed?: number }): {
   meanDifference: number; low: number; high: number; alpha: number; samples: number;

@@ -8,7 +8,7 @@ import { encodeText } from '../core/encode.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
+  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 
 const MEASURE_FAMILIES = ['num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'bpref', 'recip_rank', 'P', 'recall', 'ndcg',
@@ -151,8 +151,8 @@ export class Run extends Handle {
    */
   addQuery(queryId, docIds, scores) {
     expectId(queryId, 'queryId');
-    if (!Array.isArray(docIds)) throw invalid('docIds', 'an array of strings', docIds);
-    if (!Array.isArray(scores) && !(scores instanceof Float64Array) && !(scores instanceof Float32Array)) throw invalid('scores', 'an array or Float64Array of numbers', scores);
+    if (!isArray(docIds)) throw invalid('docIds', 'an array of strings', docIds);
+    if (!isArray(scores) && !(isInstance(scores, Float64Array)) && !(isInstance(scores, Float32Array))) throw invalid('scores', 'an array or Float64Array of numbers', scores);
     if (docIds.length !== scores.length) throw invalid('scores', `${docIds.length} scores (one per document id)`, scores);
     for (let i = 0; i < docIds.length; i++) {
       const d = docIds[i];
@@ -179,11 +179,11 @@ function withHandles(qrels, run, fn) {
     let q = qrels;
     if (typeof q === 'string') own.push(q = Qrels.parse(q));
     else if (isPlainObject(q)) own.push(q = Qrels.fromObject(q));
-    else if (!(q instanceof Qrels)) throw invalid('qrels', 'a Qrels, qrels text or an object {qid: {docId: rel}}', q);
+    else if (!(isInstance(q, Qrels))) throw invalid('qrels', 'a Qrels, qrels text or an object {qid: {docId: rel}}', q);
     let r = run;
     if (typeof r === 'string') own.push(r = Run.parse(r));
     else if (isPlainObject(r)) own.push(r = Run.fromObject(r));
-    else if (!(r instanceof Run)) throw invalid('run', 'a Run, run text or an object {qid: {docId: score}}', r);
+    else if (!(isInstance(r, Run))) throw invalid('run', 'a Run, run text or an object {qid: {docId: score}}', r);
     return fn(q, r);
   } finally {
     for (const h of own) h.dispose();
@@ -295,22 +295,22 @@ function expectRelevances(v, name) {
 
 function ranked(name, relevances, k, options, { needJudged, needK, known = ['judged', 'relevanceLevel'] }) {
   const o = expectOptions(options, `${name} options`, known);
-  expectRelevances(relevances, 'relevances');
+  const rel = expectRelevances(relevances, 'relevances');
   let kk = 0;
   if (needK) kk = expectInteger(k, 'k', { min: 1, max: 2147483647 });
   else if (k !== undefined && k !== 0) kk = expectInteger(k, 'k', { min: 1, max: 2147483647 });
   let judged = o.judged;
   if (judged === undefined) {
     if (needJudged) throw invalid(`${name} options.judged`, 'the array of all judgment values of the query (its number of relevant documents decides the result)', judged);
-    judged = relevances.filter((x) => x >= 0);
+    judged = rel.filter((x) => x >= 0);
   } else {
-    expectRelevances(judged, 'options.judged');
+    judged = expectRelevances(judged, 'options.judged');
   }
   const level = o.relevanceLevel === undefined ? 1 : expectInteger(o.relevanceLevel, 'options.relevanceLevel', { min: -1000000, max: 1000000 });
   const m = wasm();
   const fam = { precisionAt: 'P', recallAt: 'recall', averagePrecision: 'map', reciprocalRank: 'recip_rank', rPrecision: 'Rprec',
     successAt: 'success', bpref: 'bpref', ndcg: 'ndcg', ndcgCut: 'ndcg', ndcgExpCut: 'ndcg_exp' }[name];
-  return callWasm(() => m.metrics_rankedMeasure(fam, Int32Array.from(relevances), Int32Array.from(judged), kk, level));
+  return callWasm(() => m.metrics_rankedMeasure(fam, Int32Array.from(rel), Int32Array.from(judged), kk, level));
 }
 
 /**
@@ -590,8 +590,7 @@ export function evaluateEvidence(questions, options = {}) {
   const maxK = o.maxK === undefined ? 20 : expectInteger(o.maxK, 'options.maxK', { min: 1, max: 100000 });
   const threshold = o.threshold === undefined ? 0.8 : expectNumber(o.threshold, 'options.threshold', { min: Number.MIN_VALUE, max: 1 });
   const minOverlap = o.minOverlap === undefined ? 1 : expectInteger(o.minOverlap, 'options.minOverlap', { min: 1, max: 2 ** 31 });
-  expectArray(questions, 'questions', { maxLength: 10000000 });
-  const clean = questions.map((q, i) => {
+  const clean = expectArray(questions, 'questions', { maxLength: 10000000 }).map((q, i) => {
     if (!isPlainObject(q)) throw invalid(`questions[${i}]`, 'an object {evidence, chunks}', q);
     expectOptions(q, `questions[${i}]`, ['evidence', 'chunks']);
     return {
@@ -629,7 +628,7 @@ export function recommendCutoff(curve, options = {}) {
 
 function pair(a, b, integers, name) {
   const check = integers ? (v, n) => expectInteger(v, n, { min: -2147483647, max: 2147483647 }) : (v, n) => expectNumber(v, n);
-  const isArr = (x) => Array.isArray(x) || x instanceof Float64Array || x instanceof Int32Array || x instanceof Float32Array;
+  const isArr = (x) => isArray(x) || isInstance(x, Float64Array) || isInstance(x, Int32Array) || isInstance(x, Float32Array);
   if (!isArr(a)) throw invalid(`${name} a`, 'an array of numbers', a);
   if (!isArr(b)) throw invalid(`${name} b`, 'an array of numbers', b);
   if (a.length !== b.length) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: expected two vectors of the same length, got ${a.length} and ${b.length}`);
@@ -669,17 +668,17 @@ export function binaryScores(predicted, gold, options = {}) {
 
 /**
  * Cohen's kappa = 1 - sum(w O)/sum(w E) over the sorted label union (sklearn cohen_kappa_score);
- * weights 'none' (w = [i != j]), 'linear' (|i-j|/(k-1)), 'quadratic' (((i-j)/(k-1))^2). NaN when
- * both raters always give one same label.
+ * weights 'none' (w = [i != j]), 'linear' (|i-j|/(k-1)), 'quadratic' (((i-j)/(k-1))^2). null (never
+ * NaN) when both raters always give one same label: kappa is undefined then.
  * @param {number[]} a
  * @param {number[]} b
  * @param {{weights?: 'none'|'linear'|'quadratic'}} [options]
- * @returns {number}
+ * @returns {number|null}
  */
 export function cohensKappa(a, b, options = {}) {
   const o = expectOptions(options, 'cohensKappa options', ['weights']);
   const w = o.weights === undefined ? 'none' : expectEnum(o.weights, 'options.weights', ['none', 'linear', 'quadratic']);
-  return agree('kappa', a, b, { none: 0, linear: 1, quadratic: 2 }[w], true, 'cohensKappa');
+  return undefinedAsNull(agree('kappa', a, b, { none: 0, linear: 1, quadratic: 2 }[w], true, 'cohensKappa'));
 }
 
 /**
@@ -696,20 +695,25 @@ export function withinAccuracy(a, b, options = {}) {
 }
 
 /**
- * Spearman's rho: Pearson correlation of average ranks (ties share the mean rank), as scipy. NaN for a constant vector.
+ * Spearman's rho: Pearson correlation of average ranks (ties share the mean rank), as scipy. null (never
+ * NaN) for a constant vector, where rho is undefined.
  * @param {number[]} a
  * @param {number[]} b
- * @returns {number}
+ * @returns {number|null}
  */
-export function spearman(a, b) { return agree('spearman', a, b, 0, false, 'spearman'); }
+export function spearman(a, b) { return undefinedAsNull(agree('spearman', a, b, 0, false, 'spearman')); }
 
 /**
  * Kendall's tau-b = (C - D) / sqrt((n0 - n1)(n0 - n2)), as scipy.stats.kendalltau. O(n^2), at most 100,000 values.
+ * null (never NaN) for a constant vector, where tau is undefined.
  * @param {number[]} a
  * @param {number[]} b
- * @returns {number}
+ * @returns {number|null}
  */
-export function kendallTau(a, b) { return agree('kendall', a, b, 0, false, 'kendallTau'); }
+export function kendallTau(a, b) { return undefinedAsNull(agree('kendall', a, b, 0, false, 'kendallTau')); }
+
+// A statistic that is undefined for the input (0/0) is null in results, never NaN.
+function undefinedAsNull(v) { return Number.isNaN(v) ? null : v; }
 
 function compare(kind, a, b, n, alpha, seed, name) {
   const [x, y] = pair(a, b, false, name);
@@ -767,7 +771,7 @@ export function winTieLoss(a, b, options = {}) {
  * @returns {{count: number, min: number, max: number, mean: number, p50: number, p90: number, p95: number}}
  */
 export function summarize(values) {
-  if (!Array.isArray(values) && !(values instanceof Float64Array)) throw invalid('values', 'an array of numbers', values);
+  if (!isArray(values) && !(isInstance(values, Float64Array))) throw invalid('values', 'an array of numbers', values);
   if (values.length === 0) throw invalid('values', 'at least one number', values);
   for (let i = 0; i < values.length; i++) expectNumber(values[i], `values[${i}]`);
   const m = wasm();

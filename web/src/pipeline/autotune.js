@@ -13,7 +13,9 @@ import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
 import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from '../metrics/metrics.js';
 import { parsePipelineConfig } from './pipeline.js';
 import { Bm25Index } from '../retrieve/sparse.js';
-import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import {
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isPlainObject,
+} from '../core/validate.js';
 
 /**
  * The default grid: 2 chunkers x 2 BM25 settings x 4 fusion settings x 2 cutoffs = 32 rows (a few
@@ -117,7 +119,7 @@ async function embedAll(embedder, texts, kind, signal, batch = 256) {
       const call = { kind };
       if (signal !== undefined) call.signal = signal;
       v = await embedder.embed(part, call);
-      if (!Array.isArray(v) || v.length !== part.length) throw invalid('options.embedder result', `${part.length} vectors`, v);
+      if (!isArray(v) || v.length !== part.length) throw invalid('options.embedder result', `${part.length} vectors`, v);
     }
     out.push(...v);
   }

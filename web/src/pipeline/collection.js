@@ -16,7 +16,9 @@ import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
-import { describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import {
+  describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
+} from '../core/validate.js';
 
 const MAGIC = 'RAGWCOL1';
 /** The collection format version this build writes (it reads 1 and 2). */
@@ -95,7 +97,7 @@ export function metadataMatches(metadata, filter) {
     const isNum = typeof v === 'number' && Number.isFinite(v);
     if (!isNum && typeof v !== 'string') return false;
     let ok;
-    if (Array.isArray(clause)) ok = clause.includes(v);
+    if (isArray(clause)) ok = clause.includes(v);
     else if (isPlainObject(clause) && clause.in !== undefined) ok = clause.in.includes(v);
     else if (isPlainObject(clause)) {
       ok = isNum && (clause.gte === undefined || v >= clause.gte) && (clause.gt === undefined || v > clause.gt)
@@ -164,6 +166,7 @@ export class Collection {
 
   /** @internal */
   constructor(cfg, embedder, dimension, bm25, dense, docs, keepVectors = false, zeroVectors = []) {
+    expectInternal(isPlainObject(cfg) && isPlainObject(cfg.indexes) && isPlainObject(cfg.chunker) && isInstance(docs, Map), 'Collection', 'Collection.create(config, options), Collection.load or Collection.fromBytes');
     this.config = cfg;
     const needsEmbedder = cfg.indexes.dense || cfg.chunker.strategy === 'semantic';
     /** The embedder (embed/contract.js shape) or null. */
@@ -925,7 +928,7 @@ async function* numberedLines(input) {
     yield* split(input);
     return;
   }
-  if (input === null || typeof input !== 'object' || (typeof input[Symbol.iterator] !== 'function' && typeof input[Symbol.asyncIterator] !== 'function')) {
+  if (!isObject(input) || (!hasMethod(input, Symbol.iterator) && !hasMethod(input, Symbol.asyncIterator))) {
     throw invalid('input', 'a JSONL string or an (async) iterable of lines', input);
   }
   let item = 0;
@@ -972,7 +975,7 @@ function lineMetadata(v, n) {
 
 // A vector field -> Float32Array (same rule as VectorIndex.add: finite with |x| <= 1e15).
 function lineVector(v, n, dimension) {
-  if (!Array.isArray(v)) throw lineError('INVALID_ARGUMENT', n, 'vector', `expected an array of ${dimension} numbers, got ${describe(v)}`);
+  if (!isArray(v)) throw lineError('INVALID_ARGUMENT', n, 'vector', `expected an array of ${dimension} numbers, got ${describe(v)}`);
   if (v.length !== dimension) throw lineError('DIMENSION_MISMATCH', n, 'vector', `expected ${dimension} numbers, got ${v.length}`);
   const out = new Float32Array(dimension);
   for (let j = 0; j < dimension; j++) {
@@ -1158,7 +1161,7 @@ const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'
 
 // Unpacks saved bytes and checks their header (not yet the index sections).
 function readHeader(bytes) {
-  if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array', bytes);
+  if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
   const label = 'ragwasm: collection bytes';
   const { version, sections } = unpackSections(bytes, MAGIC, { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label, what: 'a ragwasm collection' });
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
@@ -1176,7 +1179,7 @@ function readHeader(bytes) {
 // Checks a saved header field by field; every failure is CORRUPT_INDEX naming the field.
 // -> {cfg, embedder: {id, dimension}|null, docs: Map, zeroVectors: string[], chunkCount}
 function checkHeader(header, version, corrupt) {
-  if (!isPlainObject(header) || !Array.isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
+  if (!isPlainObject(header) || !isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
   const config = isPlainObject(header.config) ? structuredClone(header.config) : header.config;
   // Version 1 indexed the chunk text only: its BM25 section has the one field "text".
   if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };
@@ -1204,7 +1207,7 @@ function checkHeader(header, version, corrupt) {
     for (const key of Object.keys(d)) if (!STORED_DOC_KEYS.includes(key)) throw corrupt(`${p}.${key}: unknown field`);
     if (typeof d.id !== 'string' || d.id === '') throw corrupt(`${p}.id: expected a non-empty string, got ${describe(d.id)}`);
     if (docs.has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
-    if (!Array.isArray(d.chunks)) throw corrupt(`${p}.chunks: expected an array, got ${describe(d.chunks)}`);
+    if (!isArray(d.chunks)) throw corrupt(`${p}.chunks: expected an array, got ${describe(d.chunks)}`);
     const metadata = d.metadata === undefined ? {} : d.metadata;
     if (!isPlainObject(metadata)) throw corrupt(`${p}.metadata: expected an object, got ${describe(metadata)}`);
     for (const [k, v] of Object.entries(metadata)) {
@@ -1258,7 +1261,7 @@ function checkHeader(header, version, corrupt) {
     docs.set(d.id, record);
   });
   const zeroVectors = header.zeroVectors === undefined ? [] : header.zeroVectors;
-  if (!Array.isArray(zeroVectors)) throw corrupt(`header zeroVectors: expected an array of chunk ids, got ${describe(zeroVectors)}`);
+  if (!isArray(zeroVectors)) throw corrupt(`header zeroVectors: expected an array of chunk ids, got ${describe(zeroVectors)}`);
   const zs = new Set();
   zeroVectors.forEach((id, i) => {
     if (!chunkIds.has(id)) throw corrupt(`header zeroVectors[${i}]: ${describe(id)} is not a chunk of this collection`);

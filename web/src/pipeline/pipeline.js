@@ -5,19 +5,7 @@
 import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
-import { invalid } from '../core/validate.js';
-
-// JSON.stringify silently turns NaN/Infinity into null and drops undefined: report them with their path.
-function checkJsonValue(value, path) {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw invalid(path || '(root)', 'a finite number', value);
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
-    throw invalid(path || '(root)', 'a JSON value', value);
-  }
-  if (Array.isArray(value)) value.forEach((v, i) => checkJsonValue(v, `${path}[${i}]`));
-  else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) checkJsonValue(v, path ? `${path}.${k}` : k);
-  }
-}
+import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
 
 /**
  * Parses and validates a pipeline config, filling in defaults. `{}` is the default hybrid pipeline
@@ -43,9 +31,9 @@ export function parsePipelineConfig(config) {
   let text;
   if (typeof config === 'string') {
     text = config;
-  } else if (config !== null && typeof config === 'object' && !Array.isArray(config)) {
-    checkJsonValue(config, '');
-    text = JSON.stringify(config);
+  } else if (isPlainObject(config)) {
+    // Iterative walk: cycles and nesting deeper than MAX_NESTING_DEPTH fail before JSON.stringify.
+    text = JSON.stringify(expectJsonValue(config, 'config'));
   } else {
     throw invalid('config', 'JSON text or a config object', config);
   }

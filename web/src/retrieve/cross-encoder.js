@@ -6,7 +6,9 @@
 import { RagwasmError } from '../core/errors.js';
 import { tokenizerOption } from '../embed/embed.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from '../embed/ort-session.js';
-import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
+import {
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isObject, isPlainObject,
+} from '../core/validate.js';
 import { itemText, MAX_PASSAGES } from './rerank.js';
 
 const OUTPUT = 'logits';
@@ -29,6 +31,7 @@ function checkAbort(signal) {
 export class CrossEncoderReranker {
   /** @internal */
   constructor(ort, session, tokenizer, cfg, ownsTokenizer) {
+    expectInternal(isObject(ort) && isObject(session) && isObject(tokenizer) && isPlainObject(cfg) && typeof ownsTokenizer === 'boolean', 'CrossEncoderReranker', 'createCrossEncoderReranker(options)');
     this._ort = ort;
     this._session = session;
     this._tokenizer = tokenizer;
@@ -146,8 +149,8 @@ export async function createCrossEncoderReranker(options) {
   const outputs = session.outputNames;
   if (!outputs.includes(OUTPUT)) await fail(`expected a '${OUTPUT}' output (one relevance logit per pair), the model has [${outputs.join(', ')}]`);
   // A declared shape with a fixed last dimension other than 1 (e.g. a 2-label classifier) cannot be a score.
-  const meta = Array.isArray(session.outputMetadata) ? session.outputMetadata.find((m) => m && m.name === OUTPUT) : undefined;
-  if (meta && Array.isArray(meta.shape) && meta.shape.length > 0) {
+  const meta = isArray(session.outputMetadata) ? session.outputMetadata.find((m) => m && m.name === OUTPUT) : undefined;
+  if (meta && isArray(meta.shape) && meta.shape.length > 0) {
     const last = meta.shape[meta.shape.length - 1];
     if (meta.shape.length !== 2 || (typeof last === 'number' && last !== 1)) {
       await fail(`output '${OUTPUT}' has shape [${meta.shape.join(', ')}], expected [batch, 1] (one logit per pair)`);

@@ -3,7 +3,9 @@
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
-import { expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import {
+  MAX_ARRAY_ITEMS, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+} from '../core/validate.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
@@ -55,23 +57,28 @@ function dimensionError(name, got, dimension) {
 }
 
 // One vector: a Float32Array or an array of numbers of length `dimension`.
+// The length is compared with `dimension` before anything is copied (a sparse array of length
+// 2**32-1 is refused at once). NaN/Infinity values are left to the core, which names them.
 function toQuery(value, name, dimension) {
-  let q = value;
-  if (Array.isArray(value)) {
-    q = Float32Array.from(value, (x, i) => {
-      if (typeof x !== 'number') throw invalid(`${name}[${i}]`, 'a number', x);
-      return x;
-    });
-  } else if (!(value instanceof Float32Array)) {
-    throw invalid(name, 'a Float32Array or an array of numbers', value);
+  if (isInstance(value, Float32Array)) {
+    if (value.length !== dimension) throw dimensionError(name, value.length, dimension);
+    return value;
   }
-  if (q.length !== dimension) throw dimensionError(name, q.length, dimension);
+  if (!isArray(value)) throw invalid(name, 'a Float32Array or an array of numbers', value);
+  const length = value.length;
+  if (length !== dimension) throw dimensionError(name, length, dimension);
+  const q = new Float32Array(length);
+  for (let i = 0; i < length; i++) {
+    const x = value[i];
+    if (typeof x !== 'number') throw invalid(`${name}[${i}]`, 'a number', x);
+    q[i] = x;
+  }
   return q;
 }
 
 // A batch: one flat Float32Array of count*dimension, or an array of count vectors.
 function toBatch(value, name, count, dimension) {
-  if (value instanceof Float32Array) {
+  if (isInstance(value, Float32Array)) {
     if (value.length !== count * dimension) {
       const rows = value.length / dimension;
       throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: ${name}: expected ${count} x ${dimension} = ${count * dimension} values for ${count} ids, got ${value.length}` +
@@ -79,7 +86,7 @@ function toBatch(value, name, count, dimension) {
     }
     return value;
   }
-  if (!Array.isArray(value)) throw invalid(name, 'a Float32Array (n x dimension) or an array of Float32Array', value);
+  if (!isArray(value)) throw invalid(name, 'a Float32Array (n x dimension) or an array of Float32Array', value);
   if (value.length !== count) {
     throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: ${name}: expected ${count} vectors (one per id), got ${value.length}`);
   }
@@ -146,8 +153,8 @@ export class VectorIndex extends Handle {
    *   (saved by a format version this build does not read), INVALID_ARGUMENT (not bytes)
    */
   static fromBytes(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     const native = callWasm(() => m.dense_loadIndex(bytes));
     return new VectorIndex(native);
@@ -194,11 +201,11 @@ export class VectorIndex extends Handle {
 
   // [{id, vector}] -> ids + one flat batch, checked before anything is written.
   _items(items) {
-    const list = Array.isArray(items) ? items : [items];
+    const list = isArray(items) ? expectArray(items, 'items', { maxLength: MAX_ARRAY_ITEMS }) : [items];
     const ids = new Array(list.length);
     const seen = new Set();
     list.forEach((it, i) => {
-      const n = Array.isArray(items) ? `items[${i}]` : 'items';
+      const n = isArray(items) ? `items[${i}]` : 'items';
       if (!isPlainObject(it)) throw invalid(n, 'an object {id, vector}', it);
       expectOptions(it, n, ['id', 'vector']);
       ids[i] = it.id;
@@ -229,7 +236,7 @@ export class VectorIndex extends Handle {
    *   LIMIT_EXCEEDED (over 3 GiB of vectors), DISPOSED
    */
   add(items, vectors) {
-    if (vectors !== undefined || (Array.isArray(items) && items.length > 0 && typeof items[0] === 'string')) {
+    if (vectors !== undefined || (isArray(items) && items.length > 0 && typeof items[0] === 'string')) {
       deprecated('VectorIndex.add(ids, vectors)', 'write add([{ id, vector }])');
       const ref = encodeIds(items, 'ids');
       if (items.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: ids: expected at least one id, got an empty batch');
@@ -339,8 +346,8 @@ export class VectorIndex extends Handle {
       return mask;
     }
     let list = filter;
-    if (filter instanceof Set) list = [...filter];
-    if (!Array.isArray(list)) throw invalid('options.filter', 'a function (id) => boolean, an array of ids or a Set of ids', filter);
+    if (isInstance(filter, Set)) list = [...filter];
+    if (!isArray(list)) throw invalid('options.filter', 'a function (id) => boolean, an array of ids or a Set of ids', filter);
     const { bytes, lens } = encodeIds(list, 'options.filter');
     return callWasm(() => native.maskForIds(bytes, lens));
   }

@@ -7,7 +7,7 @@ import { encodeText } from '../core/encode.js';
 import { deprecated } from '../core/deprecate.js';
 import { wasm } from '../core/module.js';
 import {
-  expectArray, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
+  expectArray, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
 /** Fusion modes: 'hybrid' = the safe default (convex min-max, primary list 0.7, others share 0.3). */
@@ -280,7 +280,7 @@ export function tuneFusion(labelledRuns, qrels, options = {}) {
 }
 
 function toVectors(vectors, n) {
-  if (vectors instanceof Float32Array) return vectors;
+  if (isInstance(vectors, Float32Array)) return vectors;
   expectArray(vectors, 'options.vectors');
   if (vectors.length !== n) throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.vectors: expected ${n} vectors (one per candidate), got ${vectors.length}`);
   if (n === 0) return { flat: new Float32Array(0), dim: 1 };
@@ -288,7 +288,7 @@ function toVectors(vectors, n) {
   if (!Number.isInteger(dim) || dim < 1) throw invalid('options.vectors[0]', 'a non-empty array or Float32Array', vectors[0]);
   const flat = new Float32Array(n * dim);
   vectors.forEach((v, i) => {
-    if (!(Array.isArray(v) || ArrayBuffer.isView(v))) throw invalid(`options.vectors[${i}]`, 'an array or typed array', v);
+    if (!(isArray(v) || ArrayBuffer.isView(v))) throw invalid(`options.vectors[${i}]`, 'an array or typed array', v);
     if (v.length !== dim) throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.vectors[${i}]: has ${v.length} values, vectors[0] has ${dim}`);
     flat.set(v, i * dim);
   });
@@ -328,7 +328,7 @@ export function mmr(candidates, options = {}) {
     return call(flat, dim, null);
   }
   if (o.flatVectors !== undefined) {
-    if (!(o.flatVectors instanceof Float32Array)) throw invalid('options.flatVectors', 'a Float32Array', o.flatVectors);
+    if (!(isInstance(o.flatVectors, Float32Array))) throw invalid('options.flatVectors', 'a Float32Array', o.flatVectors);
     const dim = expectInteger(o.dim, 'options.dim', { min: 1, max: 65536 });
     if (o.flatVectors.length !== n * dim) {
       throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.flatVectors: expected ${n} x ${dim} = ${n * dim} values, got ${o.flatVectors.length}`);
@@ -346,14 +346,14 @@ export function mmr(candidates, options = {}) {
         sim[i * n + j] = v;
       }
     }
-  } else if (o.similarity instanceof Float64Array) {
+  } else if (isInstance(o.similarity, Float64Array)) {
     sim = o.similarity;
   } else {
     expectArray(o.similarity, 'options.similarity');
     if (o.similarity.length !== n) throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.similarity: expected ${n} rows, got ${o.similarity.length}`);
     sim = new Float64Array(n * n);
     o.similarity.forEach((row, i) => {
-      if (!(Array.isArray(row) || ArrayBuffer.isView(row)) || row.length !== n) {
+      if (!(isArray(row) || ArrayBuffer.isView(row)) || row.length !== n) {
         throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.similarity[${i}]: expected ${n} values, got ${row?.length}`);
       }
       for (let j = 0; j < n; j++) sim[i * n + j] = expectNumber(Number(row[j]), `options.similarity[${i}][${j}]`);
@@ -380,7 +380,7 @@ export function expandNeighbours(hits, chunks, options = {}) {
   const { ids, scores } = expectHits(hits, 'hits');
   expectArray(chunks, 'chunks', { maxLength: MAX_HITS });
   const table = chunks.map((c, i) => {
-    if (c === null || typeof c !== 'object') throw invalid(`chunks[${i}]`, 'a {id, docId, ordinal} object', c);
+    if (!isObject(c)) throw invalid(`chunks[${i}]`, 'a {id, docId, ordinal} object', c);
     const x = { id: expectId(c.id, `chunks[${i}].id`), docId: expectId(c.docId, `chunks[${i}].docId`), ordinal: expectInteger(c.ordinal, `chunks[${i}].ordinal`, { min: 0, max: 1e9 }) };
     if (c.start !== undefined) x.start = expectNumber(c.start, `chunks[${i}].start`, { min: 0 });
     if (c.end !== undefined) x.end = expectNumber(c.end, `chunks[${i}].end`, { min: 0 });
@@ -447,7 +447,7 @@ export async function rerank(query, items, reranker, options = {}) {
   // The signal goes to the reranker too, so a cross-encoder batch loop or queued LLM calls stop early.
   const scores = await reranker(query, top, o.signal === undefined ? {} : { signal: o.signal });
   checkSignal(o.signal);
-  if (!(Array.isArray(scores) || ArrayBuffer.isView(scores)) || scores.length !== top.length) {
+  if (!(isArray(scores) || ArrayBuffer.isView(scores)) || scores.length !== top.length) {
     throw invalid('reranker result', `an array of ${top.length} scores (one per item)`, scores);
   }
   const out = top.map((item, i) => {
@@ -480,6 +480,6 @@ export async function retrieveAndRerank(query, retrieve, reranker, options = {})
   if (keep > n) throw invalid('options.keep', `at most options.candidates (${n})`, keep);
   checkSignal(o.signal);
   const items = await retrieve(query, n);
-  if (!Array.isArray(items)) throw invalid('retrieve result', 'an array of items', items);
+  if (!isArray(items)) throw invalid('retrieve result', 'an array of items', items);
   return rerank(query, items, reranker, { candidates: n, keep, signal: o.signal });
 }

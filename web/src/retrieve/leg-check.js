@@ -6,11 +6,16 @@
 // Rules and measurements: docs/fusion.md ("Leg check").
 import { RagwasmError } from '../core/errors.js';
 import { splitSentences } from '../document/text.js';
-import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import {
+  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isPlainObject,
+} from '../core/validate.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 
 /** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
 export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12, maxShare: 0.5 });
+
+/** Most passages a leg check samples from. */
+const MAX_PASSAGES = 100_000_000;
 
 const words = (s) => s.split(/\s+/).filter(Boolean).length;
 
@@ -23,8 +28,23 @@ const words = (s) => s.split(/\s+/).filter(Boolean).length;
  * @returns {{id: string, query: string}[]}
  */
 export function pickProbes(passages, options = {}) {
-  const o = { ...LEG_CHECK_DEFAULTS, ...options };
-  const sorted = [...passages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const opts = expectOptions(options, 'pickProbes options', Object.keys(LEG_CHECK_DEFAULTS));
+  const o = { ...LEG_CHECK_DEFAULTS };
+  const int = (k, min, max) => { if (opts[k] !== undefined) o[k] = expectInteger(opts[k], `options.${k}`, { min, max }); };
+  int('sample', 1, 100_000);
+  int('minProbes', 1, 100_000);
+  int('k', 1, 1000);
+  int('minWords', 1, 10_000);
+  int('maxWords', 1, 10_000);
+  int('windowWords', 1, 10_000);
+  if (opts.ratio !== undefined) o.ratio = expectNumber(opts.ratio, 'options.ratio', { min: 0, max: 1 });
+  if (opts.maxShare !== undefined) o.maxShare = expectNumber(opts.maxShare, 'options.maxShare', { min: 0, max: 1 });
+  const list = expectArray(passages, 'passages', { maxLength: MAX_PASSAGES, item: (p, n) => {
+    if (!isPlainObject(p)) throw invalid(n, 'a {id, text} object', p);
+    expectString(p.id, `${n}.id`);
+    expectString(p.text, `${n}.text`);
+  } });
+  const sorted = list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const n = sorted.length;
   const m = Math.min(o.sample, n);
   const out = [];
@@ -101,7 +121,6 @@ export async function checkLegs(legs, passages, options = {}) {
     names.add(l.retriever);
     expectFunction(l.search, `legs[${i}].search`);
   }
-  expectArray(passages, 'passages', { maxLength: 100_000_000 });
   const o = { ...LEG_CHECK_DEFAULTS };
   if (opts.sample !== undefined) o.sample = expectInteger(opts.sample, 'options.sample', { min: 1, max: 100_000 });
   if (opts.minProbes !== undefined) o.minProbes = expectInteger(opts.minProbes, 'options.minProbes', { min: 1, max: 100_000 });
@@ -117,12 +136,12 @@ export async function checkLegs(legs, passages, options = {}) {
   for (const l of legs) {
     if (opts.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: leg check aborted');
     const ranked = await l.search(queries, o.k);
-    if (!Array.isArray(ranked) || ranked.length !== queries.length) {
+    if (!isArray(ranked) || ranked.length !== queries.length) {
       throw invalid(`legs (${l.retriever}).search result`, `an array of ${queries.length} ranked id lists`, ranked);
     }
     let sum = 0;
     for (let i = 0; i < probes.length; i++) {
-      if (!Array.isArray(ranked[i])) throw invalid(`legs (${l.retriever}).search result[${i}]`, 'an array of ids', ranked[i]);
+      if (!isArray(ranked[i])) throw invalid(`legs (${l.retriever}).search result[${i}]`, 'an array of ids', ranked[i]);
       const r = ranked[i].slice(0, o.k).indexOf(probes[i].id);
       if (r >= 0) sum += 1 / (r + 1);
     }
@@ -150,7 +169,13 @@ export async function checkLegs(legs, passages, options = {}) {
  * @returns {number[]}
  */
 export function weightsAfterLegCheck(weights, retrievers, report) {
-  if (!report || report.weak.length === 0) return weights;
-  const out = weights.map((w, i) => (report.weak.includes(retrievers[i]) ? 0 : w));
-  return out.some((w) => w > 0) ? out : weights;
+  const w = expectArray(weights, 'weights', { maxLength: 64, item: (x, n) => expectNumber(x, n, { min: 0 }) });
+  const names = expectArray(retrievers, 'retrievers', { maxLength: 64, item: (x, n) => expectString(x, n) });
+  if (names.length !== w.length) throw invalid('retrievers', `one name per weight (${w.length})`, retrievers);
+  if (report === null || report === undefined) return w;
+  if (!isPlainObject(report)) throw invalid('report', 'a leg-check report {weak: string[]} or null', report);
+  const weak = expectArray(report.weak, 'report.weak', { maxLength: 64, item: (x, n) => expectString(x, n) });
+  if (weak.length === 0) return w;
+  const out = w.map((x, i) => (weak.includes(names[i]) ? 0 : x));
+  return out.some((x) => x > 0) ? out : w;
 }

@@ -3,7 +3,9 @@
 import { RagwasmError } from '../core/errors.js';
 import { allOrAbort } from '../llm/all-or-abort.js';
 import { judgeContextRelevance } from '../llm/judges.js';
-import { expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, invalid } from '../core/validate.js';
+import {
+  expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, expectString, hasMethod, invalid,
+} from '../core/validate.js';
 
 /** Most items one reranker call takes. @internal */
 export const MAX_PASSAGES = 1 << 20;
@@ -32,7 +34,7 @@ export function itemText(item, i) {
 export function createLlmReranker(client, options = {}) {
   const name = 'createLlmReranker options';
   const o = expectOptions(options, name, ['samples', 'temperature', 'maxTokens', 'unparsedScore', 'signal']);
-  if (client === null || typeof client !== 'object' || typeof client.complete !== 'function') {
+  if (!hasMethod(client, 'complete')) {
     throw invalid('client', 'an LlmClient (createLlmClient)', client);
   }
   const judgeOpts = {};

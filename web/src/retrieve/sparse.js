@@ -10,12 +10,15 @@ import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 import {
-  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject,
+  expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 
 const encoder = new TextEncoder();
 const SCORERS = ['lucene', 'robertson', 'atire', 'bm25l', 'bm25plus'];
 const BATCH_BYTES = 16 * 1024 * 1024;
+
+/** Most ids one remove() call takes. */
+const MAX_REMOVE_IDS = 10_000_000;
 
 function expectId(v, name) {
   if (typeof v !== 'string' || v.length === 0) throw invalid(name, 'a non-empty string id', v);
@@ -87,7 +90,7 @@ export function checkFilter(filter, name) {
   };
   for (const [key, v] of Object.entries(filter)) {
     const n = `${name}.${key}`;
-    if (Array.isArray(v)) v.forEach((x, i) => scalar(x, `${n}[${i}]`));
+    if (isArray(v)) v.forEach((x, i) => scalar(x, `${n}[${i}]`));
     else if (isPlainObject(v)) {
       const r = expectOptions(v, n, ['gte', 'gt', 'lte', 'lt', 'in']);
       if (r.in !== undefined) expectArray(r.in, `${n}.in`, { item: scalar });
@@ -192,8 +195,8 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
    */
   static fromBytes(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
   }
@@ -273,11 +276,11 @@ export class Bm25Index extends Handle {
   // Validates every document and id before anything is written: one policy for every index
   // (docs/api.md): an id twice in one batch is DUPLICATE_ID; add() refuses ids already indexed.
   _writeAll(docs, mode) {
-    const list = Array.isArray(docs) ? docs : [docs];
+    const list = isArray(docs) ? expectArray(docs, 'docs', { maxLength: MAX_REMOVE_IDS }) : [docs];
     const seen = new Set();
     let existing = 0;
     const entries = list.map((d, i) => {
-      const n = Array.isArray(docs) ? `docs[${i}]` : 'docs';
+      const n = isArray(docs) ? `docs[${i}]` : 'docs';
       const e = this._entry(d, n);
       if (seen.has(e.id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: ${n}.id: '${e.id}' appears twice in this batch`);
       seen.add(e.id);
@@ -323,8 +326,7 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
    */
   remove(ids, options = {}) {
-    const list = Array.isArray(ids) ? ids : [ids];
-    list.forEach((id, i) => expectId(id, Array.isArray(ids) ? `ids[${i}]` : 'id'));
+    const list = isArray(ids) ? expectArray(ids, 'ids', { maxLength: MAX_REMOVE_IDS, item: expectId }) : [expectId(ids, 'id')];
     const { present, skipped } = removalPlan(list, (id) => this.has(id), options);
     if (present.length === 0) return writeSummary({ skipped });
     const { blob, offsets } = pack(present);
