@@ -3,7 +3,8 @@
 // table-row and abstention behaviour through the WASM build.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ask, Collection, fileToDocument, init, NO_ANSWER_TEXT, PRESETS, rewriteFollowUp } from '../../web/src/index.js';
+import { ask, Collection, init, NO_ANSWER_TEXT, PRESETS, rewriteFollowUp } from '../../web/src/index.js';
+import { fileToDocument } from '../../web/src/parse.js';
 import { createLlmClient, extractiveAnswer } from '../../web/src/llm.js';
 import { answerScores } from '../../web/src/answer/extractive.js';
 import { ProtocolTestDouble, openaiJson, openaiSse } from './llm-protocol-double.mjs';

@@ -87,7 +87,8 @@ export async function collectionJsonl(): Promise<number> {
 }
 
 // ---- doc chat (issue 15): presets, ask(), the answer stage ----
-import { ask, isFollowUp, rewriteFollowUp, fileToDocument, documentTitle, PRESETS, NO_ANSWER_TEXT, Collection as DocChatCollection } from '../../web/src/index.js';
+import { ask, isFollowUp, rewriteFollowUp, documentTitle, PRESETS, NO_ANSWER_TEXT, Collection as DocChatCollection } from '../../web/src/index.js';
+import { fileToDocument } from '../../web/src/parse.js';
 import type { AskResult } from '../../web/src/answer/ask.js';
 async function docChatTypes(): Promise<void> {
   const col = await DocChatCollection.create(PRESETS.docChatBm25);

@@ -2,3 +2,4 @@
 // mammoth). `pdfjs-dist` and `mammoth` are optional peer dependencies, imported by their bare names
 // only when a PDF or DOCX is read.
 export { extractText, htmlToTextFallback, SUPPORTED_FORMATS } from './document/parse.js';
+export { fileToDocument } from './document/file-document.js';

@@ -3,7 +3,8 @@
 // (PRESETS.docChatBm25, or PRESETS.docChat with --model) -> ask() -> the answer with numbered citations.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
-import { ask, Collection, createStaticEmbedder, fileToDocument, PRESETS } from '../../src/index.js';
+import { ask, Collection, createStaticEmbedder, PRESETS } from '../../src/index.js';
+import { fileToDocument } from '../../src/parse.js';
 import { createLlmClient } from '../../src/llm.js';
 import { SUPPORTED_FORMATS } from '../../src/parse.js';
 

@@ -20,6 +20,4 @@ export interface AskOptions {
 export function ask(collection: Collection, question: string, options?: AskOptions): Promise<AskResult>;
 export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;
 export function rewriteFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): string;
-export function fileToDocument(file: Blob | { name: string; data: Uint8Array | ArrayBuffer; type?: string }, options?: { id?: string }):
-  Promise<{ id: string; title: string; text: string; metadata: { name: string; format: string } }>;
 export function documentTitle(text: string, name: string): string;

@@ -159,23 +159,6 @@ export async function ask(collection, question, options = {}) {
 }
 
 /**
- * Turns a user's file into a Collection document: text extracted locally (extractText: .md .txt
- * .html .pdf .docx), title = the first markdown "# " header, else the file name without extension.
- * @param {File|Blob|{name: string, data: Uint8Array|ArrayBuffer, type?: string}} file
- * @param {{id?: string}} [options] id default the file name
- * @returns {Promise<{id: string, title: string, text: string, metadata: {name: string, format: string}}>}
- * @throws {RagwasmError} INVALID_ARGUMENT (unsupported file type), PARSE_ERROR, LIMIT_EXCEEDED
- */
-export async function fileToDocument(file, options = {}) {
-  const o = expectOptions(options, 'fileToDocument options', ['id']);
-  const { extractText } = await import('../document/parse.js');
-  const r = await extractText(file);
-  return { id: o.id === undefined ? r.name : expectString(o.id, 'options.id', { allowEmpty: false }), title: documentTitle(r.text, r.name), text: r.text,
-    metadata: { name: r.name, format: r.format } };
-}
-
-
-/**
  * A document's title: its first markdown "# " header, else the file name without its extension.
  * @example
  * documentTitle('# Leave Policy\n\nText', 'leave.md')  // 'Leave Policy'

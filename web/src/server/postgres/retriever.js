@@ -136,8 +136,8 @@ export class PostgresRetriever {
     const exact = o.exact === undefined ? false : expectBoolean(o.exact, 'options.exact');
     const configured = this.config.retrieval.retrievers;
     const retriever = o.retriever === undefined ? (configured.length > 1 ? 'hybrid' : configured[0]) : expectEnum(o.retriever, 'options.retriever', RETRIEVERS);
-    // As Collection.search: the legs' candidate lists always go through fuse() (one leg: its
-    // normalization), with the config's fusion, or the default fusion of the legs asked for.
+    // As Collection.search: one leg keeps its own ranking and raw scores (no fusion); several legs
+    // are fused with the config's fusion, or the default fusion of the legs asked for.
     const legs = retriever === 'hybrid' ? (configured.length > 1 ? configured : ['bm25', 'dense']) : [retriever];
     const same = legs.length === configured.length && legs.every((r, i) => r === configured[i]);
     const f = same ? this.config.retrieval.fusion : parsePipelineConfig(legs.length > 1 ? {} : { indexes: { [legs[0]]: {} } }).retrieval.fusion;
@@ -149,7 +149,8 @@ export class PostgresRetriever {
       for (const h of hits) docOf.set(h.id, h.docId);
       lists.push({ retriever: r, hits: hits.map((h) => ({ id: h.id, score: h.score })) });
     }
-    const fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights: f.weights, k: f.k });
+    if (lists.length === 1) return lists[0].hits.slice(0, k).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score }));
+    const fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights: f.weights, rrfK: f.k });
     return fused.hits.slice(0, k).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score }));
   }
 

@@ -1,0 +1,20 @@
+// A user's file -> a Collection document ({id, title, text, metadata}), text extracted locally by
+// extractText. Exported by the `ragwasm/parse` entry (it reaches pdf.js / mammoth when needed).
+import { documentTitle } from '../answer/ask.js';
+import { expectOptions, expectString } from '../core/validate.js';
+import { extractText } from './parse.js';
+
+/**
+ * Turns a user's file into a Collection document: text extracted locally (extractText: .md .txt
+ * .html .pdf .docx), title = the first markdown "# " header, else the file name without extension.
+ * @param {File|Blob|{name: string, data: Uint8Array|ArrayBuffer, type?: string}} file
+ * @param {{id?: string}} [options] id default the file name
+ * @returns {Promise<{id: string, title: string, text: string, metadata: {name: string, format: string}}>}
+ * @throws {RagwasmError} INVALID_ARGUMENT (unsupported file type), PARSE_ERROR, LIMIT_EXCEEDED
+ */
+export async function fileToDocument(file, options = {}) {
+  const o = expectOptions(options, 'fileToDocument options', ['id']);
+  const r = await extractText(file);
+  return { id: o.id === undefined ? r.name : expectString(o.id, 'options.id', { allowEmpty: false }), title: documentTitle(r.text, r.name), text: r.text,
+    metadata: { name: r.name, format: r.format } };
+}
