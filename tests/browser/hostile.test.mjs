@@ -6,11 +6,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { withPage } from './harness.mjs';
-import * as api from '../../web/src/index.js';
-import { discoverEntries } from '../js/hostile/entries.mjs';
+import { BROWSER_ENTRY_FILES, discoverEntries, loadApi } from '../js/hostile/entries.mjs';
 import { planCalls, summarize, formatTable, QUICK_PER_POSITION } from '../js/hostile/run.mjs';
 
 const seed = Number(process.env.RAGWASM_HOSTILE_SEED ?? 19);
+// The entries a page loads (ragwasm/postgres is for Node servers).
+const api = await loadApi(new URL('../../web/src/', import.meta.url).href, BROWSER_ENTRY_FILES);
 
 test('#19 the seeded hostile-argument subset runs in a module Worker in Chromium and the page survives', async () => {
   const calls = planCalls(discoverEntries(api), { full: false, seed, perPosition: QUICK_PER_POSITION });

@@ -1,5 +1,5 @@
 // Issue #19: the seeded subset of the hostile-argument harness (tests/js/hostile/, docs/reliability.md).
-// Every entry point discovered from web/src/index.js and web/src/llm.js × every argument position ×
+// Every entry point discovered from the package entries (index, llm, onnx, parse, postgres) × every argument position ×
 // QUICK_PER_POSITION (4) hostile values drawn with a fixed seed, each call in a worker thread with a time
 // limit and heap limits, a known-good canary call after each one. Fails on any abort, hang, crash,
 // non-RagwasmError error or NaN/Infinity result that is not on the expected-failure list
@@ -9,8 +9,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { runHarness, formatTable, QUICK_PER_POSITION } from './hostile/run.mjs';
 import { HOSTILE_VALUES } from './hostile/values.mjs';
-import { GOOD, FACTORIES, discoverEntries, invoke } from './hostile/entries.mjs';
-import * as api from '../../web/src/index.js';
+import { GOOD, FACTORIES, discoverEntries, invoke, loadApi } from './hostile/entries.mjs';
+
+const api = await loadApi(new URL('../../web/src/', import.meta.url).href);
 
 const seed = Number(process.env.RAGWASM_HOSTILE_SEED ?? 19);
 

@@ -11,7 +11,7 @@ import ts from 'typescript';
 import { repoRoot } from './helpers.mjs';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-const ENTRIES = { '.': 'ragwasm', './onnx': 'ragwasm/onnx', './parse': 'ragwasm/parse', './llm': 'ragwasm/llm' };
+const ENTRIES = { '.': 'ragwasm', './onnx': 'ragwasm/onnx', './parse': 'ragwasm/parse', './llm': 'ragwasm/llm', './postgres': 'ragwasm/postgres' };
 // Bare names each entry's graph may import (dynamically, at the point of use).
 const CORE_PEERS = ['ragwasm-static-model'];
 const ALLOWED_BARE = {
@@ -19,6 +19,7 @@ const ALLOWED_BARE = {
   './onnx': [...CORE_PEERS, 'onnxruntime-web'],
   './parse': [...CORE_PEERS, 'pdfjs-dist', 'pdfjs-dist/build/pdf.worker.min.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'mammoth'],
   './llm': CORE_PEERS,
+  './postgres': [...CORE_PEERS, 'pg'],
 };
 
 // Every import specifier (static, re-export, literal dynamic import) of every module reachable from `file`.

@@ -13,3 +13,9 @@ export { generateAnswer, extractiveAnswer, extractCitations } from './llm/answer
 export { extractMetadata, contextualizeChunks, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
 export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';
 export { createLlmReranker } from './retrieve/rerank.js';
+
+// ask() (core entry) answers with an LLM through these, registered here so the core never imports them.
+import { setLlmAnswerHooks } from './answer/llm-hooks.js';
+import { generateAnswer as generateAnswerHook } from './llm/answer.js';
+import { rewriteQuery as rewriteQueryHook } from './llm/enrich.js';
+setLlmAnswerHooks({ generateAnswer: generateAnswerHook, rewriteQuery: rewriteQueryHook });

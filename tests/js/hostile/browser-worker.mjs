@@ -2,8 +2,9 @@
 // /web/src/index.js, says 'ready', then runs the calls it is sent (call.mjs classifies each and runs
 // the canary). The page (tests/browser/hostile.test.mjs) enforces the time limit by terminating it.
 import { createRunner } from './call.mjs';
+import { BROWSER_ENTRY_FILES, loadApi } from './entries.mjs';
 
-const api = await import('/web/src/index.js');
+const api = await loadApi(new URL('/web/src/', self.location.href).href, BROWSER_ENTRY_FILES);
 await api.init();
 globalThis.fetch = async () => { throw new api.RagwasmError('NETWORK', 'ragwasm: hostile harness: network disabled'); };
 let runCall = null;

@@ -1,9 +1,25 @@
-// Entry points of the package, discovered from its exports (web/src/index.js, which re-exports
-// web/src/llm.js): every exported function, every function of an exported namespace (`metrics`),
+// Entry points of the package, discovered from the exports of its entry files (ENTRY_FILES: ragwasm,
+// ragwasm/llm, ragwasm/onnx, ragwasm/parse, ragwasm/postgres; loadApi merges them): every exported function, every function of an exported namespace (`metrics`),
 // every class's statics and constructor, and the instance methods of the objects FACTORIES can
 // build with valid arguments. A new export is covered without anyone adding it here; GOOD only
 // makes the other argument positions valid so a hostile value reaches deeper positions.
-export const ENTRY_FILES = ['../../../web/src/index.js', '../../../web/src/llm.js', '../../../web/src/onnx.js', '../../../web/src/parse.js', '../../../web/src/postgres.js'];
+export const ENTRY_FILES = ['index.js', 'llm.js', 'onnx.js', 'parse.js', 'postgres.js'];
+/** The entries a browser loads (ragwasm/postgres is for Node servers). */
+export const BROWSER_ENTRY_FILES = ENTRY_FILES.filter((f) => f !== 'postgres.js');
+
+/**
+ * Every export of every entry file as one object (the first entry naming an export wins).
+ * @param {string} base URL of the web/src/ folder (ending in /)
+ * @param {string[]} [files] entry files to load (default ENTRY_FILES)
+ */
+export async function loadApi(base, files = ENTRY_FILES) {
+  const api = {};
+  for (const f of files) {
+    const mod = await import(new URL(f, base).href);
+    for (const [k, v] of Object.entries(mod)) if (!(k in api)) api[k] = v;
+  }
+  return api;
+}
 
 // Valid arguments per entry point (all positions). Position i of a call gets the hostile value;
 // the others come from here (or 'a' when an entry point has no row).

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HOSTILE_VALUES } from './values.mjs';
-import { discoverEntries } from './entries.mjs';
+import { discoverEntries, loadApi } from './entries.mjs';
 import { knownFailure } from './expected.mjs';
 import { seededRandom } from '../helpers.mjs';
 
@@ -156,7 +156,7 @@ export function formatTable({ byOutcome, byEntry, failures, known }, { header = 
 
 /** Whole harness: discover, plan, run, summarize. */
 export async function runHarness({ full = false, seed = 19, perPosition = QUICK_PER_POSITION, entryFilter, timeoutMs, workers, log } = {}) {
-  const api = await import(new URL('../../../web/src/index.js', import.meta.url).href);
+  const api = await loadApi(new URL('../../../web/src/', import.meta.url).href);
   const entries = discoverEntries(api);
   const calls = planCalls(entries, { full, seed, perPosition, entryFilter });
   // Storage entry points write under the current folder: give them a scratch one.

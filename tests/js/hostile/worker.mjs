@@ -4,8 +4,9 @@
 // and sees crashes as worker exits.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRunner } from './call.mjs';
+import { loadApi } from './entries.mjs';
 
-const api = await import(new URL('../../../web/src/index.js', import.meta.url).href);
+const api = await loadApi(new URL('../../../web/src/', import.meta.url).href);
 await api.init();
 // No network from a hostile call: any fetch fails at once.
 globalThis.fetch = async () => { throw new api.RagwasmError('NETWORK', 'ragwasm: hostile harness: network disabled'); };

@@ -5,6 +5,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT } from './extractive.js';
+import { llmAnswerHooks } from './llm-hooks.js';
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
@@ -87,7 +88,7 @@ function hitOut(h) {
  * @param {Array<{role: 'user'|'assistant', content: string}>} [options.history] earlier turns, oldest
  *   first: a follow-up (isFollowUp) is rewritten before retrieval (with the LLM's query_rewrite prompt
  *   when `llm` is given, else rewriteFollowUp); other questions are retrieved as asked
- * @param {import('../llm/client.js').LlmClient} [options.llm] answer with this client (answer_grounded
+ * @param {object} [options.llm] an LlmClient (ragwasm/llm): answer with this client (answer_grounded
  *   prompt, [n] citations) instead of the extractive answerer
  * @param {(delta: string) => void} [options.onText] streamed LLM answer text
  * @param {AbortSignal} [options.signal]
@@ -115,12 +116,13 @@ export async function ask(collection, question, options = {}) {
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
   if (o.llm !== undefined && (o.llm === null || typeof o.llm.complete !== 'function')) throw invalid('options.llm', 'an LlmClient (createLlmClient)', o.llm);
   if (o.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: ask aborted');
+  const llm = o.llm ? llmAnswerHooks() : null;
+  if (o.llm && llm === null) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.llm: load the ragwasm/llm entry (where createLlmClient comes from) before asking with an LLM');
 
   let query = question;
   if (history.length > 0 && isFollowUp(question, history)) {
     if (o.llm) {
-      const { rewriteQuery } = await import('../llm/enrich.js');
-      query = (await rewriteQuery(o.llm, question, { history, signal: o.signal })).query;
+      query = (await llm.rewriteQuery(o.llm, question, { history, signal: o.signal })).query;
     } else {
       query = rewriteFollowUp(question, history);
     }
@@ -134,8 +136,7 @@ export async function ask(collection, question, options = {}) {
   const top = hits.slice(0, answerChunks);
 
   if (o.llm) {
-    const { generateAnswer } = await import('../llm/answer.js');
-    const r = await generateAnswer(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
+    const r = await llm.generateAnswer(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
       { onText: o.onText, signal: o.signal });
     out.answer = r.text;
     out.abstained = r.abstained;

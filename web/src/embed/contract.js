@@ -7,7 +7,7 @@
 // asEmbedder() adapts what users already have (a plain async function, or an object with embed /
 // embedSync) to the contract; embedTexts() calls it and checks every vector it returns.
 import { RagwasmError } from '../core/errors.js';
-import { expectInteger, expectString, invalid, isArray, isInstance } from '../core/validate.js';
+import { expectArray, expectBoolean, expectFunction, expectInteger, expectOptions, expectString, invalid, isArray, isInstance } from '../core/validate.js';
 
 /** Largest vector dimension an embedder may declare (as VectorIndex). */
 export const MAX_EMBEDDER_DIMENSION = 8192;
@@ -71,12 +71,20 @@ export function asEmbedder(value, options = {}) {
  *   the embedder throws (ABORTED, ...)
  */
 export async function embedTexts(embedder, texts, options = {}) {
-  const kind = options.kind ?? 'document';
+  // A value that is not yet a contract embedder goes through asEmbedder (which names what is wrong).
+  embedder = asEmbedder(embedder, { name: 'embedder' });
+  texts = expectArray(texts, 'texts', { item: (t, at) => expectString(t, at) });
+  const o = expectOptions(options, 'embedTexts options', ['kind', 'signal', 'onProgress', 'sync']);
+  const kind = o.kind ?? 'document';
   if (!KINDS.includes(kind)) throw invalid('kind', "'query' or 'document'", kind);
   const callOptions = { kind };
-  if (options.signal !== undefined) callOptions.signal = options.signal;
-  if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
-  const out = options.sync && embedder.embedSync ? embedder.embedSync(texts, callOptions) : await embedder.embed(texts, callOptions);
+  if (o.signal !== undefined) {
+    if (o.signal === null || typeof o.signal !== 'object' || typeof o.signal.aborted !== 'boolean') throw invalid('options.signal', 'an AbortSignal', o.signal);
+    callOptions.signal = o.signal;
+  }
+  if (o.onProgress !== undefined) callOptions.onProgress = expectFunction(o.onProgress, 'options.onProgress');
+  const sync = o.sync === undefined ? false : expectBoolean(o.sync, 'options.sync');
+  const out = sync && embedder.embedSync ? embedder.embedSync(texts, callOptions) : await embedder.embed(texts, callOptions);
   if (!isArray(out) || out.length !== texts.length) throw invalid('embedder result', `${texts.length} vectors`, out);
   const dimension = embedder.dimension;
   for (let i = 0; i < out.length; i++) {

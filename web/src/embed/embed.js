@@ -239,8 +239,8 @@ export class StaticEmbedder extends Handle {
    * @throws {RagwasmError} CORRUPT_INDEX (damaged file), UNSUPPORTED_VERSION, INVALID_ARGUMENT (not bytes)
    */
   static fromBytes(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!isInstance(bytes, Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     const native = callWasm(() => m.embed_createStaticEmbedder(bytes));
     return new StaticEmbedder(native, crc32(bytes).toString(16).padStart(8, '0'));

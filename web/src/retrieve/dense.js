@@ -169,7 +169,7 @@ export class VectorIndex extends Handle {
    * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
    */
   static load(name, opts) {
-    if (name instanceof Uint8Array || name instanceof ArrayBuffer) {
+    if (isInstance(name, Uint8Array) || isInstance(name, ArrayBuffer)) {
       deprecated('VectorIndex.load(bytes)', 'write VectorIndex.fromBytes(bytes); load(name) now reads named storage');
       return VectorIndex.fromBytes(name);
     }

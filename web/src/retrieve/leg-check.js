@@ -7,7 +7,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { splitSentences } from '../document/text.js';
 import {
-  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isPlainObject,
+  expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isArray, isPlainObject,
 } from '../core/validate.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 
@@ -87,7 +87,7 @@ export function pickProbes(passages, options = {}) {
 export function vectorLeg(retriever, index, embedder, options = {}) {
   const o = expectOptions(options, 'vectorLeg options', ['dimension', 'signal']);
   expectString(retriever, 'retriever');
-  if (index === null || typeof index !== 'object' || typeof index.search !== 'function') throw invalid('index', 'a VectorIndex', index);
+  if (!hasMethod(index, 'search')) throw invalid('index', 'a VectorIndex', index);
   const e = asEmbedder(embedder, o.dimension === undefined ? { name: 'embedder' } : { name: 'embedder', dimension: o.dimension });
   return {
     retriever,

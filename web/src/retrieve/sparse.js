@@ -210,7 +210,7 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
    */
   static load(name, opts) {
-    if (name instanceof Uint8Array || name instanceof ArrayBuffer) {
+    if (isInstance(name, Uint8Array) || isInstance(name, ArrayBuffer)) {
       deprecated('Bm25Index.load(bytes)', 'write Bm25Index.fromBytes(bytes); load(name) now reads named storage');
       return Bm25Index.fromBytes(name);
     }

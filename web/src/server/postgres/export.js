@@ -5,7 +5,7 @@
 // export leaves a consistent database that a rerun completes.
 import { crc32 } from '../../core/checksum.js';
 import { RagwasmError } from '../../core/errors.js';
-import { expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, invalid } from '../../core/validate.js';
+import { expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, invalid, isInstance, isObject } from '../../core/validate.js';
 import {
   baseDdl, checkIdentifier, checkVersion, embeddingsDdl, ensureVector, hnswDdl, POSTGRES_SCHEMA_VERSION, readMeta, tables, vectorLiteral,
 } from './schema.js';
@@ -71,7 +71,7 @@ async function embedChunks(collection, chunks) {
  */
 export async function exportToPostgres(collection, client, options = {}) {
   const o = expectOptions(options, 'exportToPostgres options', ['schema', 'batchSize', 'vectors', 'vectorType', 'hnsw', 'onProgress']);
-  if (collection === null || typeof collection !== 'object' || !(collection.docs instanceof Map)) throw invalid('collection', 'a Collection', collection);
+  if (!isObject(collection) || !isInstance(collection.docs, Map)) throw invalid('collection', 'a Collection', collection);
   if (client === null || typeof client !== 'object' || typeof client.query !== 'function') throw invalid('client', 'a database client with query(text, params)', client);
   const s = checkIdentifier(o.schema ?? 'ragwasm', 'options.schema');
   const batchSize = o.batchSize === undefined ? 2000 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 1_000_000 });

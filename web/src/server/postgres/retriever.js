@@ -3,7 +3,7 @@
 // in-browser scores bit for bit), dense = pgvector cosine distance, hybrid = ragwasm's fuse() over
 // the two result lists (docs/postgres.md says why the fusion is not done in SQL).
 import { RagwasmError } from '../../core/errors.js';
-import { expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid } from '../../core/validate.js';
+import { expectBoolean, expectEnum, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isPlainObject } from '../../core/validate.js';
 import { Collection } from '../../pipeline/collection.js';
 import { fuse } from '../../retrieve/fusion.js';
 import { parsePipelineConfig } from '../../pipeline/pipeline.js';
@@ -24,7 +24,7 @@ export class PostgresRetriever {
    */
   static async open(client, options = {}) {
     const o = expectOptions(options, 'PostgresRetriever.open options', ['schema', 'embedder']);
-    if (client === null || typeof client !== 'object' || typeof client.query !== 'function') throw invalid('client', 'a database client with query(text, params)', client);
+    if (!hasMethod(client, 'query')) throw invalid('client', 'a database client with query(text, params)', client);
     const s = checkIdentifier(o.schema ?? 'ragwasm', 'options.schema');
     const meta = await readMeta(client, s);
     if (meta === null) throw new RagwasmError('NOT_FOUND', `ragwasm: postgres schema "${s}" holds no exported collection (no ${s}.meta table; run exportToPostgres first)`);
@@ -37,6 +37,7 @@ export class PostgresRetriever {
 
   /** @internal */
   constructor(client, schema, meta, analyzer, embedder) {
+    expectInternal(hasMethod(client, 'query') && typeof schema === 'string' && isPlainObject(meta) && isPlainObject(meta.config), 'PostgresRetriever', 'PostgresRetriever.open(client, options)');
     this.client = client;
     this.schema = schema;
     this.meta = meta;
