@@ -184,7 +184,11 @@ val bind_citations(const Bytes& answer, val context_ids, val relevant_ids) {
 }
 
 val containment(const Bytes& excerpt, const Bytes& chunk) {
-  return guard([&] { return reply_ok(val(evidence_containment(excerpt, chunk))); });
+  return guard([&] {
+    auto r = evidence_containment(excerpt, chunk);
+    if (!r.ok()) return reply_error(r.error());
+    return reply_ok(val(r.value()));
+  });
 }
 
 // questions JSON: [{"evidence": [{"text", "docId", "start", "end"}], "chunks": [{...}]}]

@@ -31,13 +31,13 @@ std::string normalize_for_match(std::string_view s) {
 }
 
 namespace {
-Result<double> containment_checked(std::string_view excerpt, std::string_view chunk, bool limit) {
+Result<double> containment_checked(std::string_view excerpt, std::string_view chunk) {
   const std::string e = normalize_for_match(excerpt);
   const std::string c = normalize_for_match(chunk);
   if (e.empty()) return 0.0;
   if (c.find(e) != std::string::npos) return 1.0;
   const std::u32string a = to_u32(e), b = to_u32(c);
-  if (limit && static_cast<double>(a.size()) * static_cast<double>(b.size()) > kMaxAlignmentCells) {
+  if (static_cast<double>(a.size()) * static_cast<double>(b.size()) > kMaxAlignmentCells) {
     return make_error(ErrorCode::kLimitExceeded, "evidence matching: excerpt of " + std::to_string(a.size()) + " x chunk of " +
                                                      std::to_string(b.size()) + " characters exceeds the alignment limit (" +
                                                      number_text(kMaxAlignmentCells) + " cells); use spans or shorter excerpts");
@@ -56,8 +56,8 @@ Result<double> containment_checked(std::string_view excerpt, std::string_view ch
 }
 }  // namespace
 
-double evidence_containment(std::string_view excerpt, std::string_view chunk) {
-  return containment_checked(excerpt, chunk, false).value();
+Result<double> evidence_containment(std::string_view excerpt, std::string_view chunk) {
+  return containment_checked(excerpt, chunk);
 }
 
 Result<std::vector<std::vector<bool>>> match_evidence(const std::vector<RetrievedChunk>& chunks, const std::vector<Evidence>& evidence,
@@ -79,7 +79,7 @@ Result<std::vector<std::vector<bool>>> match_evidence(const std::vector<Retrieve
         const long overlap = std::min(cs.end, es.end) - std::max(cs.start, es.start);
         m[i][j] = same_doc && overlap >= options.min_overlap;
       } else {
-        auto c = containment_checked(evidence[j].text, chunks[i].text, true);
+        auto c = containment_checked(evidence[j].text, chunks[i].text);
         if (!c.ok()) return c.error();
         m[i][j] = c.value() >= options.threshold;
       }

@@ -21,7 +21,9 @@ std::string normalize_for_match(std::string_view s);
 // computed by semi-global alignment (Sellers 1980: free start and end in the chunk), O(|e| * |c|).
 // An exact substring scores 1 (checked first, linear); a chunk holding only half of the excerpt
 // scores about 0.5. An empty excerpt scores 0.
-double evidence_containment(std::string_view excerpt, std::string_view chunk);
+// Errors: kLimitExceeded when the alignment would need more than kMaxAlignmentCells (1e8) cells
+// (src/common/limits.h, issue #19: a 50 MB chunk must not freeze the caller).
+Result<double> evidence_containment(std::string_view excerpt, std::string_view chunk);
 
 struct EvidenceSpan {
   std::string doc_id;       // "" = same document as the chunk whenever both have spans

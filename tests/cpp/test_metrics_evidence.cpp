@@ -14,12 +14,23 @@ using ragwasm::ErrorCode;
 
 TEST_CASE("an excerpt is contained in a chunk up to case whitespace and punctuation", "[unit]") {
   REQUIRE(normalize_for_match("  The QUICK,  brown\n fox! ") == "the quick brown fox");
-  REQUIRE(evidence_containment("quick brown fox", "Yes: the Quick -- Brown  fox jumped.") == 1.0);
+  REQUIRE(evidence_containment("quick brown fox", "Yes: the Quick -- Brown  fox jumped.").value() == 1.0);
   // one deleted letter in the chunk ("brwn"): 1 edit over |"quick brown fox"| = 15 characters
-  REQUIRE(evidence_containment("quick brown fox", "a quick brwn fox ran") == Approx(1.0 - 1.0 / 15).margin(1e-12));
+  REQUIRE(evidence_containment("quick brown fox", "a quick brwn fox ran").value() == Approx(1.0 - 1.0 / 15).margin(1e-12));
   // the chunk holds only "quick brown" of "quick brown fox jumps" (21 chars): 10 missing -> 11/21
-  REQUIRE(evidence_containment("quick brown fox jumps", "xx quick brown") == Approx(11.0 / 21).margin(1e-12));
-  REQUIRE(evidence_containment("", "anything") == 0.0);
+  REQUIRE(evidence_containment("quick brown fox jumps", "xx quick brown").value() == Approx(11.0 / 21).margin(1e-12));
+  REQUIRE(evidence_containment("", "anything").value() == 0.0);
+}
+
+TEST_CASE("#19 evidence containment above the alignment limit is LIMIT_EXCEEDED and the next call still works", "[unit]") {
+  // 20,001 x 10,000 code points = 2.0e8 cells > kMaxAlignmentCells (1e8); no substring match, so the
+  // alignment would run: refused before it starts.
+  const std::string excerpt(20001, 'a');
+  std::string chunk(10000, 'b');
+  auto r = evidence_containment(excerpt, chunk);
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(r.error().code == ragwasm::ErrorCode::kLimitExceeded);
+  REQUIRE(evidence_containment("quick brown fox", "a quick brwn fox ran").value() == Approx(1.0 - 1.0 / 15).margin(1e-12));
 }
 
 TEST_CASE("span overlap decides relevance when offsets are known", "[unit]") {

@@ -77,6 +77,13 @@ test('#19 rougeL over the LCS cell limit is LIMIT_EXCEEDED and then still works'
   assert.ok(Math.abs(metrics.rougeL('the cat sat on the mat', 'The cat on the mat.') - 10 / 11) < 1e-12);
 });
 
+test('#19 evidenceContainment over the alignment-cell limit is LIMIT_EXCEEDED and then still works', () => {
+  // 20,001 x 10,000 code points = 2.0e8 cells > MAX_ALIGNMENT_CELLS (1e8), no substring match
+  assert.throws(() => metrics.evidenceContainment('a'.repeat(20001), 'b'.repeat(10000)),
+    (e) => e instanceof RagwasmError && e.code === 'LIMIT_EXCEEDED' && /alignment limit/.test(e.message));
+  assert.ok(Math.abs(metrics.evidenceContainment('quick brown fox', 'a quick brwn fox ran') - (1 - 1 / 15)) < 1e-12);
+});
+
 test('#19 strict sentence chunking never returns a chunk above chunkSize for text without sentence breaks', () => {
   const text = 'abcdefghi '.repeat(50000);  // 500,000 characters, no sentence break
   const loose = chunkTexts(text, { strategy: 'sentence', chunkSize: 1000 });
