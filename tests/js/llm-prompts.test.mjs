@@ -20,6 +20,8 @@ const inputs = {
   judge_answer_relevance: { question: 'When was Acme founded?', answer: 'Acme was founded in 1998 [1].' },
   judge_answer_correctness: { question: 'When was Acme founded?', answer: 'In 1998 [1].', reference: 'Acme was founded in 1998.' },
   claim_split: { question: 'When was Acme founded and where?', answer: 'It was founded in 1998 [1]. It is based in Oslo [1].' },
+  question_generate: { title: 'About Acme', passage: 'Acme Corp was founded in 1998 in Oslo.' },
+  query_clarify: { question: 'When was it founded?', passages },
 };
 
 function show(messages) {

@@ -36,7 +36,8 @@ export class DatasetError extends Error {
 }
 
 /**
- * BEIR qrels TSV (header row `query-id corpus-id score`) -> Map<qid, Map<docid, rel>>, file order kept.
+ * BEIR qrels TSV (header row `query-id corpus-id score`) or TREC qrels (`qid iter docid rel`, as
+ * `ragwasm label` writes) -> Map<qid, Map<docid, rel>>, file order kept.
  * A row without 3 fields or with a non-integer score is a DatasetError naming `file:line` (never a
  * dropped or NaN judgment); only a first row whose score field is `score` is taken as the header. A
  * file without judgments is a DatasetError too: it would evaluate every run to 0.
@@ -51,11 +52,11 @@ export function readQrelsTsv(path) {
     const fields = l.split(/\s+/);
     const wasFirst = first;
     first = false;
-    if (wasFirst && fields[2] === 'score') continue;  // header
-    if (fields.length !== 3) {
-      throw new DatasetError(`${path}:${i + 1}: expected 3 fields 'query-id corpus-id score', got ${fields.length}: '${l.slice(0, 80)}'`);
+    if (wasFirst && fields[fields.length - 1] === 'score') continue;  // header
+    if (fields.length !== 3 && fields.length !== 4) {
+      throw new DatasetError(`${path}:${i + 1}: expected 3 fields 'query-id corpus-id score' (BEIR) or 4 'qid iter docid rel' (TREC), got ${fields.length}: '${l.slice(0, 80)}'`);
     }
-    const [q, d, r] = fields;
+    const [q, d, r] = fields.length === 4 ? [fields[0], fields[2], fields[3]] : fields;
     if (!/^[+-]?\d+$/.test(r) || !Number.isSafeInteger(Number(r))) {
       throw new DatasetError(`${path}:${i + 1}: score: expected an integer, got '${r.slice(0, 40)}'`);
     }
@@ -177,9 +178,12 @@ export function readDocuments(input) {
   });
 }
 
-/** Queries from a BEIR queries.jsonl ({_id, text}) or a TSV file (`qid<TAB>text` per line). */
+/**
+ * Queries from a BEIR queries.jsonl ({_id, text}), a questions.jsonl ({id, question}, as `ragwasm questions`
+ * writes) or a TSV file (`qid<TAB>text` per line).
+ */
 export function readQueries(path) {
-  if (/\.jsonl$/i.test(path)) return readJsonl(path).map((q) => ({ id: String(q._id ?? q.id), text: q.text ?? '' }));
+  if (/\.jsonl$/i.test(path)) return readJsonl(path).map((q) => ({ id: String(q._id ?? q.id), text: q.text ?? q.question ?? '' }));
   return readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim()).map((l, i) => {
     const tab = l.indexOf('\t');
     if (tab < 0) throw new Error(`${path}:${i + 1}: expected "qid<TAB>query text"`);
@@ -199,6 +203,21 @@ export function loadEvidenceCorpus(dir) {
     evidence[q.id] = q.evidence;
   }
   return { documents, queries, evidence };
+}
+
+/** Loads a labelled --dataset (tune, label): BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
+export function loadTuneDataset(dir) {
+  if (existsSync(join(dir, 'corpus.jsonl'))) {
+    const split = existsSync(join(dir, 'qrels', 'train.tsv')) ? 'train' : 'test';
+    const d = loadBeir(dir, { split });
+    const qrels = {};
+    for (const [q, rels] of d.qrels) qrels[q] = Object.fromEntries(rels);
+    return { kind: `beir ${split} qrels`, documents: d.corpus, queries: d.queries, qrels };
+  }
+  if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'questions.jsonl'))) {
+    return { kind: 'evidence', ...loadEvidenceCorpus(dir) };
+  }
+  throw new DatasetError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor manifest.json + questions.jsonl`);
 }
 
 /**

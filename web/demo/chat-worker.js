@@ -147,6 +147,7 @@ self.onmessage = async ({ data }) => {
           options.llm = createLlmClient({ ...data.llm, ...(headers ? { headers } : {}), ledger, maxRetries: 1, timeoutMs: 60000 });
           options.onText = (delta) => post({ type: 'progress', id, delta, ledger: ledgerSnapshot() });
         }
+        if (data.clarify) options.clarify = data.clarify;  // query clarification (off unless ticked in the settings)
         const r = await ask(col, data.question, options);
         post({ type: 'answer', id, ...r, ledger: ledgerSnapshot() });
         break;

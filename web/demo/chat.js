@@ -342,13 +342,14 @@ function loadSettings() {
     if (s.provider) $('provider').value = s.provider;
     if (s.endpoint) $('endpoint').value = s.endpoint;
     if (s.model) $('model').value = s.model;
+    $('clarify').checked = s.clarify === true;
     const key = loadApiKey(localStorage, KEY_NAME);
     if (key) { $('apikey').value = key; $('remember').checked = true; }
   } catch { /* settings are a convenience */ }
 }
 function saveSettings() {
   try {
-    localStorage.setItem(SETTINGS, JSON.stringify({ provider: $('provider').value, endpoint: $('endpoint').value, model: $('model').value }));
+    localStorage.setItem(SETTINGS, JSON.stringify({ provider: $('provider').value, endpoint: $('endpoint').value, model: $('model').value, clarify: $('clarify').checked }));
     if ($('remember').checked && $('apikey').value) saveApiKey(localStorage, KEY_NAME, $('apikey').value);
     else forgetApiKey(localStorage, KEY_NAME);
     setStatus($('settings-status'), $('remember').checked ? 'the key is saved in this browser' : 'the key is kept in memory only (gone after a reload)');
@@ -356,7 +357,7 @@ function saveSettings() {
     setStatus($('settings-status'), errorText(e), 'err');
   }
 }
-for (const id of ['provider', 'endpoint', 'model', 'apikey', 'remember']) $(id).addEventListener('change', saveSettings);
+for (const id of ['provider', 'endpoint', 'model', 'apikey', 'remember', 'clarify']) $(id).addEventListener('change', saveSettings);
 
 function llmSettings() {
   const provider = $('provider').value;
@@ -460,8 +461,25 @@ function sourcesOf(r) {
   return [...byN.values()].sort((x, y) => x.n - y.n);
 }
 
+// Query clarification: ask() returns grounded interpretations (r.clarification) instead of an answer
+// when the question is ambiguous; each becomes a button that re-asks with that interpretation.
+let skipClarify = false;  // set by a choice button: the chosen interpretation is asked as is
+function renderChoices(r) {
+  const box = $('clarify-choices');
+  const c = r.clarification;
+  box.hidden = !c?.ambiguous;
+  setChildren(box, c?.ambiguous ? c.interpretations.map((it) => h('button', { type: 'button', class: 'secondary choice',
+    title: `supported by ${it.chunkIds.length} passage(s)`, onclick: () => {
+      $('question').value = it.question;
+      skipClarify = true;
+      $('ask').requestSubmit();
+    } }, it.question)) : []);
+}
+
 $('ask').addEventListener('submit', async (e) => {
   e.preventDefault();
+  const clarify = !skipClarify;
+  skipClarify = false;
   const question = $('question').value.trim();
   if (!question) return;
   if (docs.size === 0) { setStatus(status, 'Add documents first (or the sample corpus).', 'err'); return; }
@@ -469,6 +487,7 @@ $('ask').addEventListener('submit', async (e) => {
   try { llm = llmSettings(); } catch (err) { setStatus(status, errorText(err), 'err'); $('settings').open = true; return; }
   $('ask-btn').disabled = true;
   setChildren($('answer'));
+  renderChoices({});
   setChildren($('sources'));
   $('source-panel').hidden = true;
   $('rewritten').hidden = true;
@@ -476,7 +495,7 @@ $('ask').addEventListener('submit', async (e) => {
   $('stop').hidden = !llm;
   let text = '';
   try {
-    const r = await call({ type: 'ask', question, history: history.slice(-6), llm }, (p) => {
+    const r = await call({ type: 'ask', question, history: history.slice(-6), llm, clarify: llm && clarify && $('clarify').checked ? 'ask' : undefined }, (p) => {
       if (p.delta === undefined) return;
       text += p.delta;
       renderAnswer(text);
@@ -488,6 +507,13 @@ $('ask').addEventListener('submit', async (e) => {
     sources = sourcesOf(r);
     renderAnswer(r.answer);
     renderSources();
+    renderChoices(r);
+    if (r.clarification?.ambiguous) {
+      $('answer-meta').textContent = `${llm.model} found ${r.clarification.interpretations.length} readings in the top passages; choose one`;
+      setStatus(status, 'which question did you mean?', 'ok');
+      status.dataset.state = 'clarify';
+      return;
+    }
     history.push({ role: 'user', content: question }, { role: 'assistant', content: r.answer });
     $('answer-meta').textContent = r.mode === 'llm'
       ? `streamed by ${llm.model} from the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()})`

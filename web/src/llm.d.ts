@@ -162,7 +162,8 @@ export function parseSse(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8A
 
 // ---- prompts --------------------------------------------------------------------------------
 export type PromptId = 'answer_grounded' | 'metadata_extract' | 'chunk_context' | 'query_rewrite' |
-  'judge_context_relevance' | 'judge_groundedness' | 'judge_answer_relevance' | 'judge_answer_correctness' | 'claim_split';
+  'judge_context_relevance' | 'judge_groundedness' | 'judge_answer_relevance' | 'judge_answer_correctness' | 'claim_split'
+  | 'question_generate' | 'query_clarify';
 export const PROMPT_IDS: readonly PromptId[];
 export interface ReplyScale {
   kind: 'rating' | 'percent' | 'claims' | 'key_values' | 'lines';
@@ -356,8 +357,15 @@ export interface CalibrationReport {
 }
 export function calibrateJudge(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; prompt?: PromptTemplate;
   samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void }): Promise<CalibrationReport>;
+  onProgress?: (done: number, total: number) => void;
+  /** few-shot graded examples (context_relevance only); draw them from items you do not score */
+  examples?: Array<{ question: string; passage: string; score: number }> }): Promise<CalibrationReport>;
 export function comparePrompts(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; promptA?: PromptTemplate;
   promptB?: PromptTemplate; samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal }):
   Promise<{ a: CalibrationReport; b: CalibrationReport; onlyA: number; onlyB: number; both: number; neither: number }>;
 export * from './retrieve/rerank.js';
+export * from './goldens/label.js';
+export * from './goldens/questions.js';
+export * from './goldens/split.js';
+export * from './goldens/judge-grid.js';
+export * from './goldens/clarify.js';

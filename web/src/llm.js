@@ -13,9 +13,16 @@ export { generateAnswer, extractiveAnswer, extractCitations } from './llm/answer
 export { extractMetadata, contextualizeChunks, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
 export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';
 export { createLlmReranker } from './retrieve/rerank.js';
+// Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).
+export { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement } from './goldens/label.js';
+export { sampleChunks, generateQuestions } from './goldens/questions.js';
+export { seededShuffle, splitTrainTest } from './goldens/split.js';
+export { judgeGrid, percentError } from './goldens/judge-grid.js';
+export { clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from './goldens/clarify.js';
 
 // ask() (core entry) answers with an LLM through these, registered here so the core never imports them.
 import { setLlmAnswerHooks } from './answer/llm-hooks.js';
 import { generateAnswer as generateAnswerHook } from './llm/answer.js';
 import { rewriteQuery as rewriteQueryHook } from './llm/enrich.js';
-setLlmAnswerHooks({ generateAnswer: generateAnswerHook, rewriteQuery: rewriteQueryHook });
+import { clarifyQuestion as clarifyQuestionHook } from './goldens/clarify.js';
+setLlmAnswerHooks({ generateAnswer: generateAnswerHook, rewriteQuery: rewriteQueryHook, clarifyQuestion: clarifyQuestionHook });

@@ -2,7 +2,7 @@
 // kappa, binary precision/recall/F1, exact and off-by-one accuracy, confusion matrix, per slice;
 // optionally compare a second prompt. The API key comes from an environment variable, never a flag.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, parseLabels, PriceTable, RequestLedger } from '../../src/llm.js';
+import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, judgeGrid, parseLabels, PriceTable, RequestLedger } from '../../src/llm.js';
 
 const JUDGE_NAMES = ['context_relevance', 'answer_relevance', 'answer_correctness', 'groundedness'];
 
@@ -23,6 +23,22 @@ function statsLines(title, s) {
   return lines;
 }
 
+// The grid as a markdown table: one row per (model, prompt) cell, agreement on the test half.
+function gridTable(g) {
+  const percent = g.judge === 'answer_correctness';
+  const head = ['model', 'prompt', 'scored', 'kappa', 'exact', 'binary F1',
+    ...(percent ? ['|pred% - gold%| per item', '|pred% - gold%| set', 'set, train-calibrated'] : ['off-by-one'])];
+  const lines = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
+  for (const c of g.cells) {
+    const s = c.test.overall;
+    const row = [c.model, c.prompt, `${s.scored}/${s.n}`, fmt(s.kappa), fmt(s.exact), fmt(s.binary?.f1)];
+    if (percent) row.push(fmt(c.percent.meanAbsoluteError, 1), fmt(c.percent.setError, 1), c.calibrated ? fmt(c.calibrated.setError, 1) : 'n/a');
+    else row.push(fmt(s.offByOne));
+    lines.push(`| ${row.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
 function report(r) {
   const lines = [`judge ${r.judge}, prompt ${r.prompt ? `${r.prompt.id} v${r.prompt.version}` : '(none)'}; scale ${r.scale.min}-${r.scale.max}, binary threshold ${r.scale.binaryThreshold}`];
   lines.push(...statsLines('overall', r.overall));
@@ -34,12 +50,15 @@ function report(r) {
 export default {
   name: 'judge',
   summary: 'calibrate an LLM judge against human labels (kappa, F1, off-by-one, confusion matrix)',
-  usage: 'judge --labels FILE --judge NAME --provider openai|anthropic --base-url URL --model NAME [options]',
+  usage: 'judge --labels FILE --judge NAME --provider openai|anthropic --base-url URL (--model NAME | --models A,B [--prompts P1.json,builtin]) [options]',
   description: 'FILE is JSONL: one object per line with the judge\'s inputs (context_relevance: question, passage; '
     + 'answer_relevance: question, answer; answer_correctness: question, answer, reference; groundedness: answer, '
     + 'contexts) and an integer label (0-3; 0-100 for answer_correctness). The API key is read from the environment '
     + 'variable named by --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY). Every request is recorded in the '
-    + 'ledger (--ledger FILE writes it as JSONL).',
+    + 'ledger (--ledger FILE writes it as JSONL). '
+    + 'Grid mode (--models and/or --prompts): every model x prompt on a seeded train/test split of FILE (--seed, --train-fraction); '
+    + 'few-shot examples (--few-shot N, context_relevance) and the bias calibration of percentage judges (--calibrate, '
+    + 'answer_correctness) come from the train half only; agreement, and for answer_correctness |predicted% - gold%|, on the test half.',
   options: {
     labels: { type: 'string', help: 'human labels, JSONL' },
     judge: { type: 'string', help: `one of ${JUDGE_NAMES.join(', ')}` },
@@ -61,9 +80,16 @@ export default {
     out: { type: 'string', help: 'write per-item predictions as JSONL' },
     ledger: { type: 'string', help: 'write the request ledger (what was sent where) as JSONL' },
     json: { type: 'boolean', help: 'print the report as JSON' },
+    models: { type: 'string', help: 'grid: comma list of judge models on the --base-url endpoint' },
+    prompts: { type: 'string', help: 'grid: comma list of prompt JSON files; "builtin" is the built-in prompt' },
+    seed: { type: 'string', help: 'grid: train/test split seed', default: '16' },
+    'train-fraction': { type: 'string', help: 'grid: share of items in the train half', default: '0.5' },
+    'few-shot': { type: 'string', help: 'grid: graded examples from the train half (context_relevance)', default: '0' },
+    calibrate: { type: 'boolean', help: 'grid: subtract the train-half bias of a percentage judge (answer_correctness)' },
   },
   async run(values, positionals, io) {
-    for (const k of ['labels', 'judge', 'base-url', 'model']) {
+    const grid = values.models !== undefined || values.prompts !== undefined;
+    for (const k of ['labels', 'judge', 'base-url', ...(grid ? [] : ['model'])]) {
       if (!values[k]) {
         io.stderr.write(`ragwasm judge: --${k} is required (see --help)\n`);
         return 2;
@@ -97,13 +123,15 @@ export default {
     }
     const keyEnv = values['api-key-env'] ?? (values.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
     const prices = new PriceTable();
-    if (values['price-in'] !== undefined || values['price-out'] !== undefined) {
+    if (values.model && (values['price-in'] !== undefined || values['price-out'] !== undefined)) {
       prices.set(values.model, { inputPerMTok: Number(values['price-in'] ?? 0), outputPerMTok: Number(values['price-out'] ?? 0) });
     }
     const ledger = new RequestLedger();
+    const loadPromptFile = (f) => definePrompt(JSON.parse(readFileSync(f, 'utf8')));
+    if (grid) return runGrid(values, items, { samples, loadPromptFile, io, clientFor: (model) => createLlmClient({ provider: values.provider,
+      baseUrl: values['base-url'], model, apiKey: process.env[keyEnv] || undefined, concurrency, timeoutMs, maxRetries, prices, ledger }), ledger, prices });
     const client = createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model: values.model,
       apiKey: process.env[keyEnv] || undefined, concurrency, timeoutMs, maxRetries, prices, ledger });
-    const loadPromptFile = (f) => definePrompt(JSON.parse(readFileSync(f, 'utf8')));
     const common = { judge: values.judge, samples, aggregate: values.aggregate };
     if (values.slice) common.sliceField = values.slice;
     let out;
@@ -131,3 +159,48 @@ export default {
     return 0;
   },
 };
+
+async function runGrid(values, items, { samples, loadPromptFile, io, clientFor, ledger, prices }) {
+  const list = (v) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const modelNames = list(values.models).length ? list(values.models) : (values.model ? [values.model] : []);
+  if (modelNames.length === 0) {
+    io.stderr.write('ragwasm judge: grid mode needs --models A,B (or --model NAME)\n');
+    return 2;
+  }
+  const seed = Number(values.seed);
+  const trainFraction = Number(values['train-fraction']);
+  const fewShot = Number(values['few-shot']);
+  const bad = !Number.isInteger(seed) || seed < 0 ? `--seed: expected an integer >= 0, got '${values.seed}'`
+    : !(trainFraction > 0 && trainFraction < 1) ? `--train-fraction: expected a number between 0 and 1, got '${values['train-fraction']}'`
+      : !Number.isInteger(fewShot) || fewShot < 0 ? `--few-shot: expected an integer >= 0, got '${values['few-shot']}'` : null;
+  if (bad) {
+    io.stderr.write(`ragwasm judge: ${bad}\n`);
+    return 2;
+  }
+  const promptFiles = list(values.prompts).length ? list(values.prompts) : (values.prompt ? [values.prompt] : ['builtin']);
+  const prompts = promptFiles.map((f) => (f === 'builtin' ? { name: 'builtin' } : { name: f, prompt: loadPromptFile(f) }));
+  if (values['price-in'] !== undefined || values['price-out'] !== undefined) {
+    for (const m of modelNames) prices.set(m, { inputPerMTok: Number(values['price-in'] ?? 0), outputPerMTok: Number(values['price-out'] ?? 0) });
+  }
+  const options = { judge: values.judge, seed, trainFraction, samples, aggregate: values.aggregate };
+  if (fewShot > 0) options.fewShot = fewShot;
+  if (values.calibrate) options.calibrate = true;
+  let g;
+  try {
+    g = await judgeGrid({ models: modelNames.map((name) => ({ name, client: clientFor(name) })), prompts, items }, options);
+  } finally {
+    if (values.ledger) writeFileSync(values.ledger, ledger.toJsonl());
+  }
+  if (values.out) {
+    writeFileSync(values.out, g.cells.flatMap((c) => c.test.predictions.map((p) => JSON.stringify({ model: c.model, prompt: c.prompt, id: p.id,
+      label: p.label, prediction: p.prediction, score: p.score, error: p.error })).join('\n')).join('\n') + '\n');
+  }
+  const failures = g.cells.reduce((n, c) => n + c.test.failures, 0);
+  const cost = g.cells.some((c) => c.test.cost === null) ? null : g.cells.reduce((n, c) => n + c.test.cost, 0);
+  const text = [`judge ${g.judge}: ${g.cells.length} cells; split seed ${g.split.seed}: ${g.split.train} train, ${g.split.test} test items`
+    + (g.examples.length ? `; ${g.examples.length} few-shot examples from train` : ''), '', gridTable(g), '',
+  `calls failed or unparsed (test half): ${failures}; test-half cost ${cost === null ? 'unknown (no price for a model)' : cost.toFixed(6)}`].join('\n');
+  io.stdout.write((values.json ? JSON.stringify(g, null, 1) : text) + '\n');
+  io.stdout.write(`requests sent: ${ledger.entries.length} to ${Object.entries(ledger.bytesByHost()).map(([h, b]) => `${h} (${b} bytes)`).join(', ') || 'nobody'}\n`);
+  return 0;
+}

@@ -1,26 +1,11 @@
 // ragwasm tune --dataset DIR: autotune (web/src/pipeline/autotune.js) on a BEIR folder (train qrels when present,
 // else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { autotune } from '../../src/index.js';
-import { DatasetError, loadBeir, loadEvidenceCorpus } from '../datasets.mjs';
+import { DatasetError, loadTuneDataset, readDocuments, readQrelsTsv, readQueries } from '../datasets.mjs';
+import { tuneAgreement } from '../../src/llm.js';
 import { UsageError } from '../lib/options.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
-
-/** Loads --dataset for tune: BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
-export function loadTuneDataset(dir) {
-  if (existsSync(join(dir, 'corpus.jsonl'))) {
-    const split = existsSync(join(dir, 'qrels', 'train.tsv')) ? 'train' : 'test';
-    const d = loadBeir(dir, { split });
-    const qrels = {};
-    for (const [q, rels] of d.qrels) qrels[q] = Object.fromEntries(rels);
-    return { kind: `beir ${split} qrels`, documents: d.corpus, queries: d.queries, qrels };
-  }
-  if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'questions.jsonl'))) {
-    return { kind: 'evidence', ...loadEvidenceCorpus(dir) };
-  }
-  throw new DatasetError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor manifest.json + questions.jsonl`);
-}
 
 const fmt = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
 
@@ -40,7 +25,7 @@ export function tuneTable(r) {
 export default {
   name: 'tune',
   summary: 'autotune chunking, BM25 k1/b, fusion and k on labelled queries (markdown table of every setting)',
-  usage: 'tune --dataset DIR [--grid FILE] [--metric ndcg_cut.10] [--model FILE] [--max-queries N] [--json]',
+  usage: 'tune --dataset DIR [--grid FILE] [--metric ndcg_cut.10] [--model FILE] [--max-queries N] [--qrels FILE [--queries FILE]] [--json]',
   description: 'DIR is a BEIR folder (tuned on qrels/train.tsv when present, else qrels/test.tsv) or a folder like '
     + 'examples/corpus (manifest.json + questions.jsonl; labels = evidence excerpts, metric recall|precision|mrr at k). '
     + 'FILE is JSON {chunker: [{chunkSize, chunkOverlap}], bm25: [{k1, b}], fusion: [{retriever} | {mode, normalization, '
@@ -53,6 +38,9 @@ export default {
     'max-queries': { type: 'string', help: 'tune on the first N labelled queries only' },
     bootstrap: { type: 'string', default: '2000', help: 'bootstrap samples for the confidence interval (0 = none)' },
     json: { type: 'boolean', help: 'print the full result as JSON' },
+    qrels: { type: 'string', help: 'tune on these qrels instead (e.g. LLM labels from `ragwasm label`), then report the chosen setting on the dataset\'s human labels' },
+    queries: { type: 'string', help: 'with --qrels: the questions they judge (JSONL {id, question} or {_id, text}; default the dataset\'s)' },
+    'human-metric': { type: 'string', help: 'with --qrels: the metric on the human labels (default as --metric\'s default for their kind)' },
   },
   async run(values, positionals, io) {
     let data;
@@ -76,13 +64,34 @@ export default {
           throw new UsageError(`--grid ${values.grid}: not valid JSON (${e.message})`);
         }
       }
-      data = loadTuneDataset(values.dataset);
+      if (values.queries !== undefined && values.qrels === undefined) throw new UsageError('--queries goes with --qrels');
+      try {
+        data = loadTuneDataset(values.dataset);
+      } catch (e) {
+        // --qrels brings its own labels: a folder of documents without human labels is enough.
+        if (!(e instanceof DatasetError) || values.qrels === undefined) throw e;
+        data = { kind: 'no human labels', documents: readDocuments(values.dataset), queries: [] };
+      }
+      if (values.qrels !== undefined) {
+        const llm = {};
+        for (const [q, rels] of readQrelsTsv(values.qrels)) llm[q] = Object.fromEntries(rels);
+        const pool = values.queries !== undefined ? readQueries(values.queries) : data.queries;
+        data.llm = { qrels: llm, queries: pool.filter((q) => llm[q.id] !== undefined && q.text.trim()) };
+        if (data.llm.queries.length === 0) throw new UsageError(`--qrels ${values.qrels}: none of its question ids has a question text (give --queries FILE)`);
+      }
       const usesDense = !grid?.fusion || grid.fusion.some((f) => f?.retriever !== 'bm25');
       if (usesDense) embedder = await embedderFor({ indexes: { dense: {} } }, values.model);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm tune: ${e.message}\n`);
       return 2;
+    }
+    if (data.llm) {
+      try {
+        return await tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io });
+      } finally {
+        embedder?.dispose?.();
+      }
     }
     const queries = maxQueries ? data.queries.slice(0, maxQueries) : data.queries;
     const opts = { documents: data.documents, queries, grid, embedder, bootstrap: samples === 0 ? false : { samples } };
@@ -115,3 +124,47 @@ export default {
     return 0;
   },
 };
+
+// tune --qrels: tune on the given (LLM) labels; then, where the dataset has human labels, run the same
+// grid on them and report how the chosen setting does there (tuneAgreement in web/src/goldens/label.js).
+async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io }) {
+  const bootstrap = samples === 0 ? false : { samples };
+  const cut = (list) => (maxQueries ? list.slice(0, maxQueries) : list);
+  const t0 = performance.now();
+  const llmOpts = { documents: data.documents, queries: cut(data.llm.queries), qrels: data.llm.qrels, grid, embedder, bootstrap };
+  if (values.metric !== undefined) llmOpts.metric = values.metric;
+  const llm = await autotune(llmOpts);
+  let human = null;
+  if (data.qrels || data.evidence) {
+    const hOpts = { documents: data.documents, queries: cut(data.queries), grid, embedder, bootstrap: false };
+    if (data.qrels) hOpts.qrels = data.qrels;
+    else hOpts.evidence = data.evidence;
+    if (values['human-metric'] !== undefined) hOpts.metric = values['human-metric'];
+    human = await autotune(hOpts);
+  }
+  const agreement = human ? tuneAgreement(llm, human) : null;
+  const seconds = (performance.now() - t0) / 1000;
+  if (values.json) {
+    io.stdout.write(JSON.stringify({ dataset: values.dataset, qrels: values.qrels, seconds, llm, human, agreement }, null, 2) + '\n');
+    return 0;
+  }
+  const b = llm.best;
+  const lines = [
+    `tuned on ${values.qrels}: ${llm.queries} queries, ${llm.table.length} settings, ${seconds.toFixed(1)} s`,
+    '',
+    tuneTable(llm),
+    '',
+    `best on these labels: #${b.index} chunk ${b.chunker.chunkSize}/${b.chunker.chunkOverlap}, bm25 k1 ${b.bm25.k1} b ${b.bm25.b}, ${b.fusionLabel}, k ${b.k}: ${llm.metric} ${fmt(b.value)}`,
+    `best as a pipeline config (--config): ${JSON.stringify({ chunker: b.config.chunker, indexes: b.config.indexes, retrieval: b.config.retrieval })}`,
+  ];
+  if (agreement) {
+    const a = agreement;
+    lines.push('', `on the human labels of ${values.dataset} (${data.kind}, ${human.queries} queries, ${a.humanMetric}):`,
+      `  the setting chosen on ${values.qrels} (#${a.picked.index}) scores ${fmt(a.picked.humanValue)}; the best on human labels (#${a.humanBest.index}) ${fmt(a.humanBest.value)}; regret ${fmt(a.regret)}`,
+      `  rank agreement of the ${a.rows} settings: spearman ${a.spearman === null ? 'n/a' : fmt(a.spearman)}, kendall ${a.kendall === null ? 'n/a' : fmt(a.kendall)}`);
+  } else {
+    lines.push('', `${values.dataset} has no human labels: nothing to verify the chosen setting on`);
+  }
+  io.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}

@@ -11,11 +11,32 @@ export interface AskResult {
   mode: 'extractive' | 'llm';
   citations: AskCitation[];
   hits: AskHit[];
+  /** present only when options.clarify is set */
+  clarification?: AskClarification;
+}
+export interface AskInterpretation {
+  question: string;
+  /** the shown chunks supporting this reading */
+  chunkIds: string[];
+  /** 'answer-each' only */
+  answer?: string;
+  abstained?: boolean;
+  citations?: AskCitation[];
+}
+export interface AskClarification {
+  /** null: the LLM's reply did not parse (see error); the question was answered as asked */
+  ambiguous: boolean | null;
+  mode: 'ask' | 'answer-each';
+  interpretations: AskInterpretation[];
+  rejected: Array<{ question: string; cited: unknown[]; reason: string }>;
+  error: string | null;
 }
 export interface AskOptions {
   k?: number; answerChunks?: number; threshold?: number; maxSentences?: number;
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;
   llm?: LlmClient; onText?: (delta: string) => void; signal?: AbortSignal; filter?: CollectionFilter;
+  /** query clarification before answering (needs llm); default false */
+  clarify?: false | 'ask' | 'answer-each';
 }
 export function ask(collection: Collection, question: string, options?: AskOptions): Promise<AskResult>;
 export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;

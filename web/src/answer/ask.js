@@ -91,11 +91,19 @@ function hitOut(h) {
  * @param {object} [options.llm] an LlmClient (ragwasm/llm): answer with this client (answer_grounded
  *   prompt, [n] citations) instead of the extractive answerer
  * @param {(delta: string) => void} [options.onText] streamed LLM answer text
+ * @param {false|'ask'|'answer-each'} [options.clarify=false] query clarification (needs `llm`): after retrieval the
+ *   LLM is asked (query_clarify prompt) whether the question is ambiguous given the top `answerChunks` chunks; when it
+ *   names at least 2 interpretations grounded in shown chunks, 'ask' returns them in `clarification` without an answer
+ *   (re-ask with the chosen interpretation's question), 'answer-each' answers each from the chunks it cites. A reply
+ *   that does not parse is reported in `clarification.error` and the question is answered as asked.
  * @param {AbortSignal} [options.signal]
  * @param {object} [options.filter] Collection.search filter
  * @returns {Promise<{question: string, query: string, answer: string, abstained: boolean, mode: 'extractive'|'llm',
  *   citations: Array<{n: number, docId: string, chunkId: string, start: number, end: number, text: string}>,
- *   hits: Array<{docId: string, chunkId: string, start: number, end: number, score: number, text: string}>}>}
+ *   hits: Array<{docId: string, chunkId: string, start: number, end: number, score: number, text: string}>,
+ *   clarification?: {ambiguous: boolean|null, mode: 'ask'|'answer-each', interpretations: Array<{question: string, chunkIds: string[],
+ *   answer?: string, abstained?: boolean, citations?: object[]}>, rejected: object[], error: string|null}}>}
+ *   clarification is present only when options.clarify is set
  *   start/end are UTF-16 offsets into the document's text; an extractive citation spans the cited unit
  *   (sentence, list item or table row), an LLM citation the whole cited chunk
  * @throws {RagwasmError} INVALID_ARGUMENT (bad question or options; as Collection.search), ABORTED, and the
@@ -105,7 +113,7 @@ export async function ask(collection, question, options = {}) {
   if (collection === null || typeof collection !== 'object' || typeof collection.search !== 'function') {
     throw invalid('collection', 'a Collection', collection);
   }
-  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'history', 'llm', 'onText', 'signal', 'filter']);
+  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
   expectString(question, 'question', { allowEmpty: false });
   if (question.trim() === '') throw invalid('question', 'a non-empty question', question);
   const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: 100 });
@@ -115,6 +123,9 @@ export async function ask(collection, question, options = {}) {
   const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
   if (o.llm !== undefined && (o.llm === null || typeof o.llm.complete !== 'function')) throw invalid('options.llm', 'an LlmClient (createLlmClient)', o.llm);
+  const clarify = o.clarify === undefined || o.clarify === false ? false : o.clarify;
+  if (clarify !== false && clarify !== 'ask' && clarify !== 'answer-each') throw invalid('options.clarify', "false, 'ask' or 'answer-each'", o.clarify);
+  if (clarify && !o.llm) throw invalid('options.clarify', 'false when no options.llm is given (clarification asks an LLM)', o.clarify);
   if (o.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: ask aborted');
   const llm = o.llm ? llmAnswerHooks() : null;
   if (o.llm && llm === null) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.llm: load the ragwasm/llm entry (where createLlmClient comes from) before asking with an LLM');
@@ -134,16 +145,41 @@ export async function ask(collection, question, options = {}) {
   const out = { question, query, answer: NO_ANSWER_TEXT, abstained: true, mode: o.llm ? 'llm' : 'extractive', citations: [], hits: hits.map(hitOut) };
   if (hits.length === 0) return out;
   const top = hits.slice(0, answerChunks);
+  const citeOf = (chunks) => ({ n }) => {
+    const h = chunks[n - 1];
+    return { n, docId: h.docId, chunkId: h.id, start: h.start, end: h.end, text: h.text };
+  };
+
+  if (clarify) {
+    const c = await llm.clarifyQuestion(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
+    out.clarification = { ambiguous: c.ambiguous, mode: clarify, interpretations: c.interpretations.map((it) => ({ ...it })), rejected: c.rejected, error: c.error };
+    if (c.ambiguous) {
+      if (clarify === 'ask') {
+        out.answer = `The question can be read in ${c.interpretations.length} ways in your documents; which one did you mean?`;
+        out.abstained = false;
+        return out;
+      }
+      const parts = [];
+      for (const it of out.clarification.interpretations) {
+        const chunks = top.filter((h) => it.chunkIds.includes(h.id));
+        const r = await llm.generateAnswer(o.llm, { question: it.question, passages: chunks.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
+        it.answer = r.text;
+        it.abstained = r.abstained;
+        it.citations = r.citations.map(citeOf(chunks));
+        parts.push(`${it.question}\n${r.text}`);
+      }
+      out.answer = parts.join('\n\n');
+      out.abstained = out.clarification.interpretations.every((it) => it.abstained);
+      return out;
+    }
+  }
 
   if (o.llm) {
     const r = await llm.generateAnswer(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
       { onText: o.onText, signal: o.signal });
     out.answer = r.text;
     out.abstained = r.abstained;
-    out.citations = r.citations.map(({ n }) => {
-      const h = top[n - 1];
-      return { n, docId: h.docId, chunkId: h.id, start: h.start, end: h.end, text: h.text };
-    });
+    out.citations = r.citations.map(citeOf(top));
     return out;
   }
 

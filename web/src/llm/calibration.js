@@ -106,14 +106,16 @@ function nanToNull(v) { return v === null || Number.isNaN(v) ? null : v; }
  * @param {import('./client.js').LlmClient} client
  * @param {object[]} items from parseLabels (or the same shape)
  * @param {{judge: string, prompt?: object, samples?: number, aggregate?: 'mean'|'majority', sliceField?: string,
- *   signal?: AbortSignal, onProgress?: (done: number, total: number) => void}} options
+ *   signal?: AbortSignal, onProgress?: (done: number, total: number) => void,
+ *   examples?: Array<{question: string, passage: string, score: number}>}} options examples: few-shot graded
+ *   examples for the context_relevance judge (draw them from items you do not score)
  * @returns {Promise<{judge: string, prompt: {id: string, version: number}|null, predictions: object[], overall: object,
  *   slices: Record<string, object>, failures: number, usage: {inputTokens: number, outputTokens: number}, cost: number|null}>}
  *   an item whose call failed (HTTP, TIMEOUT...) or whose reply did not parse has prediction null and is
  *   counted in `unscored`, never scored as 0
  */
 export async function calibrateJudge(client, items, options) {
-  const o = expectOptions(options, 'calibrateJudge options', ['judge', 'prompt', 'samples', 'aggregate', 'sliceField', 'signal', 'onProgress']);
+  const o = expectOptions(options, 'calibrateJudge options', ['judge', 'prompt', 'samples', 'aggregate', 'sliceField', 'signal', 'onProgress', 'examples']);
   const judge = expectEnum(o.judge, 'options.judge', Object.keys(INPUT_FIELDS));
   expectArray(items, 'items', { maxLength: 1000000 });
   const scale = scaleOf(judge);
@@ -121,6 +123,10 @@ export async function calibrateJudge(client, items, options) {
   const judgeOptions = {};
   if (o.prompt !== undefined) judgeOptions.prompt = o.prompt;
   if (o.signal !== undefined) judgeOptions.signal = o.signal;
+  if (o.examples !== undefined) {
+    if (judge !== 'context_relevance') throw invalid('options.examples', 'no examples (few-shot examples exist for the context_relevance judge only)', o.examples);
+    judgeOptions.examples = o.examples;
+  }
   if (judge !== 'groundedness') {
     if (o.samples !== undefined) judgeOptions.samples = expectInteger(o.samples, 'options.samples', { min: 1, max: 20 });
     if (o.aggregate !== undefined) judgeOptions.aggregate = o.aggregate;

@@ -9,5 +9,7 @@ import judge_groundedness from './judge_groundedness.js';
 import judge_answer_relevance from './judge_answer_relevance.js';
 import judge_answer_correctness from './judge_answer_correctness.js';
 import claim_split from './claim_split.js';
+import question_generate from './question_generate.js';
+import query_clarify from './query_clarify.js';
 
-export const BUILTIN_PROMPTS = Object.freeze({ answer_grounded, metadata_extract, chunk_context, query_rewrite, judge_context_relevance, judge_groundedness, judge_answer_relevance, judge_answer_correctness, claim_split });
+export const BUILTIN_PROMPTS = Object.freeze({ answer_grounded, metadata_extract, chunk_context, query_rewrite, judge_context_relevance, judge_groundedness, judge_answer_relevance, judge_answer_correctness, claim_split, question_generate, query_clarify });

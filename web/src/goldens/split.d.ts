@@ -1,0 +1,2 @@
+export function seededShuffle<T>(items: T[], seed: number): T[];
+export function splitTrainTest<T>(items: T[], options?: { seed?: number; trainFraction?: number }): { train: T[]; test: T[]; seed: number };

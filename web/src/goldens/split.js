@@ -1,0 +1,51 @@
+// Seeded sampling for goldens: a mulberry32 Fisher-Yates shuffle, so a sample of chunks or a
+// train/test split is the same on every machine for the same seed.
+import { expectArray, expectInteger, expectNumber, expectOptions } from '../core/validate.js';
+
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A seeded shuffle (mulberry32 Fisher-Yates) of a copy of `items`.
+ * @template T
+ * @param {T[]} items
+ * @param {number} seed integer 0..2^32-1
+ * @returns {T[]}
+ */
+export function seededShuffle(items, seed) {
+  const out = expectArray(items, 'items', { maxLength: 100000000 });
+  const rand = mulberry32(expectInteger(seed, 'seed', { min: 0, max: 4294967295 }));
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * A seeded train/test split: the shuffled items, the first round(n * trainFraction) to train
+ * (at least 1 and at most n-1 when n >= 2); each half keeps the input order.
+ * @template T
+ * @param {T[]} items
+ * @param {{seed?: number, trainFraction?: number}} [options] seed default 16, trainFraction default 0.5 (0..1 exclusive)
+ * @returns {{train: T[], test: T[], seed: number}}
+ */
+export function splitTrainTest(items, options = {}) {
+  const o = expectOptions(options, 'splitTrainTest options', ['seed', 'trainFraction']);
+  const list = expectArray(items, 'items', { maxLength: 100000000 });
+  const seed = o.seed === undefined ? 16 : expectInteger(o.seed, 'options.seed', { min: 0, max: 4294967295 });
+  const fraction = o.trainFraction === undefined ? 0.5 : expectNumber(o.trainFraction, 'options.trainFraction', { min: Number.MIN_VALUE, max: 0.999999 });
+  const order = seededShuffle(list.map((_, i) => i), seed);
+  let nTrain = Math.round(list.length * fraction);
+  if (list.length >= 2) nTrain = Math.min(Math.max(nTrain, 1), list.length - 1);
+  const inTrain = new Set(order.slice(0, nTrain));
+  return { train: list.filter((_, i) => inTrain.has(i)), test: list.filter((_, i) => !inTrain.has(i)), seed };
+}
