@@ -42,3 +42,33 @@ export async function calibrationUsage(): Promise<number | null> {
   const cmp = await comparePrompts(client, items, { judge: 'context_relevance' });
   return r.overall.kappa ?? cmp.a.overall.exact;
 }
+
+import { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement, sampleChunks, generateQuestions, splitTrainTest,
+  judgeGrid, percentError, clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from '../../web/src/llm.js';
+import type { LabelPoolResult, JudgeGridCell, Clarification, ClarificationMetrics } from '../../web/src/llm.js';
+import { ask } from '../../web/src/index.js';
+import type { AskResult, Collection } from '../../web/src/index.js';
+
+export async function goldensUsage(col: Collection): Promise<number | null> {
+  const client = createLlmClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' });
+  const pool = poolCandidates({ bm25: { q1: [{ id: 'c', docId: 'd', text: 't' }] } }, { depth: 5 });
+  const l: LabelPoolResult = await labelPool(client, { questions: [{ id: 'q1', text: 'q?' }], pool }, { examples: [{ question: 'q', passage: 'p', score: 2 }] });
+  const qrels = judgmentsToQrels(l.judgments, { level: 'doc' });
+  const text: string = formatQrels(qrels);
+  const chunks = sampleChunks([{ id: 'c', docId: 'd', text: 't' }], { n: 1, seed: 2, perDocument: 1 });
+  const gen = await generateQuestions(client, chunks, { idPrefix: 'g' });
+  const s = splitTrainTest([1, 2, 3], { seed: 1, trainFraction: 0.5 });
+  const items = parseLabels('{"question": "q", "passage": "p", "label": 2}', 'context_relevance');
+  const g = await judgeGrid({ models: [{ name: 'm', client }], prompts: [{ name: 'builtin' }], items }, { judge: 'context_relevance', fewShot: 2 });
+  const cell: JudgeGridCell = g.cells[0];
+  const pe = percentError([{ label: 50, prediction: 40 }]);
+  const c: Clarification = parseClarification('{}', ['c']);
+  const cq = await clarifyQuestion(client, { question: 'q', passages: [{ id: 'c', text: 't' }] });
+  const set = parseAmbiguitySet('');
+  const m: ClarificationMetrics = clarificationMetrics([{ expected: set[0], result: cq, docOf: (id) => id, shown: ['d'] }]);
+  const r: AskResult = await ask(col, 'q', { llm: client, clarify: 'ask' });
+  const t = tuneAgreement({ table: [], best: { index: 0 }, metric: 'm' }, { table: [], best: { index: 0 }, metric: 'm' });
+  void [text, gen.questions[0].source.quote, s.train, cell.percent?.setError, pe.meanAbsoluteError, c.ambiguous, m.grounding,
+    r.clarification?.interpretations[0].chunkIds, t.regret];
+  return m.precision;
+}

@@ -168,30 +168,43 @@ export function parseAmbiguitySet(text) {
  *   null where the denominator is 0
  */
 export function clarificationMetrics(cases) {
+  const ids = (v, n) => expectArray(v, n, { maxLength: 100000, item: (x, m) => expectString(x, m) });
   const list = expectArray(cases, 'cases', { maxLength: 1000000, item: (c, n) => {
     if (!isPlainObject(c) || !isPlainObject(c.expected) || !isPlainObject(c.result) || typeof c.docOf !== 'function') {
       throw invalid(n, 'a {expected, result, docOf} object', c);
     }
+    if (typeof c.expected.ambiguous !== 'boolean') throw invalid(`${n}.expected.ambiguous`, 'true or false', c.expected.ambiguous);
+    expectArray(c.expected.interpretations, `${n}.expected.interpretations`, { maxLength: 1000, item: (it, m) => {
+      if (!isPlainObject(it)) throw invalid(m, 'an interpretation {docIds}', it);
+      ids(it.docIds, `${m}.docIds`);
+    } });
+    if (c.result.ambiguous !== null && typeof c.result.ambiguous !== 'boolean') throw invalid(`${n}.result.ambiguous`, 'true, false or null', c.result.ambiguous);
+    expectArray(c.result.interpretations, `${n}.result.interpretations`, { maxLength: 1000, item: (it, m) => {
+      if (!isPlainObject(it)) throw invalid(m, 'an interpretation {chunkIds}', it);
+      ids(it.chunkIds, `${m}.chunkIds`);
+    } });
+    if (c.result.rejected !== undefined) expectArray(c.result.rejected, `${n}.result.rejected`, { maxLength: 1000 });
+    if (c.shown !== undefined) ids(c.shown, `${n}.shown`);
   } });
   let tp = 0; let fp = 0; let fn = 0; let tn = 0; let unparsed = 0; let rejected = 0;
   let groundedN = 0; let groundedD = 0; let coveredN = 0; let coveredD = 0; let reachN = 0; let reachD = 0;
   for (const { expected, result, docOf, shown } of list) {
     if (expected.ambiguous && shown !== undefined) {
-      const docs = new Set(expectArray(shown, 'cases[].shown', { maxLength: 100000 }));
+      const docs = new Set(shown);
       for (const e of expected.interpretations) {
         reachD++;
         if (e.docIds.some((d) => docs.has(d))) reachN++;
       }
     }
     if (result.ambiguous === null) unparsed++;
-    rejected += isArray(result.rejected) ? result.rejected.length : 0;
+    rejected += result.rejected === undefined ? 0 : result.rejected.length;
     const said = result.ambiguous === true;
     if (said && expected.ambiguous) tp++;
     else if (said) fp++;
     else if (expected.ambiguous) fn++;
     else tn++;
     if (!(said && expected.ambiguous)) continue;
-    const got = result.interpretations.map((it) => new Set(it.chunkIds.map((c) => docOf(c))));
+    const got = result.interpretations.map((it) => new Set(it.chunkIds.map((c) => String(docOf(c)))));
     for (const docs of got) {
       groundedD++;
       if (expected.interpretations.some((e) => [...docs].every((d) => e.docIds.includes(d)))) groundedN++;

@@ -4,7 +4,7 @@
 // For percentage judges (answer_correctness) each cell also reports |predicted% - gold%|: per item
 // (mean absolute error) and for the set (the judged accuracy the judge would report vs the humans').
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectBoolean, expectInteger, expectOptions, expectString, invalid, isInstance, isObject } from '../core/validate.js';
+import { expectArray, expectBoolean, expectInteger, expectNumber, expectOptions, expectString, invalid, isInstance, isObject } from '../core/validate.js';
 import { LlmClient } from '../llm/client.js';
 import { calibrateJudge } from '../llm/calibration.js';
 import { seededShuffle, splitTrainTest } from './split.js';
@@ -19,8 +19,13 @@ const JUDGE_NAMES = ['context_relevance', 'answer_relevance', 'answer_correctnes
  *   setError = |mean prediction - mean label|; null without scored rows
  */
 export function percentError(rows, bias = 0) {
-  const list = expectArray(rows, 'rows', { maxLength: 10000000, item: (r, n) => { if (!isObject(r)) throw invalid(n, 'a {label, prediction} row', r); } });
-  const scored = list.filter((r) => typeof r.prediction === 'number' && Number.isFinite(r.prediction) && typeof r.label === 'number');
+  const list = expectArray(rows, 'rows', { maxLength: 10000000, item: (r, n) => {
+    if (!isObject(r)) throw invalid(n, 'a {label, prediction} row', r);
+    expectNumber(r.label, `${n}.label`, { min: 0, max: 100 });
+    if (r.prediction !== null) expectNumber(r.prediction, `${n}.prediction`, { min: 0, max: 100 });
+  } });
+  expectNumber(bias, 'bias', { min: -100, max: 100 });
+  const scored = list.filter((r) => r.prediction !== null);
   if (scored.length === 0) return { n: 0, meanAbsoluteError: null, predictedMean: null, goldMean: null, setError: null };
   const clamp = (v) => Math.min(100, Math.max(0, v));
   let abs = 0; let p = 0; let g = 0;

@@ -181,8 +181,8 @@ export function tuneAgreement(llmTune, humanTune) {
   const a = rowsOf(llmTune, 'llmTune');
   const b = rowsOf(humanTune, 'humanTune');
   if (a.length !== b.length || a.length === 0) throw invalid('humanTune.table', `${a.length} rows (the same grid as llmTune)`, b);
-  const picked = llmTune.best.index;
-  const hb = humanTune.best.index;
+  const picked = expectInteger(llmTune.best.index, 'llmTune.best.index', { min: 0, max: a.length - 1 });
+  const hb = expectInteger(humanTune.best.index, 'humanTune.best.index', { min: 0, max: b.length - 1 });
   const nanToNull = (v) => (v === null || v === undefined || Number.isNaN(v) ? null : v);
   const x = a.map((r) => r.value);
   const y = b.map((r) => r.value);
