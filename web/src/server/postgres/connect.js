@@ -1,9 +1,11 @@
 // Connections for the CLI and servers: postgres:// URLs (credentials from the URL or the standard
 // PG* environment variables, as libpq and node-postgres read them), never printed unmasked.
 import { RagwasmError } from '../../core/errors.js';
+import { expectString } from '../../core/validate.js';
 
 /** The URL with its password replaced by '***' (for every message that names a server). */
 export function maskUrl(url) {
+  expectString(url, 'url');
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -15,7 +17,8 @@ export function maskUrl(url) {
 
 /** Masks `password` (and the URL's password) inside any text, e.g. a driver error message. */
 export function maskSecrets(text, url) {
-  let out = String(text);
+  let out = expectString(text, 'text');
+  if (url !== undefined && url !== null) expectString(url, 'url');
   const pw = [];
   try {
     const u = new URL(url);

@@ -2,6 +2,7 @@
 // loads the collection into an empty schema with `psql -f FILE` (the same statements, parameters
 // inlined as literals). It answers the export's catalog reads as a fresh database would.
 import { RagwasmError } from '../../core/errors.js';
+import { expectFunction, expectOptions } from '../../core/validate.js';
 
 function literal(v) {
   if (v === null || v === undefined) return 'NULL';
@@ -20,7 +21,9 @@ export function inlineParams(text, params = []) {
  * @param {(sql: string) => void|Promise<void>} write receives each statement with its ';\n'
  * @param {{vectors?: boolean}} [options] vectors: pretend pgvector is installed (default true)
  */
-export function sqlFileClient(write, { vectors = true } = {}) {
+export function sqlFileClient(write, options = {}) {
+  expectFunction(write, 'write');
+  const { vectors = true } = expectOptions(options, 'sqlFileClient options', ['vectors']);
   return {
     async query(text, params) {
       const sql = inlineParams(text, params);
@@ -49,7 +52,10 @@ function csvField(v) {
  * @param {(table: string, csv: string) => void|Promise<void>} appendCsv
  * @param {{vectors?: boolean}} [options]
  */
-export function csvFilesClient(write, appendCsv, { vectors = true } = {}) {
+export function csvFilesClient(write, appendCsv, options = {}) {
+  expectFunction(write, 'write');
+  expectFunction(appendCsv, 'appendCsv');
+  const { vectors = true } = expectOptions(options, 'csvFilesClient options', ['vectors']);
   const sql = sqlFileClient(write, { vectors });
   const started = new Set();
   return {
