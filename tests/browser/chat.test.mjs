@@ -453,3 +453,61 @@ test('doc chat: twelve sample questions asked through the page cite passages hol
     assert.deepEqual(consoleErrors, []);
   });
 });
+
+test('doc chat: query clarification shows grounded readings as buttons, and a button re-asks with that reading', async () => {
+  // A scripted OpenAI-protocol server (CORS): the clarification request (not streamed, query_clarify
+  // prompt) gets two readings citing passages 1 and 2 and one citing a passage never shown; answers stream.
+  const seen = [];
+  const server = createServer(async (req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type, accept, x-api-key', 'access-control-allow-methods': 'POST, OPTIONS' };
+    if (req.method === 'OPTIONS') { res.writeHead(204, cors).end(); return; }
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    seen.push(body);
+    if (!body.stream) {
+      const text = JSON.stringify({ ambiguous: true, interpretations: [{ question: 'How long is the WS-410 warranty?', passages: [1] },
+        { question: 'How long is the DL-7 warranty?', passages: [2] }, { question: 'How long is the HX-9 warranty?', passages: [40] }] });
+      res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'double-model', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 } }));
+      return;
+    }
+    res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const ev of openaiSse(['Scripted answer [1].'])) res.write(`${ev}\n\n`);
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  try {
+    await withPage(async ({ page, url: base, consoleErrors }) => {
+      await page.goto(`${base}web/demo/chat.html`);
+      await waitState(page, ['done']);
+      await page.setInputFiles('#files', [
+        { name: 'ws410.md', mimeType: 'text/markdown', buffer: Buffer.from('# WS-410\n\n## Warranty\n\nThe WS-410 weather station has a warranty of 3 years.\n') },
+        { name: 'dl7.md', mimeType: 'text/markdown', buffer: Buffer.from('# DL-7\n\n## Warranty\n\nThe DL-7 data logger has a warranty of 2 years.\n') }]);
+      await page.waitForFunction(() => /^ready: 2 documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
+      await page.click('#settings summary');
+      await page.selectOption('#provider', 'openai');
+      await page.fill('#endpoint', `${origin}/v1`);
+      await page.fill('#model', 'double-model');
+      await page.check('#clarify');
+      await page.fill('#question', 'How long is the warranty?');
+      await page.click('#ask-btn');
+      await waitState(page, ['clarify', 'failed']);
+      assert.equal(await page.textContent('#status'), 'which question did you mean?');
+      const choices = await page.$$eval('#clarify-choices button', (bs) => bs.map((b) => b.textContent));
+      assert.deepEqual(choices, ['How long is the WS-410 warranty?', 'How long is the DL-7 warranty?'], 'the reading citing an unshown passage is not offered');
+      assert.equal(seen.length, 1, 'no answer request before a reading is chosen');
+      await page.click('#clarify-choices button >> nth=1');
+      await waitState(page, ['answered', 'failed']);
+      assert.equal(await page.inputValue('#question'), 'How long is the DL-7 warranty?');
+      assert.equal(seen.length, 2, 'the chosen reading is asked once, without a second clarification');
+      assert.equal(seen[1].stream, true);
+      assert.ok(JSON.stringify(seen[1].messages).includes('How long is the DL-7 warranty?'));
+      assert.equal(await page.isVisible('#clarify-choices'), false);
+      assert.deepEqual(consoleErrors, []);
+    });
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
