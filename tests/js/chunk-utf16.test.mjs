@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { init, chunk } from '../../web/src/index.js';
 import { _setChunkPaths } from '../../web/src/chunk/chunk.js';
-import { skipUnlessShared, build } from './helpers.mjs';
+import { skipUnlessShared, build, seededRandom } from './helpers.mjs';
 
 await init();
 
@@ -18,16 +18,6 @@ const PIECES = ['word', 'Lorem', 'ipsum', ' ', ' ', '\n', '\r\n', '\n\n', '. ', 
   '\u2028', '\ufeff', '# Header\n', '\n## Sub\n', '```\n', '```\n\n', '| a | b |\n', '\n\n---\n\n', '\t', 'été', 'Ж',
   '\ud800', '\udc00', '\ud83d', 'x'.repeat(300)];
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomDoc(r) {
   const n = Math.floor(r() * 250);
@@ -56,7 +46,7 @@ function allPaths(doc, options) {
 
 test('the UTF-16 path equals the UTF-8 path on random documents with lone surrogates', () => {
   const docs = build === 'debug' ? 150 : 500;
-  const r = rng(20261121);
+  const r = seededRandom(20261121);
   let chunks = 0;
   for (let i = 0; i < docs; i++) {
     const doc = { id: `d${i}`, text: randomDoc(r) };

@@ -45,17 +45,8 @@ export function hashedBagOfWords(texts, { dims = 32, normalize = true, weighted 
   });
 }
 
-/** Seeded uniform random numbers in [0, 1) (mulberry32): the same sequence in every run and build. */
-export function seededRandom(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6D2B79F5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded uniform random numbers in [0, 1) (mulberry32), the library's (web/src/goldens/split.js). */
+export { seededRandom } from '../../web/src/goldens/split.js';
 
 /** Captured stdout/stderr for calling the CLI's main(argv, io) in-process: {io, out(), err()}. */
 export function captureIo() {

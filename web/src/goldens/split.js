@@ -2,11 +2,17 @@
 // train/test split is the same on every machine for the same seed.
 import { expectArray, expectInteger, expectNumber, expectOptions } from '../core/validate.js';
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
+/**
+ * Seeded uniform random numbers in [0, 1) (mulberry32): the same sequence in every run and build.
+ * Also the tests' seeded source (tests/js/helpers.mjs re-exports it).
+ * @param {number} seed
+ * @returns {() => number}
+ */
+export function seededRandom(seed) {
+  let s = seed >>> 0;
   return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
+    s = (s + 0x6D2B79F5) >>> 0;
+    let t = s;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -22,7 +28,7 @@ function mulberry32(seed) {
  */
 export function seededShuffle(items, seed) {
   const out = expectArray(items, 'items', { maxLength: 100000000 });
-  const rand = mulberry32(expectInteger(seed, 'seed', { min: 0, max: 4294967295 }));
+  const rand = seededRandom(expectInteger(seed, 'seed', { min: 0, max: 4294967295 }));
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [out[i], out[j]] = [out[j], out[i]];
