@@ -49,7 +49,7 @@ function report(r) {
 
 export default {
   name: 'judge',
-  summary: 'calibrate an LLM judge against human labels (kappa, F1, off-by-one, confusion matrix)',
+  summary: 'calibrate an LLM judge against human labels (kappa, F1, off-by-one, confusion matrix); --models x --prompts grid',
   usage: 'judge --labels FILE --judge NAME --provider openai|anthropic --base-url URL (--model NAME | --models A,B [--prompts P1.json,builtin]) [options]',
   description: 'FILE is JSONL: one object per line with the judge\'s inputs (context_relevance: question, passage; '
     + 'answer_relevance: question, answer; answer_correctness: question, answer, reference; groundedness: answer, '
