@@ -361,3 +361,4 @@ export function comparePrompts(client: LlmClient, items: LabelledItem[], options
   promptB?: PromptTemplate; samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal }):
   Promise<{ a: CalibrationReport; b: CalibrationReport; onlyA: number; onlyB: number; both: number; neither: number }>;
 export * from './retrieve/rerank.js';
+export * from './experiment/experiment.js';

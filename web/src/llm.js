@@ -19,3 +19,9 @@ import { setLlmAnswerHooks } from './answer/llm-hooks.js';
 import { generateAnswer as generateAnswerHook } from './llm/answer.js';
 import { rewriteQuery as rewriteQueryHook } from './llm/enrich.js';
 setLlmAnswerHooks({ generateAnswer: generateAnswerHook, rewriteQuery: rewriteQueryHook });
+// Experiments (issue 16): grids of pipeline configs x answer models x prompts, run, summarized and reported.
+export { parseExperimentGrid } from './experiment/grid.js';
+export { planExperiment, runExperiment } from './experiment/run.js';
+export { summarizeExperiment, experimentMarkdown, scoreAnswer } from './experiment/summary.js';
+export { experimentReportHtml } from './experiment/report.js';
+export { FileReplyCache } from './experiment/reply-cache.js';
