@@ -15,7 +15,12 @@ export function maskUrl(url) {
 
 /** Masks `password` (and the URL's password) inside any text, e.g. a driver error message. */
 export function maskSecrets(text, url) {
-  let out = String(text);
+  let out;
+  try {
+    out = String(text);
+  } catch {
+    out = '[unprintable]';  // e.g. Object.create(null): no toString to call
+  }
   const pw = [];
   try {
     const u = new URL(url);
