@@ -262,3 +262,10 @@ test('#16 the CLI writes results, markdown tables and the report for the extract
   assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 5 * QUESTIONS.length);
   assert.ok(existsSync(report));
 });
+
+test('#16 questionIds selects a subset; an unknown id is named', async () => {
+  const plan = await planExperiment({ base: BASE, answer: { judge: endpoint('judge') } }, dataset, { questionIds: ['q2', 'q5'] });
+  assert.equal(plan.questions, 2);
+  assert.equal(plan.llmCalls, 1);  // q2 is judged, q5 is unanswerable
+  await assert.rejects(planExperiment({ base: BASE }, dataset, { questionIds: ['q2', 'q9'] }), /options.questionIds\[1\]: expected the id of a dataset question, got "q9"/);
+});

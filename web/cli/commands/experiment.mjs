@@ -31,6 +31,21 @@ function readGrid(path) {
   return grid;
 }
 
+// --split FILE:NAME -> the id list under NAME.
+function readSplit(spec) {
+  const at = spec.lastIndexOf(':');
+  if (at <= 0) throw new UsageError(`--split: expected FILE:NAME (e.g. examples/corpus/split.json:reporting), got '${spec}'`);
+  const [file, name] = [spec.slice(0, at), spec.slice(at + 1)];
+  let ids;
+  try {
+    ids = JSON.parse(readFileSync(file, 'utf8'))[name];
+  } catch (e) {
+    throw new UsageError(`--split: cannot read ${file} (${e.code ?? e.message})`);
+  }
+  if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) throw new UsageError(`--split: ${file} has no list of question ids under '${name}'`);
+  return ids;
+}
+
 // Records of an earlier run; a last line cut by a kill is ignored (its question runs again).
 function readRecords(path) {
   if (!path || !existsSync(path)) return [];
@@ -74,11 +89,12 @@ export default {
     cache: { type: 'string', help: 'LLM reply cache file (JSONL)' },
     'dry-run': { type: 'boolean', help: 'print the cells, LLM calls and estimated cost; send nothing' },
     budget: { type: 'string', help: 'stop before the estimated spending of this run exceeds this amount' },
+    split: { type: 'string', help: 'FILE:NAME: only the question ids listed under NAME in the JSON FILE (e.g. examples/corpus/split.json:reporting)' },
     limit: { type: 'string', help: 'only the first N questions' },
     title: { type: 'string', help: 'report title' },
   },
   async run(values, positionals, io) {
-    let grid, limit, budget;
+    let grid, limit, budget, questionIds;
     try {
       if (!values.grid) throw new UsageError('--grid: required (a grid file, docs/experiments.md)');
       if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -88,6 +104,7 @@ export default {
         if (!/^\d+(\.\d+)?$/.test(values.budget) || !Number.isFinite(budget)) throw new UsageError(`--budget: expected an amount >= 0, got '${values.budget}'`);
       }
       grid = readGrid(values.grid);
+      if (values.split !== undefined) questionIds = readSplit(values.split);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm experiment: ${e.message}\n`);
@@ -97,6 +114,7 @@ export default {
     const done = readRecords(values.out);
     const common = { done };
     if (limit !== undefined) common.limit = limit;
+    if (questionIds !== undefined) common.questionIds = questionIds;
     if (values['dry-run']) {
       const plan = await planExperiment(grid, dataset, common);
       const rows = plan.cells.map((c) => `| ${c.name.replace(/\|/g, '\\|')} | ${c.answerer}${c.model ? ` (${c.model})` : ''} | ${c.questions} | ${c.done} | ${c.llmCalls} | ${c.estimatedCost.toFixed(6)} |`);

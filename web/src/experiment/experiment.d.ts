@@ -102,7 +102,7 @@ export interface ExperimentPlan {
   doneRecords: number;
 }
 export function planExperiment(grid: ExperimentGrid | string, dataset: ExperimentDataset,
-  options?: { done?: ExperimentRecord[]; limit?: number }): Promise<ExperimentPlan>;
+  options?: { done?: ExperimentRecord[]; limit?: number; questionIds?: string[] }): Promise<ExperimentPlan>;
 
 export interface MeanCI { mean: number; low: number | null; high: number | null; n: number }
 export interface ExperimentCellSummary {
@@ -141,6 +141,8 @@ export function runExperiment(grid: ExperimentGrid | string, dataset: Experiment
   fetch?: typeof fetch;
   embedder?: object;
   limit?: number;
+  /** Only these questions (e.g. one half of a split), in dataset order. */
+  questionIds?: string[];
 }): Promise<ExperimentResult>;
 
 export function summarizeExperiment(run: { cells: Array<{ name: string; id: string; kind: string; answerer: string; k: number;

@@ -49,6 +49,19 @@ function checkDataset(dataset) {
   return { documents, questions };
 }
 
+// The questions a run covers: options.questionIds (in dataset order), then options.limit.
+function selectQuestions(all, o) {
+  let qs = all;
+  if (o.questionIds !== undefined) {
+    const ids = expectArray(o.questionIds, 'options.questionIds', { maxLength: 1000000, item: (v, n) => expectString(v, n) });
+    const known = new Set(all.map((q) => q.id));
+    ids.forEach((id, i) => { if (!known.has(id)) throw invalid(`options.questionIds[${i}]`, 'the id of a dataset question', id); });
+    const keep = new Set(ids);
+    qs = all.filter((q) => keep.has(q.id));
+  }
+  return o.limit === undefined ? qs : qs.slice(0, expectInteger(o.limit, 'options.limit', { min: 1, max: 100000000 }));
+}
+
 const estimateTokens = (chars) => Math.ceil(chars / 4);
 function messageChars(messages) {
   let n = 0;
@@ -76,16 +89,17 @@ function answerChunkCount(cell) {
  * document length) characters, plus answer.outputTokens out). Spends nothing.
  * @param {object|string} grid an experiment grid (parseExperimentGrid)
  * @param {{documents: object[], questions: object[]}} dataset
- * @param {{done?: object[], limit?: number}} [options] done: records of an earlier run (the --out JSONL)
+ * @param {{done?: object[], limit?: number, questionIds?: string[]}} [options] done: records of an earlier run (the --out JSONL);
+ *   questionIds: only these questions (e.g. one half of a split); limit: only the first N
  * @returns {Promise<{cells: object[], questions: number, llmCalls: number, estimatedCost: number|null,
  *   unpricedCalls: number, doneRecords: number}>}
  * @throws {RagwasmError} as parseExperimentGrid; INVALID_ARGUMENT (malformed dataset or options)
  */
 export async function planExperiment(grid, dataset, options = {}) {
-  const o = expectOptions(options, 'planExperiment options', ['done', 'limit']);
+  const o = expectOptions(options, 'planExperiment options', ['done', 'limit', 'questionIds']);
   const g = parseExperimentGrid(grid);
   const data = checkDataset(dataset);
-  const questions = o.limit === undefined ? data.questions : data.questions.slice(0, expectInteger(o.limit, 'options.limit', { min: 1, max: 100000000 }));
+  const questions = selectQuestions(data.questions, o);
   const done = doneKeys(o.done);
   const meanDoc = data.documents.reduce((s, d) => s + String(d.text ?? '').length, 0) / data.documents.length;
   const answerTemplate = await loadPrompt('answer_grounded');
@@ -175,15 +189,16 @@ function oracleOrder(hits, q, col) {
  * @param {(model: object) => (string|undefined)} [options.apiKey] the API key of an endpoint (the CLI reads model.apiKeyEnv)
  * @param {Function} [options.fetch] fetch for the LLM clients (tests)
  * @param {object} [options.embedder] embedder for configs with a dense index (default: the static model)
- * @param {number} [options.limit] only the first N questions
+ * @param {string[]} [options.questionIds] only these questions (e.g. one half of a split), in dataset order
+ * @param {number} [options.limit] only the first N questions (after questionIds)
  * @returns {Promise<object>} the summary (summarizeExperiment) plus `stopped` ({reason: 'budget', cell, question} or null) and `spent`
  * @throws {RagwasmError} as parseExperimentGrid and planExperiment; INVALID_ARGUMENT (a budget with an unpriced endpoint)
  */
 export async function runExperiment(grid, dataset, options = {}) {
-  const o = expectOptions(options, 'runExperiment options', ['done', 'onRecord', 'onProgress', 'budget', 'cache', 'apiKey', 'fetch', 'embedder', 'limit']);
+  const o = expectOptions(options, 'runExperiment options', ['done', 'onRecord', 'onProgress', 'budget', 'cache', 'apiKey', 'fetch', 'embedder', 'limit', 'questionIds']);
   const g = parseExperimentGrid(grid);
   const data = checkDataset(dataset);
-  const questions = o.limit === undefined ? data.questions : data.questions.slice(0, expectInteger(o.limit, 'options.limit', { min: 1, max: 100000000 }));
+  const questions = selectQuestions(data.questions, o);
   if (o.onRecord !== undefined) expectFunction(o.onRecord, 'options.onRecord');
   if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
   if (o.apiKey !== undefined) expectFunction(o.apiKey, 'options.apiKey');
