@@ -269,3 +269,21 @@ test('#16 questionIds selects a subset; an unknown id is named', async () => {
   assert.equal(plan.llmCalls, 1);  // q2 is judged, q5 is unanswerable
   await assert.rejects(planExperiment({ base: BASE }, dataset, { questionIds: ['q2', 'q9'] }), /options.questionIds\[1\]: expected the id of a dataset question, got "q9"/);
 });
+
+test('#16 the rerank section is honoured: rerank type llm goes through answer.reranker, counted per question', async () => {
+  const base = { ...BASE, retrieval: { k: 2, candidates: 10 }, rerank: { type: 'llm', candidates: 4, keep: 2 } };
+  expectPathError({ base }, 'answer.reranker: cell "base" enables rerank type "llm": give the reranking endpoint (same fields as a model)');
+  const grid = { base, answer: { reranker: endpoint('reranker') } };
+  const plan = await planExperiment(grid, dataset);
+  assert.equal(plan.llmCalls, 4 * QUESTIONS.length);  // an upper bound: one call per candidate
+  double.reset();
+  // Scripted grades: the sick-leave section is the most relevant passage for every question.
+  double.always((req) => ({ json: openaiJson(/Passage:\n[^]*Sick leave is 10 days/.test(req.raw.replace(/\\n/g, '\n')) ? 'Score: 3' : 'Score: 0') }));
+  const records = [];
+  await runExperiment(grid, dataset, { onRecord: (r) => { records.push(r); } });
+  assert.equal(records.reduce((s, r) => s + r.llm.calls, 0), double.requests.length);
+  assert.ok(records.every((r) => r.llm.calls <= 4));
+  const q1 = records.find((r) => r.questionId === 'q1');
+  assert.match(q1.retrieval.chunks[0].text, /Sick leave is 10 days/);  // BM25 ranks the PTO section first; the grades put this one first
+  await assert.rejects(runExperiment({ base: { ...base, rerank: { type: 'cross-encoder' } } }, dataset), /options.reranker: cell "base" enables rerank type "cross-encoder"/);
+});

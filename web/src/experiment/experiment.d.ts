@@ -31,7 +31,8 @@ export interface ExperimentGrid {
   cells?: Array<{ name: string; config?: object }>;
   /** Extra cells: 'no-retrieval' (base with retrieval.k 0) and 'oracle' (the reference documents' chunks first). */
   baselines?: Array<'no-retrieval' | 'oracle'>;
-  answer?: { models?: ExperimentEndpoint[]; prompts?: ExperimentPrompt[]; judge?: ExperimentEndpoint; outputTokens?: number };
+  /** reranker: the endpoint of cells whose config enables rerank type "llm" (createLlmReranker). */
+  answer?: { models?: ExperimentEndpoint[]; prompts?: ExperimentPrompt[]; judge?: ExperimentEndpoint; reranker?: ExperimentEndpoint; outputTokens?: number };
   /** The cell the others are tested against, or {path, label}: each cell against the cell that differs
    * from it only in that varied path, set to that label (same model and prompt). */
   baseline?: string | { path: string; label: string };
@@ -53,7 +54,7 @@ export interface ParsedExperimentGrid {
   baseline: string | null;
   /** The paired comparisons to make: each cell and its baseline cell. */
   pairs: Array<{ cell: string; baseline: string }>;
-  answer: { models: ExperimentEndpoint[]; prompts: Array<{ name: string; template: object | null }>; judge: ExperimentEndpoint | null; outputTokens: number };
+  answer: { models: ExperimentEndpoint[]; prompts: Array<{ name: string; template: object | null }>; judge: ExperimentEndpoint | null; reranker: ExperimentEndpoint | null; outputTokens: number };
   evaluation: { cutoffs: number[]; maxK: number; threshold: number; samples: number; trials: number; seed: number; minGain: number };
 }
 
@@ -143,6 +144,8 @@ export function runExperiment(grid: ExperimentGrid | string, dataset: Experiment
   limit?: number;
   /** Only these questions (e.g. one half of a split), in dataset order. */
   questionIds?: string[];
+  /** For cells whose config enables rerank of type cross-encoder or custom. */
+  reranker?: (query: string, items: Array<{ text: string }>) => Promise<number[]> | number[];
 }): Promise<ExperimentResult>;
 
 export function summarizeExperiment(run: { cells: Array<{ name: string; id: string; kind: string; answerer: string; k: number;

@@ -8,7 +8,7 @@ import { describe, expectJsonValue, isArray, isPlainObject } from '../core/valid
 import { parsePipelineConfig } from '../pipeline/pipeline.js';
 
 const GRID_KEYS = ['base', 'vary', 'cells', 'baselines', 'answer', 'baseline', 'evaluation'];
-const ANSWER_KEYS = ['models', 'prompts', 'judge', 'outputTokens'];
+const ANSWER_KEYS = ['models', 'prompts', 'judge', 'reranker', 'outputTokens'];
 const MODEL_KEYS = ['name', 'provider', 'baseUrl', 'model', 'price', 'apiKeyEnv', 'maxRetries', 'retryBaseMs', 'retryMaxMs', 'timeoutMs', 'concurrency'];
 const EVALUATION_KEYS = ['cutoffs', 'maxK', 'threshold', 'samples', 'trials', 'seed', 'minGain'];
 const BASELINES = ['no-retrieval', 'oracle'];
@@ -218,7 +218,7 @@ export function parseExperimentGrid(grid) {
   }
 
   // Answer models x prompts (and the judge).
-  const answer = { models: [], prompts: [{ name: 'built-in', template: null }], judge: null, outputTokens: 200 };
+  const answer = { models: [], prompts: [{ name: 'built-in', template: null }], judge: null, reranker: null, outputTokens: 200 };
   if (g.answer !== undefined) {
     keysOf(g.answer, 'answer', ANSWER_KEYS);
     if (g.answer.models !== undefined) {
@@ -235,6 +235,7 @@ export function parseExperimentGrid(grid) {
       answer.prompts = g.answer.prompts.map((p, i) => parsePromptEntry(p, `answer.prompts[${i}]`));
     }
     if (g.answer.judge !== undefined) answer.judge = parseModel(g.answer.judge, 'answer.judge');
+    if (g.answer.reranker !== undefined) answer.reranker = parseModel(g.answer.reranker, 'answer.reranker');
     if (g.answer.outputTokens !== undefined) {
       if (!Number.isInteger(g.answer.outputTokens) || g.answer.outputTokens < 1 || g.answer.outputTokens > 100000) {
         throw expected('answer.outputTokens', 'an integer in [1, 100000]', g.answer.outputTokens);
@@ -271,6 +272,8 @@ export function parseExperimentGrid(grid) {
       cells.push({ name: v.name, ...common, model: null, prompt: null });
     }
   });
+  const llmRerank = cells.find((c) => c.config.rerank.enabled && c.config.rerank.type === 'llm' && c.config.retrieval.k > 0);
+  if (llmRerank && !answer.reranker) throw gridError('answer.reranker', `cell ${quote(llmRerank.name)} enables rerank type "llm": give the reranking endpoint (same fields as a model)`);
   if (cells.length > MAX_CELLS) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: grid: at most ${MAX_CELLS} cells allowed, got ${cells.length}`);
   const seenNames = new Set();
   for (const c of cells) {

@@ -14,6 +14,7 @@ import { createLlmClient } from '../llm/client.js';
 import { PriceTable } from '../llm/cost.js';
 import { generateAnswer } from '../llm/answer.js';
 import { judgeAnswerCorrectness } from '../llm/judges.js';
+import { createLlmReranker } from '../retrieve/rerank.js';
 import { canonicalJson, sha256Hex } from '../llm/cache.js';
 import { definePrompt, loadPrompt } from '../llm/prompts.js';
 import { parseExperimentGrid } from './grid.js';
@@ -104,6 +105,8 @@ export async function planExperiment(grid, dataset, options = {}) {
   const meanDoc = data.documents.reduce((s, d) => s + String(d.text ?? '').length, 0) / data.documents.length;
   const answerTemplate = await loadPrompt('answer_grounded');
   const judgeTemplate = await loadPrompt('judge_answer_correctness');
+  const relevanceTemplate = await loadPrompt('judge_context_relevance');
+  const searched = new Set();
   const cells = [];
   let llmCalls = 0;
   let cost = 0;
@@ -114,8 +117,20 @@ export async function planExperiment(grid, dataset, options = {}) {
     const passageChars = answerChunkCount(cell) * Math.min(cell.config.chunker.chunkSize, meanDoc);
     let calls = 0;
     let cellCost = 0;
+    // LLM reranking: one context-relevance call per candidate, once per distinct search (cells that
+    // share the collection, retrieval and rerank settings share the reranked lists).
+    const rr = cell.config.rerank;
+    const searchKey = canonicalJson({ chunker: cell.config.chunker, indexes: cell.config.indexes, retrieval: cell.config.retrieval, rerank: rr });
+    const reranks = rr.enabled && rr.type === 'llm' && cell.config.retrieval.k > 0 && !searched.has(searchKey) ? rr.candidates : 0;
+    searched.add(searchKey);
     for (const q of todo) {
       const out = g.answer.outputTokens;
+      if (reranks) {
+        const chars = messageChars(relevanceTemplate.messages) + q.question.length + Math.min(cell.config.chunker.chunkSize, meanDoc);
+        calls += reranks;
+        const c = priceOf(g.answer.reranker, estimateTokens(chars), 100);
+        if (c === null) unpriced += reranks; else cellCost += reranks * c;
+      }
       if (cell.answerer === 'llm') {
         const t = cell.prompt.template ? definePrompt(cell.prompt.template) : answerTemplate;
         const chars = messageChars(t.messages) + q.question.length + passageChars;
@@ -189,13 +204,15 @@ function oracleOrder(hits, q, col) {
  * @param {(model: object) => (string|undefined)} [options.apiKey] the API key of an endpoint (the CLI reads model.apiKeyEnv)
  * @param {Function} [options.fetch] fetch for the LLM clients (tests)
  * @param {object} [options.embedder] embedder for configs with a dense index (default: the static model)
+ * @param {Function} [options.reranker] reranker(query, items) -> scores for cells whose config enables rerank of type
+ *   cross-encoder or custom (type llm uses answer.reranker, an endpoint of the grid)
  * @param {string[]} [options.questionIds] only these questions (e.g. one half of a split), in dataset order
  * @param {number} [options.limit] only the first N questions (after questionIds)
  * @returns {Promise<object>} the summary (summarizeExperiment) plus `stopped` ({reason: 'budget', cell, question} or null) and `spent`
  * @throws {RagwasmError} as parseExperimentGrid and planExperiment; INVALID_ARGUMENT (a budget with an unpriced endpoint)
  */
 export async function runExperiment(grid, dataset, options = {}) {
-  const o = expectOptions(options, 'runExperiment options', ['done', 'onRecord', 'onProgress', 'budget', 'cache', 'apiKey', 'fetch', 'embedder', 'limit', 'questionIds']);
+  const o = expectOptions(options, 'runExperiment options', ['done', 'onRecord', 'onProgress', 'budget', 'cache', 'apiKey', 'fetch', 'embedder', 'limit', 'questionIds', 'reranker']);
   const g = parseExperimentGrid(grid);
   const data = checkDataset(dataset);
   const questions = selectQuestions(data.questions, o);
@@ -205,6 +222,7 @@ export async function runExperiment(grid, dataset, options = {}) {
   const budget = o.budget === undefined ? null : expectNumber(o.budget, 'options.budget', { min: 0 });
   const endpoints = [...new Set(g.cells.filter((c) => c.answerer === 'llm').map((c) => c.model))];
   if (g.answer.judge && g.cells.some((c) => c.answerer !== 'none')) endpoints.push(g.answer.judge);
+  if (g.answer.reranker && g.cells.some((c) => c.config.rerank.enabled && c.config.rerank.type === 'llm')) endpoints.push(g.answer.reranker);
   if (budget !== null) {
     for (const m of endpoints) {
       if (!m.price) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.budget: endpoint ${JSON.stringify(m.name)} has no price (answer.models[].price or answer.judge.price); a budget needs every price`);
@@ -228,6 +246,16 @@ export async function runExperiment(grid, dataset, options = {}) {
     }
     return clients.get(m);
   };
+  const rerankers = new Map();
+  const rerankerFor = (m) => {
+    if (!rerankers.has(m)) rerankers.set(m, createLlmReranker(clientFor(m)).reranker);
+    return rerankers.get(m);
+  };
+  const needsReranker = g.cells.find((c) => c.config.rerank.enabled && c.config.rerank.type !== 'llm' && c.config.retrieval.k > 0);
+  if (needsReranker && o.reranker === undefined) {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.reranker: cell ${JSON.stringify(needsReranker.name)} enables rerank type "${needsReranker.config.rerank.type}": pass the reranker function (e.g. createCrossEncoderReranker(...).reranker from ragwasm/onnx)`);
+  }
+  if (o.reranker !== undefined) expectFunction(o.reranker, 'options.reranker');
   const answerTemplate = g.cells.some((c) => c.answerer === 'llm') ? await loadPrompt('answer_grounded') : null;
   const judgeTemplate = g.answer.judge ? await loadPrompt('judge_answer_correctness') : null;
 
@@ -253,11 +281,13 @@ export async function runExperiment(grid, dataset, options = {}) {
         await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text })));
       }
       const col = collections.get(colKey);
-      const searchKey = canonicalJson({ colKey, retrieval: cell.config.retrieval });
+      const searchKey = canonicalJson({ colKey, retrieval: cell.config.retrieval, rerank: cell.config.rerank });
       if (!searches.has(searchKey)) searches.set(searchKey, new Map());
       const cache = searches.get(searchKey);
       const client = cell.answerer === 'llm' ? clientFor(cell.model) : null;
       const judge = g.answer.judge && cell.answerer !== 'none' ? clientFor(g.answer.judge) : null;
+      const reranker = !cell.config.rerank.enabled || cell.config.retrieval.k === 0 ? null
+        : cell.config.rerank.type === 'llm' ? rerankerFor(g.answer.reranker) : o.reranker;
       const depth = Math.max(REF_RANK_DEPTH, g.evaluation.maxK, ...g.evaluation.cutoffs, cell.config.retrieval.k);
 
       for (let qi = 0; qi < todo.length; qi++) {
@@ -278,45 +308,51 @@ export async function runExperiment(grid, dataset, options = {}) {
             break;
           }
         }
-        // Retrieval (shared by cells with the same collection and retrieval settings).
-        let s = cache.get(q.id);
-        if (!s) {
-          const t0 = now();
-          let hits = [];
-          let error = null;
-          try {
-            if (cell.config.retrieval.k > 0) hits = await col.search(q.question, { k: Math.min(depth, Math.max(1, col.chunks.size)) });
-          } catch (e) {
-            // A question BM25 cannot search (only stopwords): nothing retrieved, said in the record.
-            if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT') throw e;
-            error = e.message.replace(/^ragwasm: /, '');
-          }
-          s = { hits, ms: now() - t0, error };
-          cache.set(q.id, s);
-        }
-        const hits = cell.kind === 'oracle' ? oracleOrder(s.hits, q, col) : s.hits;
-        const rec = { cellId: id, cell: cell.name, k: cell.config.retrieval.k, questionId: q.id, question: q.question, answerable: q.answerable, reference: q.answer };
-        rec.retrieval = retrievalScores(q, hits, cell, g.evaluation);
-        if (s.error) rec.retrieval.error = s.error;
-        rec.latencyMs = { retrieve: s.ms, answer: 0, judge: 0 };
-        rec.llm = { calls: 0, cachedCalls: 0, retries: 0, cost: 0 };
-        const passages = hits.slice(0, answerChunkCount(cell));
+        // LLM calls, retries and cost of this question: the clients' counters around it (questions run one at a time).
         const before = snapshot(clients);
+        let rec = null;
         try {
-          await answerAndJudge(rec, q, cell, passages, client, judge);
+          // Retrieval (shared by cells with the same collection, retrieval and rerank settings).
+          let s = cache.get(q.id);
+          if (!s) {
+            const t0 = now();
+            let hits = [];
+            let error = null;
+            try {
+              const so = { k: Math.min(depth, Math.max(1, col.chunks.size)) };
+              if (reranker) so.reranker = reranker;
+              if (cell.config.retrieval.k > 0) hits = await col.search(q.question, so);
+            } catch (e) {
+              // A question BM25 cannot search (only stopwords): nothing retrieved, said in the record.
+              if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT' || !/query/.test(e.message)) throw e;
+              error = e.message.replace(/^ragwasm: /, '');
+            }
+            s = { hits, ms: now() - t0, error };
+            cache.set(q.id, s);
+          }
+          const hits = cell.kind === 'oracle' ? oracleOrder(s.hits, q, col) : s.hits;
+          rec = { cellId: id, cell: cell.name, k: cell.config.retrieval.k, questionId: q.id, question: q.question, answerable: q.answerable, reference: q.answer };
+          rec.retrieval = retrievalScores(q, hits, cell, g.evaluation);
+          if (s.error) rec.retrieval.error = s.error;
+          rec.latencyMs = { retrieve: s.ms, answer: 0, judge: 0 };
+          rec.llm = { calls: 0, cachedCalls: 0, retries: 0, cost: 0 };
+          await answerAndJudge(rec, q, cell, hits.slice(0, answerChunkCount(cell)), client, judge);
         } catch (e) {
           if (!(e instanceof RagwasmError)) throw e;
           result.status = 'failed';
           result.error = `question ${q.id}: ${e.code}: ${e.message.replace(/^ragwasm: /, '')}`;
-          break;
         } finally {
           const after = snapshot(clients);
-          rec.llm.calls = after.calls - before.calls - (after.cacheHits - before.cacheHits);
-          rec.llm.cachedCalls = after.cacheHits - before.cacheHits;
-          rec.llm.retries = after.retries - before.retries;
-          rec.llm.cost = after.unpriced === before.unpriced ? after.cost - before.cost : null;
-          if (rec.llm.cost !== null) spent += rec.llm.cost;
+          const cost = after.unpriced === before.unpriced ? after.cost - before.cost : null;
+          if (cost !== null) spent += cost;
+          if (rec) {
+            rec.llm.calls = after.calls - before.calls - (after.cacheHits - before.cacheHits);
+            rec.llm.cachedCalls = after.cacheHits - before.cacheHits;
+            rec.llm.retries = after.retries - before.retries;
+            rec.llm.cost = cost;
+          }
         }
+        if (result.status === 'failed') break;
         rec.latencyMs.total = rec.latencyMs.retrieve + rec.latencyMs.answer + rec.latencyMs.judge;
         records.push(rec);
         if (o.onRecord) await o.onRecord(rec);
