@@ -287,3 +287,14 @@ test('#16 the rerank section is honoured: rerank type llm goes through answer.re
   assert.match(q1.retrieval.chunks[0].text, /Sick leave is 10 days/);  // BM25 ranks the PTO section first; the grades put this one first
   await assert.rejects(runExperiment({ base: { ...base, rerank: { type: 'cross-encoder' } } }, dataset), /options.reranker: cell "base" enables rerank type "cross-encoder"/);
 });
+
+test('#16 every chunker strategy runs from a grid, semantic and a dense leg with the default static model', async (t) => {
+  if (!existsSync(join(repoRoot, 'models/build/static-model.bin'))) return t.skip('the static model is not built (node scripts/build-assets.mjs)');
+  const r = await runExperiment({ base: { ...BASE, answerer: { type: 'none' } },
+    cells: [{ name: 'semantic', config: { chunker: { strategy: 'semantic', chunkSize: null, maxChunkSize: 300 } } },
+      { name: 'sentence', config: { chunker: { strategy: 'sentence', chunkSize: 200 } } },
+      { name: 'hybrid', config: { indexes: { bm25: { fields: { text: 1 } }, dense: {} } } }] }, dataset);
+  assert.deepEqual(r.cells.map((c) => [c.name, c.status, c.questions]), [['semantic', 'ok', 5], ['sentence', 'ok', 5], ['hybrid', 'ok', 5]]);
+  for (const c of r.cells) assert.ok(c.retrieval.recall[1] > 0, `${c.name}: no evidence found at rank 1`);
+  assert.equal(r.cells[0].answers, null);  // answerer none: retrieval only
+});

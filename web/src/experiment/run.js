@@ -8,6 +8,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { Collection } from '../pipeline/collection.js';
+import { createStaticEmbedder } from '../embed/embed.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { citationMetrics, evaluateEvidence } from '../metrics/metrics.js';
 import { createLlmClient } from '../llm/client.js';
@@ -203,7 +204,8 @@ function oracleOrder(hits, q, col) {
  * @param {{get: Function, set: Function}} [options.cache] LLM reply cache shared by every client (ResponseCache or a persistent store)
  * @param {(model: object) => (string|undefined)} [options.apiKey] the API key of an endpoint (the CLI reads model.apiKeyEnv)
  * @param {Function} [options.fetch] fetch for the LLM clients (tests)
- * @param {object} [options.embedder] embedder for configs with a dense index (default: the static model)
+ * @param {object} [options.embedder] embedder for configs with a dense index or the semantic chunker
+ *   (default: the static model of ragwasm-static-model, loaded once for the whole run)
  * @param {Function} [options.reranker] reranker(query, items) -> scores for cells whose config enables rerank of type
  *   cross-encoder or custom (type llm uses answer.reranker, an endpoint of the grid)
  * @param {string[]} [options.questionIds] only these questions (e.g. one half of a split), in dataset order
@@ -259,6 +261,7 @@ export async function runExperiment(grid, dataset, options = {}) {
   const answerTemplate = g.cells.some((c) => c.answerer === 'llm') ? await loadPrompt('answer_grounded') : null;
   const judgeTemplate = g.answer.judge ? await loadPrompt('judge_answer_correctness') : null;
 
+  let embedder = null;
   const collections = new Map();  // chunker + indexes -> Collection
   const searches = new Map();     // collection key + retrieval -> question id -> {hits, ms}
   const results = [];
@@ -276,7 +279,11 @@ export async function runExperiment(grid, dataset, options = {}) {
       if (todo.length === 0) continue;
       const colKey = canonicalJson({ chunker: cell.config.chunker, indexes: cell.config.indexes });
       if (!collections.has(colKey)) {
-        const col = await Collection.create(cell.config, o.embedder === undefined ? {} : { embedder: o.embedder });
+        // One embedder for every collection that needs one (dense index or semantic chunker): the
+        // caller's, else the default static model, loaded once.
+        const needs = cell.config.indexes.dense || cell.config.chunker.strategy === 'semantic';
+        if (needs && embedder === null) embedder = o.embedder ?? await createStaticEmbedder();
+        const col = await Collection.create(cell.config, needs ? { embedder } : {});
         collections.set(colKey, col);
         await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text })));
       }
