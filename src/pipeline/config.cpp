@@ -173,7 +173,7 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   auto pj = jsonr::parse(text, "pipeline config");
   if (!pj.ok()) return pj.error();
   const json& j = pj.value();
-  RAGWASM_TRY(jsonr::expect_object(j, "", {"version", "chunker", "indexes", "retrieval", "rerank", "assembly"}));
+  RAGWASM_TRY(jsonr::expect_object(j, "", {"version", "chunker", "indexes", "retrieval", "rerank", "assembly", "answerer"}));
   PipelineConfig c = default_config();
   if (auto it = j.find("version"); it != j.end()) {
     if (!it->is_number_integer() && !it->is_number_unsigned()) return jsonr::type_error("version", "the integer 1", *it);
@@ -225,7 +225,8 @@ Result<PipelineConfig> parse_config(std::string_view text) {
         c.retrieval.retrievers.push_back(name.value());
       }
     }
-    RAGWASM_TRY(opt_size(*it, p, "k", c.retrieval.k, 1, 100000));
+    // k 0 = no retrieval: the answerer gets no context (the closed-book baseline of experiments).
+    RAGWASM_TRY(opt_size(*it, p, "k", c.retrieval.k, 0, 100000));
     RAGWASM_TRY(opt_size(*it, p, "candidates", c.retrieval.candidates, 1, 1000000));
     if (c.retrieval.candidates < c.retrieval.k) {
       return make_error(ErrorCode::kInvalidArgument, "retrieval.candidates: expected >= retrieval.k (" + std::to_string(c.retrieval.k) +
@@ -265,6 +266,14 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     RAGWASM_TRY(opt_bool(*it, p, "docContext", c.assembly.doc_context));
     RAGWASM_TRY(opt_enum(*it, p, "tokenCount", c.assembly.token_count, {"estimate", "wordpiece"}));
   }
+  if (auto it = j.find("answerer"); it != j.end()) {
+    const std::string p = "answerer";
+    RAGWASM_TRY(jsonr::expect_object(*it, p, {"type", "chunks", "threshold", "maxSentences"}));
+    RAGWASM_TRY(opt_enum(*it, p, "type", c.answerer.type, {"extractive", "llm", "none"}));
+    RAGWASM_TRY(opt_size(*it, p, "chunks", c.answerer.chunks, 1, 1000));
+    RAGWASM_TRY(opt_number(*it, p, "threshold", c.answerer.threshold, 0.0, 1.0));
+    RAGWASM_TRY(opt_size(*it, p, "maxSentences", c.answerer.max_sentences, 1, 32));
+  }
   return c;
 }
 
@@ -298,6 +307,8 @@ std::string to_json(const PipelineConfig& c) {
       {"rerank", {{"enabled", c.rerank.enabled}, {"type", c.rerank.type}, {"candidates", c.rerank.candidates}, {"keep", c.rerank.keep}}},
       {"assembly", {{"tokenBudget", c.assembly.token_budget}, {"order", c.assembly.order}, {"maxChunks", c.assembly.max_chunks},
                     {"docContext", c.assembly.doc_context}, {"tokenCount", c.assembly.token_count}}},
+      {"answerer", {{"type", c.answerer.type}, {"chunks", c.answerer.chunks}, {"threshold", c.answerer.threshold},
+                    {"maxSentences", c.answerer.max_sentences}}},
   };
   if (!c.rerank.model.empty()) out["rerank"]["model"] = c.rerank.model;
   return out.dump(-1, ' ', false, json::error_handler_t::replace);

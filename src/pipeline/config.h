@@ -58,7 +58,7 @@ struct DenseConfig {
 
 struct RetrievalConfig {
   std::vector<std::string> retrievers;  // index names ("bm25", "dense"); default: every enabled index
-  std::size_t k = 10;                   // hits returned, >= 1
+  std::size_t k = 10;                   // hits returned; 0 = no retrieval (the "no context" baseline)
   std::size_t candidates = 100;         // hits fetched per retriever before fusion, >= k
   fusion::FuseOptions fusion;           // default: the safe hybrid (fusion::default_hybrid_options)
   std::string fusion_mode = "hybrid";   // as written: hybrid | rrf | convex | combsum | combmnz
@@ -84,6 +84,15 @@ struct AssemblyConfig {
   std::string token_count = "estimate";  // estimate (ceil(chars/4)) | wordpiece
 };
 
+// What answers from the retrieved chunks: the extractive answerer (no LLM), an LLM (the caller brings
+// the client), or nothing (retrieval-only runs). Read by ask()-style callers and the experiment runner.
+struct AnswererConfig {
+  std::string type = "extractive";  // extractive | llm | none
+  std::size_t chunks = 5;           // top chunks the answerer reads (>= 1; min(chunks, k) are read)
+  double threshold = 0.35;          // extractive abstention threshold in [0, 1] (PRESETS.docChatAnswer)
+  std::size_t max_sentences = 2;    // extractive units in an answer, 1..32
+};
+
 struct PipelineConfig {
   int version = kConfigVersion;
   ChunkerConfig chunker;
@@ -92,6 +101,7 @@ struct PipelineConfig {
   RetrievalConfig retrieval;
   RerankConfig rerank;
   AssemblyConfig assembly;
+  AnswererConfig answerer;
 };
 
 // Parses a JSON pipeline config; missing keys take the defaults above; "{}" = the default hybrid
@@ -99,7 +109,7 @@ struct PipelineConfig {
 //   auto c = parse_config(R"({"indexes": {"bm25": {}}, "retrieval": {"k": 5}})");
 // Errors: PARSE_ERROR (malformed JSON, with byte offset); INVALID_ARGUMENT naming the JSON path
 // (unknown key, wrong type, out of range, "retrieval.fusion.weights[1]: expected a number >= 0, got -1",
-// overlap >= size, candidates < k, keep > candidates, no index enabled); NOT_FOUND (a retriever that
+// overlap >= size, candidates < k, keep > candidates, no index enabled; retrieval.k 0 is allowed: no retrieval); NOT_FOUND (a retriever that
 // names an index not configured); UNSUPPORTED_VERSION ("version" other than 1).
 Result<PipelineConfig> parse_config(std::string_view json);
 

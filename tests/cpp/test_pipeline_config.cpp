@@ -91,7 +91,7 @@ TEST_CASE("wrong types and unknown keys name the JSON path", "[unit]") {
           "ragwasm: retrieval.fusion.weights[1]: expected a number, got \"x\"");
   REQUIRE(error_of(R"({"retrieval": {"fusion": {"weights": [1]}}})") ==
           "ragwasm: retrieval.fusion.weights: expected 2 weights (one per list), got 1");
-  REQUIRE(error_of(R"({"retrieval": {"k": "10"}})") == "ragwasm: retrieval.k: expected an integer in [1, 100000], got \"10\"");
+  REQUIRE(error_of(R"({"retrieval": {"k": "10"}})") == "ragwasm: retrieval.k: expected an integer in [0, 100000], got \"10\"");
   REQUIRE(error_of(R"({"retrieval": {"k": 2.5}})").find("retrieval.k: expected an integer") != std::string::npos);
   REQUIRE(error_of(R"({"retreival": {}})").find("retreival: unknown key") != std::string::npos);
   REQUIRE(error_of(R"({"indexes": {"bm25": {"k3": 1}}})").find("indexes.bm25.k3: unknown key") != std::string::npos);
@@ -249,4 +249,31 @@ TEST_CASE("#13 a one-retriever config needs no fusion weights", "[unit]") {
     REQUIRE_FALSE(c.value().retrieval.leg_check);
     REQUIRE(to_json(parse_config(to_json(c.value())).value()) == to_json(c.value()));
   }
+}
+
+TEST_CASE("#16 retrieval k 0 means no retrieval and is accepted", "[unit]") {
+  auto c = parse_config(R"({"retrieval": {"k": 0}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().retrieval.k == 0);
+  REQUIRE(parse_config(to_json(c.value())).value().retrieval.k == 0);
+}
+
+TEST_CASE("#16 the answerer section is read validated and round-trips", "[unit]") {
+  auto d = parse_config("{}").value();
+  REQUIRE(d.answerer.type == "extractive");
+  REQUIRE(d.answerer.chunks == 5);
+  auto c = parse_config(R"({"answerer": {"type": "llm", "chunks": 3, "threshold": 0.5, "maxSentences": 4}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().answerer.type == "llm");
+  REQUIRE(c.value().answerer.chunks == 3);
+  REQUIRE(c.value().answerer.threshold == 0.5);
+  REQUIRE(c.value().answerer.max_sentences == 4);
+  auto again = parse_config(to_json(c.value())).value();
+  REQUIRE(again.answerer.type == "llm");
+  REQUIRE(again.answerer.max_sentences == 4);
+  REQUIRE(error_of(R"({"answerer": {"type": "abstractive"}})") ==
+          "ragwasm: answerer.type: expected one of \"extractive\", \"llm\", \"none\", got \"abstractive\"");
+  REQUIRE(error_of(R"({"answerer": {"chunks": 0}})") == "ragwasm: answerer.chunks: expected an integer in [1, 1000], got 0");
+  REQUIRE(error_of(R"({"answerer": {"threshold": 1.5}})").find("answerer.threshold") != std::string::npos);
+  REQUIRE(error_of(R"({"answerer": {"model": "x"}})").find("answerer.model: unknown key") != std::string::npos);
 }

@@ -207,7 +207,7 @@ test('bad JSONL lines are rejected naming the line and field', async () => {
     ['header dimension vs embedder', edit(0, (h) => line({ ...h, dimension: 384 })), 'DIMENSION_MISMATCH', /^ragwasm: line 1: dimension: expected 32 \(the embedder's\), got 384$/],
     ['newer format', edit(0, (h) => line({ ...h, version: JSONL_FORMAT_VERSION + 1 })), 'UNSUPPORTED_VERSION', /^ragwasm: line 1: version: /],
     ['truncated file', good.slice(0, -1).join('\n'), 'INVALID_ARGUMENT', new RegExp(`^ragwasm: line 1: chunks: the header announces ${n - 1} chunks, the input has ${n - 2} \\(truncated\\?\\)$`)],
-    ['bad header config', edit(0, (h) => line({ ...h, config: { ...h.config, retrieval: { k: 0 } } })), 'INVALID_ARGUMENT', /^ragwasm: line 1: config: retrieval\.k/],
+    ['bad header config', edit(0, (h) => line({ ...h, config: { ...h.config, retrieval: { k: -1 } } })), 'INVALID_ARGUMENT', /^ragwasm: line 1: config: retrieval\.k/],
     ['header not first', [good[1], good[0], ...good.slice(2)].join('\n'), 'INVALID_ARGUMENT', /^ragwasm: line 2: type: .* must be the first line/],
     ['unknown type', edit(2, (c) => line({ ...c, type: 'chunk' })), 'INVALID_ARGUMENT', /^ragwasm: line 3: type: /],
     ['unknown field', edit(2, (c) => line({ ...c, score: 1 })), 'INVALID_ARGUMENT', /^ragwasm: line 3: score: unknown field/],

@@ -105,7 +105,7 @@ test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX nam
     ['embedder missing for a dense config', (h) => { h.embedder = null; }, /header embedder/],
     ['unknown zero-vector chunk', (h) => { h.zeroVectors = ['nope#0']; }, /zeroVectors\[0\]/],
     ['bm25 fields unlike the section', (h) => { h.config.indexes.bm25.fields = { text: 1 }; }, /indexes\.bm25\.fields/],
-    ['a bad config', (h) => { h.config.retrieval.k = 0; }, /header config: retrieval\.k/],
+    ['a bad config', (h) => { h.config.retrieval.k = -1; }, /header config: retrieval\.k/],
     ['metadata not flat', (h) => { h.docs[0].metadata = { a: { b: 1 } }; }, /docs\[0\]\.metadata\.a/],
     ['document length shorter than a chunk end', (h) => { h.docs[0].length = 3; }, /past the end of the document \(length 3\)/],
   ];

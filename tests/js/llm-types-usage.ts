@@ -72,3 +72,22 @@ export async function goldensUsage(col: Collection): Promise<number | null> {
     r.clarification?.interpretations[0].chunkIds, t.regret];
   return m.precision;
 }
+
+// The experiment runner (web/src/experiment/experiment.d.ts).
+import { parseExperimentGrid, planExperiment, runExperiment, experimentMarkdown, experimentReportHtml, FileReplyCache } from '../../web/src/llm.js';
+import type { ExperimentGrid, ExperimentRecord, ExperimentResult } from '../../web/src/llm.js';
+
+export async function experimentUsage(): Promise<string> {
+  const grid: ExperimentGrid = { base: { indexes: { bm25: {} } }, vary: { 'retrieval.k': [1, 5], 'chunker.context': { none: null, title: { template: '{title}' } } },
+    baselines: ['no-retrieval', 'oracle'], baseline: 'retrieval.k=5, chunker.context=none',
+    answer: { models: [{ provider: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'm', price: { inputPerMTok: 1, outputPerMTok: 2 } }] } };
+  const names: string[] = parseExperimentGrid(grid).cells.map((c) => c.name);
+  const dataset = { documents: [{ id: 'd', title: 'D', text: 'text' }], questions: [{ id: 'q', question: 'what?', answer: 'text', doc_ids: ['d'], evidence: ['text'] }] };
+  const plan = await planExperiment(grid, dataset, { limit: 1 });
+  const records: ExperimentRecord[] = [];
+  const r: ExperimentResult = await runExperiment(grid, dataset, { cache: new FileReplyCache('cache.jsonl'), budget: 1, onRecord: (x) => { records.push(x); },
+    onProgress: (e) => void e.cellIndex, apiKey: (m) => m.apiKeyEnv });
+  const f1: number | undefined = r.cells[0].answers?.f1?.mean;
+  void f1; void names; void plan.llmCalls;
+  return experimentMarkdown(r) + experimentReportHtml(r, records, { title: 't' });
+}

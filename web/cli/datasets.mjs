@@ -5,6 +5,7 @@
 //   readDocuments(input)    corpus.jsonl, a BEIR folder or a folder of .txt/.md files (index, export)
 //   readQueries(path)       queries.jsonl or qid<TAB>text lines (search)
 //   loadEvidenceCorpus(dir) examples/corpus-style folders (manifest.json + questions.jsonl with evidence)
+//   loadQaDataset(dir)      the same folders as {documents (with titles), questions as written} (experiment)
 // Both return {corpus: [{id, title, text}], queries: [{id, text}], qrels: Map<qid, Map<docid, rel>>}
 // with exactly the documents and judged queries used by ../shared/data/golden (see its README):
 // queries are those with judgments, in the queries file's order.
@@ -249,4 +250,26 @@ export function ndcgAt(run, qrels, k = 10) {
 /** TREC run lines `qid Q0 docid rank score tag` for one query's hits (best first). */
 export function trecLines(qid, hits, tag = 'ragwasm') {
   return hits.map((h, i) => `${qid} Q0 ${h.id} ${i + 1} ${h.score} ${tag}`);
+}
+
+/**
+ * A QA dataset folder as examples/corpus lays it out: manifest.json ([{id, file, title}]), the
+ * documents, questions.jsonl ({id, question, answer, doc_ids, evidence, answerable}) ->
+ * {documents: [{id, title, text}], questions} (the questions as written).
+ */
+export function loadQaDataset(dir) {
+  const manifestPath = join(dir, 'manifest.json');
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  } catch (e) {
+    if (e.code === 'ENOENT') throw new DatasetError(`${dir}: expected manifest.json, questions.jsonl and the documents (as examples/corpus)`);
+    throw new DatasetError(`${manifestPath}: ${e.message}`);
+  }
+  if (!Array.isArray(manifest)) throw new DatasetError(`${manifestPath}: expected an array of {id, file, title}`);
+  const documents = manifest.map((d, i) => {
+    if (!d || typeof d.id !== 'string' || typeof d.file !== 'string') throw new DatasetError(`${manifestPath}: [${i}]: expected {id, file, title}`);
+    return { id: d.id, title: typeof d.title === 'string' ? d.title : '', text: readFileSync(join(dir, d.file), 'utf8') };
+  });
+  return { documents, questions: readJsonl(join(dir, 'questions.jsonl')) };
 }

@@ -369,3 +369,4 @@ export * from './goldens/questions.js';
 export * from './goldens/split.js';
 export * from './goldens/judge-grid.js';
 export * from './goldens/clarify.js';
+export * from './experiment/experiment.js';

@@ -26,3 +26,9 @@ import { generateAnswer as generateAnswerHook } from './llm/answer.js';
 import { rewriteQuery as rewriteQueryHook } from './llm/enrich.js';
 import { clarifyQuestion as clarifyQuestionHook } from './goldens/clarify.js';
 setLlmAnswerHooks({ generateAnswer: generateAnswerHook, rewriteQuery: rewriteQueryHook, clarifyQuestion: clarifyQuestionHook });
+// Experiments (issue 16): grids of pipeline configs x answer models x prompts, run, summarized and reported.
+export { parseExperimentGrid } from './experiment/grid.js';
+export { planExperiment, runExperiment } from './experiment/run.js';
+export { summarizeExperiment, experimentMarkdown, scoreAnswer } from './experiment/summary.js';
+export { experimentReportHtml } from './experiment/report.js';
+export { FileReplyCache } from './experiment/reply-cache.js';

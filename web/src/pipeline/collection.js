@@ -399,6 +399,7 @@ export class Collection {
    * @param {string} query non-empty, with at least one searchable term when BM25 is configured
    * @param {object} [options]
    * @param {number} [options.k] results (chunks, or documents at level 'document'); default retrieval.k
+   *   (a config with retrieval.k 0, "no retrieval", returns [] when options.k is not given)
    * @param {object} [options.filter] metadata filter applied to both legs, Bm25Index's language:
    *   `{lang: 'en', tag: ['a', 'b'], year: {gte: 2020}}` (docs/collection.md "Filters")
    * @param {'chunk'|'document'} [options.level='chunk'] 'document': chunk hits aggregated per document
@@ -415,6 +416,7 @@ export class Collection {
     expectString(query, 'query');
     if (query.trim() === '') throw invalid('query', 'a non-empty query', query);
     const k = o.k === undefined ? this.config.retrieval.k : expectInteger(o.k, 'options.k', { min: 1, max: 100000 });
+    if (k === 0) return [];  // retrieval.k 0: the no-retrieval baseline (the answerer gets no context)
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
     const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
     if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');

@@ -21,6 +21,8 @@ export interface PipelineConfig {
   };
   rerank: { enabled: boolean; type: 'cross-encoder' | 'llm' | 'custom'; model?: string; candidates: number; keep: number };
   assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; docContext: boolean; tokenCount: 'estimate' | 'wordpiece' };
+  /** What answers from the top min(retrieval.k, chunks) chunks (retrieval.k 0 = no retrieval). */
+  answerer: { type: 'extractive' | 'llm' | 'none'; chunks: number; threshold: number; maxSentences: number };
 }
 export function parsePipelineConfig(config: string | object): PipelineConfig;
 export function defaultPipelineConfig(): PipelineConfig;

@@ -15,7 +15,8 @@ import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
  * (default {text: 1, title: 1})}, dense: {model, metric,
  * index, quantization, hnsw: {m, efConstruction, efSearch}}}, retrieval {retrievers, k, candidates,
  * fusion: {mode, normalization, weights, k, primary}}, rerank {enabled, type, model, candidates, keep},
- * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}. Defaults in docs/fusion.md.
+ * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}, answerer {type: extractive | llm |
+ * none, chunks, threshold, maxSentences}; retrieval.k 0 = no retrieval. Defaults in docs/fusion.md.
  *
  * @example
  * const c = parsePipelineConfig({ indexes: { bm25: {} }, retrieval: { k: 5 } });

@@ -1,0 +1,153 @@
+// ragwasm experiment: runs an experiment grid (pipeline configs x answer models x prompts, docs/experiments.md)
+// over a QA dataset folder. Only flags, files and the terminal here: parsing, running, scoring and the
+// report are the library's (ragwasm/llm: planExperiment, runExperiment, experimentMarkdown,
+// experimentReportHtml, FileReplyCache).
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { experimentMarkdown, experimentReportHtml, FileReplyCache, planExperiment, runExperiment } from '../../src/llm.js';
+import { loadQaDataset } from '../datasets.mjs';
+import { intOption, UsageError } from '../lib/options.mjs';
+
+// A grid's prompts may be file paths (relative to the grid file): read them here.
+function readGrid(path) {
+  let grid;
+  try {
+    grid = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    if (e.code === 'ENOENT') throw e;
+    throw new UsageError(`--grid ${path}: malformed JSON (${e.message})`);
+  }
+  const prompts = grid?.answer?.prompts;
+  if (Array.isArray(prompts)) {
+    grid.answer.prompts = prompts.map((p, i) => {
+      if (typeof p !== 'string' || p === 'built-in') return p;
+      try {
+        return JSON.parse(readFileSync(resolve(dirname(path), p), 'utf8'));
+      } catch (e) {
+        throw new UsageError(`--grid ${path}: answer.prompts[${i}]: cannot read prompt file ${p} (${e.code ?? e.message})`);
+      }
+    });
+  }
+  return grid;
+}
+
+// --split FILE:NAME -> the id list under NAME.
+function readSplit(spec) {
+  const at = spec.lastIndexOf(':');
+  if (at <= 0) throw new UsageError(`--split: expected FILE:NAME (e.g. examples/corpus/split.json:reporting), got '${spec}'`);
+  const [file, name] = [spec.slice(0, at), spec.slice(at + 1)];
+  let ids;
+  try {
+    ids = JSON.parse(readFileSync(file, 'utf8'))[name];
+  } catch (e) {
+    throw new UsageError(`--split: cannot read ${file} (${e.code ?? e.message})`);
+  }
+  if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) throw new UsageError(`--split: ${file} has no list of question ids under '${name}'`);
+  return ids;
+}
+
+// Records of an earlier run; a last line cut by a kill is ignored (its question runs again).
+function readRecords(path) {
+  if (!path || !existsSync(path)) return [];
+  const out = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch { /* an incomplete last line */ }
+  }
+  return out;
+}
+
+function progress(stderr) {
+  let last = -1;
+  return (e) => {
+    const width = 24;
+    const frac = (e.cellIndex + e.question / Math.max(1, e.questions)) / e.cells;
+    const filled = Math.round(frac * width);
+    const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] cell ${e.cellIndex + 1}/${e.cells} question ${e.question + 1}/${e.questions} ${e.cell}`;
+    if (stderr.isTTY) stderr.write(`\r${line.slice(0, 160).padEnd(160)}`);
+    else if (e.cellIndex !== last) stderr.write(`${line}\n`);
+    last = e.cellIndex;
+  };
+}
+
+export default {
+  name: 'experiment',
+  summary: 'run an experiment grid (configs x models x prompts) over a dataset: tables, JSONL results and an HTML report',
+  usage: 'experiment --grid GRID.json [--dataset DIR] [--out results.jsonl] [--report report.html] [--dry-run] [--budget USD]',
+  description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge}, baseline, evaluation} (docs/experiments.md). '
+    + 'DIR holds manifest.json, the documents and questions.jsonl as examples/corpus. Records are appended to --out one per '
+    + 'question per cell; a re-run with the same --out skips what is there (resume). LLM replies are cached in --cache '
+    + '(default: the --out path + .cache.jsonl), so a grown grid pays only for new requests. API keys come from each '
+    + "endpoint's apiKeyEnv. Exit status: 0 done, 1 a cell failed, 3 stopped by --budget.",
+  options: {
+    grid: { type: 'string', help: 'the grid file (JSON)' },
+    dataset: { type: 'string', help: 'dataset folder', default: 'examples/corpus' },
+    out: { type: 'string', help: 'results JSONL (appended; resumed from)' },
+    report: { type: 'string', help: 'write the self-contained HTML report here' },
+    cache: { type: 'string', help: 'LLM reply cache file (JSONL)' },
+    'dry-run': { type: 'boolean', help: 'print the cells, LLM calls and estimated cost; send nothing' },
+    budget: { type: 'string', help: 'stop before the estimated spending of this run exceeds this amount' },
+    split: { type: 'string', help: 'FILE:NAME: only the question ids listed under NAME in the JSON FILE (e.g. examples/corpus/split.json:reporting)' },
+    limit: { type: 'string', help: 'only the first N questions' },
+    title: { type: 'string', help: 'report title' },
+  },
+  async run(values, positionals, io) {
+    let grid, limit, budget, questionIds;
+    try {
+      if (!values.grid) throw new UsageError('--grid: required (a grid file, docs/experiments.md)');
+      if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+      limit = intOption(values.limit, 'limit');
+      if (values.budget !== undefined) {
+        budget = Number(values.budget);
+        if (!/^\d+(\.\d+)?$/.test(values.budget) || !Number.isFinite(budget)) throw new UsageError(`--budget: expected an amount >= 0, got '${values.budget}'`);
+      }
+      grid = readGrid(values.grid);
+      if (values.split !== undefined) questionIds = readSplit(values.split);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm experiment: ${e.message}\n`);
+      return 2;
+    }
+    const dataset = loadQaDataset(values.dataset);
+    const done = readRecords(values.out);
+    const common = { done };
+    if (limit !== undefined) common.limit = limit;
+    if (questionIds !== undefined) common.questionIds = questionIds;
+    if (values['dry-run']) {
+      const plan = await planExperiment(grid, dataset, common);
+      const rows = plan.cells.map((c) => `| ${c.name.replace(/\|/g, '\\|')} | ${c.answerer}${c.model ? ` (${c.model})` : ''} | ${c.questions} | ${c.done} | ${c.llmCalls} | ${c.estimatedCost.toFixed(6)} |`);
+      io.stdout.write([`dry run: ${plan.cells.length} cells x ${plan.questions} questions; nothing sent`, '',
+        '| cell | answerer | questions | already done | LLM calls | estimated cost |', '|---|---|---|---|---|---|', ...rows, '',
+        `LLM calls to make: ${plan.llmCalls}`,
+        `estimated cost: ${plan.estimatedCost === null ? 'unknown (no prices)' : plan.estimatedCost.toFixed(6)}${plan.unpricedCalls ? ` (+ ${plan.unpricedCalls} calls without a price)` : ''}`,
+        `(estimates: ceil(characters / 4) input tokens, answer.outputTokens output tokens per call; cached replies cost nothing)`, ''].join('\n'));
+      return 0;
+    }
+    const cachePath = values.cache ?? (values.out ? `${values.out}.cache.jsonl` : undefined);
+    const options = {
+      ...common,
+      onProgress: progress(io.stderr),
+      apiKey: (m) => (m.apiKeyEnv ? process.env[m.apiKeyEnv] || undefined : undefined),
+    };
+    if (cachePath) options.cache = new FileReplyCache(cachePath);
+    if (budget !== undefined) options.budget = budget;
+    const records = [...done];
+    options.onRecord = (r) => {
+      records.push(r);
+      if (values.out) appendFileSync(values.out, `${JSON.stringify(r)}\n`);
+    };
+    if (done.length) io.stderr.write(`resuming: ${done.length} records in ${values.out}\n`);
+    const result = await runExperiment(grid, dataset, options);
+    if (io.stderr.isTTY) io.stderr.write('\n');
+    io.stdout.write(experimentMarkdown(result));
+    if (values.report) {
+      writeFileSync(values.report, experimentReportHtml(result, records.filter((r) => result.cells.some((c) => c.id === r.cellId)),
+        values.title ? { title: values.title } : {}));
+      io.stderr.write(`report: ${values.report}\n`);
+    }
+    if (result.stopped) return 3;
+    return result.cells.some((c) => c.status === 'failed') ? 1 : 0;
+  },
+};

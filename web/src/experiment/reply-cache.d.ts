@@ -1,0 +1,2 @@
+// Types of ./reply-cache.js (declared in ./experiment.d.ts).
+export { FileReplyCache } from './experiment.js';

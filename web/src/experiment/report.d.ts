@@ -1,0 +1,2 @@
+// Types of ./report.js (declared in ./experiment.d.ts).
+export { experimentReportHtml } from './experiment.js';

@@ -1,0 +1,228 @@
+// Experiment summaries (issue 16): per cell means with percentile-bootstrap CIs, recall-vs-cutoff with
+// the recommended cutoff, latency percentiles per stage, LLM calls and cost per question, and paired
+// tests against the baseline cell — all computed by the metrics module (bootstrapCI,
+// randomizationTest, summarize, recommendCutoff); this file only groups the records and formats.
+import { anls, bootstrapCI, exactMatch, randomizationTest, recommendCutoff, rougeL, summarize, tokenF1 } from '../metrics/metrics.js';
+import { expectArray, expectBoolean, expectOptions, expectString, invalid, isArray, isPlainObject } from '../core/validate.js';
+
+const stripMarkers = (s) => s.replace(/\s*\[\d{1,3}\](\s*\[\d{1,3}\])*/g, '').trim();
+
+/**
+ * Answer scores of one answer against the reference: token F1, exact match, ANLS, ROUGE-L (SQuAD
+ * normalization, citation markers removed; 0 when the answerer abstained on an answerable question)
+ * and, for an unanswerable question, whether it abstained.
+ * @param {string} text
+ * @param {boolean} abstained
+ * @param {string|null} reference
+ * @param {boolean} answerable
+ * @returns {{f1: number|null, em: number|null, anls: number|null, rougeL: number|null, abstainedCorrectly: number|null}}
+ */
+export function scoreAnswer(text, abstained, reference, answerable) {
+  expectString(text, 'text');
+  expectBoolean(abstained, 'abstained');
+  if (reference !== null) expectString(reference, 'reference');
+  expectBoolean(answerable, 'answerable');
+  if (!answerable) return { f1: null, em: null, anls: null, rougeL: null, abstainedCorrectly: abstained ? 1 : 0 };
+  if (abstained || reference === null) return { f1: reference === null ? null : 0, em: reference === null ? null : 0, anls: reference === null ? null : 0, rougeL: reference === null ? null : 0, abstainedCorrectly: null };
+  const p = stripMarkers(text);
+  return { f1: tokenF1(p, reference), em: exactMatch(p, reference), anls: anls(p, reference), rougeL: rougeL(p, reference), abstainedCorrectly: null };
+}
+
+// Mean with a percentile-bootstrap CI (bootstrapCI of the values against zeros = CI of the mean).
+function meanCI(values, ev) {
+  if (values.length === 0) return null;
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  if (values.length < 2) return { mean, low: null, high: null, n: values.length };
+  const b = bootstrapCI(values, values.map(() => 0), { samples: ev.samples, seed: ev.seed });
+  return { mean, low: b.low, high: b.high, n: values.length };
+}
+const mean = (v) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : null);
+const pick = (records, f) => records.map(f).filter((v) => v !== null && v !== undefined && Number.isFinite(v));
+
+function percentiles(values) {
+  if (values.length === 0) return null;
+  const s = summarize(values);
+  return { p50: s.p50, p90: s.p90, p95: s.p95, mean: s.mean };
+}
+
+// The measures compared against the baseline, per question: [name, value of a record or null].
+const PAIRED = [
+  ['f1', (r) => r.scores?.f1 ?? null],
+  ['correctness', (r) => r.scores?.correctness ?? null],
+  ['recall@k', (r) => (r.retrieval?.recall ? r.retrieval.recall[String(kOf(r))] ?? null : null)],
+];
+const kOf = (r) => r._k;
+
+function cellSummary(cell, ev) {
+  const recs = cell.records.map((r) => ({ ...r, _k: cell.k }));
+  const withEv = recs.filter((r) => r.retrieval?.recall);
+  const retrieval = withEv.length === 0 ? null : (() => {
+    const cutoffs = Object.keys(withEv[0].retrieval.recall).map(Number).sort((a, b) => a - b);
+    const recall = {};
+    const precision = {};
+    for (const c of cutoffs) {
+      recall[c] = mean(withEv.map((r) => r.retrieval.recall[c] ?? 0));
+      precision[c] = mean(withEv.map((r) => r.retrieval.precision[c] ?? 0));
+    }
+    const len = Math.min(...withEv.map((r) => r.retrieval.curve.length));
+    const curve = Array.from({ length: len }, (_, i) => mean(withEv.map((r) => r.retrieval.curve[i])));
+    return { questions: withEv.length, recall, precision, mrr: mean(withEv.map((r) => r.retrieval.rr)),
+      recallAtK: cell.k > 0 ? meanCI(withEv.map((r) => r.retrieval.recall[cell.k]), ev) : null,
+      curve, recommendedCutoff: curve.length ? recommendCutoff(curve, { minGain: ev.minGain }) : null };
+  })();
+  const withRef = recs.filter((r) => r.answerable && r.retrieval);
+  const ranks = pick(withRef, (r) => r.retrieval.refRank);
+  const answered = recs.filter((r) => r.scores);
+  const ans = answered.filter((r) => r.answerable);
+  const unans = answered.filter((r) => !r.answerable);
+  const cost = recs.map((r) => r.llm?.cost ?? null);
+  return {
+    name: cell.name, id: cell.id, kind: cell.kind, answerer: cell.answerer, model: cell.model, prompt: cell.prompt, k: cell.k,
+    settings: cell.settings, status: cell.status, error: cell.error, questions: recs.length,
+    retrieval,
+    referenceRank: { found: ranks.length, questions: withRef.length, p50: ranks.length ? summarize(ranks).p50 : null, mean: mean(ranks) },
+    answers: answered.length === 0 ? null : {
+      answerable: ans.length, unanswerable: unans.length,
+      f1: meanCI(pick(ans, (r) => r.scores.f1), ev), em: mean(pick(ans, (r) => r.scores.em)), anls: mean(pick(ans, (r) => r.scores.anls)),
+      rougeL: mean(pick(ans, (r) => r.scores.rougeL)),
+      correctness: meanCI(pick(ans, (r) => r.scores.correctness), ev), accuracy: meanCI(pick(ans, (r) => r.scores.correct), ev),
+      citationPrecision: mean(pick(ans, (r) => r.scores.citationPrecision)), citationRecall: mean(pick(ans, (r) => r.scores.citationRecall)),
+      abstainedUnanswerable: mean(pick(unans, (r) => r.scores.abstainedCorrectly)),
+      wrongAbstentions: ans.filter((r) => r.answer?.abstained).length,
+    },
+    // Answer latency over answered questions, judge latency over judged ones.
+    latencyMs: Object.fromEntries(['retrieve', 'answer', 'judge', 'total'].map((s) => [s, percentiles(pick(
+      recs.filter((r) => (s === 'answer' ? r.answer : s === 'judge' ? r.judge : true)), (r) => r.latencyMs?.[s]))])),
+    llm: {
+      callsPerQuestion: recs.length ? mean(recs.map((r) => r.llm?.calls ?? 0)) : 0,
+      cachedCalls: recs.reduce((s, r) => s + (r.llm?.cachedCalls ?? 0), 0),
+      retries: recs.reduce((s, r) => s + (r.llm?.retries ?? 0), 0),
+      costPerQuestion: cost.some((c) => c === null) ? null : (recs.length ? mean(cost) : 0),
+      cost: cost.some((c) => c === null) ? null : cost.reduce((s, c) => s + c, 0),
+    },
+  };
+}
+
+/**
+ * Summarizes the records of an experiment: one entry per cell (see docs/experiments.md "Results")
+ * and, when a baseline cell is named, paired tests of every other cell against it on token F1,
+ * judged correctness and evidence recall@k over the questions both have (randomizationTest: p-value;
+ * bootstrapCI: CI of the mean difference).
+ * @param {{cells: Array<{name: string, id: string, kind: string, answerer: string, k: number, status: string,
+ *   records: object[]}>, baseline?: string|null, evaluation?: object}} run what runExperiment collected
+ * @returns {{cells: object[], baseline: string|null, comparisons: object[]}}
+ * @throws {RagwasmError} INVALID_ARGUMENT (malformed input)
+ */
+export function summarizeExperiment(run) {
+  const o = expectOptions(run, 'run', ['cells', 'baseline', 'pairs', 'evaluation']);
+  const cells = expectArray(o.cells, 'run.cells', { maxLength: 100000 });
+  cells.forEach((c, i) => {
+    if (!isPlainObject(c) || typeof c.name !== 'string' || !isArray(c.records)) throw invalid(`run.cells[${i}]`, 'a cell {name, records, ...}', c);
+    expectArray(c.records, `run.cells[${i}].records`, { maxLength: 100000000, item: (r, n) => { if (!isPlainObject(r)) throw invalid(n, 'a record (runExperiment)', r); } });
+  });
+  if (o.evaluation !== undefined && !isPlainObject(o.evaluation)) throw invalid('run.evaluation', 'an object {samples, trials, seed, minGain}', o.evaluation);
+  const ev = { samples: 2000, seed: 42, trials: 2000, minGain: 0.01, ...(o.evaluation ?? {}) };
+  const out = cells.map((c) => cellSummary(c, ev));
+  const baseline = o.baseline ?? null;
+  if (baseline !== null && typeof baseline !== 'string') throw invalid('run.baseline', 'a cell name or null', baseline);
+  const byName = new Map(cells.map((c) => [c.name, c]));
+  // Pairs (cell, its baseline): given, or every cell against the one named baseline.
+  const pairs = o.pairs !== undefined
+    ? expectArray(o.pairs, 'run.pairs', { item: (p, n) => { if (!isPlainObject(p) || !byName.has(p.cell) || !byName.has(p.baseline)) throw invalid(n, 'a pair {cell, baseline} of cell names', p); } })
+    : baseline !== null && byName.has(baseline) ? cells.filter((c) => c.name !== baseline).map((c) => ({ cell: c.name, baseline })) : [];
+  const comparisons = [];
+  {
+    const byQ = (c) => new Map(c.records.map((r) => [r.questionId, { ...r, _k: c.k }]));
+    for (const pair of pairs) {
+      const c = byName.get(pair.cell);
+      const b = byQ(byName.get(pair.baseline));
+      const a = byQ(c);
+      for (const [measure, f] of PAIRED) {
+        const x = [];
+        const y = [];
+        for (const [qid, r] of a) {
+          const other = b.get(qid);
+          if (!other) continue;
+          // recall@k compares each cell at its own k (the cutoff it hands the answerer).
+          const va = f(r);
+          const vb = f(other);
+          if (va === null || vb === null) continue;
+          x.push(va);
+          y.push(vb);
+        }
+        if (x.length < 2) continue;
+        const t = randomizationTest(x, y, { trials: ev.trials, seed: ev.seed });
+        const ci = bootstrapCI(x, y, { samples: ev.samples, seed: ev.seed });
+        comparisons.push({ cell: c.name, baseline: pair.baseline, measure, questions: x.length, meanA: mean(x), meanB: mean(y),
+          difference: t.meanDifference, low: ci.low, high: ci.high, pValue: t.pValue });
+      }
+    }
+  }
+  return { cells: out, baseline, comparisons };
+}
+
+const fmt = (v, d = 3) => (v === null || v === undefined ? 'n/a' : Number(v).toFixed(d));
+const fmtCI = (m, d = 3) => (m === null || m === undefined ? 'n/a' : m.low === null ? fmt(m.mean, d) : `${fmt(m.mean, d)} [${fmt(m.low, d)}, ${fmt(m.high, d)}]`);
+const cellEsc = (s) => String(s).replace(/\|/g, '\\|');
+
+/**
+ * Markdown tables of a summary (runExperiment / summarizeExperiment): retrieval, answers, latency and
+ * cost, and the paired comparisons against the baseline.
+ * @param {{cells: object[], comparisons?: object[], baseline?: string|null}} summary
+ * @returns {string}
+ */
+export function experimentMarkdown(summary) {
+  const md = ({ title, columns, rows }) => [`### ${title}`, '', `| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cellEsc).join(' | ')} |`)].join('\n');
+  const { tables, notes } = summaryTables(summary);
+  return [...tables.map(md), ...notes.map((n) => `**${n}**`)].join('\n\n') + '\n';
+}
+
+/**
+ * The tables of a summary as data ({title, columns, rows: string[][]}) plus notes; experimentMarkdown
+ * and experimentReportHtml format the same tables.
+ * @internal
+ */
+export function summaryTables(summary) {
+  const o = expectOptions(summary, 'summary', ['cells', 'comparisons', 'baseline', 'stopped', 'spent']);
+  const table = (title, columns, rows) => ({ title, columns, rows });
+  const cells = expectArray(o.cells, 'summary.cells', { maxLength: 100000, item: (c, n) => {
+    if (!isPlainObject(c) || typeof c.name !== 'string' || !isPlainObject(c.latencyMs) || !isPlainObject(c.llm) || !isPlainObject(c.referenceRank)) {
+      throw invalid(n, 'a cell summary (runExperiment / summarizeExperiment)', c);
+    }
+  } });
+  if (o.comparisons !== undefined) expectArray(o.comparisons, 'summary.comparisons', { item: (c, n) => { if (!isPlainObject(c)) throw invalid(n, 'a comparison', c); } });
+  if (o.stopped !== undefined && o.stopped !== null && !isPlainObject(o.stopped)) throw invalid('summary.stopped', 'null or {reason, cell, question, spent, budget}', o.stopped);
+  const cutoffs = [...new Set(cells.flatMap((c) => (c.retrieval ? Object.keys(c.retrieval.recall).map(Number) : [])))].sort((a, b) => a - b);
+  const parts = [];
+  parts.push(table('retrieval (evidence found in the retrieved chunks; answerable questions with evidence)',
+    ['cell', 'k', 'questions', 'recall@k [95% CI]', ...cutoffs.map((c) => `recall@${c}`), 'precision@k', 'MRR', 'recommended cutoff', 'reference doc rank p50 (found)'],
+    cells.map((c) => {
+      const r = c.retrieval;
+      return [c.name, String(c.k), String(r?.questions ?? 0), r ? fmtCI(r.recallAtK) : 'n/a', ...cutoffs.map((k) => (r && r.recall[k] !== undefined ? fmt(r.recall[k]) : 'n/a')),
+        r && c.k > 0 ? fmt(r.precision[c.k]) : 'n/a', r ? fmt(r.mrr) : 'n/a', r ? String(r.recommendedCutoff) : 'n/a',
+        `${fmt(c.referenceRank.p50, 0)} (${c.referenceRank.found}/${c.referenceRank.questions})`];
+    })));
+  parts.push(table('answers (answerable questions; an abstention scores 0)',
+    ['cell', 'answerer', 'token F1 [95% CI]', 'EM', 'ANLS', 'ROUGE-L', 'correctness [95% CI]', 'accuracy', 'citation P', 'citation R', 'abstained on unanswerable', 'wrong abstentions'],
+    cells.map((c) => {
+      const a = c.answers;
+      if (!a) return [c.name, c.answerer, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+      return [c.name, c.model ? `${c.answerer} (${c.model}${c.prompt && c.prompt !== 'built-in' ? `, ${c.prompt}` : ''})` : c.answerer, fmtCI(a.f1), fmt(a.em), fmt(a.anls), fmt(a.rougeL),
+        fmtCI(a.correctness, 1), fmtCI(a.accuracy), fmt(a.citationPrecision), fmt(a.citationRecall), fmt(a.abstainedUnanswerable), `${a.wrongAbstentions}/${a.answerable}`];
+    })));
+  const lat = (c, s) => (c.latencyMs[s] ? `${fmt(c.latencyMs[s].p50, 1)} / ${fmt(c.latencyMs[s].p90, 1)} / ${fmt(c.latencyMs[s].p95, 1)}` : 'n/a');
+  parts.push(table('latency p50 / p90 / p95 (ms) and LLM use', ['cell', 'retrieve', 'answer', 'judge', 'total', 'LLM calls / question', 'cached calls', 'retries', 'cost / question', 'status'],
+    cells.map((c) => [c.name, lat(c, 'retrieve'), lat(c, 'answer'), lat(c, 'judge'), lat(c, 'total'), fmt(c.llm.callsPerQuestion, 2), String(c.llm.cachedCalls),
+      String(c.llm.retries), c.llm.costPerQuestion === null ? 'unknown (no price)' : fmt(c.llm.costPerQuestion, 6), c.status === 'ok' ? 'ok' : `${c.status === 'failed' ? 'FAILED' : c.status}: ${c.error}`])));
+  const comps = o.comparisons ?? [];
+  if (comps.length) {
+    const single = comps.every((c) => c.baseline === comps[0].baseline);
+    parts.push(table(`paired comparison against ${single ? `the baseline "${comps[0].baseline}"` : `each cell's baseline (${o.baseline})`} (randomization test; 95% bootstrap CI of the difference)`,
+      ['cell', ...(single ? [] : ['baseline']), 'measure', 'questions', 'cell mean', 'baseline mean', 'difference [95% CI]', 'p'],
+      comps.map((c) => [c.cell, ...(single ? [] : [c.baseline]), c.measure, String(c.questions), fmt(c.meanA), fmt(c.meanB), `${fmt(c.difference)} [${fmt(c.low)}, ${fmt(c.high)}]`, fmt(c.pValue, 4)])));
+  }
+  const notes = [];
+  if (o.stopped) notes.push(`stopped (${o.stopped.reason}) before cell "${o.stopped.cell}" question ${o.stopped.question}: spent ${fmt(o.stopped.spent, 6)} of ${fmt(o.stopped.budget, 6)}`);
+  return { tables: parts, notes };
+}
