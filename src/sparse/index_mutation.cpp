@@ -59,18 +59,19 @@ Status Bm25Index::Impl::add(const Document& doc) {
     analyzer.tokenize(doc.fields[f], &scratch, &raw_tokens);
     std::uint32_t len = 0;
     for (const auto& rt : raw_tokens) {
-      std::int32_t id;
-      if (rt.kind == RawToken::Kind::kWord) {
-        const std::uint32_t h = WordCache::hash(rt.text);
-        id = word_cache.find(rt.text, h);
-        if (id == WordCache::kMissing) {
+      // One cache for every kind: a word never contains a connector or a CJK character, a joined
+      // identifier always contains a connector and a CJK gram only CJK, so their keys never meet.
+      const std::uint32_t h = WordCache::hash(rt.text);
+      std::int32_t id = word_cache.find(rt.text, h);
+      if (id == WordCache::kMissing) {
+        if (rt.kind == RawToken::Kind::kWord) {
           id = analyzer.normalize(rt.text, &normalized, /*memo=*/false) ? static_cast<std::int32_t>(intern_term(normalized)) : -1;
-          word_cache.insert(rt.text, h, id);
+        } else {
+          id = static_cast<std::int32_t>(intern_term(rt.text));
         }
-        if (id < 0) continue;
-      } else {
-        id = static_cast<std::int32_t>(intern_term(rt.text));
+        word_cache.insert(rt.text, h, id);
       }
+      if (id < 0) continue;
       if (rt.kind != RawToken::Kind::kOverlap) ++len;
       count(static_cast<std::uint32_t>(id), f);
     }
