@@ -233,6 +233,20 @@ class Recursive {
 #if defined(__wasm_simd128__)
     constexpr std::size_t kLanes = 16 / sizeof(CharT);
     const v128_t c0 = splat(s[0]);
+    if constexpr (kWide) {
+      // 16 units per step: the two 16-bit compare masks narrowed to one byte mask (lane k = unit i + k).
+      while (i + 16 <= len) {
+        const v128_t m = wasm_i8x16_narrow_i16x8(eq(wasm_v128_load(text.data() + i), c0), eq(wasm_v128_load(text.data() + i + 8), c0));
+        std::uint32_t bits = wasm_i8x16_bitmask(m);
+        while (bits != 0) {
+          const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(bits));
+          bits &= bits - 1;
+          if (at > last) return View::npos;
+          if (text.compare(at, s.size(), s) == 0) return at;
+        }
+        i += 16;
+      }
+    }
     while (i + kLanes <= len) {
       std::uint32_t bits = bitmask(eq(wasm_v128_load(text.data() + i), c0));
       while (bits != 0) {

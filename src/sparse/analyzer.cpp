@@ -119,7 +119,7 @@ Result<Analyzer> Analyzer::create(const AnalyzerOptions& options) {
   return a;
 }
 
-bool Analyzer::normalize(std::string_view word, std::string* out) const {
+bool Analyzer::normalize(std::string_view word, std::string* out, bool memo) const {
   std::string tmp;
   if (word.find("\xE2\x80\x99") != std::string_view::npos) {  // typographic apostrophe -> '
     tmp.assign(word);
@@ -133,6 +133,10 @@ bool Analyzer::normalize(std::string_view word, std::string* out) const {
   if (word.empty() || word.size() > options_.max_token_bytes) return false;
   if (!stop_.empty() && word.size() <= max_stop_len_ && stop_.count(std::string(word)) != 0) return false;
   if (options_.stemmer == Stemmer::kPorter2 && is_stemmable(word)) {
+    if (!memo) {
+      *out = porter2_stem(word);
+      return true;
+    }
     std::string key(word);
     auto it = stem_cache_.find(key);
     if (it != stem_cache_.end()) {
@@ -175,7 +179,7 @@ void Analyzer::tokenize(std::string_view input, std::string* scratch, std::vecto
     text::FoldOptions fo;
     fo.lowercase = options_.lowercase;
     fo.fold_accents = options_.fold_accents;
-    *scratch = text::fold(input, fo);
+    text::fold_into(input, fo, scratch);
     t = *scratch;
   }
   std::size_t i = 0;

@@ -60,7 +60,9 @@ class Analyzer {
   // outlive the tokens. Clears *out first.
   void tokenize(std::string_view text, std::string* scratch, std::vector<RawToken>* out) const;
   // Word -> term: possessive removal, stopwords, stemming. False when the word is dropped.
-  bool normalize(std::string_view word, std::string* out) const;
+  // memo = false skips the stem memo (same result): for callers that memoize words themselves, as
+  // indexing does (its word cache), where the memo only costs a lookup and an insert per new word.
+  bool normalize(std::string_view word, std::string* out, bool memo = true) const;
 
  private:
   void emit_word(std::string_view word, std::vector<std::string>* out) const;

@@ -26,6 +26,7 @@
 #include "sparse/analyzer.h"
 #include "sparse/codec.h"
 #include "sparse/index.h"
+#include "sparse/term_table.h"
 #include "sparse/word_cache.h"
 
 namespace ragwasm::sparse {
@@ -121,7 +122,7 @@ struct Bm25Index::Impl {
   double delta = 0;
 
   std::vector<std::string> terms;
-  std::unordered_map<std::string, std::uint32_t> term_ids;
+  TermTable term_ids;  // term -> id (keys are `terms`)
   std::vector<Postings> postings;
 
   std::vector<std::string> doc_ids;
@@ -161,7 +162,8 @@ struct Bm25Index::Impl {
   Impl(const Impl&) = delete;
 
   // ---- documents (index_postings.cpp) ----
-  std::uint32_t intern_term(const std::string& t);
+  std::uint32_t intern_term(std::string_view t);
+  std::uint32_t term_id(std::string_view t) const { return term_ids.find(t, terms); }  // or kNone
   std::uint32_t intern(std::vector<std::string>& names, std::unordered_map<std::string, std::uint32_t>& ids,
                        const std::string& s);
 
@@ -170,6 +172,9 @@ struct Bm25Index::Impl {
     std::uint32_t term;
     std::uint32_t tf[kMaxFields];
   };
+  // add()'s per-document scratch (reused: no allocation per document once warm)
+  std::vector<TermTf> add_tt, add_sorted;
+  std::vector<std::uint32_t> add_lens, add_terms;
 
   void append_postings(std::uint32_t doc, const std::vector<TermTf>& tt);
   std::string encode_forward(const std::vector<TermTf>& tt) const;

@@ -158,7 +158,7 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
     for (std::uint64_t i = 0; i < n; ++i) {
       std::string t;
       if (!s.str(&t, 1 << 16)) return corrupt("terms: entry");
-      if (m.term_ids.count(t) != 0) return corrupt("terms: duplicate term");
+      if (m.term_id(t) != TermTable::kNone) return corrupt("terms: duplicate term");
       m.intern_term(t);
     }
     if (!s.done()) return corrupt("terms: trailing bytes");

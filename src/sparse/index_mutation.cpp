@@ -34,10 +34,13 @@ Status Bm25Index::Impl::validate(const Document& doc, bool allow_existing) const
 
 Status Bm25Index::Impl::add(const Document& doc) {
   RAGWASM_TRY(validate(doc, false));
-  std::vector<std::uint32_t> lens(nf, 0);
+  // Scratch tables reused across documents (no allocation per document once warm).
+  std::vector<std::uint32_t>& lens = add_lens;
+  lens.assign(nf, 0);
   // term -> slot in tt for this document, via a stamp array (no per-document sort of occurrences)
   ++stamp_now;
-  std::vector<TermTf> tt;
+  std::vector<TermTf>& tt = add_tt;
+  tt.clear();
   auto count = [&](std::uint32_t term, std::size_t f) {
     if (term >= slot_stamp.size()) {
       slot_stamp.resize(std::max<std::size_t>(term + 1, slot_stamp.size() * 2), 0);
@@ -56,18 +59,19 @@ Status Bm25Index::Impl::add(const Document& doc) {
     analyzer.tokenize(doc.fields[f], &scratch, &raw_tokens);
     std::uint32_t len = 0;
     for (const auto& rt : raw_tokens) {
-      std::int32_t id;
-      if (rt.kind == RawToken::Kind::kWord) {
-        const std::uint32_t h = WordCache::hash(rt.text);
-        id = word_cache.find(rt.text, h);
-        if (id == WordCache::kMissing) {
-          id = analyzer.normalize(rt.text, &normalized) ? static_cast<std::int32_t>(intern_term(normalized)) : -1;
-          word_cache.insert(rt.text, h, id);
+      // One cache for every kind: a word never contains a connector or a CJK character, a joined
+      // identifier always contains a connector and a CJK gram only CJK, so their keys never meet.
+      const std::uint32_t h = WordCache::hash(rt.text);
+      std::int32_t id = word_cache.find(rt.text, h);
+      if (id == WordCache::kMissing) {
+        if (rt.kind == RawToken::Kind::kWord) {
+          id = analyzer.normalize(rt.text, &normalized, /*memo=*/false) ? static_cast<std::int32_t>(intern_term(normalized)) : -1;
+        } else {
+          id = static_cast<std::int32_t>(intern_term(rt.text));
         }
-        if (id < 0) continue;
-      } else {
-        id = static_cast<std::int32_t>(intern_term(std::string(rt.text)));
+        word_cache.insert(rt.text, h, id);
       }
+      if (id < 0) continue;
       if (rt.kind != RawToken::Kind::kOverlap) ++len;
       count(static_cast<std::uint32_t>(id), f);
     }
@@ -82,7 +86,13 @@ Status Bm25Index::Impl::add(const Document& doc) {
     else e.str = intern(meta_strs, meta_str_ids, mv.str);
     m.push_back(e);
   }
-  append_doc(doc.id, tt, lens, std::move(m));
+  // Sorted by term id: sort the 4-byte ids, then gather the (larger) rows once.
+  add_terms.clear();
+  for (const TermTf& e : tt) add_terms.push_back(e.term);
+  std::sort(add_terms.begin(), add_terms.end());
+  add_sorted.resize(tt.size());
+  for (std::size_t k = 0; k < add_terms.size(); ++k) add_sorted[k] = tt[slot_index[add_terms[k]]];
+  append_doc(doc.id, add_sorted, lens, std::move(m));
   return Status::success();
 }
 

@@ -6,12 +6,13 @@ namespace ragwasm::sparse {
 using internal::kBlock;
 using internal::kMaxDocs;
 
-std::uint32_t Bm25Index::Impl::intern_term(const std::string& t) {
-  auto it = term_ids.find(t);
-  if (it != term_ids.end()) return it->second;
+std::uint32_t Bm25Index::Impl::intern_term(std::string_view t) {
+  const std::uint32_t h = WordCache::hash(t);
+  const std::uint32_t found = term_ids.find(t, h, terms);
+  if (found != TermTable::kNone) return found;
   const auto id = static_cast<std::uint32_t>(terms.size());
-  terms.push_back(t);
-  term_ids.emplace(t, id);
+  terms.emplace_back(t);
+  term_ids.insert(h, id);
   postings.emplace_back();
   max_score.push_back(0);
   max_version.push_back(0);
@@ -42,6 +43,7 @@ void Bm25Index::Impl::append_postings(std::uint32_t doc, const std::vector<TermT
 
 std::string Bm25Index::Impl::encode_forward(const std::vector<TermTf>& tt) const {
   std::string out;
+  out.reserve(2 + tt.size() * (2 + nf));  // typical sizes: one growth-free allocation
   codec::put_varint(out, tt.size());
   std::uint32_t prev = 0;
   for (std::size_t i = 0; i < tt.size(); ++i) {
@@ -55,7 +57,8 @@ std::string Bm25Index::Impl::encode_forward(const std::vector<TermTf>& tt) const
 void Bm25Index::Impl::append_doc(const std::string& id, std::vector<TermTf>& tt, const std::vector<std::uint32_t>& lens,
                                  std::vector<MetaEntry> m) {
   const auto d = static_cast<std::uint32_t>(doc_ids.size());
-  std::sort(tt.begin(), tt.end(), [](const TermTf& a, const TermTf& b) { return a.term < b.term; });
+  const auto by_term = [](const TermTf& a, const TermTf& b) { return a.term < b.term; };
+  if (!std::is_sorted(tt.begin(), tt.end(), by_term)) std::sort(tt.begin(), tt.end(), by_term);
   append_postings(d, tt);
   forward.push_back(encode_forward(tt));
   doc_ids.push_back(id);

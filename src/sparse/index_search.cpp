@@ -182,17 +182,17 @@ Result<std::vector<Hit>> Bm25Index::Impl::search_ids(std::vector<std::pair<std::
 std::vector<std::pair<std::uint32_t, double>> Bm25Index::Impl::query_terms(std::string_view text) const {
   std::vector<std::pair<std::uint32_t, double>> out;
   for (const auto& tok : analyzer.analyze(text)) {
-    auto it = term_ids.find(tok);
-    if (it == term_ids.end()) continue;
+    const std::uint32_t id = term_id(tok);
+    if (id == TermTable::kNone) continue;
     bool found = false;
     for (auto& e : out) {
-      if (e.first == it->second) {
+      if (e.first == id) {
         e.second += 1;
         found = true;
         break;
       }
     }
-    if (!found) out.emplace_back(it->second, 1.0);
+    if (!found) out.emplace_back(id, 1.0);
   }
   return out;
 }
@@ -213,15 +213,15 @@ Result<std::vector<Hit>> Bm25Index::search_terms(const std::vector<WeightedTerm>
     if (!(wt.weight >= 0) || !std::isfinite(wt.weight)) {
       return make_error(ErrorCode::kInvalidArgument, "query term '" + wt.term + "' weight: expected a finite number >= 0");
     }
-    auto it = impl_->term_ids.find(wt.term);
-    if (it == impl_->term_ids.end()) continue;
+    const std::uint32_t id = impl_->term_id(wt.term);
+    if (id == TermTable::kNone) continue;
     bool found = false;
     for (auto& e : q)
-      if (e.first == it->second) {
+      if (e.first == id) {
         e.second += wt.weight;
         found = true;
       }
-    if (!found) q.emplace_back(it->second, wt.weight);
+    if (!found) q.emplace_back(id, wt.weight);
   }
   return impl_->search_ids(std::move(q), options);
 }

@@ -23,7 +23,8 @@ IndexStats Bm25Index::stats() const {
     bytes += p.bytes.size();
     mem += sizeof(Postings) + p.bytes.capacity() + p.skips.capacity() * sizeof(Skip);
   }
-  for (const auto& t : m.terms) mem += sizeof(std::string) + (t.size() > 15 ? t.capacity() : 0) + 48;  // + hash node
+  for (const auto& t : m.terms) mem += sizeof(std::string) + (t.size() > 15 ? t.capacity() : 0);
+  mem += m.term_ids.memory_bytes();
   for (const auto& f : m.forward) mem += sizeof(std::string) + (f.size() > 15 ? f.capacity() : 0);
   for (const auto& id : m.doc_ids) mem += 2 * sizeof(std::string) + (id.size() > 15 ? 2 * id.capacity() : 0) + 48;
   for (const auto& me : m.meta) mem += sizeof(me) + me.capacity() * sizeof(MetaEntry);
@@ -34,8 +35,8 @@ IndexStats Bm25Index::stats() const {
 }
 
 std::size_t Bm25Index::document_frequency(std::string_view term) const {
-  auto it = impl_->term_ids.find(std::string(term));
-  return it == impl_->term_ids.end() ? 0 : impl_->postings[it->second].df;
+  const std::uint32_t id = impl_->term_id(term);
+  return id == TermTable::kNone ? 0 : impl_->postings[id].df;
 }
 
 std::vector<std::string> Bm25Index::ids() const {

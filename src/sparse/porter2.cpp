@@ -12,15 +12,18 @@ namespace {
 bool is_v(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y'; }
 bool is_nonv_wxy(char c) { return !is_v(c) && c != 'w' && c != 'x' && c != 'Y'; }
 
-bool ends(const std::string& w, const char* s, std::size_t* len) {
-  const std::size_t n = std::strlen(s);
-  if (w.size() < n || w.compare(w.size() - n, n, s) != 0) return false;
+// Suffix lists are string_views (lengths known at compile time): no strlen per test, and the last
+// character is compared before the rest, which rejects most suffixes at once.
+bool ends(const std::string& w, std::string_view s, std::size_t* len) {
+  const std::size_t n = s.size();
+  if (w.size() < n) return false;
+  if (n > 0 && (w.back() != s.back() || std::memcmp(w.data() + w.size() - n, s.data(), n) != 0)) return false;
   *len = n;
   return true;
 }
 
 // Longest suffix of w among `list`; returns its index or -1, and its length.
-int longest(const std::string& w, const char* const* list, std::size_t count, std::size_t* len) {
+int longest(const std::string& w, const std::string_view* list, std::size_t count, std::size_t* len) {
   int best = -1;
   std::size_t best_len = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -41,7 +44,7 @@ bool shortv(const std::string& w, std::size_t end) {
 }
 
 const char* exception1(const std::string& w) {
-  static const char* const kMap[][2] = {
+  static constexpr std::string_view kMap[][2] = {
       {"skis", "ski"},     {"skies", "sky"},    {"dying", "die"},   {"lying", "lie"},
       {"tying", "tie"},    {"idly", "idl"},     {"gently", "gentl"}, {"ugly", "ugli"},
       {"early", "earli"},  {"only", "onli"},    {"singly", "singl"}, {"sky", "sky"},
@@ -49,14 +52,14 @@ const char* exception1(const std::string& w) {
       {"bias", "bias"},    {"andes", "andes"},
   };
   for (const auto& e : kMap)
-    if (w == e[0]) return e[1];
+    if (w == e[0]) return e[1].data();  // literals: null-terminated
   return nullptr;
 }
 
 bool exception2(const std::string& w) {
-  static const char* const kWords[] = {"inning", "outing", "canning", "herring",
+  static constexpr std::string_view kWords[] = {"inning", "outing", "canning", "herring",
                                        "earring", "proceed", "exceed", "succeed"};
-  for (const char* e : kWords)
+  for (std::string_view e : kWords)
     if (w == e) return true;
   return false;
 }
@@ -70,7 +73,7 @@ void step_1a(std::string& w) {
   std::size_t len = 0;
   // Step 0: the longest of ' 's 's'.
   if (ends(w, "'s'", &len) || ends(w, "'s", &len) || ends(w, "'", &len)) w.resize(w.size() - len);
-  static const char* const kList[] = {"sses", "ied", "ies", "s", "us", "ss"};
+  static constexpr std::string_view kList[] = {"sses", "ied", "ies", "s", "us", "ss"};
   const int i = longest(w, kList, 6, &len);
   if (i < 0) return;
   const std::size_t start = w.size() - len;
@@ -95,7 +98,7 @@ void step_1a(std::string& w) {
 }
 
 void step_1b(std::string& w, std::size_t p1) {
-  static const char* const kList[] = {"eed", "eedly", "ed", "edly", "ing", "ingly"};
+  static constexpr std::string_view kList[] = {"eed", "eedly", "ed", "edly", "ing", "ingly"};
   std::size_t len = 0;
   const int i = longest(w, kList, 6, &len);
   if (i < 0) return;
@@ -127,8 +130,8 @@ void step_1c(std::string& w) {
 }
 
 void step_2(std::string& w, std::size_t p1) {
-  static const char* const kList[] = {"tional", "enci",    "anci",   "abli",   "entli",   "izer",
-                                      "ization", "ational", "ation",  "ator",   "alism",   "aliti",
+  static constexpr std::string_view kList[] = {"tional", "enci",    "anci",   "abli",   "entli",   "izer",
+                                               "ization", "ational", "ation",  "ator",   "alism",   "aliti",
                                       "alli",   "fulness", "ousli",  "ousness", "iveness", "iviti",
                                       "biliti", "bli",     "ogi",    "fulli",  "lessli",  "li"};
   static const char* const kTo[] = {"tion", "ence", "ance", "able", "ent", "ize", "ize", "ate",
@@ -151,7 +154,7 @@ void step_2(std::string& w, std::size_t p1) {
 }
 
 void step_3(std::string& w, std::size_t p1, std::size_t p2) {
-  static const char* const kList[] = {"tional", "ational", "alize", "icate", "iciti",
+  static constexpr std::string_view kList[] = {"tional", "ational", "alize", "icate", "iciti",
                                       "ical",   "ful",     "ness",  "ative"};
   static const char* const kTo[] = {"tion", "ate", "al", "ic", "ic", "ic", "", "", ""};
   std::size_t len = 0;
@@ -167,7 +170,7 @@ void step_3(std::string& w, std::size_t p1, std::size_t p2) {
 }
 
 void step_4(std::string& w, std::size_t p2) {
-  static const char* const kList[] = {"al",  "ance", "ence", "er",  "ic",  "able", "ible",
+  static constexpr std::string_view kList[] = {"al",  "ance", "ence", "er",  "ic",  "able", "ible",
                                       "ant", "ement", "ment", "ent", "ism", "ate", "iti",
                                       "ous", "ive",  "ize",  "ion"};
   std::size_t len = 0;

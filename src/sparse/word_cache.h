@@ -1,4 +1,4 @@
-// An open-addressing hash map from a raw word (bytes) to a term id, used while indexing so that
+// An open-addressing hash map from a raw token (bytes) to a term id, used while indexing so that
 // each token costs one probe instead of stopword + stem-cache + dictionary lookups. Derived state:
 // never saved; cleared when term ids change (compaction) or when it grows past its byte budget.
 #pragma once

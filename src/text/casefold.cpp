@@ -1,6 +1,9 @@
 // Tables for lowercasing and accent folding; see casefold.h for the covered blocks.
 #include "text/casefold.h"
 
+#include <cstdint>
+#include <cstring>
+
 #include "text/utf8.h"
 
 namespace ragwasm::text {
@@ -73,32 +76,67 @@ bool is_cjk(char32_t cp) {
 
 std::string fold(std::string_view text, const FoldOptions& options) {
   std::string out;
-  out.reserve(text.size());
+  fold_into(text, options, &out);
+  return out;
+}
+
+void fold_into(std::string_view text, const FoldOptions& options, std::string* out_str) {
+  std::string& out = *out_str;
+  // Invariant: out.size() - o >= n - i (room for the rest of the text at one byte per byte). ASCII
+  // keeps its length, so the ASCII loops write in place; a non-ASCII code point may grow ("ss" from
+  // 2 bytes, U+FFFD's 3 bytes from 1 invalid byte), so that path appends and restores the room.
+  out.resize(text.size());
+  char* w = out.data();
+  std::size_t o = 0;
   std::size_t i = 0;
-  while (i < text.size()) {
-    const auto b = static_cast<unsigned char>(text[i]);
+  const std::size_t n = text.size();
+  const char* src = text.data();
+  const bool lower = options.lowercase;
+  while (i < n) {
+    // ASCII fast path: 8 bytes at a time while none has the high bit set.
+    while (i + 8 <= n) {
+      std::uint64_t v;
+      std::memcpy(&v, src + i, 8);
+      if ((v & 0x8080808080808080ull) != 0) break;
+      if (lower) {
+        // Every byte is < 0x80, so adding 0x3F or 0x25 carries into no neighbour: bytes in
+        // ['A', 'Z'] get 0x20 added.
+        const std::uint64_t ge_a = v + 0x3F3F3F3F3F3F3F3Full;   // bit 7 set when byte >= 0x41
+        const std::uint64_t gt_z = v + 0x2525252525252525ull;   // bit 7 set when byte >= 0x5B
+        const std::uint64_t upper = (ge_a & ~gt_z) & 0x8080808080808080ull;
+        v |= upper >> 2;  // 0x80 >> 2 = 0x20
+      }
+      std::memcpy(w + o, &v, 8);
+      i += 8;
+      o += 8;
+    }
+    if (i >= n) break;
+    const auto b = static_cast<unsigned char>(src[i]);
     if (b < 0x80) {
-      out.push_back(options.lowercase && b >= 'A' && b <= 'Z' ? static_cast<char>(b + 32) : static_cast<char>(b));
+      const char c = lower && b >= 'A' && b <= 'Z' ? static_cast<char>(b + 32) : static_cast<char>(b);
+      w[o++] = c;
       ++i;
       continue;
     }
     std::size_t len;
     bool ok;
     char32_t cp = decode_utf8(text, i, &len, &ok);
-    if (options.lowercase) cp = lower_code_point(cp);
+    if (lower) cp = lower_code_point(cp);
     const char* folded = options.fold_accents ? fold_code_point(cp) : nullptr;
+    out.resize(o);  // slow path: append from here on, then restore the headroom
     if (folded != nullptr) {
-      for (const char* p = folded; *p; ++p) {
-        out.push_back(options.lowercase && *p >= 'A' && *p <= 'Z' ? static_cast<char>(*p + 32) : *p);
-      }
-    } else if (ok && !options.lowercase) {
-      out.append(text.data() + i, len);
+      for (const char* p = folded; *p; ++p) out.push_back(lower && *p >= 'A' && *p <= 'Z' ? static_cast<char>(*p + 32) : *p);
+    } else if (ok && !lower) {
+      out.append(src + i, len);
     } else {
       append_utf8(out, cp);
     }
     i += len;
+    o = out.size();
+    out.resize(o + (n - i));
+    w = out.data();
   }
-  return out;
+  out.resize(o);
 }
 
 }  // namespace ragwasm::text

@@ -22,6 +22,9 @@ struct FoldOptions {
 
 // Lowercases and/or removes accents from UTF-8 text. Example: fold("Ça Déjà") == "ca deja".
 std::string fold(std::string_view text, const FoldOptions& options = {});
+// The same into *out (replaced, its capacity reused): no allocation once *out is large enough.
+// ASCII runs are copied a word at a time.
+void fold_into(std::string_view text, const FoldOptions& options, std::string* out);
 
 // True for the code points treated as CJK ideographs, kana or hangul (bigram-tokenized by analyzers).
 bool is_cjk(char32_t cp);

@@ -106,6 +106,57 @@ TEST_CASE("accent folding maps Latin letters to ASCII and drops combining marks"
   REQUIRE(fold("\xC3\x89t\xC3\xA9", {false, true}) == "Ete");             // accents only, case kept
 }
 
+// The reference fold, one code point at a time (the definition fold_into's 8-byte ASCII path and
+// in-place writes must reproduce).
+static std::string fold_reference(const std::string& text, const FoldOptions& o) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t len;
+    bool ok;
+    char32_t cp = decode_utf8(text, i, &len, &ok);
+    if (o.lowercase) cp = lower_code_point(cp);
+    const char* folded = o.fold_accents ? fold_code_point(cp) : nullptr;
+    if (folded != nullptr) {
+      for (const char* p = folded; *p; ++p) out.push_back(o.lowercase && *p >= 'A' && *p <= 'Z' ? static_cast<char>(*p + 32) : *p);
+    } else if (ok && !o.lowercase) {
+      out.append(text, i, len);
+    } else {
+      append_utf8(out, cp);
+    }
+    i += len;
+  }
+  return out;
+}
+
+TEST_CASE("fold_into equals the code point by code point fold on mixed random text", "[prop]") {
+  // ASCII runs of every length around the 8-byte blocks, every ASCII byte (so each side of 'A' and
+  // 'Z'), growing folds (ß -> ss), invalid bytes (-> U+FFFD, 3 bytes from 1) and a reused buffer.
+  const std::vector<std::string> atoms = {"a", "Z", "@", "[", "`", "{", "AZaz09", "Hello World ", "\xC3\x9F",
+                                          "\xC3\x89", "\xE6\x9D\xB1", "\xF0\x9F\x98\x80", "\xFF", "\xC3", "e\xCC\x81",
+                                          "\xCE\xA3", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", std::string(1, '\0')};
+  std::mt19937 rng(20261127);
+  std::string reused;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string text;
+    const int parts = static_cast<int>(rng() % 12);
+    for (int p = 0; p < parts; ++p) {
+      if (rng() % 3 == 0) {
+        for (unsigned k = rng() % 20; k > 0; --k) text.push_back(static_cast<char>(rng() % 128));
+      } else {
+        text += atoms[rng() % atoms.size()];
+      }
+    }
+    for (const FoldOptions o : {FoldOptions{true, true}, FoldOptions{true, false}, FoldOptions{false, true}, FoldOptions{false, false}}) {
+      INFO("seed 20261127 trial " << trial << " options " << o.lowercase << o.fold_accents);
+      const std::string want = fold_reference(text, o);
+      fold_into(text, o, &reused);
+      REQUIRE(reused == want);
+      REQUIRE(fold(text, o) == want);
+    }
+  }
+}
+
 TEST_CASE("sentences end at periods and question and exclamation marks", "[unit]") {
   REQUIRE(sentences("It rained. We stayed in! Did you? Yes.") ==
           std::vector<std::string>{"It rained.", "We stayed in!", "Did you?", "Yes."});

@@ -3,6 +3,7 @@
 // build time, memory, serialized bytes, queries/s, p50/p95 latency at top-10 and top-100, nDCG@10.
 // Peers index text = title + " " + text with their documented defaults (wink needs a prep task: a
 // simple lowercase/stopword/Porter pipeline, as ../shared/data/golden "wink-simple").
+// RAGWASM_BENCH_PEERS (comma-separated names, e.g. wink-bm25) limits the peers that run.
 import { Bm25Index } from '../../../web/src/index.js';
 import { wasm } from '../../../web/src/core/module.js';
 import { loadBeir, ndcgAt } from '../../../web/cli/datasets.mjs';
@@ -129,8 +130,13 @@ export default {
       rows.push(['ragwasm (native)', 'not built', '', '', '', '', '', '', '', '', '', '']);
     }
 
-    // ---- peers
-    for (const [name, p] of Object.entries(await peers())) {
+    // ---- peers (RAGWASM_BENCH_PEERS=wink-bm25,Lunr runs only those: the slow peers' query loops take
+    // many minutes on a loaded machine; every ratio below is against the peers that ran)
+    const only = process.env.RAGWASM_BENCH_PEERS ? new Set(process.env.RAGWASM_BENCH_PEERS.split(',')) : null;
+    const all = await peers();
+    if (only) for (const n of only) if (!(n in all)) throw new Error(`RAGWASM_BENCH_PEERS: unknown peer '${n}' (peers: ${Object.keys(all).join(', ')})`);
+    for (const [name, p] of Object.entries(all)) {
+      if (only && !only.has(name)) continue;
       progress(name);
       const build = await ctx.time(() => { p.build(flat); }, { warmup: ctx.quick ? 0 : 1, reps });
       build.cpuMs = cpuMs(() => { p.build(flat); });

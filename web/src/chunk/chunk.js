@@ -467,29 +467,38 @@ function buildChunks(doc, n, flat, headers, docContext) {
     levels.forEach((v, i) => { if (v) { h[HEADER_KEYS[i]] = v; path.push(v); } });
     return { h, path };
   });
+  // Each id string is made once and shared as the neighbours' prevId/nextId; a document without
+  // metadata gives each chunk a fresh empty object without copying anything.
+  const docId = doc.id;
+  const prefix = `${docId}#`;
+  const docMeta = doc.metadata;
+  const metaEmpty = Object.keys(docMeta).length === 0;
+  let prevId = null;
+  let id = count > 0 ? `${prefix}0` : null;
   for (let i = 0; i < count; i++) {
     const start = flat[4 * i];
     const end = flat[4 * i + 1];
     const hi = flat[4 * i + 3] - 1;
     const hm = hi >= 0 ? headerMeta[hi] : null;
     const chunkText = text.slice(start, end);
-    const id = `${doc.id}#${i}`;
-    const c = {
+    const nextId = i + 1 < count ? prefix + (i + 1) : null;
+    out[i] = {
       id,
-      docId: doc.id,
+      docId,
       ordinal: i,
       text: chunkText,
       start,
       end,
       tokenEstimate: flat[4 * i + 2],
       headerPath: hm ? hm.path : [],
-      prevId: i > 0 ? `${doc.id}#${i - 1}` : null,
-      nextId: i + 1 < count ? `${doc.id}#${i + 1}` : null,
+      prevId,
+      nextId,
       context: '',
       indexText: chunkText,
-      metadata: hm ? { ...doc.metadata, ...hm.h, path: hm.path.join(' > ') } : { ...doc.metadata },
+      metadata: hm ? { ...docMeta, ...hm.h, path: hm.path.join(' > ') } : metaEmpty ? {} : { ...docMeta },
     };
-    out[i] = c;
+    prevId = id;
+    id = nextId;
   }
   if (ctx) {
     for (let i = 0; i < count; i++) {
