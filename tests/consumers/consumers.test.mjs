@@ -221,6 +221,15 @@ if (apps.some((a) => a.node)) {
     assert.deepEqual(outcome.result, await reference('full'));
   });
 
+  test('the Worker pool runs from the installed package in Node (worker_threads, two shards rank as one index)', { timeout: 120_000 }, async (t) => {
+    const s = built(t, 'node');
+    if (!s) return;
+    const r = await runNodeScript(s, 'parallel.mjs');
+    assert.equal(r.shards, 2, JSON.stringify(r));
+    assert.equal(r.same, true, JSON.stringify(r));
+    assert.ok(r.hits >= 3, JSON.stringify(r));
+  });
+
   test('npx ragwasm embed from the installed package uses the default static model', { timeout: 120_000 }, async (t) => {
     const s = built(t, 'node');
     if (!s) return;

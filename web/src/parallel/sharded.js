@@ -73,7 +73,7 @@ function renumber(err, where, single) {
 // Runs one part per shard; on any failure removes what the other shards added and throws the error
 // of the lowest caller index.
 async function writeParts(self, parts, op, removeOp, single) {
-  const settled = await Promise.allSettled(parts.map((p, s) => (p.ids.length === 0 ? null : self._pool._call(s, op, [self._handle, ...p.args]))));
+  const settled = await Promise.allSettled(parts.map((p, s) => (p.ids.length === 0 ? null : self._pool._call(s, op, [self._handle, ...p.args], p.transfer))));
   const failed = settled.map((r, s) => (r.status === 'rejected' ? renumber(r.reason, parts[s].where, single) : null)).filter(Boolean);
   if (failed.length === 0) return settled.map((r) => r.value);
   await Promise.all(settled.map((r, s) => (r.status === 'fulfilled' && r.value !== null ? self._pool._call(s, removeOp, [self._handle, parts[s].ids]) : null)));
@@ -321,7 +321,10 @@ export class ShardedVectorIndex extends Sharded {
       p.ids.push(ids[i]);
       p.where.push(i);
     }
-    for (const p of parts) p.args = [p.ids, p.flat, p.ordinals];
+    for (const p of parts) {
+      p.args = [p.ids, p.flat, p.ordinals];
+      p.transfer = [p.flat.buffer, p.ordinals.buffer];  // moved to the Worker, not copied
+    }
     const res = await writeParts(this, parts, 'vector.add', 'vector.remove', single);
     this._next += list.length;
     const summary = sumSummaries(res);

@@ -486,7 +486,7 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT (not stats, field counts differ, a count out of range)
    */
   static sumStats(list) {
-    const items = expectArray(list, 'stats', { maxLength: 4096, item: (v, n) => checkStats(v, n) });
+    const items = expectArray(list, 'stats', { maxLength: 4096 }).map((v, i) => checkStats(v, `stats[${i}]`));
     const index = new Map();
     const terms = [];
     const df = [];
