@@ -5,11 +5,13 @@
 // `new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })`.
 import { RagwasmError } from '../core/errors.js';
 import { isNode, nodeBuiltin } from '../core/node.js';
-import { expectInteger, expectOptions, invalid, isPlainObject } from '../core/validate.js';
+import { expectInteger, expectInternal, expectOptions, invalid, isPlainObject } from '../core/validate.js';
 import { createHost } from './host.js';
 
 /** Most Workers a pool starts, whatever the machine reports. */
 export const MAX_WORKERS = 8;
+// Only WorkerPool.create() holds it: `new WorkerPool(...)` from outside fails with INVALID_ARGUMENT.
+const INTERNAL = Symbol('WorkerPool.create');
 /** Most Workers a pool accepts when asked explicitly. */
 const MAX_REQUESTED = 64;
 
@@ -163,11 +165,12 @@ export class WorkerPool {
       await Promise.all(lanes.map((l) => l.terminate()));
       throw e;
     }
-    return new WorkerPool(lanes);
+    return new WorkerPool(INTERNAL, lanes);
   }
 
   /** @internal */
-  constructor(lanes) {
+  constructor(token, lanes) {
+    expectInternal(token === INTERNAL, 'WorkerPool', 'WorkerPool.create(options)');
     this._lanes = lanes;
     this._handles = 0;
     this._terminated = false;

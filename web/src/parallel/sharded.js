@@ -13,7 +13,7 @@ import { RagwasmError } from '../core/errors.js';
 import { sourceBytes } from '../core/source-bytes.js';
 import { writeSummary } from '../core/write-policy.js';
 import {
-  expectArray, expectBoolean, expectFloatVector, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  expectArray, expectBoolean, expectFloatVector, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
 import { isInitialized } from '../core/module.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
@@ -89,6 +89,7 @@ function sumSummaries(list) {
 
 class Sharded {
   constructor(pool, owned, handle) {
+    expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle), new.target.name, `${new.target.name}.create(options, parallel)`);
     this._pool = pool;
     this._owned = owned;
     this._handle = handle;
