@@ -34,7 +34,9 @@ export function defaultWorkers() {
 function spawn() {
   if (isNode) {
     const { Worker } = nodeBuiltin('worker_threads');
-    return new Worker(new URL('./worker.js', import.meta.url));
+    // the app's own flags, minus those that only make sense for its entry script (node --input-type=module -e ...)
+    const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b|^-[ep]$/.test(a));
+    return new Worker(new URL('./worker.js', import.meta.url), { execArgv });
   }
   if (typeof Worker === 'undefined') {
     throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: workers: this environment has no Worker; pass { workers: 1 }');

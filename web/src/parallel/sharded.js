@@ -76,7 +76,8 @@ async function writeParts(self, parts, op, removeOp, single) {
   const settled = await Promise.allSettled(parts.map((p, s) => (p.ids.length === 0 ? null : self._pool._call(s, op, [self._handle, ...p.args], p.transfer))));
   const failed = settled.map((r, s) => (r.status === 'rejected' ? renumber(r.reason, parts[s].where, single) : null)).filter(Boolean);
   if (failed.length === 0) return settled.map((r) => r.value);
-  await Promise.all(settled.map((r, s) => (r.status === 'fulfilled' && r.value !== null ? self._pool._call(s, removeOp, [self._handle, parts[s].ids]) : null)));
+  // the rollback's own failures (e.g. a terminated pool) do not hide the error that caused it
+  await Promise.allSettled(settled.map((r, s) => (r.status === 'fulfilled' && r.value !== null ? self._pool._call(s, removeOp, [self._handle, parts[s].ids]) : null)));
   failed.sort((a, b) => (a.at ?? Infinity) - (b.at ?? Infinity));
   throw failed[0];
 }

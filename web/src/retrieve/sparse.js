@@ -102,7 +102,8 @@ export function checkFilter(filter, name) {
 // `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it
 // `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
 function checkSearchOptions(options) {
-  const o = expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']);
+  // a copy: the caller's object is not rewritten (exact -> exhaustive below)
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']) };
   if (o.k !== undefined) expectInteger(o.k, 'options.k', { min: 0, max: 1000000 });
   if (o.exhaustive !== undefined) {
     deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
