@@ -7,15 +7,12 @@ export interface ParallelOptions extends WorkerPoolOptions {
   pool?: WorkerPool;
 }
 
-declare class Sharded {
+/** BM25 sharded by document across Workers; scores equal one Bm25Index's bit for bit (docs/parallel.md). */
+export declare class ShardedBm25Index {
   /** Number of shards (= the pool's Workers). */
   readonly shards: number;
   /** Frees every shard; terminates the pool when the index created it. */
   dispose(): Promise<void>;
-}
-
-/** BM25 sharded by document across Workers; scores equal one Bm25Index's bit for bit (docs/parallel.md). */
-export declare class ShardedBm25Index extends Sharded {
   static create(options?: object, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
   readonly size: number;
   add(docs: object | object[]): Promise<WriteSummary>;
@@ -25,7 +22,11 @@ export declare class ShardedBm25Index extends Sharded {
 }
 
 /** A flat (f32 / int8) vector index sharded across Workers; results equal one VectorIndex's. */
-export declare class ShardedVectorIndex extends Sharded {
+export declare class ShardedVectorIndex {
+  /** Number of shards (= the pool's Workers). */
+  readonly shards: number;
+  /** Frees every shard; terminates the pool when the index created it. */
+  dispose(): Promise<void>;
   static create(
     options: { dimension: number; metric?: 'cosine' | 'dot' | 'l2'; storage?: 'f32' | 'int8'; index?: 'flat' },
     parallel?: ParallelOptions,
