@@ -34,9 +34,15 @@ export function defaultWorkers() {
 function spawn() {
   if (isNode) {
     const { Worker } = nodeBuiltin('worker_threads');
-    // the app's own flags, minus those that only make sense for its entry script (node --input-type=module -e ...)
-    const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b|^-[ep]$/.test(a));
-    return new Worker(new URL('./worker.js', import.meta.url), { execArgv });
+    // Workers inherit the app's flags; those that only make sense for its entry script
+    // (node --input-type=module -e ...) are dropped, and if what remains is refused, none are passed.
+    const own = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b|^-[ep]$/.test(a));
+    if (own.length === process.execArgv.length) return new Worker(new URL('./worker.js', import.meta.url));
+    try {
+      return new Worker(new URL('./worker.js', import.meta.url), { execArgv: own });
+    } catch {
+      return new Worker(new URL('./worker.js', import.meta.url), { execArgv: [] });
+    }
   }
   if (typeof Worker === 'undefined') {
     throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: workers: this environment has no Worker; pass { workers: 1 }');
