@@ -240,3 +240,28 @@ test('Collection.create({workers: 2}) embeds across Workers and saves the same b
     b.dispose();
   }
 });
+
+test('a sharded BM25 index saves in the sharded format and loads into a pool of the same size', async () => {
+  const docs = Array.from({ length: 400 }, (_, i) => ({ id: `d${i}`, title: `t${i % 9}`, text: `alpha ${i % 3 ? 'beta' : 'gamma'} word${i % 17} more${i % 5}` }));
+  const one = Bm25Index.create({});
+  one.add(docs);
+  const a = await ShardedBm25Index.create({}, { workers: 2 });
+  await a.add(docs);
+  const bytes = await a.toBytes();
+  await a.dispose();
+  assert.equal(new TextDecoder().decode(bytes.subarray(0, 8)), 'RWSHBM25');
+  const b = await ShardedBm25Index.fromBytes(bytes);
+  try {
+    assert.equal(b.shards, 2);
+    assert.equal(b.size, docs.length);
+    for (const q of ['gamma word3', 'beta more4 t2', 'alpha']) assert.deepEqual(await b.search(q, { k: 30 }), one.search(q, { k: 30 }));
+    assert.deepEqual(await b.toBytes(), bytes, 'saving again gives the same bytes');
+  } finally {
+    await b.dispose();
+  }
+  const bad = bytes.slice();
+  bad[bad.length - 40] ^= 1;
+  await assert.rejects(ShardedBm25Index.fromBytes(bad), (e) => e.code === 'CORRUPT_INDEX');
+  await assert.rejects(ShardedBm25Index.fromBytes(bytes, { workers: 3 }), (e) => e.code === 'INVALID_ARGUMENT' && /2 Workers/.test(e.message));
+  one.dispose();
+});

@@ -24,6 +24,10 @@ export function createHost() {
       objects.set(handle, { index: Bm25Index.create(options) });
       return true;
     },
+    'bm25.load'(handle, bytes) {
+      objects.set(handle, { index: Bm25Index.fromBytes(bytes) });
+      return get(handle).index.size;
+    },
     'bm25.add'(handle, docs) {
       return get(handle).index.add(docs);
     },

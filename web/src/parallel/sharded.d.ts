@@ -7,6 +7,9 @@ export interface ParallelOptions extends WorkerPoolOptions {
   pool?: WorkerPool;
 }
 
+/** Version of the sharded BM25 format toBytes() writes. */
+export declare const SHARDED_BM25_FORMAT_VERSION: number;
+
 /** BM25 sharded by document across Workers; scores equal one Bm25Index's bit for bit (docs/parallel.md). */
 export declare class ShardedBm25Index {
   /** Number of shards (= the pool's Workers). */
@@ -17,6 +20,10 @@ export declare class ShardedBm25Index {
   readonly size: number;
   add(docs: object | object[]): Promise<WriteSummary>;
   collectionStats(): Promise<CollectionStats>;
+  /** The sharded format: magic RWSHBM25, a JSON header and each shard's Bm25Index bytes (docs/parallel.md). */
+  toBytes(): Promise<Uint8Array>;
+  /** Loads toBytes() output into a pool of the saved shard count. */
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
   search(query: string, options?: { k?: number; filter?: object; exact?: boolean }): Promise<Bm25Hit[]>;
   searchMany(queries: string[], options?: { k?: number; filter?: object; exact?: boolean }): Promise<Bm25Hit[][]>;
 }

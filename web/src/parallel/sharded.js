@@ -11,6 +11,7 @@
 // took are removed again before the error is thrown.
 import { RagwasmError } from '../core/errors.js';
 import { sourceBytes } from '../core/source-bytes.js';
+import { packSections, unpackSections } from '../core/checksum.js';
 import { writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectFloatVector, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
@@ -22,6 +23,9 @@ import { defaultStaticModelUrl, MAX_BATCH_TEXTS, checkAbort, embedRunOptions, sp
 import { WorkerPool } from './pool.js';
 
 const MAX_DOCS = 10_000_000;
+/** The sharded BM25 format (docs/parallel.md): magic RWSHBM25, version 1. */
+export const SHARDED_BM25_FORMAT_VERSION = 1;
+const BM25_MAGIC = 'RWSHBM25';
 const MAX_QUERIES = 100_000;
 
 /** FNV-1a (32-bit) over the id's UTF-16 code units: the shard of an id. @internal */
@@ -195,6 +199,64 @@ export class ShardedBm25Index extends Sharded {
       await this._pool._all('bm25.setGlobal', [this._handle, total]);
     }
     this._statsDirty = false;
+  }
+
+  /**
+   * Serializes every shard (docs/parallel.md): magic "RWSHBM25", version, a JSON header
+   * `{kind: 'bm25', shards, route: 'fnv1a32-utf16'}` and the shards' Bm25Index.toBytes(), CRC-32 sealed.
+   * Each shard's bytes are those of a Bm25Index over that shard's documents.
+   * @returns {Promise<Uint8Array>}
+   * @throws {RagwasmError} DISPOSED
+   */
+  async toBytes() {
+    this._check();
+    const shards = await this._pool._all('bm25.toBytes', [this._handle]);
+    const header = new TextEncoder().encode(JSON.stringify({ kind: 'bm25', shards: shards.length, route: 'fnv1a32-utf16' }));
+    return packSections(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, [header, packSections(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, shards)]);
+  }
+
+  /**
+   * Loads toBytes() output into a pool with as many Workers as the index had shards (ids are routed by
+   * hash modulo the shard count).
+   * @param {Uint8Array} bytes
+   * @param {{workers?: number, pool?: WorkerPool, init?: object}} [parallel] default: a new pool of the
+   *   saved shard count
+   * @returns {Promise<ShardedBm25Index>}
+   * @throws {RagwasmError} CORRUPT_INDEX, UNSUPPORTED_VERSION, INVALID_ARGUMENT (a pool of another size)
+   */
+  static async fromBytes(bytes, parallel = {}) {
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    const opts = { maxVersion: SHARDED_BM25_FORMAT_VERSION, label: 'ragwasm: sharded BM25 bytes', what: 'a sharded BM25 index' };
+    const [head, inner] = unpackSections(bytes, BM25_MAGIC, { ...opts, count: 2 }).sections;
+    let header;
+    try {
+      header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(head));
+    } catch {
+      throw new RagwasmError('CORRUPT_INDEX', 'ragwasm: sharded BM25 bytes: the header is not JSON');
+    }
+    if (!isPlainObject(header) || header.kind !== 'bm25' || header.route !== 'fnv1a32-utf16' || !Number.isInteger(header.shards) || header.shards < 1 || header.shards > 64) {
+      throw new RagwasmError('CORRUPT_INDEX', 'ragwasm: sharded BM25 bytes: the header is not {kind: "bm25", shards: 1..64, route: "fnv1a32-utf16"}');
+    }
+    const shards = unpackSections(inner, BM25_MAGIC, { ...opts, count: header.shards }).sections;
+    const p = expectOptions(parallel, 'parallel options', ['workers', 'pool', 'init']);
+    const { pool, owned } = await poolFor(p.pool === undefined && p.workers === undefined ? { ...p, workers: header.shards } : p, 'parallel options');
+    if (pool.size !== header.shards) {
+      if (owned) await pool.terminate();
+      throw invalid('parallel options', `a pool of ${header.shards} Workers (the saved shard count)`, pool.size);
+    }
+    const handle = pool._handle();
+    let sizes;
+    try {
+      sizes = await pool._all('bm25.load', (i) => [handle, shards[i]]);
+    } catch (e) {
+      if (owned) await pool.terminate();
+      else await pool._all('dispose', [handle]).catch(() => {});
+      throw e;
+    }
+    const idx = new ShardedBm25Index(pool, owned, handle);
+    idx._size = sizes.reduce((a, b) => a + b, 0);
+    idx._statsDirty = true;
+    return idx;
   }
 
   /**
