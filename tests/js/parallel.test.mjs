@@ -265,3 +265,33 @@ test('a sharded BM25 index saves in the sharded format and loads into a pool of 
   await assert.rejects(ShardedBm25Index.fromBytes(bytes, { workers: 3 }), (e) => e.code === 'INVALID_ARGUMENT' && /2 Workers/.test(e.message));
   one.dispose();
 });
+
+test('a sharded vector index saves its shards and insertion order and loads into a pool of the same size', async () => {
+  const rand = seededRandom(77);
+  const items = Array.from({ length: 500 }, (_, i) => ({ id: `v${i}`, vector: Float32Array.from({ length: 8 }, () => rand() - 0.5) }));
+  items[300].vector = items[100].vector;  // a tie decided by insertion order
+  const one = VectorIndex.create({ dimension: 8, storage: 'int8' });
+  one.add(items);
+  const a = await ShardedVectorIndex.create({ dimension: 8, storage: 'int8' }, { workers: 2 });
+  await a.add(items.slice(0, 250));
+  await a.add(items.slice(250));
+  const bytes = await a.toBytes();
+  await a.dispose();
+  const b = await ShardedVectorIndex.fromBytes(bytes);
+  try {
+    assert.equal(b.size, 500);
+    assert.equal(b.dimension, 8);
+    for (const q of [items[100].vector, items[7].vector]) assert.deepEqual(await b.search(q, { k: 12 }), one.search(q, { k: 12 }));
+    // vectors added after loading continue the insertion order
+    const extra = { id: 'late', vector: items[100].vector };
+    one.add([extra]);
+    await b.add([extra]);
+    assert.deepEqual(await b.search(items[100].vector, { k: 5 }), one.search(items[100].vector, { k: 5 }));
+  } finally {
+    await b.dispose();
+  }
+  const bad = bytes.slice();
+  bad[20] ^= 1;
+  await assert.rejects(ShardedVectorIndex.fromBytes(bad), (e) => e.code === 'CORRUPT_INDEX');
+  one.dispose();
+});

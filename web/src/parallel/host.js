@@ -62,6 +62,24 @@ export function createHost() {
       for (let i = 0; i < ids.length; i++) shard.ordinal.set(ids[i], ordinals[i]);
       return summary;
     },
+    // the shard's VectorIndex bytes, and its ids with their global insertion ordinals
+    'vector.toBytes'(handle) {
+      const shard = get(handle);
+      return { bytes: shard.index.toBytes(), ids: [...shard.ordinal.keys()], ordinals: Float64Array.from(shard.ordinal.values()) };
+    },
+    'vector.load'(handle, bytes, ids, ordinals) {
+      const index = VectorIndex.fromBytes(bytes);
+      const ordinal = new Map();
+      for (let i = 0; i < ids.length; i++) ordinal.set(ids[i], ordinals[i]);
+      objects.set(handle, { index, ordinal });
+      if (ids.length !== index.size || ids.some((id) => !index.has(id))) {
+        throw new RagwasmError('CORRUPT_INDEX', 'ragwasm: sharded vector bytes: a shard\'s ids do not match its vectors');
+      }
+      return ids.length;
+    },
+    'vector.dimension'(handle) {
+      return get(handle).index.dimension;
+    },
     'vector.remove'(handle, ids) {
       const shard = get(handle);
       const summary = shard.index.remove(ids, { ignoreMissing: true });

@@ -10,6 +10,9 @@ export interface ParallelOptions extends WorkerPoolOptions {
 /** Version of the sharded BM25 format toBytes() writes. */
 export declare const SHARDED_BM25_FORMAT_VERSION: number;
 
+/** Version of the sharded vector format toBytes() writes. */
+export declare const SHARDED_VECTOR_FORMAT_VERSION: number;
+
 /** BM25 sharded by document across Workers; scores equal one Bm25Index's bit for bit (docs/parallel.md). */
 export declare class ShardedBm25Index {
   /** Number of shards (= the pool's Workers). */
@@ -42,6 +45,10 @@ export declare class ShardedVectorIndex {
   readonly size: number;
   add(items: { id: string; vector: Float32Array | number[] } | Array<{ id: string; vector: Float32Array | number[] }>): Promise<WriteSummary>;
   search(query: Float32Array | number[], options?: { k?: number }): Promise<VectorHit[]>;
+  /** The sharded format: magic RWSHVEC1, a JSON header and per shard its VectorIndex bytes, ids and ordinals. */
+  toBytes(): Promise<Uint8Array>;
+  /** Loads toBytes() output into a pool of the saved shard count. */
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedVectorIndex>;
   searchMany(queries: Array<Float32Array | number[]>, options?: { k?: number }): Promise<VectorHit[][]>;
 }
 

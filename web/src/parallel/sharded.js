@@ -26,6 +26,34 @@ const MAX_DOCS = 10_000_000;
 /** The sharded BM25 format (docs/parallel.md): magic RWSHBM25, version 1. */
 export const SHARDED_BM25_FORMAT_VERSION = 1;
 const BM25_MAGIC = 'RWSHBM25';
+/** The sharded vector format (docs/parallel.md): magic RWSHVEC1, version 1. */
+export const SHARDED_VECTOR_FORMAT_VERSION = 1;
+const VECTOR_MAGIC = 'RWSHVEC1';
+
+// Reads the JSON header of a sharded container; CORRUPT_INDEX unless it is {kind, shards 1..64, route}.
+function readHeader(head, kind, label) {
+  let header;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(head));
+  } catch {
+    throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header is not JSON`);
+  }
+  if (!isPlainObject(header) || header.kind !== kind || header.route !== 'fnv1a32-utf16' || !Number.isInteger(header.shards) || header.shards < 1 || header.shards > 64) {
+    throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header is not {kind: "${kind}", shards: 1..64, route: "fnv1a32-utf16"}`);
+  }
+  return header;
+}
+
+// The pool a saved index loads into: a given pool of the saved size, or a new one of that size.
+async function loadPool(parallel, shards) {
+  const p = expectOptions(parallel, 'parallel options', ['workers', 'pool', 'init']);
+  const { pool, owned } = await poolFor(p.pool === undefined && p.workers === undefined ? { ...p, workers: shards } : p, 'parallel options');
+  if (pool.size !== shards) {
+    if (owned) await pool.terminate();
+    throw invalid('parallel options', `a pool of ${shards} Workers (the saved shard count)`, pool.size);
+  }
+  return { pool, owned };
+}
 const MAX_QUERIES = 100_000;
 
 /** FNV-1a (32-bit) over the id's UTF-16 code units: the shard of an id. @internal */
@@ -228,22 +256,9 @@ export class ShardedBm25Index extends Sharded {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
     const opts = { maxVersion: SHARDED_BM25_FORMAT_VERSION, label: 'ragwasm: sharded BM25 bytes', what: 'a sharded BM25 index' };
     const [head, inner] = unpackSections(bytes, BM25_MAGIC, { ...opts, count: 2 }).sections;
-    let header;
-    try {
-      header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(head));
-    } catch {
-      throw new RagwasmError('CORRUPT_INDEX', 'ragwasm: sharded BM25 bytes: the header is not JSON');
-    }
-    if (!isPlainObject(header) || header.kind !== 'bm25' || header.route !== 'fnv1a32-utf16' || !Number.isInteger(header.shards) || header.shards < 1 || header.shards > 64) {
-      throw new RagwasmError('CORRUPT_INDEX', 'ragwasm: sharded BM25 bytes: the header is not {kind: "bm25", shards: 1..64, route: "fnv1a32-utf16"}');
-    }
+    const header = readHeader(head, 'bm25', 'sharded BM25 bytes');
     const shards = unpackSections(inner, BM25_MAGIC, { ...opts, count: header.shards }).sections;
-    const p = expectOptions(parallel, 'parallel options', ['workers', 'pool', 'init']);
-    const { pool, owned } = await poolFor(p.pool === undefined && p.workers === undefined ? { ...p, workers: header.shards } : p, 'parallel options');
-    if (pool.size !== header.shards) {
-      if (owned) await pool.terminate();
-      throw invalid('parallel options', `a pool of ${header.shards} Workers (the saved shard count)`, pool.size);
-    }
+    const { pool, owned } = await loadPool(parallel, header.shards);
     const handle = pool._handle();
     let sizes;
     try {
@@ -394,6 +409,69 @@ export class ShardedVectorIndex extends Sharded {
     const summary = sumSummaries(res);
     this._size += summary.added;
     return summary;
+  }
+
+  /**
+   * Serializes every shard (docs/parallel.md): magic "RWSHVEC1", version, a JSON header
+   * `{kind: 'vector', shards, next, route}` and per shard its VectorIndex.toBytes(), its ids (JSON)
+   * and their global insertion ordinals (f64), CRC-32 sealed.
+   * @returns {Promise<Uint8Array>}
+   * @throws {RagwasmError} DISPOSED
+   */
+  async toBytes() {
+    this._check();
+    const shards = await this._pool._all('vector.toBytes', [this._handle]);
+    const enc = new TextEncoder();
+    const header = enc.encode(JSON.stringify({ kind: 'vector', shards: shards.length, next: this._next, route: 'fnv1a32-utf16' }));
+    const parts = [];
+    for (const sh of shards) parts.push(sh.bytes, enc.encode(JSON.stringify(sh.ids)), new Uint8Array(sh.ordinals.buffer, sh.ordinals.byteOffset, sh.ordinals.byteLength));
+    return packSections(VECTOR_MAGIC, SHARDED_VECTOR_FORMAT_VERSION, [header, packSections(VECTOR_MAGIC, SHARDED_VECTOR_FORMAT_VERSION, parts)]);
+  }
+
+  /**
+   * Loads toBytes() output into a pool with as many Workers as the index had shards.
+   * @param {Uint8Array} bytes
+   * @param {{workers?: number, pool?: WorkerPool, init?: object}} [parallel]
+   * @returns {Promise<ShardedVectorIndex>}
+   * @throws {RagwasmError} CORRUPT_INDEX, UNSUPPORTED_VERSION, INVALID_ARGUMENT (a pool of another size)
+   */
+  static async fromBytes(bytes, parallel = {}) {
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    const label = 'sharded vector bytes';
+    const opts = { maxVersion: SHARDED_VECTOR_FORMAT_VERSION, label: `ragwasm: ${label}`, what: 'a sharded vector index' };
+    const [head, inner] = unpackSections(bytes, VECTOR_MAGIC, { ...opts, count: 2 }).sections;
+    const header = readHeader(head, 'vector', label);
+    if (!Number.isSafeInteger(header.next) || header.next < 0) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header's next ordinal is not a count`);
+    const parts = unpackSections(inner, VECTOR_MAGIC, { ...opts, count: 3 * header.shards }).sections;
+    const shards = [];
+    for (let i = 0; i < header.shards; i++) {
+      let ids;
+      try {
+        ids = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(parts[3 * i + 1]));
+      } catch {
+        ids = null;
+      }
+      const ob = parts[3 * i + 2];
+      if (!Array.isArray(ids) || ids.some((x) => typeof x !== 'string') || ob.length !== ids.length * 8) {
+        throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: shard ${i}'s ids or ordinals are damaged`);
+      }
+      shards.push([parts[3 * i], ids, new Float64Array(ob.slice().buffer)]);
+    }
+    const { pool, owned } = await loadPool(parallel, header.shards);
+    const handle = pool._handle();
+    let sizes;
+    try {
+      sizes = await pool._all('vector.load', (i) => [handle, ...shards[i]]);
+    } catch (e) {
+      if (owned) await pool.terminate();
+      else await pool._all('dispose', [handle]).catch(() => {});
+      throw e;
+    }
+    const dimension = await pool._call(0, 'vector.dimension', [handle]);
+    const idx = new ShardedVectorIndex(pool, owned, handle, dimension);
+    idx._size = sizes.reduce((a, b) => a + b, 0);
+    idx._next = header.next;
+    return idx;
   }
 
   /**
