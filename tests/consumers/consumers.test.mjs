@@ -163,6 +163,13 @@ for (const app of apps.filter((a) => !a.node)) {
       assertOk(app.name, 'worker', r.outcome.worker);
       assert.deepEqual(r.outcome.worker.result, await reference(app.scenario));
     }
+    if (r.outcome.pool) {
+      // the package's Worker pool, its Worker script found by the app's bundler
+      assertOk(app.name, 'pool', r.outcome.pool);
+      assert.equal(r.outcome.pool.result.shards, 2);
+      assert.equal(r.outcome.pool.result.same, true, JSON.stringify(r.outcome.pool.result));
+      assert.ok(r.outcome.pool.result.hits >= 3);
+    }
     assertClean(app.name, r);
     if (app.scenario !== 'onnx') {
       // Optional parts are loaded only when used: one .wasm (ragwasm's own), nothing of onnxruntime-web,
