@@ -242,6 +242,43 @@ class Bm25IndexBinding {
     return guard([&] { return reply_ok(val(static_cast<double>(core_.document_frequency(term)))); });
   }
 
+  // {documents, fieldLengths: Float64Array, df: Uint32Array, terms: Uint8Array (UTF-8, concatenated),
+  // termOffsets: Uint32Array (term i = terms[termOffsets[i], termOffsets[i + 1]))}
+  val collectionStats() {
+    return guard([&] {
+      const auto s = core_.collection_stats();
+      const auto terms = core_.terms();
+      std::vector<double> lens(s.field_lengths.begin(), s.field_lengths.end());
+      std::string blob;
+      std::vector<std::uint32_t> offsets{0};
+      offsets.reserve(terms.size() + 1);
+      for (const auto& t : terms) {
+        blob += t;
+        offsets.push_back(static_cast<std::uint32_t>(blob.size()));
+      }
+      val r = val::object();
+      r.set("documents", val(static_cast<double>(s.documents)));
+      r.set("fieldLengths", to_typed_array(lens));
+      r.set("df", to_typed_array(s.df));
+      r.set("terms", val(emscripten::typed_memory_view(blob.size(), reinterpret_cast<const std::uint8_t*>(blob.data()))).call<val>("slice"));
+      r.set("termOffsets", to_typed_array(offsets));
+      return reply_ok(r);
+    });
+  }
+
+  // documents and fieldLengths are integers checked by the caller (web/src/parallel/bm25-shard.js).
+  val setGlobalStats(double documents, const val& field_lengths, const val& df) {
+    return guard([&] {
+      sparse::CollectionStats g;
+      g.documents = static_cast<std::uint64_t>(documents);
+      for (double v : emscripten::convertJSArrayToNumberVector<double>(field_lengths)) g.field_lengths.push_back(static_cast<std::uint64_t>(v));
+      g.df = emscripten::convertJSArrayToNumberVector<std::uint32_t>(df);
+      const Status st = core_.set_global_stats(g);
+      if (!st.ok()) return reply_error(st.error());
+      return reply_ok(val::undefined());
+    });
+  }
+
   val fieldNames() {
     return guard([&] {
       val out = val::array();
@@ -292,6 +329,8 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("stats", &Bm25IndexBinding::stats)
       .function("documentFrequency", &Bm25IndexBinding::documentFrequency)
       .function("fieldNames", &Bm25IndexBinding::fieldNames)
+      .function("collectionStats", &Bm25IndexBinding::collectionStats)
+      .function("setGlobalStats", &Bm25IndexBinding::setGlobalStats)
       .function("impactReader", &Bm25IndexBinding::impactReader)
       .function("queryTerms", &Bm25IndexBinding::queryTerms);
   emscripten::class_<ImpactReaderBinding>("ImpactReaderBinding")

@@ -109,6 +109,16 @@ struct IndexStats {
   std::size_t memory_bytes = 0;      // estimate of the heap bytes held
 };
 
+// The statistics BM25 scores depend on, kept as integers so the statistics of several shards (indexes
+// over disjoint documents) add up exactly: live documents, per-field token totals (the unboosted sum
+// of IndexOptions::fields lengths) and each dictionary term's document frequency, by term id (the
+// order of Bm25Index::terms()). docs/parallel.md explains sharded scoring.
+struct CollectionStats {
+  std::uint64_t documents = 0;
+  std::vector<std::uint64_t> field_lengths;
+  std::vector<std::uint32_t> df;
+};
+
 class Bm25Index {
  public:
   static Result<Bm25Index> create(const IndexOptions& options);
@@ -140,6 +150,18 @@ class Bm25Index {
   std::vector<std::string> ids() const;
   // The term dictionary in term-id order (includes terms only in deleted documents: df 0).
   std::vector<std::string> terms() const;
+
+  // This index's own statistics (deleted documents excluded), df aligned with terms().
+  CollectionStats collection_stats() const;
+  // Scores with collection-wide statistics: N, avgdl and every term's df come from `global` (the sum
+  // of the collection_stats() of all shards, df re-aligned with this index's terms()), so a shard's
+  // scores equal those of one index over the whole collection bit for bit. INVALID_ARGUMENT when the
+  // sizes differ from this index's or a global count is below this index's own. The override holds
+  // until the next add/upsert/remove/compact (which restore local statistics); RM3 expansion and
+  // stats() always use local statistics. Not saved.
+  Status set_global_stats(const CollectionStats& global);
+  void clear_global_stats();
+  bool has_global_stats() const;
 
   std::string save() const;
   static Result<Bm25Index> load(std::string_view bytes);

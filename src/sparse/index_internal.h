@@ -7,6 +7,7 @@
 //   index_rm3.cpp      RM3 pseudo-relevance feedback
 //   index_stats.cpp    statistics, document frequency, ids
 //   index_io.cpp       the saved format (save / load)
+//   index_global.cpp   collection statistics of a shard and injected collection-wide statistics
 // Postings layout: per posting varint(doc + 1 - prev_plus1), then one varint tf per field; a skip entry
 // every kBlock postings. Readers of the postings (e.g. impact precomputation) use Cursor below.
 #pragma once
@@ -141,6 +142,18 @@ struct Bm25Index::Impl {
   std::vector<std::uint64_t> total_len;  // per field, over live documents
   std::uint64_t version = 1;
 
+  // collection-wide statistics injected by set_global_stats(); used while global_version == version
+  // (any mutation bumps version, which restores the local statistics)
+  std::uint64_t global_version = 0;
+  double global_docs = 0;
+  std::vector<std::uint64_t> global_len;
+  std::vector<std::uint32_t> global_df;
+  bool global_on() const { return global_version != 0 && global_version == version; }
+  // N and df as scored: the injected collection-wide values when set, else this index's own
+  double scored_docs() const { return global_on() ? global_docs : static_cast<double>(live); }
+  std::uint32_t scored_df(std::uint32_t t) const { return global_on() ? global_df[t] : postings[t].df; }
+  std::uint64_t scored_len(std::size_t f) const { return global_on() ? global_len[f] : total_len[f]; }
+
   // caches, valid while *_version == version
   std::uint64_t norm_version = 0;
   std::vector<double> norm;  // 1 - b + b * dl / avgdl
@@ -208,7 +221,7 @@ struct Bm25Index::Impl {
   void ensure_norms();
 
   double idf(std::uint32_t df) const {
-    const double N = static_cast<double>(live);
+    const double N = scored_docs();
     const double n = static_cast<double>(df);
     switch (opt.scoring.scorer) {
       case Scorer::kLucene: return std::log(1.0 + (N - n + 0.5) / (n + 0.5));

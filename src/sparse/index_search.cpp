@@ -12,8 +12,9 @@ void Bm25Index::Impl::ensure_norms() {
   if (norm_version == version) return;
   norm.assign(doc_ids.size(), 1.0);
   double total = 0;
-  for (std::size_t f = 0; f < nf; ++f) total += opt.fields[f].boost * static_cast<double>(total_len[f]);
-  avgdl = live > 0 ? total / static_cast<double>(live) : 0;
+  for (std::size_t f = 0; f < nf; ++f) total += opt.fields[f].boost * static_cast<double>(scored_len(f));
+  const double n_docs = scored_docs();
+  avgdl = n_docs > 0 ? total / n_docs : 0;
   const double b = opt.scoring.b;
   for (std::size_t d = 0; d < doc_ids.size(); ++d) {
     double dl = 0;
@@ -164,7 +165,7 @@ Result<std::vector<Hit>> Bm25Index::Impl::search_ids(std::vector<std::pair<std::
   std::vector<QTerm> q;
   for (const auto& [t, w] : terms) {
     if (postings[t].df == 0 || !(w > 0)) continue;
-    QTerm qt{t, w, idf(postings[t].df), 0};
+    QTerm qt{t, w, idf(scored_df(t)), 0};
     q.push_back(qt);
   }
   if (q.empty()) return std::vector<Hit>{};

@@ -163,6 +163,13 @@ for (const app of apps.filter((a) => !a.node)) {
       assertOk(app.name, 'worker', r.outcome.worker);
       assert.deepEqual(r.outcome.worker.result, await reference(app.scenario));
     }
+    if (app.name === 'vite') {
+      // the package's Worker pool, its Worker script found by the app's bundler
+      assertOk(app.name, 'pool', r.outcome.pool);
+      assert.equal(r.outcome.pool.result.shards, 2);
+      assert.equal(r.outcome.pool.result.same, true, JSON.stringify(r.outcome.pool.result));
+      assert.ok(r.outcome.pool.result.hits >= 3);
+    }
     assertClean(app.name, r);
     if (app.scenario !== 'onnx') {
       // Optional parts are loaded only when used: one .wasm (ragwasm's own), nothing of onnxruntime-web,
@@ -219,6 +226,15 @@ if (apps.some((a) => a.node)) {
     const outcome = await runNodeScript(s, 'main.mjs');
     assertOk('node', 'main.mjs', outcome);
     assert.deepEqual(outcome.result, await reference('full'));
+  });
+
+  test('the Worker pool runs from the installed package in Node (worker_threads, two shards rank as one index)', { timeout: 120_000 }, async (t) => {
+    const s = built(t, 'node');
+    if (!s) return;
+    const r = await runNodeScript(s, 'parallel.mjs');
+    assert.equal(r.shards, 2, JSON.stringify(r));
+    assert.equal(r.same, true, JSON.stringify(r));
+    assert.ok(r.hits >= 3, JSON.stringify(r));
   });
 
   test('npx ragwasm embed from the installed package uses the default static model', { timeout: 120_000 }, async (t) => {

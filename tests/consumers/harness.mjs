@@ -26,7 +26,7 @@ const repoModules = join(repoRoot, 'node_modules');
  */
 export const APPS = [
   { name: 'vite', tools: ['vite'], out: 'dist', scenario: 'full', worker: true,
-    proves: 'Vite build; the full scenario on the page and in a module Worker' },
+    proves: 'Vite build; the full scenario on the page and in a module Worker; the package Worker pool (two BM25 shards)' },
   { name: 'vite-bm25', tools: ['vite'], out: 'dist', scenario: 'bm25', sizeTarget: 600_000,
     proves: 'Vite build of init + chunk + Bm25Index + search only: the size target' },
   { name: 'vite-onnx', tools: ['vite'], out: 'dist', scenario: 'onnx', peers: ['onnxruntime-web', 'pdfjs-dist'], needsBert: true,

@@ -148,6 +148,32 @@ export async function attempt(fn) {
 }
 
 /** Settles a scenario promise into {ok, result} or {ok: false, error}. */
+/**
+ * The Worker pool (issue #18): two Workers created by the package's own
+ * `new Worker(new URL('./worker.js', import.meta.url), {type: 'module'})`, which the app's bundler must
+ * follow; the two shards must rank every query as one Bm25Index does.
+ */
+export async function poolScenario({ init, Bm25Index, ShardedBm25Index }) {
+  await init();
+  const docs = DOCS.map((d) => ({ id: d.id, text: d.text }));
+  const one = Bm25Index.create();
+  one.add(docs);
+  const sharded = await ShardedBm25Index.create({}, { workers: 2 });
+  try {
+    await sharded.add(docs);
+    const out = { shards: sharded.shards, same: true, hits: 0 };
+    for (const q of Object.values(QUERIES)) {
+      const got = await sharded.search(q, { k: 3 });
+      out.hits += got.length;
+      if (JSON.stringify(got) !== JSON.stringify(one.search(q, { k: 3 }))) out.same = false;
+    }
+    return out;
+  } finally {
+    await sharded.dispose();
+    one.dispose();
+  }
+}
+
 export function settle(promise) {
   return promise.then((result) => ({ ok: true, result }), (e) => ({ ok: false, error: errorInfo(e) }));
 }

@@ -99,3 +99,27 @@ async function docChatTypes(): Promise<void> {
   void [first, q, d.title, NO_ANSWER_TEXT, r.abstained];
 }
 void docChatTypes;
+
+// ---- the Worker pool (issue 18): docs/parallel.md ----
+import { WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, defaultWorkers, MAX_WORKERS, Bm25Index as PoolBm25Index, Collection as PoolCollection } from '../../web/src/index.js';
+import type { CollectionStats, ParallelEmbedder } from '../../web/src/index.js';
+async function parallelTypes(): Promise<void> {
+  const pool = await WorkerPool.create({ workers: Math.min(defaultWorkers(), MAX_WORKERS), init: { build: 'release' } });
+  const n: number = pool.size;
+  const bm25 = await ShardedBm25Index.create({ fields: ['title', 'text'] }, { pool });
+  await bm25.add([{ id: 'a', text: 'b' }]);
+  const hits = await bm25.search('b', { k: 3, filter: { lang: 'en' }, exact: true });
+  const many = await bm25.searchMany(['b', 'c'], { k: 2 });
+  const stats: CollectionStats = await bm25.collectionStats();
+  const one = PoolBm25Index.create();
+  one.setGlobalStats(PoolBm25Index.sumStats([one.collectionStats(), stats]));
+  const vectors = await ShardedVectorIndex.create({ dimension: 2, storage: 'int8' }, { workers: 2 });
+  await vectors.add([{ id: 'v', vector: new Float32Array([1, 0]) }]);
+  const near = await vectors.searchMany([[1, 0]], { k: 1 });
+  const emb: ParallelEmbedder = await createParallelEmbedder({ pool, batch: 512 });
+  const rows: Float32Array[] = await emb.embed(['x'], { kind: 'document' });
+  const col = await PoolCollection.create({}, { workers: 2 });
+  await Promise.all([bm25.dispose(), vectors.dispose(), emb.dispose(), pool.terminate()]);
+  void [n, hits[0].score, many.length, near[0][0].id, rows.length, bm25.shards, vectors.size, col];
+}
+void parallelTypes;

@@ -81,7 +81,7 @@ export interface CollectionImportOptions {
   signal?: AbortSignal;
 }
 export class Collection {
-  static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean }): Promise<Collection>;
+  static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; /** default static model only: embed across this many Workers (docs/parallel.md) */ workers?: number }): Promise<Collection>;
   static fromBytes(bytes: Uint8Array, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean }): Collection;
   static load(name: string, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<Collection>;
   /** Builds a collection from exportJsonl() output (a string, or its lines as an (async) iterable). */

@@ -15,6 +15,7 @@ import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
+import { createParallelEmbedder } from '../parallel/sharded.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
 import {
   describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
@@ -148,6 +149,8 @@ export class Collection {
    *   OnnxEmbedder, or an async function
    *   `(texts, {kind}) => vectors` with `options.dimension`
    * @param {number} [options.dimension] vector dimension when the embedder does not declare it
+   * @param {number} [options.workers=1] with the default static model: embed across this many Workers
+   *   (createParallelEmbedder; the same vectors, docs/parallel.md); dispose() stops them
    * @param {boolean} [options.keepVectors=false] keep a copy of every indexed vector (4 x dimension
    *   bytes per chunk) so exportJsonl({vectors: true}) writes them as indexed instead of re-embedding
    * @returns {Promise<Collection>}
@@ -155,13 +158,21 @@ export class Collection {
    *   chunker has no embedder
    */
   static async create(config = {}, options = {}) {
-    const o = expectOptions(options, 'Collection.create options', ['embedder', 'dimension', 'keepVectors']);
+    const o = expectOptions(options, 'Collection.create options', ['embedder', 'dimension', 'keepVectors', 'workers']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
+    const workers = o.workers === undefined ? 1 : expectInteger(o.workers, 'options.workers', { min: 1, max: 64 });
     const cfg = parsePipelineConfig(config);
     // A dense index without an embedder uses the default static model (package ragwasm-static-model);
     // the semantic chunker alone still needs one given (collection-api.test.mjs).
-    const embedder = o.embedder === undefined && o.dimension === undefined && cfg.indexes.dense ? await createStaticEmbedder() : o.embedder;
-    return new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
+    const defaultModel = o.embedder === undefined && o.dimension === undefined && cfg.indexes.dense;
+    if (workers > 1 && !defaultModel) {
+      throw invalid('options.workers', 'workers with the default static model (a given embedder runs where it was made)', workers);
+    }
+    // workers > 1: the default static model embeds across a WorkerPool (docs/parallel.md); same vectors
+    const embedder = !defaultModel ? o.embedder : workers > 1 ? await createParallelEmbedder({ workers }) : await createStaticEmbedder();
+    const c = new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
+    if (defaultModel && workers > 1) c._ownedEmbedder = embedder;
+    return c;
   }
 
   /** @internal */
@@ -885,6 +896,8 @@ export class Collection {
     this._disposed = true;
     this.bm25?.dispose();
     this.dense?.dispose();
+    this._ownedEmbedder?.dispose().catch(() => {});
+    this._ownedEmbedder = null;
     this.bm25 = null;
     this.dense = null;
     this._vectors = null;

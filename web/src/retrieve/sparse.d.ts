@@ -76,6 +76,15 @@ export interface Bm25Stats {
   postingsBytes: number;
   memoryBytes: number;
 }
+/** The statistics BM25 scores depend on: live documents, per-field token totals, df per term. */
+export interface CollectionStats {
+  documents: number;
+  fieldLengths: number[];
+  terms: string[];
+  /** df[i] is the document frequency of terms[i] */
+  df: Uint32Array;
+}
+
 export class Bm25Index {
   static create(options?: Bm25IndexOptions): Bm25Index;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): Bm25Index;
@@ -94,6 +103,12 @@ export class Bm25Index {
   impacts(options?: { batchTerms?: number; batchRows?: number }): Generator<Bm25ImpactBatch>;
   has(id: string): boolean;
   documentFrequency(term: string): number;
+  /** Exact statistics of this index, for summing over shards (docs/parallel.md). */
+  collectionStats(): CollectionStats;
+  /** Sums collectionStats() of indexes over disjoint documents, term by term. */
+  static sumStats(list: CollectionStats[]): CollectionStats;
+  /** Scores with collection-wide statistics until the next write (docs/parallel.md). */
+  setGlobalStats(stats: CollectionStats): void;
   compact(): void;
   stats(): Bm25Stats;
   toBytes(): Uint8Array;

@@ -102,7 +102,8 @@ export function checkFilter(filter, name) {
 // `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it
 // `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
 function checkSearchOptions(options) {
-  const o = expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']);
+  // a copy: the caller's object is not rewritten (exact -> exhaustive below)
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']) };
   if (o.k !== undefined) expectInteger(o.k, 'options.k', { min: 0, max: 1000000 });
   if (o.exhaustive !== undefined) {
     deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
@@ -122,6 +123,25 @@ function checkSearchOptions(options) {
     if (r.originalWeight !== undefined) expectNumber(r.originalWeight, 'options.rm3.originalWeight', { min: 0, max: 1 });
   }
   return o;
+}
+
+const utf8 = new TextDecoder();
+
+// A CollectionStats value, validated (terms unique strings, counts non-negative safe integers).
+function checkStats(v, n) {
+  const s = expectOptions(v, n, ['documents', 'fieldLengths', 'terms', 'df']);
+  if (v === undefined) throw invalid(n, 'collection statistics {documents, fieldLengths, terms, df}', v);
+  const documents = expectInteger(s.documents, `${n}.documents`, { min: 0, max: Number.MAX_SAFE_INTEGER });
+  const fieldLengths = expectArray(s.fieldLengths, `${n}.fieldLengths`, {
+    maxLength: 16, item: (x, m) => expectInteger(x, m, { min: 0, max: Number.MAX_SAFE_INTEGER }),
+  });
+  const terms = expectArray(s.terms, `${n}.terms`, { maxLength: 0x7FFFFFFF, item: (x, m) => expectString(x, m, { maxLength: 4096 }) });
+  let df = s.df;
+  if (!isInstance(df, Uint32Array)) {
+    df = Uint32Array.from(expectArray(df, `${n}.df`, { maxLength: 0x7FFFFFFF, item: (x, m) => expectInteger(x, m, { min: 0, max: 0xFFFFFFFF }) }));
+  }
+  if (df.length !== terms.length) throw invalid(`${n}.df`, `${terms.length} counts (one per term)`, s.df);
+  return { documents, fieldLengths, terms, df };
 }
 
 function toHits(r) {
@@ -442,6 +462,88 @@ export class Bm25Index extends Handle {
     const bytes = encodeText(term, 'term');
     const native = this.native;
     return callWasm(() => native.documentFrequency(bytes));
+  }
+
+  /**
+   * The statistics BM25 scores depend on, as exact integers, so the statistics of indexes over
+   * disjoint documents (shards) can be summed with Bm25Index.sumStats() and handed back to each with
+   * setGlobalStats() (docs/parallel.md).
+   * @returns {CollectionStats} `{documents, fieldLengths, terms, df}`: live documents, per-field token
+   *   totals (unboosted, in field order), every dictionary term and its document frequency (df[i] for terms[i])
+   * @throws {RagwasmError} DISPOSED
+   */
+  collectionStats() {
+    const native = this.native;
+    const r = callWasm(() => native.collectionStats());
+    const terms = new Array(r.termOffsets.length - 1);
+    for (let i = 0; i < terms.length; i++) terms[i] = utf8.decode(r.terms.subarray(r.termOffsets[i], r.termOffsets[i + 1]));
+    return { documents: r.documents, fieldLengths: Array.from(r.fieldLengths), terms, df: r.df };
+  }
+
+  /**
+   * Sums collectionStats() of indexes over disjoint documents (same fields), term by term.
+   * @param {CollectionStats[]} list
+   * @returns {CollectionStats} terms in order of first appearance across the list
+   * @throws {RagwasmError} INVALID_ARGUMENT (not stats, field counts differ, a count out of range)
+   */
+  static sumStats(list) {
+    const items = expectArray(list, 'stats', { maxLength: 4096 }).map((v, i) => checkStats(v, `stats[${i}]`));
+    const index = new Map();
+    const terms = [];
+    const df = [];
+    let documents = 0;
+    let fieldLengths = null;
+    items.forEach((s, i) => {
+      if (fieldLengths === null) fieldLengths = s.fieldLengths.map(() => 0);
+      if (s.fieldLengths.length !== fieldLengths.length) {
+        throw invalid(`stats[${i}].fieldLengths`, `${fieldLengths.length} values (the field count of stats[0])`, s.fieldLengths);
+      }
+      documents += s.documents;
+      s.fieldLengths.forEach((v, f) => { fieldLengths[f] += v; });
+      for (let t = 0; t < s.terms.length; t++) {
+        const at = index.get(s.terms[t]);
+        if (at === undefined) {
+          index.set(s.terms[t], terms.length);
+          terms.push(s.terms[t]);
+          df.push(s.df[t]);
+        } else {
+          df[at] += s.df[t];
+        }
+      }
+    });
+    for (const v of [documents, ...(fieldLengths ?? [])]) {
+      if (!Number.isSafeInteger(v)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed count exceeds 2^53');
+    }
+    if (df.some((v) => v > 0xFFFFFFFF)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed document frequency exceeds 2^32-1');
+    return { documents, fieldLengths: fieldLengths ?? [], terms, df: Uint32Array.from(df) };
+  }
+
+  /**
+   * Scores with collection-wide statistics (Bm25Index.sumStats() of every shard's collectionStats()):
+   * N, the average document length and each term's document frequency then come from `stats`, so
+   * this index scores its documents bit for bit as one index over the whole collection would. Holds
+   * until the next add/upsert/remove/compact, which restore this index's own statistics; RM3 and
+   * stats() keep using local statistics. Not saved by toBytes().
+   * @param {CollectionStats} stats must cover this index: every term of its dictionary, counts >= its own
+   * @throws {RagwasmError} INVALID_ARGUMENT (a term of this index missing, a count below this index's
+   *   own, field count differs), DISPOSED
+   */
+  setGlobalStats(stats) {
+    const s = checkStats(stats, 'stats');
+    const index = new Map();
+    for (let t = 0; t < s.terms.length; t++) index.set(s.terms[t], t);
+    const own = this.collectionStats();
+    const df = new Uint32Array(own.terms.length);
+    for (let t = 0; t < own.terms.length; t++) {
+      const at = index.get(own.terms[t]);
+      if (at === undefined) {
+        if (own.df[t] > 0) throw invalid('stats.terms', `every term of this index (missing '${own.terms[t]}')`, s.terms);
+        continue;  // a term only in removed documents: df 0 here, unused by scoring
+      }
+      df[t] = s.df[at];
+    }
+    const native = this.native;
+    callWasm(() => native.setGlobalStats(s.documents, Float64Array.from(s.fieldLengths), df));
   }
 
   /** Rewrites postings without deleted documents. */

@@ -1,6 +1,7 @@
-// Vite app: the full scenario on the page and, at the same time, in a module Worker.
-import { init, chunk, Bm25Index, Collection, metrics } from 'ragwasm';
-import { fullScenario, report, settle } from './scenario.js';
+// Vite app: the full scenario on the page and, at the same time, in a module Worker; then the
+// package's own Worker pool (two shards of a BM25 index).
+import { init, chunk, Bm25Index, Collection, metrics, ShardedBm25Index } from 'ragwasm';
+import { fullScenario, poolScenario, report, settle } from './scenario.js';
 
 const inWorker = new Promise((resolve) => {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
@@ -8,4 +9,6 @@ const inWorker = new Promise((resolve) => {
   worker.onerror = (e) => resolve({ ok: false, error: { name: 'WorkerError', code: null, message: e.message ?? 'worker failed to load' } });
 });
 const onPage = settle(fullScenario({ init, chunk, Bm25Index, Collection, metrics }));
-report(Promise.all([onPage, inWorker]).then(([page, worker]) => ({ page, worker })));
+report(Promise.all([onPage, inWorker]).then(async ([page, worker]) => ({
+  page, worker, pool: await settle(poolScenario({ init, Bm25Index, ShardedBm25Index })),
+})));

@@ -1,0 +1,150 @@
+// The shard host: the objects one Worker (or, with `workers: 1`, the calling thread) holds for a
+// sharded index or a parallel embedder, and the operations the pool sends it. A plain function of
+// (op, args) so the Worker script (worker.js) and the in-thread host run the same code.
+import { init } from '../core/module.js';
+import { Bm25Index } from '../retrieve/sparse.js';
+import { VectorIndex } from '../retrieve/dense.js';
+import { StaticEmbedder } from '../embed/embed.js';
+import { RagwasmError } from '../core/errors.js';
+
+/** @internal */
+export function createHost() {
+  const objects = new Map();
+  const get = (handle) => {
+    const o = objects.get(handle);
+    if (o === undefined) throw new RagwasmError('DISPOSED', `ragwasm: worker shard ${handle} was disposed`);
+    return o;
+  };
+  const ops = {
+    async init(options) {
+      await init(options ?? {});
+      return true;
+    },
+    'bm25.create'(handle, options) {
+      objects.set(handle, { index: Bm25Index.create(options) });
+      return true;
+    },
+    'bm25.load'(handle, bytes) {
+      objects.set(handle, { index: Bm25Index.fromBytes(bytes) });
+      return get(handle).index.size;
+    },
+    'bm25.add'(handle, docs) {
+      return get(handle).index.add(docs);
+    },
+    'bm25.remove'(handle, ids) {
+      return get(handle).index.remove(ids);
+    },
+    'bm25.stats'(handle) {
+      return get(handle).index.collectionStats();
+    },
+    'bm25.setGlobal'(handle, stats) {
+      get(handle).index.setGlobalStats(stats);
+      return true;
+    },
+    'bm25.search'(handle, queries, options) {
+      const { index } = get(handle);
+      return queries.map((q) => index.search(q, options));
+    },
+    'bm25.toBytes'(handle) {
+      return get(handle).index.toBytes();
+    },
+    'vector.create'(handle, options) {
+      objects.set(handle, { index: VectorIndex.create(options), ordinal: new Map() });
+      return true;
+    },
+    // ids[i] with vector flat[i*dim ..] and global insertion ordinal ordinals[i]
+    'vector.add'(handle, ids, flat, ordinals) {
+      const shard = get(handle);
+      const dim = shard.index.dimension;
+      const items = new Array(ids.length);
+      for (let i = 0; i < ids.length; i++) items[i] = { id: ids[i], vector: flat.subarray(i * dim, (i + 1) * dim) };
+      const summary = shard.index.add(items);
+      for (let i = 0; i < ids.length; i++) shard.ordinal.set(ids[i], ordinals[i]);
+      return summary;
+    },
+    // the shard's VectorIndex bytes, and its ids with their global insertion ordinals
+    'vector.toBytes'(handle) {
+      const shard = get(handle);
+      return { bytes: shard.index.toBytes(), ids: [...shard.ordinal.keys()], ordinals: Float64Array.from(shard.ordinal.values()) };
+    },
+    'vector.load'(handle, bytes, ids, ordinals) {
+      const index = VectorIndex.fromBytes(bytes);
+      const ordinal = new Map();
+      for (let i = 0; i < ids.length; i++) ordinal.set(ids[i], ordinals[i]);
+      objects.set(handle, { index, ordinal });
+      if (ids.length !== index.size || ids.some((id) => !index.has(id))) {
+        throw new RagwasmError('CORRUPT_INDEX', 'ragwasm: sharded vector bytes: a shard\'s ids do not match its vectors');
+      }
+      return ids.length;
+    },
+    'vector.dimension'(handle) {
+      return get(handle).index.dimension;
+    },
+    'vector.remove'(handle, ids) {
+      const shard = get(handle);
+      const summary = shard.index.remove(ids, { ignoreMissing: true });
+      for (const id of ids) shard.ordinal.delete(id);
+      return summary;
+    },
+    // queries: Float32Array of n*dim -> per query {ids, scores: Float64Array, ordinals: Float64Array}
+    'vector.search'(handle, flat, n, options) {
+      const shard = get(handle);
+      const dim = shard.index.dimension;
+      const out = [];
+      for (let q = 0; q < n; q++) {
+        const hits = shard.index.search(flat.subarray(q * dim, (q + 1) * dim), options);
+        const scores = new Float64Array(hits.length);
+        const ordinals = new Float64Array(hits.length);
+        const ids = new Array(hits.length);
+        for (let i = 0; i < hits.length; i++) {
+          ids[i] = hits[i].id;
+          scores[i] = hits[i].score;
+          ordinals[i] = shard.ordinal.get(hits[i].id);
+        }
+        out.push({ ids, scores, ordinals });
+      }
+      return out;
+    },
+    'embed.create'(handle, modelBytes) {
+      const embedder = StaticEmbedder.fromBytes(modelBytes);
+      objects.set(handle, { embedder });
+      return { dimension: embedder.dimension, id: embedder.id };
+    },
+    // texts -> one Float32Array of texts.length * dimension
+    'embed.run'(handle, texts) {
+      const { embedder } = get(handle);
+      const rows = embedder.embedSync(texts);
+      const dim = embedder.dimension;
+      const flat = new Float32Array(rows.length * dim);
+      for (let i = 0; i < rows.length; i++) flat.set(rows[i], i * dim);
+      return flat;
+    },
+    dispose(handle) {
+      const o = objects.get(handle);
+      if (o !== undefined) {
+        (o.index ?? o.embedder).dispose();
+        objects.delete(handle);
+      }
+      return true;
+    },
+  };
+  return {
+    async call(op, args) {
+      const f = ops[op];
+      if (f === undefined) throw new RagwasmError('INTERNAL', `ragwasm: worker: unknown operation '${op}'`);
+      return f(...args);
+    },
+  };
+}
+
+/** Typed arrays in a reply, moved (not copied) back to the caller. @internal */
+export function transferables(value, out = [], depth = 0) {
+  if (ArrayBuffer.isView(value)) {
+    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && !out.includes(value.buffer)) out.push(value.buffer);
+  } else if (depth < 3 && Array.isArray(value)) {
+    for (const v of value) transferables(v, out, depth + 1);
+  } else if (depth < 3 && value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) transferables(v, out, depth + 1);
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+import type { WorkerPool, WorkerPoolOptions } from './pool.js';
+import type { Bm25Hit, CollectionStats, WriteSummary } from '../retrieve/sparse.js';
+import type { VectorHit } from '../retrieve/dense.js';
+
+/** A pool to share, or the size (and init options) of a new one the index owns. */
+export interface ParallelOptions extends WorkerPoolOptions {
+  pool?: WorkerPool;
+}
+
+/** Version of the sharded BM25 format toBytes() writes. */
+export declare const SHARDED_BM25_FORMAT_VERSION: number;
+
+/** Version of the sharded vector format toBytes() writes. */
+export declare const SHARDED_VECTOR_FORMAT_VERSION: number;
+
+/** BM25 sharded by document across Workers; scores equal one Bm25Index's bit for bit (docs/parallel.md). */
+export declare class ShardedBm25Index {
+  /** Number of shards (= the pool's Workers). */
+  readonly shards: number;
+  /** Frees every shard; terminates the pool when the index created it. */
+  dispose(): Promise<void>;
+  static create(options?: object, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
+  readonly size: number;
+  add(docs: object | object[]): Promise<WriteSummary>;
+  collectionStats(): Promise<CollectionStats>;
+  /** The sharded format: magic RWSHBM25, a JSON header and each shard's Bm25Index bytes (docs/parallel.md). */
+  toBytes(): Promise<Uint8Array>;
+  /** Loads toBytes() output into a pool of the saved shard count. */
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
+  search(query: string, options?: { k?: number; filter?: object; exact?: boolean }): Promise<Bm25Hit[]>;
+  searchMany(queries: string[], options?: { k?: number; filter?: object; exact?: boolean }): Promise<Bm25Hit[][]>;
+}
+
+/** A flat (f32 / int8) vector index sharded across Workers; results equal one VectorIndex's. */
+export declare class ShardedVectorIndex {
+  /** Number of shards (= the pool's Workers). */
+  readonly shards: number;
+  /** Frees every shard; terminates the pool when the index created it. */
+  dispose(): Promise<void>;
+  static create(
+    options: { dimension: number; metric?: 'cosine' | 'dot' | 'l2'; storage?: 'f32' | 'int8'; index?: 'flat' },
+    parallel?: ParallelOptions,
+  ): Promise<ShardedVectorIndex>;
+  readonly dimension: number;
+  readonly size: number;
+  add(items: { id: string; vector: Float32Array | number[] } | Array<{ id: string; vector: Float32Array | number[] }>): Promise<WriteSummary>;
+  search(query: Float32Array | number[], options?: { k?: number }): Promise<VectorHit[]>;
+  /** The sharded format: magic RWSHVEC1, a JSON header and per shard its VectorIndex bytes, ids and ordinals. */
+  toBytes(): Promise<Uint8Array>;
+  /** Loads toBytes() output into a pool of the saved shard count. */
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedVectorIndex>;
+  searchMany(queries: Array<Float32Array | number[]>, options?: { k?: number }): Promise<VectorHit[][]>;
+}
+
+/** The static embedder in every Worker of a pool, under the embedder contract. */
+export interface ParallelEmbedder {
+  readonly dimension: number;
+  readonly id: string;
+  embed(texts: string[], options?: { kind?: 'query' | 'document'; signal?: AbortSignal; onProgress?: (p: { done: number; total: number }) => void }): Promise<Float32Array[]>;
+  dispose(): Promise<void>;
+}
+
+export declare function createParallelEmbedder(options?: ParallelOptions & {
+  model?: ArrayBuffer | Uint8Array | Blob | Response | URL | string;
+  /** texts per message, 1–65536 (default 2048) */
+  batch?: number;
+}): Promise<ParallelEmbedder>;

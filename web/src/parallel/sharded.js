@@ -1,0 +1,584 @@
+// Indexes sharded by document across a WorkerPool, with results identical to one index:
+//   ShardedBm25Index: every shard scores with the collection-wide statistics (Bm25Index.sumStats of
+//     each shard's collectionStats(), injected by setGlobalStats), so each document's score is the
+//     unsharded score bit for bit; the shards' top-k lists merge by score descending, then id
+//     ascending (bytewise UTF-8), the ranking rule of src/common/ranking.h.
+//   ShardedVectorIndex (flat f32 / int8): per-vector scores do not depend on the other vectors; the
+//     top-k lists merge by score descending, then global insertion order, VectorIndex's tie rule.
+//   createParallelEmbedder: the static model in every Worker, texts embedded in batches across them.
+// Documents go to shard fnv1a(id) mod N, so an id always lands in the same shard (duplicate ids are
+// caught there). A write is all or nothing: when one shard refuses its part, the parts other shards
+// took are removed again before the error is thrown.
+import { RagwasmError } from '../core/errors.js';
+import { sourceBytes } from '../core/source-bytes.js';
+import { packSections, unpackSections } from '../core/checksum.js';
+import { writeSummary } from '../core/write-policy.js';
+import {
+  expectArray, expectBoolean, expectFloatVector, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+} from '../core/validate.js';
+import { isInitialized } from '../core/module.js';
+import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
+import { VectorIndex, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from '../retrieve/dense.js';
+import { defaultStaticModelUrl, MAX_BATCH_TEXTS, checkAbort, embedRunOptions, splitRows } from '../embed/embed.js';
+import { WorkerPool } from './pool.js';
+
+const MAX_DOCS = 10_000_000;
+/** The sharded BM25 format (docs/parallel.md): magic RWSHBM25, version 1. */
+export const SHARDED_BM25_FORMAT_VERSION = 1;
+const BM25_MAGIC = 'RWSHBM25';
+/** The sharded vector format (docs/parallel.md): magic RWSHVEC1, version 1. */
+export const SHARDED_VECTOR_FORMAT_VERSION = 1;
+const VECTOR_MAGIC = 'RWSHVEC1';
+
+// Reads the JSON header of a sharded container; CORRUPT_INDEX unless it is {kind, shards 1..64, route}.
+function readHeader(head, kind, label) {
+  let header;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(head));
+  } catch {
+    throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header is not JSON`);
+  }
+  if (!isPlainObject(header) || header.kind !== kind || header.route !== 'fnv1a32-utf16' || !Number.isInteger(header.shards) || header.shards < 1 || header.shards > 64) {
+    throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header is not {kind: "${kind}", shards: 1..64, route: "fnv1a32-utf16"}`);
+  }
+  return header;
+}
+
+// The pool a saved index loads into: a given pool of the saved size, or a new one of that size.
+async function loadPool(parallel, shards) {
+  const p = expectOptions(parallel, 'parallel options', ['workers', 'pool', 'init']);
+  const { pool, owned } = await poolFor(p.pool === undefined && p.workers === undefined ? { ...p, workers: shards } : p, 'parallel options');
+  if (pool.size !== shards) {
+    if (owned) await pool.terminate();
+    throw invalid('parallel options', `a pool of ${shards} Workers (the saved shard count)`, pool.size);
+  }
+  return { pool, owned };
+}
+const MAX_QUERIES = 100_000;
+
+/** FNV-1a (32-bit) over the id's UTF-16 code units: the shard of an id. @internal */
+export function shardOf(id, n) {
+  let h = 0x811C9DC5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % n;
+}
+
+// UTF-16 code unit order equals code point (= UTF-8 byte) order except that surrogates (D800–DFFF,
+// code points >= 0x10000) must sort after E000–FFFF.
+const unit = (c) => (c >= 0xE000 ? c - 0x800 : c >= 0xD800 ? c + 0x2000 : c);
+/** Bytewise UTF-8 comparison of two strings, without encoding them. @internal */
+export function compareUtf8(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return unit(x) - unit(y);
+  }
+  return a.length - b.length;
+}
+
+async function poolFor(parallel, name) {
+  const p = expectOptions(parallel, name, ['workers', 'pool', 'init']);
+  if (p.pool !== undefined) {
+    if (!isInstance(p.pool, WorkerPool)) throw invalid(`${name}.pool`, 'a WorkerPool', p.pool);
+    if (p.workers !== undefined || p.init !== undefined) throw invalid(name, 'either pool or workers/init, not both', parallel);
+    return { pool: p.pool, owned: false };
+  }
+  const pool = await WorkerPool.create({ workers: p.workers, init: p.init });
+  return { pool, owned: true };
+}
+
+// A shard's error names docs[j] of its part; name the caller's index instead.
+function renumber(err, where, single) {
+  if (!(err instanceof RagwasmError)) return err;
+  const m = /(items|docs)\[(\d+)\]/.exec(err.message);
+  if (!m) return err;
+  const global = where[Number(m[2])];
+  const e = new RagwasmError(err.code, err.message.replace(m[0], single ? m[1] : `${m[1]}[${global}]`));
+  e.at = global;
+  return e;
+}
+
+// Runs one part per shard; on any failure removes what the other shards added and throws the error
+// of the lowest caller index.
+async function writeParts(self, parts, op, removeOp, single) {
+  const settled = await Promise.allSettled(parts.map((p, s) => (p.ids.length === 0 ? null : self._pool._call(s, op, [self._handle, ...p.args], p.transfer))));
+  const failed = settled.map((r, s) => (r.status === 'rejected' ? renumber(r.reason, parts[s].where, single) : null)).filter(Boolean);
+  if (failed.length === 0) return settled.map((r) => r.value);
+  // the rollback's own failures (e.g. a terminated pool) do not hide the error that caused it
+  await Promise.allSettled(settled.map((r, s) => (r.status === 'fulfilled' && r.value !== null ? self._pool._call(s, removeOp, [self._handle, parts[s].ids]) : null)));
+  failed.sort((a, b) => (a.at ?? Infinity) - (b.at ?? Infinity));
+  throw failed[0];
+}
+
+function sumSummaries(list) {
+  const s = writeSummary();
+  for (const r of list) if (r) for (const k of Object.keys(s)) s[k] += r[k];
+  return s;
+}
+
+class Sharded {
+  constructor(pool, owned, handle) {
+    expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle), new.target.name, `${new.target.name}.create(options, parallel)`);
+    this._pool = pool;
+    this._owned = owned;
+    this._handle = handle;
+    this._disposed = false;
+  }
+
+  _check() {
+    if (this._disposed) throw new RagwasmError('DISPOSED', `ragwasm: this ${this.constructor.name} was disposed; create a new one`);
+  }
+
+  /** Number of shards (= the pool's Workers). */
+  get shards() {
+    return this._pool.size;
+  }
+
+  /**
+   * Frees every shard, and terminates the pool when this index created it. Idempotent.
+   * @returns {Promise<void>}
+   */
+  async dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    if (this._owned) await this._pool.terminate();
+    else await this._pool._all('dispose', [this._handle]).catch(() => {});
+  }
+}
+
+/**
+ * A BM25 index sharded by document across Workers; scores and rankings equal one Bm25Index over the
+ * same documents bit for bit (collection-wide statistics in every shard, docs/parallel.md).
+ */
+export class ShardedBm25Index extends Sharded {
+  /**
+   * @param {object} [options] Bm25Index.create() options
+   * @param {{workers?: number, pool?: WorkerPool, init?: object}} [parallel] a pool to share, or the
+   *   size of a new one (default: the core count capped at 8; 1 = no Worker) and its init() options
+   * @returns {Promise<ShardedBm25Index>}
+   * @throws {RagwasmError} as Bm25Index.create() and WorkerPool.create()
+   */
+  static async create(options = {}, parallel = {}) {
+    if (isInitialized()) Bm25Index.create(options).dispose();  // bad options fail here, before any Worker starts
+    const { pool, owned } = await poolFor(parallel, 'parallel options');
+    const handle = pool._handle();
+    try {
+      await pool._all('bm25.create', [handle, options]);
+    } catch (e) {
+      if (owned) await pool.terminate();
+      else await pool._all('dispose', [handle]).catch(() => {});
+      throw e;
+    }
+    return new ShardedBm25Index(pool, owned, handle);
+  }
+
+  /** @internal */
+  constructor(pool, owned, handle) {
+    super(pool, owned, handle);
+    this._statsDirty = false;
+    this._size = 0;
+  }
+
+  /** Live documents. */
+  get size() {
+    return this._size;
+  }
+
+  /**
+   * Adds documents across the shards; all or nothing (as Bm25Index.add).
+   * @param {object|object[]} docs as Bm25Index.add
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number}>}
+   * @throws {RagwasmError} as Bm25Index.add (the index named is the caller's), DISPOSED
+   */
+  async add(docs) {
+    this._check();
+    const single = !isArray(docs);
+    const list = single ? [docs] : expectArray(docs, 'docs', { maxLength: MAX_DOCS });
+    const n = this._pool.size;
+    const parts = Array.from({ length: n }, () => ({ docs: [], ids: [], where: [] }));
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i];
+      const name = single ? 'docs' : `docs[${i}]`;
+      if (!isPlainObject(d)) throw invalid(name, 'a document object {id, ...fields, metadata?}', d);
+      const id = expectString(d.id, `${name}.id`, { maxLength: 1024, allowEmpty: false });
+      const s = shardOf(id, n);
+      parts[s].docs.push(d);
+      parts[s].ids.push(id);
+      parts[s].where.push(i);
+    }
+    for (const p of parts) p.args = [p.docs];
+    const res = await writeParts(this, parts, 'bm25.add', 'bm25.remove', single);
+    const summary = sumSummaries(res);
+    this._size += summary.added;
+    if (summary.added > 0) this._statsDirty = true;
+    return summary;
+  }
+
+  // Sums the shards' statistics and gives the total to every shard (after any write).
+  async _syncStats() {
+    if (!this._statsDirty) return;
+    if (this._pool.size > 1) {
+      const stats = await this._pool._all('bm25.stats', [this._handle]);
+      const total = Bm25Index.sumStats(stats);
+      await this._pool._all('bm25.setGlobal', [this._handle, total]);
+    }
+    this._statsDirty = false;
+  }
+
+  /**
+   * Serializes every shard (docs/parallel.md): magic "RWSHBM25", version, a JSON header
+   * `{kind: 'bm25', shards, route: 'fnv1a32-utf16'}` and the shards' Bm25Index.toBytes(), CRC-32 sealed.
+   * Each shard's bytes are those of a Bm25Index over that shard's documents.
+   * @returns {Promise<Uint8Array>}
+   * @throws {RagwasmError} DISPOSED
+   */
+  async toBytes() {
+    this._check();
+    const shards = await this._pool._all('bm25.toBytes', [this._handle]);
+    const header = new TextEncoder().encode(JSON.stringify({ kind: 'bm25', shards: shards.length, route: 'fnv1a32-utf16' }));
+    return packSections(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, [header, packSections(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, shards)]);
+  }
+
+  /**
+   * Loads toBytes() output into a pool with as many Workers as the index had shards (ids are routed by
+   * hash modulo the shard count).
+   * @param {Uint8Array} bytes
+   * @param {{workers?: number, pool?: WorkerPool, init?: object}} [parallel] default: a new pool of the
+   *   saved shard count
+   * @returns {Promise<ShardedBm25Index>}
+   * @throws {RagwasmError} CORRUPT_INDEX, UNSUPPORTED_VERSION, INVALID_ARGUMENT (a pool of another size)
+   */
+  static async fromBytes(bytes, parallel = {}) {
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    const opts = { maxVersion: SHARDED_BM25_FORMAT_VERSION, label: 'ragwasm: sharded BM25 bytes', what: 'a sharded BM25 index' };
+    const [head, inner] = unpackSections(bytes, BM25_MAGIC, { ...opts, count: 2 }).sections;
+    const header = readHeader(head, 'bm25', 'sharded BM25 bytes');
+    const shards = unpackSections(inner, BM25_MAGIC, { ...opts, count: header.shards }).sections;
+    const { pool, owned } = await loadPool(parallel, header.shards);
+    const handle = pool._handle();
+    let sizes;
+    try {
+      sizes = await pool._all('bm25.load', (i) => [handle, shards[i]]);
+    } catch (e) {
+      if (owned) await pool.terminate();
+      else await pool._all('dispose', [handle]).catch(() => {});
+      throw e;
+    }
+    const idx = new ShardedBm25Index(pool, owned, handle);
+    idx._size = sizes.reduce((a, b) => a + b, 0);
+    idx._statsDirty = true;
+    return idx;
+  }
+
+  /**
+   * Collection-wide statistics (the sum over shards).
+   * @returns {Promise<import('../retrieve/sparse.js').CollectionStats>}
+   */
+  async collectionStats() {
+    this._check();
+    return Bm25Index.sumStats(await this._pool._all('bm25.stats', [this._handle]));
+  }
+
+  /**
+   * Ranks documents for each query; equal to Bm25Index.search on one index over the same documents.
+   * @param {string[]} queries
+   * @param {{k?: number, filter?: object, exact?: boolean}} [options] as Bm25Index.search (rm3 is not
+   *   supported across shards: feedback documents would have to come from every shard)
+   * @returns {Promise<Array<Array<{id: string, score: number}>>>}
+   * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
+   */
+  async searchMany(queries, options = {}) {
+    this._check();
+    const list = expectArray(queries, 'queries', { maxLength: MAX_QUERIES, item: (q, name) => expectString(q, name) });
+    const o = expectOptions(options, 'search options', ['k', 'filter', 'exact']);
+    const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 0, max: 1_000_000 });
+    const clean = { k };
+    if (o.filter !== undefined) {
+      checkFilter(o.filter, 'options.filter');
+      clean.filter = JSON.parse(JSON.stringify(o.filter));  // a plain copy for structured cloning
+    }
+    if (o.exact !== undefined) clean.exact = expectBoolean(o.exact, 'options.exact');
+    await this._syncStats();
+    const perShard = await this._pool._all('bm25.search', [this._handle, list, clean]);
+    return list.map((_, q) => {
+      const all = [];
+      for (const lists of perShard) for (const h of lists[q]) all.push(h);
+      all.sort((a, b) => (b.score - a.score) || compareUtf8(a.id, b.id));
+      if (all.length > k) all.length = k;
+      return all;
+    });
+  }
+
+  /**
+   * Ranks documents for one query (searchMany with one query).
+   * @param {string} query
+   * @param {{k?: number, filter?: object, exact?: boolean}} [options]
+   * @returns {Promise<Array<{id: string, score: number}>>}
+   */
+  async search(query, options = {}) {
+    return (await this.searchMany([expectString(query, 'query')], options))[0];
+  }
+}
+
+/**
+ * A flat vector index (f32 or int8 storage) sharded across Workers; results equal one VectorIndex
+ * over the same vectors (scores bit for bit, ties in insertion order).
+ */
+export class ShardedVectorIndex extends Sharded {
+  /**
+   * @param {object} options VectorIndex.create() options with index 'flat' (the default) and storage
+   *   'f32' or 'int8' (HNSW graphs and binary candidate lists depend on the other vectors, so their
+   *   shards would not return the unsharded results)
+   * @param {{workers?: number, pool?: WorkerPool, init?: object}} [parallel]
+   * @returns {Promise<ShardedVectorIndex>}
+   * @throws {RagwasmError} INVALID_ARGUMENT, and as VectorIndex.create() and WorkerPool.create()
+   */
+  static async create(options, parallel = {}) {
+    if (!isPlainObject(options)) throw invalid('VectorIndex options', 'an options object with a dimension', options);
+    const dimension = expectInteger(options.dimension, 'options.dimension', { min: 1, max: VECTOR_MAX_DIMENSION });
+    if (options.index !== undefined && options.index !== 'flat') throw invalid('options.index', "'flat' (a sharded HNSW graph would not return the unsharded results)", options.index);
+    if (options.storage === 'binary') throw invalid('options.storage', "'f32' or 'int8' (binary candidate lists depend on the shard)", options.storage);
+    if (isInitialized()) VectorIndex.create(options).dispose();
+    const { pool, owned } = await poolFor(parallel, 'parallel options');
+    const handle = pool._handle();
+    try {
+      await pool._all('vector.create', [handle, options]);
+    } catch (e) {
+      if (owned) await pool.terminate();
+      else await pool._all('dispose', [handle]).catch(() => {});
+      throw e;
+    }
+    return new ShardedVectorIndex(pool, owned, handle, dimension);
+  }
+
+  /** @internal */
+  constructor(pool, owned, handle, dimension) {
+    super(pool, owned, handle);
+    this.dimension = dimension;
+    this._next = 0;  // global insertion ordinal of the next vector
+    this._size = 0;
+  }
+
+  /** Vectors indexed. */
+  get size() {
+    return this._size;
+  }
+
+  /**
+   * Adds vectors across the shards; all or nothing.
+   * @param {{id: string, vector: Float32Array|number[]}|Array<{id: string, vector: Float32Array|number[]}>} items
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number}>}
+   * @throws {RagwasmError} as VectorIndex.add, DISPOSED
+   */
+  async add(items) {
+    this._check();
+    const single = !isArray(items);
+    const list = single ? [items] : expectArray(items, 'items', { maxLength: MAX_DOCS });
+    const n = this._pool.size;
+    const dim = this.dimension;
+    const counts = new Array(n).fill(0);
+    const shard = new Uint32Array(list.length);
+    const ids = new Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const it = list[i];
+      const name = single ? 'items' : `items[${i}]`;
+      if (!isPlainObject(it)) throw invalid(name, 'an item {id, vector}', it);
+      ids[i] = expectString(it.id, `${name}.id`, { maxLength: 1024, allowEmpty: false });
+      shard[i] = shardOf(ids[i], n);
+      counts[shard[i]]++;
+    }
+    const parts = counts.map((c) => ({ ids: [], where: [], flat: new Float32Array(c * dim), ordinals: new Float64Array(c) }));
+    for (let i = 0; i < list.length; i++) {
+      const p = parts[shard[i]];
+      const j = p.ids.length;
+      p.flat.set(expectFloatVector(list[i].vector, single ? 'items.vector' : `items[${i}].vector`, { dimension: dim }), j * dim);
+      p.ordinals[j] = this._next + i;
+      p.ids.push(ids[i]);
+      p.where.push(i);
+    }
+    for (const p of parts) {
+      p.args = [p.ids, p.flat, p.ordinals];
+      p.transfer = [p.flat.buffer, p.ordinals.buffer];  // moved to the Worker, not copied
+    }
+    const res = await writeParts(this, parts, 'vector.add', 'vector.remove', single);
+    this._next += list.length;
+    const summary = sumSummaries(res);
+    this._size += summary.added;
+    return summary;
+  }
+
+  /**
+   * Serializes every shard (docs/parallel.md): magic "RWSHVEC1", version, a JSON header
+   * `{kind: 'vector', shards, next, route}` and per shard its VectorIndex.toBytes(), its ids (JSON)
+   * and their global insertion ordinals (f64), CRC-32 sealed.
+   * @returns {Promise<Uint8Array>}
+   * @throws {RagwasmError} DISPOSED
+   */
+  async toBytes() {
+    this._check();
+    const shards = await this._pool._all('vector.toBytes', [this._handle]);
+    const enc = new TextEncoder();
+    const header = enc.encode(JSON.stringify({ kind: 'vector', shards: shards.length, next: this._next, route: 'fnv1a32-utf16' }));
+    const parts = [];
+    for (const sh of shards) parts.push(sh.bytes, enc.encode(JSON.stringify(sh.ids)), new Uint8Array(sh.ordinals.buffer, sh.ordinals.byteOffset, sh.ordinals.byteLength));
+    return packSections(VECTOR_MAGIC, SHARDED_VECTOR_FORMAT_VERSION, [header, packSections(VECTOR_MAGIC, SHARDED_VECTOR_FORMAT_VERSION, parts)]);
+  }
+
+  /**
+   * Loads toBytes() output into a pool with as many Workers as the index had shards.
+   * @param {Uint8Array} bytes
+   * @param {{workers?: number, pool?: WorkerPool, init?: object}} [parallel]
+   * @returns {Promise<ShardedVectorIndex>}
+   * @throws {RagwasmError} CORRUPT_INDEX, UNSUPPORTED_VERSION, INVALID_ARGUMENT (a pool of another size)
+   */
+  static async fromBytes(bytes, parallel = {}) {
+    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    const label = 'sharded vector bytes';
+    const opts = { maxVersion: SHARDED_VECTOR_FORMAT_VERSION, label: `ragwasm: ${label}`, what: 'a sharded vector index' };
+    const [head, inner] = unpackSections(bytes, VECTOR_MAGIC, { ...opts, count: 2 }).sections;
+    const header = readHeader(head, 'vector', label);
+    if (!Number.isSafeInteger(header.next) || header.next < 0) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header's next ordinal is not a count`);
+    const parts = unpackSections(inner, VECTOR_MAGIC, { ...opts, count: 3 * header.shards }).sections;
+    const shards = [];
+    for (let i = 0; i < header.shards; i++) {
+      let ids;
+      try {
+        ids = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(parts[3 * i + 1]));
+      } catch {
+        ids = null;
+      }
+      const ob = parts[3 * i + 2];
+      if (!Array.isArray(ids) || ids.some((x) => typeof x !== 'string') || ob.length !== ids.length * 8) {
+        throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: shard ${i}'s ids or ordinals are damaged`);
+      }
+      shards.push([parts[3 * i], ids, new Float64Array(ob.slice().buffer)]);
+    }
+    const { pool, owned } = await loadPool(parallel, header.shards);
+    const handle = pool._handle();
+    let sizes;
+    try {
+      sizes = await pool._all('vector.load', (i) => [handle, ...shards[i]]);
+    } catch (e) {
+      if (owned) await pool.terminate();
+      else await pool._all('dispose', [handle]).catch(() => {});
+      throw e;
+    }
+    const dimension = await pool._call(0, 'vector.dimension', [handle]);
+    const idx = new ShardedVectorIndex(pool, owned, handle, dimension);
+    idx._size = sizes.reduce((a, b) => a + b, 0);
+    idx._next = header.next;
+    return idx;
+  }
+
+  /**
+   * The k best vectors for each query: score descending, equal scores in insertion order (as VectorIndex.search).
+   * @param {Array<Float32Array|number[]>} queries each `dimension` finite values
+   * @param {{k?: number}} [options] k in [1, 100000], default 10
+   * @returns {Promise<Array<Array<{id: string, score: number}>>>}
+   * @throws {RagwasmError} INVALID_ARGUMENT, DIMENSION_MISMATCH, DISPOSED
+   */
+  async searchMany(queries, options = {}) {
+    this._check();
+    const list = expectArray(queries, 'queries', { maxLength: MAX_QUERIES });
+    const o = expectOptions(options, 'search options', ['k']);
+    const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: VECTOR_MAX_K });
+    const dim = this.dimension;
+    const flat = new Float32Array(list.length * dim);
+    list.forEach((q, i) => flat.set(expectFloatVector(q, `queries[${i}]`, { dimension: dim }), i * dim));
+    for (let i = 0; i < flat.length; i++) {
+      if (!Number.isFinite(flat[i])) throw invalid(`queries[${Math.floor(i / dim)}][${i % dim}]`, 'a finite number', flat[i]);
+    }
+    const perShard = await this._pool._all('vector.search', [this._handle, flat, list.length, { k }]);
+    return list.map((_, q) => {
+      const all = [];
+      for (const lists of perShard) {
+        const r = lists[q];
+        for (let i = 0; i < r.ids.length; i++) all.push({ id: r.ids[i], score: r.scores[i], ord: r.ordinals[i] });
+      }
+      all.sort((a, b) => (b.score - a.score) || (a.ord - b.ord));
+      if (all.length > k) all.length = k;
+      return all.map((h) => ({ id: h.id, score: h.score }));
+    });
+  }
+
+  /**
+   * The k best vectors for one query.
+   * @param {Float32Array|number[]} query
+   * @param {{k?: number}} [options]
+   * @returns {Promise<Array<{id: string, score: number}>>}
+   */
+  async search(query, options = {}) {
+    return (await this.searchMany([query], options))[0];
+  }
+}
+
+/**
+ * The static embedder in every Worker of a pool, under the embedder contract (docs/api.md): texts are
+ * embedded in batches of `batch` across the Workers, vectors equal StaticEmbedder's bit for bit.
+ * @param {object} [options]
+ * @param {ArrayBuffer|Uint8Array|Blob|Response|URL|string} [options.model] as createStaticEmbedder
+ *   (default: the ragwasm-static-model package's model)
+ * @param {number} [options.workers] pool size (as WorkerPool.create), when no pool is given
+ * @param {WorkerPool} [options.pool] a pool to share
+ * @param {object} [options.init] init() options of a new pool's Workers
+ * @param {number} [options.batch=2048] texts per message, 1–65536
+ * @returns {Promise<{dimension: number, id: string, embed: (texts: string[], options?: object) => Promise<Float32Array[]>, dispose: () => Promise<void>}>}
+ * @throws {RagwasmError} as createStaticEmbedder and WorkerPool.create
+ */
+export async function createParallelEmbedder(options = {}) {
+  const o = expectOptions(options, 'createParallelEmbedder options', ['model', 'workers', 'pool', 'init', 'batch']);
+  const batch = o.batch === undefined ? 2048 : expectInteger(o.batch, 'options.batch', { min: 1, max: 65536 });
+  const model = o.model === undefined ? await defaultStaticModelUrl() : o.model;
+  const bytes = await sourceBytes(model, o.model === undefined ? 'the default static model' : 'options.model');
+  const parallel = {};
+  for (const key of ['workers', 'pool', 'init']) if (o[key] !== undefined) parallel[key] = o[key];
+  const { pool, owned } = await poolFor(parallel, 'createParallelEmbedder options');
+  const handle = pool._handle();
+  let info;
+  try {
+    [info] = await pool._all('embed.create', [handle, bytes]);
+  } catch (e) {
+    if (owned) await pool.terminate();
+    throw e;
+  }
+  let disposed = false;
+  const embedder = {
+    dimension: info.dimension,
+    id: info.id,
+    async embed(texts, runOptions = {}) {
+      if (disposed) throw new RagwasmError('DISPOSED', 'ragwasm: this parallel embedder was disposed');
+      const r = embedRunOptions(runOptions, 'embed options');
+      const list = expectArray(texts, 'texts', { maxLength: MAX_BATCH_TEXTS, item: (t, n) => expectString(t, n) });
+      if (list.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: texts: expected at least one text, got an empty array');
+      const out = new Array(list.length);
+      let next = 0;
+      let done = 0;
+      // each Worker takes the next batch as soon as it is free
+      const lane = async (w) => {
+        while (next < list.length) {
+          checkAbort(r.signal);
+          const start = next;
+          next = Math.min(list.length, next + batch);
+          const flat = await pool._call(w, 'embed.run', [handle, list.slice(start, next)]);
+          const rows = splitRows(flat, flat.length / info.dimension, info.dimension);
+          for (let i = 0; i < rows.length; i++) out[start + i] = rows[i];
+          done += rows.length;
+          if (r.onProgress) r.onProgress({ done, total: list.length });
+        }
+      };
+      await Promise.all(Array.from({ length: pool.size }, (_, w) => lane(w)));
+      return out;
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      if (owned) await pool.terminate();
+      else await pool._all('dispose', [handle]).catch(() => {});
+    },
+  };
+  return embedder;
+}
