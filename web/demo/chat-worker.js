@@ -26,15 +26,21 @@ async function newCollection() {
 }
 
 async function start() {
+  // Start-up timings (ms since this worker started), reported to the page for its performance marks.
+  const startup = { workerStart: 0, modules: performance.now() };
   const loaded = await init();
+  startup.init = performance.now();
+  startup.initMs = performance.getEntriesByName('ragwasm:init')[0]?.duration ?? null;  // the library's measure
   try {
     embedder = await createStaticEmbedder({ model: MODEL_URL, cache: false });
     denseLabel = 'dense (static model)';
   } catch (e) {
     denseError = `${e.code ?? 'ERROR'}: ${e.message}`;  // BM25 alone still answers
   }
+  startup.staticModel = performance.now();
   col = await newCollection();
-  return { version: loaded.version, build: loaded.build, features: features() };
+  startup.collection = performance.now();
+  return { version: loaded.version, build: loaded.build, features: features(), startup, timeOrigin: performance.timeOrigin };
 }
 
 function features() {
