@@ -26,7 +26,11 @@ let seq = 0;
 const waiting = new Map();  // id -> {resolve, reject, onProgress}
 
 function startWorker() {
-  worker = new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
+  // The first worker is started by chat.html before this module's imports load (so the two module graphs
+  // load in parallel); a worker restarted by Cancel is made here.
+  const early = globalThis.chatEarlyWorker;
+  globalThis.chatEarlyWorker = null;
+  worker = early ?? new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => {
     const w = waiting.get(data.id);
     if (!w) return;
@@ -43,6 +47,7 @@ function startWorker() {
 }
 
 function call(msg, onProgress) {
+  if (worker.earlyError) return Promise.reject(new Error(`the worker failed: ${worker.earlyError}`));
   const id = ++seq;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject, onProgress });

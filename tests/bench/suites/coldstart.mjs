@@ -11,9 +11,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../../scripts/serve.mjs';
+import { CHROMIUM_ARGS } from '../../browser/harness.mjs';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const QUESTION = 'How many days of paid time off do full-time U.S. employees get per year?';
 const GOALS = { init: 100, sample: 1500 };
 
