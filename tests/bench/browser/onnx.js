@@ -41,6 +41,7 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
     { key: 'ragwasm-fp32-input', make: () => ours('model.onnx', 'input') },
     { key: 'tjs-fp32', make: () => theirs('fp32') },
     { key: 'ragwasm-int8-length', make: () => ours('model_quantized.onnx', 'length') },
+    { key: 'ragwasm-int8-input', make: () => ours('model_quantized.onnx', 'input') },
     { key: 'tjs-int8', make: () => theirs('q8') },
   ];
   for (const v of variants) {
@@ -62,7 +63,7 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
     for (let i = 0; i < a.length; i++) if (!skipped.has(i)) for (let k = 0; k < a[i].length; k++) m = Math.max(m, Math.abs(a[i][k] - b[i][k]));
     return m;
   };
-  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8' };
+  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
   for (const v of variants) await v.impl.dispose();
   tokenizer.dispose();
   return { ortVersion: ort.env.versions.web, tfOrt: tf.env.backends.onnx?.versions ?? null, userAgent: navigator.userAgent,

@@ -110,6 +110,9 @@ export default {
       { key: 'ragwasm-fp32-input', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'input order', make: () => ours(model.fp32, 'input'), peer: 'tjs-fp32' },
       { key: 'tjs-fp32', runner: `transformers.js ${tfVersion}`, dtype: 'fp32', batching: 'input order', make: () => theirs('fp32'), theirs: true },
       { key: 'ragwasm-int8-length', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'length (sorted by tokens)', make: () => ours(model.int8, 'length'), peer: 'tjs-int8' },
+      // Dynamic int8 picks one activation scale per batch: with the same batches as transformers.js the
+      // vectors agree; sorted batches move them (docs/embed.md).
+      { key: 'ragwasm-int8-input', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'input order', make: () => ours(model.int8, 'input'), peer: 'tjs-int8' },
       { key: 'tjs-int8', runner: `transformers.js ${tfVersion}`, dtype: 'q8 (int8)', batching: 'input order', make: () => theirs('q8'), theirs: true },
     ];
     for (const v of variants) {
@@ -195,7 +198,7 @@ async function browserRun(ctx, { texts, threads, reps, skip, labels }) {
     await server.close();
   }
   const med = Object.fromEntries(r.variants.map((v) => [v.key, ctx.stats(v.samples).median]));
-  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8' };
+  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
   const rows = r.variants.map((v) => {
     const l = labels[v.key];
     return [l.runner, l.dtype, l.batching, med[v.key] / 1000, texts.length / (med[v.key] / 1000), peers[v.key] ? med[peers[v.key]] / med[v.key] : 1,
