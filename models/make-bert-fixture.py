@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generates a BERT-architecture ONNX model with small seeded random weights (2 layers, hidden 32,
+"""Generates a BERT-architecture ONNX model with small seeded random weights (by default 2 layers, hidden 32,
 2 heads, intermediate 128, the real 30,522-token bert-base-uncased vocabulary) plus the files
 transformers.js expects, into OUT_DIR/<name>/:
 
@@ -7,7 +7,7 @@ transformers.js expects, into OUT_DIR/<name>/:
 
 The graph follows Hugging Face BertModel: word + position + token-type embeddings, LayerNorm,
 per layer multi-head self-attention with the additive mask (1 - mask) * -10000, residual + LayerNorm,
-GELU (erf) feed-forward, residual + LayerNorm; output last_hidden_state [batch, tokens, 32].
+GELU (erf) feed-forward, residual + LayerNorm; output last_hidden_state [batch, tokens, hidden].
 Used by tests/js/embed-onnx-bert.test.mjs to prove our ONNX embedder matches transformers.js.
 
 --head classifier writes a cross-encoder instead (Hugging Face BertForSequenceClassification with
@@ -17,8 +17,15 @@ writes OUT_DIR/bad-logits.onnx (a 'logits' output of shape [batch, tokens]) and
 OUT_DIR/two-logits.onnx (a declared [batch, 2] 'logits'). Used by
 tests/js/rerank-onnx.test.mjs to prove createCrossEncoderReranker matches transformers.js.
 
+--layers/--hidden/--heads/--intermediate change the shape and --init fan-in scales the weights by
+1/sqrt(fan-in): the `onnx` benchmark (tests/bench/suites/onnx.mjs) writes a MiniLM-L6-shaped model
+(6 layers, hidden 384, 12 heads, intermediate 1536) into models/build/ (gitignored) with
+--quantize, which also writes onnx/model_quantized.onnx (dynamic int8 MatMuls, what transformers.js
+loads for dtype 'q8').
+
 Run with Debian's python3-onnx + numpy:
   /usr/bin/python3 models/make-bert-fixture.py OUT_DIR TOKENIZER_JSON [--name tiny-bert] [--seed 1234] [--head none|classifier]
+      [--layers 2] [--hidden 32] [--heads 2] [--intermediate 128] [--init fixed|fan-in] [--model-max-length 512] [--quantize]
 """
 import argparse
 import json
@@ -35,9 +42,23 @@ p.add_argument("tokenizer_json")
 p.add_argument("--name", default="tiny-bert")
 p.add_argument("--seed", type=int, default=1234)
 p.add_argument("--head", choices=["none", "classifier"], default="none")
+p.add_argument("--layers", type=int, default=2)
+p.add_argument("--hidden", type=int, default=32)
+p.add_argument("--heads", type=int, default=2)
+p.add_argument("--intermediate", type=int, default=128)
+p.add_argument("--init", choices=["fixed", "fan-in"], default="fixed",
+               help="weight scale: fixed (std 0.2 / 0.5, the tiny fixture) or fan-in (std 1/sqrt(n_in), embeddings 0.02: "
+                    "keeps a wide model's activations in a realistic range)")
+p.add_argument("--model-max-length", type=int, default=512, help="tokenizer_config.json model_max_length (transformers.js truncates there)")
+p.add_argument("--quantize", action="store_true",
+               help="also write onnx/model_quantized.onnx: every MatMul by a weight as dynamic int8 "
+                    "(DynamicQuantizeLinear + MatMulInteger, per-tensor symmetric int8 weights, as onnxruntime's quantize_dynamic does)")
 args = p.parse_args()
 
-VOCAB, HIDDEN, HEADS, LAYERS, INTER, MAXPOS, TYPES = 30522, 32, 2, 2, 128, 512, 2
+VOCAB, HIDDEN, HEADS, LAYERS, INTER, MAXPOS, TYPES = 30522, args.hidden, args.heads, args.layers, args.intermediate, 512, 2
+if HIDDEN % HEADS != 0:
+    p.error(f"--hidden {HIDDEN} is not a multiple of --heads {HEADS}")
+FAN_IN = args.init == "fan-in"
 HEAD_DIM = HIDDEN // HEADS
 rng = np.random.default_rng(args.seed)
 inits = []
@@ -68,17 +89,20 @@ def layer_norm(x, prefix):
 
 
 def linear(x, prefix, n_in, n_out):
-    mm = node("MatMul", [x, w(prefix + ".W", (n_in, n_out), 0.2)], prefix + ".mm")
-    return node("Add", [mm, w(prefix + ".b", (n_out,), 0.05)], prefix + ".out")
+    mm = node("MatMul", [x, w(prefix + ".W", (n_in, n_out), 1.0 / np.sqrt(n_in) if FAN_IN else 0.2)], prefix + ".mm")
+    return node("Add", [mm, w(prefix + ".b", (n_out,), 0.02 if FAN_IN else 0.05)], prefix + ".out")
+
+
+EMB_STD = 0.02 if FAN_IN else 0.5
 
 
 # Embeddings.
-we = node("Gather", [w("word_embeddings", (VOCAB, HIDDEN), 0.5), "input_ids"], "emb.word", axis=0)
+we = node("Gather", [w("word_embeddings", (VOCAB, HIDDEN), EMB_STD), "input_ids"], "emb.word", axis=0)
 shape = node("Shape", ["input_ids"], "emb.shape")
 seq_len = node("Gather", [shape, const("one_idx", np.array(1, dtype=np.int64))], "emb.seqlen", axis=0)
 pos_ids = node("Range", [const("zero_i64", np.array(0, dtype=np.int64)), seq_len, const("one_i64", np.array(1, dtype=np.int64))], "emb.posids")
-pe = node("Gather", [w("position_embeddings", (MAXPOS, HIDDEN), 0.5), pos_ids], "emb.pos", axis=0)
-te = node("Gather", [w("token_type_embeddings", (TYPES, HIDDEN), 0.5), "token_type_ids"], "emb.type", axis=0)
+pe = node("Gather", [w("position_embeddings", (MAXPOS, HIDDEN), EMB_STD), pos_ids], "emb.pos", axis=0)
+te = node("Gather", [w("token_type_embeddings", (TYPES, HIDDEN), EMB_STD), "token_type_ids"], "emb.type", axis=0)
 x = node("Add", [node("Add", [we, pe], "emb.sum1"), te], "emb.sum2")
 x = layer_norm(x, "emb.ln")
 
@@ -139,6 +163,48 @@ onnx.checker.check_model(model)
 out = os.path.join(args.out_dir, args.name)
 os.makedirs(os.path.join(out, "onnx"), exist_ok=True)
 onnx.save(model, os.path.join(out, "onnx", "model.onnx"))
+
+
+def quantize_dynamic_int8(m):
+    """Every MatMul whose second input is a 2-D float weight becomes
+    DynamicQuantizeLinear(x) -> MatMulInteger(x_q, W_q, x_zp, 0) -> Cast -> * (x_scale * W_scale), with W_q int8
+    per-tensor symmetric (scale max|W| / 127): the graph onnxruntime.quantization.quantize_dynamic writes."""
+    g = m.graph
+    weights = {t.name: t for t in g.initializer}
+    new_nodes, drop = [], set()
+    for n in g.node:
+        t = weights.get(n.input[1]) if n.op_type == "MatMul" else None
+        if t is None or len(t.dims) != 2:
+            new_nodes.append(n)
+            continue
+        wf = numpy_helper.to_array(t)
+        scale = np.float32(max(float(np.abs(wf).max()), 1e-8) / 127.0)
+        wq = np.clip(np.round(wf / scale), -127, 127).astype(np.int8)
+        b = n.input[1]
+        drop.add(b)
+        g.initializer.extend([numpy_helper.from_array(wq, b + ".q"), numpy_helper.from_array(np.array(scale, dtype=np.float32), b + ".scale"),
+                              numpy_helper.from_array(np.array(0, dtype=np.int8), b + ".zp")])
+        x, o = n.input[0], n.output[0]
+        new_nodes += [
+            helper.make_node("DynamicQuantizeLinear", [x], [o + ".xq", o + ".xs", o + ".xzp"]),
+            helper.make_node("MatMulInteger", [o + ".xq", b + ".q", o + ".xzp", b + ".zp"], [o + ".i32"]),
+            helper.make_node("Cast", [o + ".i32"], [o + ".f"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", [o + ".xs", b + ".scale"], [o + ".s"]),
+            helper.make_node("Mul", [o + ".f", o + ".s"], [o]),
+        ]
+    kept = [t for t in g.initializer if t.name not in drop]
+    del g.initializer[:]
+    g.initializer.extend(kept)
+    del g.node[:]
+    g.node.extend(new_nodes)
+    onnx.checker.check_model(m)
+    return m
+
+
+if args.quantize:
+    q = onnx.ModelProto()
+    q.CopyFrom(model)
+    onnx.save(quantize_dynamic_int8(q), os.path.join(out, "onnx", "model_quantized.onnx"))
 shutil.copyfile(args.tokenizer_json, os.path.join(out, "tokenizer.json"))
 with open(os.path.join(out, "config.json"), "w") as f:
     config = {
@@ -152,7 +218,7 @@ with open(os.path.join(out, "config.json"), "w") as f:
     json.dump(config, f, indent=1)
 with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
     json.dump({
-        "tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": MAXPOS,
+        "tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": args.model_max_length,
         "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]", "mask_token": "[MASK]",
     }, f, indent=1)
 # A model whose inputs do not match a text embedder (for the bad-input tests).

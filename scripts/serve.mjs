@@ -63,6 +63,20 @@ function sharedListing() {
 }
 
 // `extraAllowed`: more URL prefixes to serve (tests add e.g. '/tests/js/hostile/'; the demo server never does).
+// A file with an ETag (size and modification time): `Cache-Control: no-cache` makes the browser ask
+// again on every load, and an unchanged file then costs a 304 instead of its bytes.
+function sendFile(req, res, headers, file, type) {
+  const st = statSync(file);
+  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304, { ...headers, ETag: etag }).end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': st.size, ETag: etag });
+  if (req.method === 'HEAD') { res.end(); return; }
+  createReadStream(file).pipe(res);
+}
+
 export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, extraAllowed = [] } = {}) {
   const allowed = [...ALLOWED, ...extraAllowed];
   const server = createServer((req, res) => {
@@ -95,9 +109,7 @@ export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, ex
       }
       const file = sharedFile(rel);
       if (!file) { res.writeHead(404, headers).end('not found'); return; }
-      res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(file)] ?? 'text/plain; charset=utf-8', 'Content-Length': statSync(file).size });
-      if (req.method === 'HEAD') { res.end(); return; }
-      createReadStream(file).pipe(res);
+      sendFile(req, res, headers, file, MIME[extname(file)] ?? 'text/plain; charset=utf-8');
       return;
     }
     const clean = normalize(path);
@@ -111,9 +123,7 @@ export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, ex
       res.writeHead(404, headers).end('not found');
       return;
     }
-    res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Length': statSync(file).size });
-    if (req.method === 'HEAD') { res.end(); return; }
-    createReadStream(file).pipe(res);
+    sendFile(req, res, headers, file, MIME[extname(file)] ?? 'application/octet-stream');
   });
   return new Promise((resolveStart, reject) => {
     server.once('error', reject);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "embed/batching.h"
 #include "embed/pooling.h"
 #include "embed/static_embedder.h"
 #include "embed/wordpiece.h"
@@ -227,6 +228,19 @@ val pool(val hidden_js, val mask_js, double rows, double tokens, double dim, std
   });
 }
 
+// Length-bucketed batch plan: lengths (Uint32Array of token counts) -> {order, starts} (Uint32Arrays).
+val plan_length_batches(val lengths_js, double batch_size) {
+  return guard([&] {
+    const std::vector<std::uint32_t> lengths = emscripten::convertJSArrayToNumberVector<std::uint32_t>(lengths_js);
+    auto r = embed::plan_length_batches(lengths.data(), lengths.size(), static_cast<std::size_t>(batch_size));
+    if (!r.ok()) return reply_error(r.error());
+    val o = val::object();
+    o.set("order", to_typed_array(r.value().order));
+    o.set("starts", to_typed_array(r.value().starts));
+    return reply_ok(o);
+  });
+}
+
 }  // namespace
 }  // namespace ragwasm::wasm
 
@@ -248,4 +262,5 @@ EMSCRIPTEN_BINDINGS(ragwasm_embed) {
   emscripten::function("embed_createTokenizer", &create_tokenizer);
   emscripten::function("embed_createStaticEmbedder", &create_static_embedder);
   emscripten::function("embed_pool", &pool);
+  emscripten::function("embed_planLengthBatches", &plan_length_batches);
 }

@@ -51,6 +51,15 @@ test('the server sends .wasm as application/wasm and refuses paths outside the d
     for (const bad of ['package.json', 'web/../package.json', 'node_modules/playwright-core/package.json', '.git/config']) {
       assert.equal((await fetch(new URL(bad, s.url))).status, 404, bad);
     }
+    // An unchanged file is revalidated with its ETag: 304 without a body; another tag gets the bytes.
+    const etag = w.headers.get('etag');
+    assert.match(etag, /^"[0-9a-f]+-[0-9a-f]+"$/);
+    const again = await fetch(new URL('web/dist/ragwasm.wasm', s.url), { headers: { 'If-None-Match': etag } });
+    assert.equal(again.status, 304);
+    assert.equal((await again.arrayBuffer()).byteLength, 0);
+    const other = await fetch(new URL('web/dist/ragwasm.wasm', s.url), { headers: { 'If-None-Match': '"0-0"' } });
+    assert.equal(other.status, 200);
+    assert.equal((await other.arrayBuffer()).byteLength, Number(w.headers.get('content-length')));
   } finally {
     await s.close();
   }

@@ -113,6 +113,44 @@ test('prefixes progress and abort work and errors leave the embedder usable', as
   tokenizer.dispose();
 });
 
+test('length-bucketed batching gives the input-order vectors within 1e-6 in input order', async (t) => {
+  const f = fixture(t);
+  if (!f) return;
+  const corpus = skipUnlessShared(t, 'data/scifact/corpus.jsonl');
+  if (!corpus) return;
+  // 300 abstracts' first sentences and titles, interleaved so that lengths vary along the input.
+  const { docs } = readScifact(corpus.replace(/corpus\.jsonl$/, ''));
+  const texts = docs.slice(0, 150).flatMap((d) => [d.title, d.text.slice(0, 40 + (d.text.length % 400))]);
+  const tokenizer = Tokenizer.fromTokenizerJson(readFileSync(f.tok));
+  const opts = { model: f.model, tokenizer, batchSize: 16, maxLength: 128 };
+  const bucketed = await createOnnxEmbedder({ ...opts, batching: 'length' });
+  const plain = await createOnnxEmbedder({ ...opts, batching: 'input' });
+  const progress = [];
+  const a = await bucketed.embed(texts, { onProgress: (p) => progress.push(p.done) });
+  const b = await plain.embed(texts);
+  assert.equal(a.length, texts.length);
+  assert.deepEqual(progress, Array.from({ length: Math.ceil(texts.length / 16) }, (_, i) => Math.min(texts.length, 16 * (i + 1))));
+  let maxDiff = 0;
+  let neighbourMin = Infinity;  // how far apart two different texts' vectors are: a misplaced row would show
+  for (let i = 0; i < texts.length; i++) {
+    let d = 0;
+    let n = 0;
+    for (let k = 0; k < 32; k++) {
+      d = Math.max(d, Math.abs(a[i][k] - b[i][k]));
+      n = Math.max(n, Math.abs(a[i][k] - b[(i + 1) % texts.length][k]));
+    }
+    maxDiff = Math.max(maxDiff, d);
+    if (texts[i] !== texts[(i + 1) % texts.length]) neighbourMin = Math.min(neighbourMin, n);
+  }
+  t.diagnostic(`${texts.length} texts, max |length - input batching| = ${maxDiff.toExponential(3)}; nearest neighbouring texts differ by ${neighbourMin.toExponential(3)}`);
+  assert.ok(maxDiff <= 1e-6, `max difference ${maxDiff} > 1e-6 (tolerance: float32 kernels over a different padded width)`);
+  assert.ok(neighbourMin > 1e-3, 'neighbouring texts must give distinguishable vectors for the order check to mean anything');
+  await assert.rejects(createOnnxEmbedder({ ...opts, batching: 'sorted' }), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && /batching/.test(e.message));
+  await bucketed.dispose();
+  await plain.dispose();
+  tokenizer.dispose();
+});
+
 test('bad options and mismatching models are rejected with RagwasmError', async (t) => {
   const f = fixture(t);
   if (!f) return;

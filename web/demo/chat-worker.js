@@ -25,16 +25,26 @@ async function newCollection() {
   return embedder ? Collection.create(PRESETS.docChat, { embedder }) : Collection.create(PRESETS.docChatBm25);
 }
 
+// The static model download starts with the worker, in parallel with the WASM module's compile.
+const modelResponse = fetch(MODEL_URL);
+modelResponse.catch(() => {});  // a failed download is reported by createStaticEmbedder below
+
 async function start() {
+  // Start-up timings (ms since this worker started), reported to the page for its performance marks.
+  const startup = { workerStart: 0, modules: performance.now() };
   const loaded = await init();
+  startup.init = performance.now();
+  startup.initMs = performance.getEntriesByName('ragwasm:init')[0]?.duration ?? null;  // the library's measure
   try {
-    embedder = await createStaticEmbedder({ model: MODEL_URL, cache: false });
+    embedder = await createStaticEmbedder({ model: await modelResponse, cache: false });
     denseLabel = 'dense (static model)';
   } catch (e) {
     denseError = `${e.code ?? 'ERROR'}: ${e.message}`;  // BM25 alone still answers
   }
+  startup.staticModel = performance.now();
   col = await newCollection();
-  return { version: loaded.version, build: loaded.build, features: features() };
+  startup.collection = performance.now();
+  return { version: loaded.version, build: loaded.build, features: features(), startup, timeOrigin: performance.timeOrigin };
 }
 
 function features() {
@@ -102,6 +112,10 @@ async function useOnnx(id, { model, tokenizerJson, pooling }) {
   embedder = next;
   denseLabel = `dense (ONNX, ${probe.length}-d)`;
 }
+
+// Start-up begins at once, not at the page's first message (a failure is reported to that message).
+startup = start();
+startup.catch(() => {});
 
 self.onmessage = async ({ data }) => {
   const { id } = data;

@@ -8,6 +8,7 @@ import { loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
 import { h, setChildren, errorText, setStatus, installErrorBanner } from './lib/dom.js';
 import { loadDocuments, saveDocuments, removeDocument, clearDocuments } from './lib/store.js';
 
+performance.mark('chat:start');  // this module and its imports are loaded and evaluated
 installErrorBanner();
 
 const $ = (id) => document.getElementById(id);
@@ -25,7 +26,11 @@ let seq = 0;
 const waiting = new Map();  // id -> {resolve, reject, onProgress}
 
 function startWorker() {
-  worker = new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
+  // The first worker is started by chat.html before this module's imports load (so the two module graphs
+  // load in parallel); a worker restarted by Cancel is made here.
+  const early = globalThis.chatEarlyWorker;
+  globalThis.chatEarlyWorker = null;
+  worker = early ?? new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => {
     const w = waiting.get(data.id);
     if (!w) return;
@@ -42,6 +47,7 @@ function startWorker() {
 }
 
 function call(msg, onProgress) {
+  if (worker.earlyError) return Promise.reject(new Error(`the worker failed: ${worker.earlyError}`));
   const id = ++seq;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject, onProgress });
@@ -96,6 +102,7 @@ async function indexDocs(list, verb = 'indexing') {
     renderDocs(r);
     setStatus(status, `ready: ${r.documents} documents, ${r.chunks} chunks indexed in this page`, 'ok');
     status.dataset.state = 'done';
+    performance.mark('chat:indexed');
     if (r.saveError) showIndexNote(`Indexed, but the index could not be saved for the next visit (${r.saveError}); it will be rebuilt then.`);
     return true;
   } catch (e) {
@@ -220,10 +227,13 @@ drop.addEventListener('drop', async (e) => {
 
 $('sample').addEventListener('click', async () => {
   try {
+    performance.mark('chat:sample:start');
     const r = await fetch(new URL('../dist/corpus.json', import.meta.url));
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     const corpus = await r.json();
+    performance.mark('chat:sample:fetched');
     await addDocs(corpus.documents.map((d, i) => ({ id: d.id, name: d.metadata?.file?.split('/').pop() ?? `${d.id}.md`, format: 'markdown', text: d.text, pages: null, added: i + 1 })));
+    performance.mark('chat:sample:ready');
   } catch (e) {
     setStatus(status, `Could not load the sample corpus: ${errorText(e)}`, 'err');
   }
@@ -534,12 +544,20 @@ $('stop').addEventListener('click', () => worker.postMessage({ type: 'abort' }))
 loadSettings();
 startWorker();
 try {
-  // The page thread needs the module too (text decoding of files).
-  const [info] = await Promise.all([call({ type: 'hello' }), init()]);
+  // The worker loads the WASM module and the static model; this thread loads the module only when files
+  // are read (readFiles: text decoding), so it does not compete with the worker at start-up.
+  const info = await call({ type: 'hello' });
+  // Start-up on the page's performance timeline (docs/performance.md): the worker's init() and static
+  // model, moved from the worker's clock to the page's.
+  const shift = info.timeOrigin - performance.timeOrigin;
+  for (const [step, at] of Object.entries(info.startup)) if (step !== 'initMs') performance.mark(`chat:worker:${step}`, { startTime: shift + at });
+  performance.mark('chat:worker:initMs', { detail: info.startup.initMs });
+  performance.mark('chat:worker-ready');
   features = info.features;
   $('version').textContent = `v${info.version} (${info.build} build)`;
   if (!features.bm25 && !features.dense) throw Object.assign(new Error(`this build has no retriever (${features.denseError ?? 'no BM25 or dense module'})`), { code: 'UNSUPPORTED_ENVIRONMENT' });
   await restore();
+  performance.mark('chat:ready');
 } catch (e) {
   setStatus(status, `Could not start: ${errorText(e)}`, 'err');
 }

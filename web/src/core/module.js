@@ -43,6 +43,9 @@ function defaultVariant() {
  *   (no fetch at all; e.g. bytes kept in IndexedDB, or read by a host that forbids fetch)
  * @param {string|URL} [options.baseUrl] folder holding both ragwasm.mjs and ragwasm.wasm of another
  *   build (in Node the RAGWASM_DIST environment variable, a folder path, sets it)
+ * The first call that loads the module marks `ragwasm:init:start` and, once it is ready, measures
+ * `ragwasm:init` on the realm's performance timeline (DevTools Performance panel,
+ * `performance.getEntriesByName('ragwasm:init')`): fetch, compile and instantiate of the .wasm.
  * @returns {Promise<{version: string, build: string}>}
  * @throws {RagwasmError} INVALID_ARGUMENT for bad options or a second init() asking for another build;
  *   UNSUPPORTED_ENVIRONMENT when WebAssembly is missing; NOT_FOUND / HTTP / NETWORK when the .wasm
@@ -64,10 +67,24 @@ export async function init(options = {}) {
   }
   if (!loading) {
     loadedVariant = variant;
-    loading = load(variant, options).then((m) => { loaded = m; return m; }, (e) => { loading = null; loadedVariant = null; throw e; });
+    timeline('mark', 'ragwasm:init:start');
+    loading = load(variant, options).then((m) => {
+      loaded = m;
+      timeline('measure', 'ragwasm:init', 'ragwasm:init:start');
+      return m;
+    }, (e) => { loading = null; loadedVariant = null; throw e; });
   }
   const m = await loading;
   return { version: m.version(), build: variant };
+}
+
+// A User Timing entry, where the realm has the API (never fails: timing is only informative).
+function timeline(kind, name, start) {
+  try {
+    if (typeof performance === 'undefined' || typeof performance[kind] !== 'function') return;
+    if (kind === 'mark') performance.mark(name);
+    else performance.measure(name, start);
+  } catch { /* a realm without User Timing marks */ }
 }
 
 // A folder URL from a user string: a file path in Node, else a URL relative to the page.

@@ -20,6 +20,12 @@ export interface OnnxEmbedderOptions {
   documentPrefix?: string;
   /** Texts per ONNX Runtime run. Default 32. */
   batchSize?: number;
+  /**
+   * How one embed() call is cut into batches: 'length' sorts the texts by token length first (batches of
+   * similar lengths carry less padding; results stay in input order), 'input' keeps consecutive texts together.
+   * Default 'length'.
+   */
+  batching?: 'length' | 'input';
   /** Output to pool. Default 'last_hidden_state' or the first output. */
   outputName?: string;
   /** An onnxruntime module (onnxruntime-web or onnxruntime-node). Default: import('onnxruntime-web'). */

@@ -57,14 +57,40 @@ export class OnnxEmbedder {
     texts.forEach((t, i) => expectString(t, `texts[${i}]`));
     const prefix = o.kind === 'query' ? this._cfg.queryPrefix : this._cfg.documentPrefix;
     const { batchSize } = this._cfg;
-    const out = [];
-    for (let i = 0; i < texts.length; i += batchSize) {
+    const prefixed = texts.map((t) => prefix + t);
+    const out = new Array(texts.length);
+    const plan = this._plan(prefixed);
+    let done = 0;
+    for (let b = 0; b + 1 < plan.starts.length; b++) {
       checkAbort(o.signal);
-      const batch = texts.slice(i, i + batchSize).map((t) => prefix + t);
-      out.push(...await this._runBatch(batch));
-      if (o.onProgress) o.onProgress({ done: out.length, total: texts.length });
+      const rows = plan.order ? plan.order.subarray(plan.starts[b], plan.starts[b + 1]) : null;
+      const batch = rows ? Array.from(rows, (i) => prefixed[i]) : prefixed.slice(plan.starts[b], plan.starts[b + 1]);
+      const vectors = await this._runBatch(batch);
+      for (let k = 0; k < vectors.length; k++) out[rows ? rows[k] : plan.starts[b] + k] = vectors[k];
+      done += vectors.length;
+      if (o.onProgress) o.onProgress({ done, total: texts.length });
     }
     return out;
+  }
+
+  // The batches of one embed() call: {order: Uint32Array | null, starts}. batching 'length' (when there is
+  // more than one batch): texts sorted by token length, so each batch is padded to a similar length
+  // (src/embed/batching.h); 'input': consecutive texts in input order (order null).
+  _plan(texts) {
+    const { batchSize, batching, maxLength } = this._cfg;
+    if (batching === 'input' || texts.length <= batchSize) {
+      const starts = [];
+      for (let i = 0; i < texts.length; i += batchSize) starts.push(i);
+      starts.push(texts.length);
+      return { order: null, starts };
+    }
+    const { bytes, offsets } = packTexts(texts);
+    const tok = this._tokenizer;
+    const { lengths } = isInstance(tok, StaticEmbedder)
+      ? tok._encodeBatch(bytes, offsets, maxLength, 'none')
+      : callWasm(() => tok.native.encodeBatch(bytes, offsets, maxLength, true, 'none', true));
+    const m = wasm();
+    return callWasm(() => m.embed_planLengthBatches(lengths, batchSize));
   }
 
   /** embed(texts, {kind: 'query'}) */
@@ -121,6 +147,9 @@ export class OnnxEmbedder {
  * @param {string} [options.queryPrefix=''] prepended to queries (e.g. 'query: ' for e5)
  * @param {string} [options.documentPrefix=''] prepended to documents (e.g. 'passage: ' for e5)
  * @param {number} [options.batchSize=32] texts per ONNX Runtime run
+ * @param {'length'|'input'} [options.batching='length'] how one embed() call is cut into batches: 'length'
+ *   sorts the texts by token length first (batches of similar lengths carry less padding; results are
+ *   returned in input order), 'input' keeps consecutive texts together
  * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
  * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
  * @param {object} [options.sessionOptions] passed to InferenceSession.create
@@ -132,7 +161,7 @@ export class OnnxEmbedder {
  */
 export async function createOnnxEmbedder(options) {
   const o = expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
-    'queryPrefix', 'documentPrefix', 'batchSize', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
+    'queryPrefix', 'documentPrefix', 'batchSize', 'batching', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
   const name = 'createOnnxEmbedder options';
   if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL', undefined);
   const modelName = o.name === undefined ? undefined : expectString(o.name, `${name}.name`, { allowEmpty: false, maxLength: 200 });
@@ -157,6 +186,7 @@ export async function createOnnxEmbedder(options) {
     queryPrefix: o.queryPrefix === undefined ? '' : expectString(o.queryPrefix, `${name}.queryPrefix`, { maxLength: 1000 }),
     documentPrefix: o.documentPrefix === undefined ? '' : expectString(o.documentPrefix, `${name}.documentPrefix`, { maxLength: 1000 }),
     batchSize: o.batchSize === undefined ? 32 : expectInteger(o.batchSize, `${name}.batchSize`, { min: 1, max: 4096 }),
+    batching: o.batching === undefined ? 'length' : expectEnum(o.batching, `${name}.batching`, ['length', 'input']),
   };
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
   const { tokenizer, owns: ownsTokenizer } = tokenizerOption(o.tokenizer, name, { allowStatic: true });

@@ -1,0 +1,25 @@
+// Length-bucketed batching for transformer embedders: texts sorted by token length and cut into
+// batches of similar lengths, so a batch padded to its longest row carries little padding. The caller
+// runs the batches in `order` and writes each result back to its input position.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common/result.h"
+
+namespace ragwasm::embed {
+
+struct LengthBatches {
+  // A permutation of 0..n-1: input positions by token length ascending, ties by position ascending.
+  std::vector<std::uint32_t> order;
+  // Batch b holds order[starts[b] .. starts[b+1]); starts.front() == 0, starts.back() == n.
+  std::vector<std::uint32_t> starts;
+};
+
+// Plans batches of at most batch_size texts (all of them full except the last) over the sorted order.
+// Errors: INVALID_ARGUMENT when batch_size == 0; LIMIT_EXCEEDED when n does not fit 32 bits.
+Result<LengthBatches> plan_length_batches(const std::uint32_t* lengths, std::size_t n, std::size_t batch_size);
+
+}  // namespace ragwasm::embed
