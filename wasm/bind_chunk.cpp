@@ -128,18 +128,6 @@ val chunk_semantic(const Bytes& bytes, val spans16, val embeddings, double dim_d
   return guard([&] {
     const std::vector<std::uint32_t> s16 = emscripten::convertJSArrayToNumberVector<std::uint32_t>(spans16);
     const std::vector<float> emb = emscripten::convertJSArrayToNumberVector<float>(embeddings);
-    const std::size_t n = s16.size() / 2;
-    const std::size_t dim = static_cast<std::size_t>(dim_d);
-    if (dim == 0 || emb.size() != n * dim) {
-      return reply_error("DIMENSION_MISMATCH", "ragwasm: embeddings: expected " + std::to_string(n) + " x " +
-                                                   std::to_string(dim) + " values, got " + std::to_string(emb.size()));
-    }
-    text::OffsetMapper map(bytes);
-    std::vector<chunk::ChunkSpan> units(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      units[i].start = map.to_utf8(s16[2 * i]);
-      units[i].end = map.to_utf8(s16[2 * i + 1]);
-    }
     chunk::SemanticOptions o;
     o.method = static_cast<chunk::Breakpoint>(method < 0 || method > 3 ? 0 : method);
     o.amount = amount;
@@ -149,13 +137,13 @@ val chunk_semantic(const Bytes& bytes, val spans16, val embeddings, double dim_d
              : unit == "bytes"    ? chunk::Unit::kBytes
              : unit == "tokens"   ? chunk::Unit::kTokens
                                   : chunk::Unit::kUtf16;
-    const std::vector<double> d = chunk::cosine_distances(emb.data(), n, dim);
-    auto r = chunk::semantic_chunks(bytes, units, d, o);
+    const std::size_t dim = dim_d >= 1 && dim_d <= 1e9 ? static_cast<std::size_t>(dim_d) : 0;  // 0: the core reports it
+    auto r = chunk::semantic_chunks16(bytes, s16, emb, dim, o);
     if (!r.ok()) return reply_error(r.error());
     val v = val::object();
-    v.set("flat", to_typed_array(chunk::flat_chunks(bytes, r.value())));  // semantic chunks are in order
-    v.set("distances", to_typed_array(d));
-    v.set("threshold", chunk::breakpoint_threshold(d, o.method, o.amount));
+    v.set("flat", to_typed_array(chunk::flat_chunks(bytes, r.value().chunks)));  // semantic chunks are in order
+    v.set("distances", to_typed_array(r.value().distances));
+    v.set("threshold", r.value().threshold);
     return reply_ok(v);
   });
 }

@@ -187,4 +187,16 @@ Result<std::vector<ChunkSpan>> semantic_chunks(std::string_view text, const std:
                                                const std::vector<double>& distances,
                                                const SemanticOptions& o);
 
+// Semantic chunking from what the JS layer holds: sentence spans as UTF-16 offsets (flat [s0, e0,
+// s1, e1, ...]) into `text` (UTF-8) and one embedding per sentence (row-major n x dim): converts the
+// spans, measures cosine_distances, groups with semantic_chunks. Chunks are UTF-8 spans in order.
+// Errors: DIMENSION_MISMATCH (dim 0 or embeddings.size() != n * dim); as semantic_chunks.
+struct SemanticResult {
+  std::vector<ChunkSpan> chunks;
+  std::vector<double> distances;
+  double threshold = 0;
+};
+Result<SemanticResult> semantic_chunks16(std::string_view text, const std::vector<std::uint32_t>& spans16, const std::vector<float>& embeddings,
+                                         std::size_t dim, const SemanticOptions& o);
+
 }  // namespace ragwasm::chunk
