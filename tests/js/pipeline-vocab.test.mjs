@@ -113,6 +113,13 @@ test('a Collection builds its indexes from the config options with no translatio
   const ok = await Collection.create({ indexes: { dense: { dimension: 16 } } }, { embedder });
   assert.equal(ok.dimension, 16);
   ok.dispose();
+  // retrieval.fusion.rrfK reaches fuse(): with rrfK 5 a hit's RRF score (two legs, weight 1 each) is
+  // at most 2 / (5 + 1) and at least 1 / (5 + 2); with the default 60 it would be at most 2 / 61
+  const rrf = await Collection.create({ retrieval: { fusion: { mode: 'rrf', rrfK: 5 } } }, { embedder });
+  await rrf.add([{ id: 'a', text: 'bread rises with yeast' }, { id: 'b', text: 'tides follow the moon' }]);
+  const [top] = await rrf.search('bread yeast', { k: 1 });
+  assert.ok(top.score <= 2 / 6 + 1e-12 && top.score >= 1 / 7, `score ${top.score}`);
+  rrf.dispose();
 });
 
 test('a collection saved with an old-name config loads without a warning and reads as the new names', async () => {
