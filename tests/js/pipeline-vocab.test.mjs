@@ -11,21 +11,9 @@ import { join } from 'node:path';
 
 import { init, parsePipelineConfig, Collection, Bm25Index, VectorIndex, RagwasmError } from '../../web/src/index.js';
 import { resetDeprecations } from '../../web/src/core/deprecate.js';
-import { hashedBagOfWords, repoRoot } from './helpers.mjs';
+import { hashedBagOfWords, repoRoot, warnings } from './helpers.mjs';
 
 await init();
-
-async function warnings(fn) {
-  const seen = [];
-  const original = console.warn;
-  console.warn = (...args) => seen.push(args.join(' '));
-  try {
-    await fn();
-  } finally {
-    console.warn = original;
-  }
-  return seen;
-}
 
 const OLD = {
   indexes: {
