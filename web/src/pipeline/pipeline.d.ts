@@ -29,6 +29,4 @@ export interface PipelineConfig {
   assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; docContext: boolean; tokenCount: 'estimate' | 'wordpiece' };
 }
 export function parsePipelineConfig(config: string | object): PipelineConfig;
-/** @internal parsePipelineConfig without warnings, with the old names it read. */
-export function readPipelineConfig(config: string | object): { config: PipelineConfig; deprecations: { path: string; old: string; new: string }[] };
 export function defaultPipelineConfig(): PipelineConfig;
