@@ -22,62 +22,6 @@ val header_paths(const std::vector<chunk::HeaderPath>& headers) {
   return arr;
 }
 
-// Flat [start16, end16, tokens, header + 1] per chunk. Starts and ends (each non-decreasing in every
-// strategy) are merged and visited in one forward pass that counts UTF-16 units and the token
-// estimate's running counts (chunk::TokenCounter); a backward step restarts the count (still exact).
-// `ascii`: the caller knows every byte is ASCII, so with tokens = false no pass is needed at all.
-// tokens = false leaves the estimates 0 (callers that only want the texts).
-val flatten(std::string_view text, const std::vector<chunk::ChunkSpan>& chunks, bool tokens = true, bool ascii = false) {
-  const std::size_t n = chunks.size();
-  std::vector<std::uint32_t> flat(n * 4);
-  for (std::size_t k = 0; k < n; ++k) flat[4 * k + 3] = static_cast<std::uint32_t>(chunks[k].header + 1);
-  if (!tokens) {
-    // Offsets only: ASCII needs no conversion; otherwise one merged forward pass counting units.
-    const unsigned char* p = reinterpret_cast<const unsigned char*>(text.data());
-    std::size_t pos = 0, units = 0;
-    auto to16 = [&](std::size_t byte) {
-      if (ascii) return static_cast<std::uint32_t>(byte);
-      if (byte < pos) pos = units = 0;
-      for (; pos < byte; ++pos) units += static_cast<std::size_t>((p[pos] & 0xC0) != 0x80) + (p[pos] >= 0xF0);
-      return static_cast<std::uint32_t>(units);
-    };
-    std::size_t i = 0, j = 0;
-    while (i < n || j < n) {
-      if (j >= n || (i < n && chunks[i].start <= chunks[j].end)) {
-        flat[4 * i] = to16(chunks[i].start);
-        ++i;
-      } else {
-        flat[4 * j + 1] = to16(chunks[j].end);
-        ++j;
-      }
-    }
-    return to_typed_array(flat);
-  }
-  chunk::TokenCounter counter(text);
-  std::vector<chunk::TokenCounter::Snapshot> at_start(tokens ? n : 0);
-  std::size_t i = 0, j = 0;  // next start, next end to visit
-  while (i < n || j < n) {
-    if (j >= n || (i < n && chunks[i].start <= chunks[j].end)) {
-      counter.advance_to(chunks[i].start);
-      flat[4 * i] = static_cast<std::uint32_t>(counter.utf16());
-      if (tokens) at_start[i] = counter.snapshot();
-      ++i;
-    } else {
-      counter.advance_to(chunks[j].end);
-      flat[4 * j + 1] = static_cast<std::uint32_t>(counter.utf16());
-      if (tokens) {
-        if (j < i) {
-          flat[4 * j + 2] = counter.tokens_between(at_start[j], chunks[j].start, counter.snapshot());
-        } else {  // cannot happen for ordered spans (start <= end is visited first); stay exact anyway
-          flat[4 * j + 2] = chunk::estimate_tokens(text.substr(chunks[j].start, chunks[j].end - chunks[j].start));
-        }
-      }
-      ++j;
-    }
-  }
-  return to_typed_array(flat);
-}
-
 // The same options JSON usually comes for every document of a corpus: a successful parse is cached
 // (WASM runs single-threaded). Returns nullptr and sets *out, or an error code (message in
 // cached_error()).
@@ -114,7 +58,7 @@ val split_view(std::string_view bytes, const std::string& options_json, bool tok
   const chunk::ChunkList& list = r.value();
   const std::string_view t = list.repaired ? std::string_view(list.repaired_text) : bytes;
   val v = val::object();
-  v.set("flat", flatten(t, list.chunks, tokens, ascii));
+  v.set("flat", to_typed_array(chunk::flat_chunks(t, list.chunks, tokens, ascii)));
   v.set("headers", header_paths(list.headers));
   v.set("repaired", list.repaired);
   return reply_ok(v);
@@ -154,15 +98,8 @@ val chunk_splitAt16(std::uint32_t ptr, std::uint32_t len, const std::string& opt
         : opt.strategy == chunk::Strategy::kMarkdown ? chunk::markdown_separators()
                                                      : chunk::default_separators();
     const std::vector<chunk::ChunkSpan> spans = chunk::split_recursive16(text, opt, seps);
-    const std::size_t n = spans.size();
-    std::vector<std::uint32_t> flat(n * 4, 0);
-    for (std::size_t k = 0; k < n; ++k) {
-      flat[4 * k] = static_cast<std::uint32_t>(spans[k].start);
-      flat[4 * k + 1] = static_cast<std::uint32_t>(spans[k].end);
-      if (tokens) flat[4 * k + 2] = chunk::estimate_tokens16(text.substr(spans[k].start, spans[k].end - spans[k].start));
-    }
     val v = val::object();
-    v.set("flat", to_typed_array(flat));
+    v.set("flat", to_typed_array(chunk::flat_chunks16(text, spans, tokens)));
     v.set("headers", val::array());
     v.set("repaired", false);
     return reply_ok(v);
@@ -191,18 +128,6 @@ val chunk_semantic(const Bytes& bytes, val spans16, val embeddings, double dim_d
   return guard([&] {
     const std::vector<std::uint32_t> s16 = emscripten::convertJSArrayToNumberVector<std::uint32_t>(spans16);
     const std::vector<float> emb = emscripten::convertJSArrayToNumberVector<float>(embeddings);
-    const std::size_t n = s16.size() / 2;
-    const std::size_t dim = static_cast<std::size_t>(dim_d);
-    if (dim == 0 || emb.size() != n * dim) {
-      return reply_error("DIMENSION_MISMATCH", "ragwasm: embeddings: expected " + std::to_string(n) + " x " +
-                                                   std::to_string(dim) + " values, got " + std::to_string(emb.size()));
-    }
-    text::OffsetMapper map(bytes);
-    std::vector<chunk::ChunkSpan> units(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      units[i].start = map.to_utf8(s16[2 * i]);
-      units[i].end = map.to_utf8(s16[2 * i + 1]);
-    }
     chunk::SemanticOptions o;
     o.method = static_cast<chunk::Breakpoint>(method < 0 || method > 3 ? 0 : method);
     o.amount = amount;
@@ -212,13 +137,13 @@ val chunk_semantic(const Bytes& bytes, val spans16, val embeddings, double dim_d
              : unit == "bytes"    ? chunk::Unit::kBytes
              : unit == "tokens"   ? chunk::Unit::kTokens
                                   : chunk::Unit::kUtf16;
-    const std::vector<double> d = chunk::cosine_distances(emb.data(), n, dim);
-    auto r = chunk::semantic_chunks(bytes, units, d, o);
+    const std::size_t dim = dim_d >= 1 && dim_d <= 1e9 ? static_cast<std::size_t>(dim_d) : 0;  // 0: the core reports it
+    auto r = chunk::semantic_chunks16(bytes, s16, emb, dim, o);
     if (!r.ok()) return reply_error(r.error());
     val v = val::object();
-    v.set("flat", flatten(bytes, r.value()));  // semantic chunks are in order
-    v.set("distances", to_typed_array(d));
-    v.set("threshold", chunk::breakpoint_threshold(d, o.method, o.amount));
+    v.set("flat", to_typed_array(chunk::flat_chunks(bytes, r.value().chunks)));  // semantic chunks are in order
+    v.set("distances", to_typed_array(r.value().distances));
+    v.set("threshold", r.value().threshold);
     return reply_ok(v);
   });
 }

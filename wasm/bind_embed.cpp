@@ -143,40 +143,18 @@ class StaticEmbedderBinding {
     });
   }
 
-  // Word-id rows for an ONNX export of the table: input_ids (vocabulary index), attention_mask.
-  // A text without known words gets no tokens (mask all 0, so mean pooling gives zeros).
+  // Word-id rows for an ONNX export of the table (embed::StaticEmbedder::encode_word_ids).
   val encode_batch(const Bytes& bytes, val offsets, double max_length, bool /*truncation*/, std::string padding, bool /*add_special*/) const {
     return guard([&] {
       auto texts = unpack(bytes, offsets);
       if (!texts.ok()) return reply_error(texts.error());
-      if (texts.value().empty()) return reply_error(make_error(ErrorCode::kInvalidArgument, "texts: expected at least one text, got an empty batch"));
       auto pad = embed::parse_padding(padding);
       if (!pad.ok()) return reply_error(pad.error());
-      const std::size_t max_tokens = static_cast<std::size_t>(max_length);
-      if (max_tokens < 1 || max_tokens > embed::kMaxSequenceLength) {
-        return reply_error(make_error(ErrorCode::kInvalidArgument, "maxLength: expected an integer in [1, 65536]"));
-      }
-      std::vector<std::vector<std::int32_t>> rows;
-      std::size_t longest = 1;  // at least one column: ORT rejects zero-sized dimensions in some kernels
-      for (std::string_view t : texts.value()) {
-        rows.push_back(core_.word_ids(t, max_tokens));
-        longest = std::max(longest, rows.back().size());
-      }
-      BatchEncoding b;
-      b.rows = rows.size();
-      b.cols = pad.value() == embed::Padding::kMaxLength ? max_tokens : longest;
-      if (b.rows * b.cols > embed::kMaxBatchTokens) return reply_error(make_error(ErrorCode::kLimitExceeded, "texts: padded batch too large"));
-      b.input_ids.assign(b.rows * b.cols, 0);
-      b.attention_mask.assign(b.rows * b.cols, 0);
-      b.token_type_ids.assign(b.rows * b.cols, 0);
-      for (std::size_t r = 0; r < rows.size(); ++r) {
-        for (std::size_t k = 0; k < rows[r].size(); ++k) {
-          b.input_ids[r * b.cols + k] = rows[r][k];
-          b.attention_mask[r * b.cols + k] = 1;
-        }
-        b.lengths.push_back(static_cast<std::uint32_t>(rows[r].size()));
-      }
-      return reply_ok(batch_to_js(b));
+      // out of range (or NaN) -> 0, which the core reports as the maxLength error
+      const std::size_t max_tokens = max_length >= 1 && max_length <= static_cast<double>(embed::kMaxSequenceLength) ? static_cast<std::size_t>(max_length) : 0;
+      auto r = core_.encode_word_ids(texts.value(), max_tokens, pad.value());
+      if (!r.ok()) return reply_error(r.error());
+      return reply_ok(batch_to_js(r.value()));
     });
   }
 

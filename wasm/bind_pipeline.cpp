@@ -1,5 +1,6 @@
 // Bindings for src/pipeline: JSON pipeline configs (parse + validate + fill defaults). The config
-// arrives as UTF-8 JSON bytes; the normalized config leaves as JSON text.
+// arrives as UTF-8 JSON bytes; the normalized config leaves as JSON text, with the old names read
+// ({config, deprecations: [{path, old, new}]}).
 #include <string>
 
 #include "bind_common.h"
@@ -12,7 +13,18 @@ val parse_config(const Bytes& json) {
   return guard([&] {
     auto r = pipeline::parse_config(json);
     if (!r.ok()) return reply_error(r.error());
-    return reply_ok(val(pipeline::to_json(r.value())));
+    val deprecations = val::array();
+    for (const auto& d : r.value().deprecations) {
+      val x = val::object();
+      x.set("path", d.path);
+      x.set("old", d.old_name);
+      x.set("new", d.new_name);
+      deprecations.call<void>("push", x);
+    }
+    val out = val::object();
+    out.set("config", pipeline::to_json(r.value()));
+    out.set("deprecations", deprecations);
+    return reply_ok(out);
   });
 }
 

@@ -133,7 +133,7 @@ std::uint32_t estimate_tokens16(std::u16string_view text);
 
 // Running counts behind estimate_tokens and UTF-16 offsets, for converting many ordered spans in
 // one forward pass: counts(e) - counts(s) (+ the word-start correction at s) gives
-// estimate_tokens(text[s, e)) exactly. Used by the binding.
+// estimate_tokens(text[s, e)) exactly. Used by flat_chunks.
 class TokenCounter {
  public:
   explicit TokenCounter(std::string_view text) : t_(text) {}
@@ -152,6 +152,16 @@ class TokenCounter {
   std::size_t pos_ = 0;
   std::uint64_t units_ = 0, word_chars_ = 0, word_starts_ = 0, wide_ = 0, other_ = 0;
 };
+
+// Chunks as one flat array [start16, end16, tokenEstimate, header + 1] per chunk (what the binding
+// hands to JS): UTF-16 offsets of the UTF-8 spans and estimate_tokens of each span, computed in one
+// forward pass over the merged starts and ends (TokenCounter); a backward step restarts the count
+// (still exact). tokens = false leaves the estimates 0; ascii = true (the caller knows every byte is
+// ASCII) makes the offsets the byte offsets with no pass at all.
+std::vector<std::uint32_t> flat_chunks(std::string_view text, const std::vector<ChunkSpan>& chunks, bool tokens = true, bool ascii = false);
+// The same over UTF-16 text whose spans are already UTF-16 offsets (split_recursive16): estimates by
+// estimate_tokens16, header index 0 (none).
+std::vector<std::uint32_t> flat_chunks16(std::u16string_view text, const std::vector<ChunkSpan>& spans, bool tokens = true);
 
 // --- Semantic chunking ---
 enum class Breakpoint { kPercentile, kStandardDeviation, kInterquartile, kGradient };
@@ -176,5 +186,17 @@ double breakpoint_threshold(const std::vector<double>& distances, Breakpoint met
 Result<std::vector<ChunkSpan>> semantic_chunks(std::string_view text, const std::vector<ChunkSpan>& units,
                                                const std::vector<double>& distances,
                                                const SemanticOptions& o);
+
+// Semantic chunking from what the JS layer holds: sentence spans as UTF-16 offsets (flat [s0, e0,
+// s1, e1, ...]) into `text` (UTF-8) and one embedding per sentence (row-major n x dim): converts the
+// spans, measures cosine_distances, groups with semantic_chunks. Chunks are UTF-8 spans in order.
+// Errors: DIMENSION_MISMATCH (dim 0 or embeddings.size() != n * dim); as semantic_chunks.
+struct SemanticResult {
+  std::vector<ChunkSpan> chunks;
+  std::vector<double> distances;
+  double threshold = 0;
+};
+Result<SemanticResult> semantic_chunks16(std::string_view text, const std::vector<std::uint32_t>& spans16, const std::vector<float>& embeddings,
+                                         std::size_t dim, const SemanticOptions& o);
 
 }  // namespace ragwasm::chunk

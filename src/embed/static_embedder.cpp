@@ -2,6 +2,7 @@
 // and SIF sentence vectors. Sums run in double in word order, so native and WASM agree.
 #include "embed/static_embedder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -229,6 +230,35 @@ std::vector<float> StaticEmbedder::embed_batch(const std::vector<std::string_vie
     out.insert(out.end(), v.begin(), v.end());
   }
   return out;
+}
+
+Result<BatchEncoding> StaticEmbedder::encode_word_ids(const std::vector<std::string_view>& texts, std::size_t max_tokens, Padding padding) const {
+  if (texts.empty()) return make_error(ErrorCode::kInvalidArgument, "texts: expected at least one text, got an empty batch");
+  if (max_tokens < 1 || max_tokens > kMaxSequenceLength) {
+    return make_error(ErrorCode::kInvalidArgument, "maxLength: expected an integer in [1, 65536]");
+  }
+  std::vector<std::vector<std::int32_t>> rows;
+  rows.reserve(texts.size());
+  std::size_t longest = 1;  // at least one column: ORT rejects zero-sized dimensions in some kernels
+  for (std::string_view t : texts) {
+    rows.push_back(word_ids(t, max_tokens));
+    longest = std::max(longest, rows.back().size());
+  }
+  BatchEncoding b;
+  b.rows = rows.size();
+  b.cols = padding == Padding::kMaxLength ? max_tokens : longest;
+  if (b.rows > kMaxBatchTokens / b.cols) return make_error(ErrorCode::kLimitExceeded, "texts: padded batch too large");
+  b.input_ids.assign(b.rows * b.cols, 0);
+  b.attention_mask.assign(b.rows * b.cols, 0);
+  b.token_type_ids.assign(b.rows * b.cols, 0);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t k = 0; k < rows[r].size(); ++k) {
+      b.input_ids[r * b.cols + k] = rows[r][k];
+      b.attention_mask[r * b.cols + k] = 1;
+    }
+    b.lengths.push_back(static_cast<std::uint32_t>(rows[r].size()));
+  }
+  return b;
 }
 
 }  // namespace ragwasm::embed

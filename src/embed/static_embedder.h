@@ -20,6 +20,7 @@
 
 #include "common/hash.h"
 #include "common/result.h"
+#include "embed/wordpiece.h"
 
 namespace ragwasm::embed {
 
@@ -65,6 +66,13 @@ class StaticEmbedder {
 
   // Vocabulary indices of the known words of text (unknown words skipped), at most max_tokens.
   std::vector<std::int32_t> word_ids(std::string_view text, std::size_t max_tokens) const;
+  // Word-id rows for an ONNX export of the table: input_ids = vocabulary indices of the known words
+  // (word_ids, at most max_tokens per text), attention_mask 1 on them; token_type_ids 0. Columns:
+  // max_tokens with Padding::kMaxLength, otherwise the longest row (at least 1: ORT rejects
+  // zero-sized dimensions in some kernels). A text without known words gets a row of mask 0.
+  // Errors: INVALID_ARGUMENT (empty batch, max_tokens outside [1, kMaxSequenceLength]);
+  // LIMIT_EXCEEDED (rows x cols over kMaxBatchTokens).
+  Result<BatchEncoding> encode_word_ids(const std::vector<std::string_view>& texts, std::size_t max_tokens, Padding padding) const;
   // Index of a word, or -1.
   std::int32_t find(std::string_view word) const;
   // Dequantized vector of word index i (dims floats).

@@ -4,7 +4,10 @@
 #include <algorithm>
 
 #include "fusion/fusion_json.h"
+#include "common/check.h"
 #include "common/json_reader.h"
+#include "dense/vector_index.h"
+#include "sparse/options_json.h"
 
 namespace ragwasm::pipeline {
 
@@ -111,51 +114,184 @@ Status parse_chunker(const json& j, ChunkerConfig& c) {
   return Status::success();
 }
 
-Status parse_bm25(const json& j, Bm25Config& c) {
-  const std::string p = "indexes.bm25";
-  RAGWASM_TRY(jsonr::expect_object(j, p, {"variant", "k1", "b", "stemmer", "stopwords", "fields"}));
-  RAGWASM_TRY(opt_enum(j, p, "variant", c.variant, {"bm25", "bm25l", "bm25+"}));
-  RAGWASM_TRY(opt_number(j, p, "k1", c.k1, 0.0, 100.0));
-  RAGWASM_TRY(opt_number(j, p, "b", c.b, 0.0, 1.0));
-  RAGWASM_TRY(opt_enum(j, p, "stemmer", c.stemmer, {"porter2", "none"}));
-  RAGWASM_TRY(opt_bool(j, p, "stopwords", c.stopwords));
-  if (auto it = j.find("fields"); it != j.end()) {
-    const std::string fp = p + ".fields";
-    if (!it->is_object()) return jsonr::type_error(fp, "an object {name: boost}, e.g. {\"text\": 1, \"title\": 2}", *it);
-    if (it->empty() || it->size() > 16) {
-      return make_error(ErrorCode::kInvalidArgument, fp + ": expected 1 to 16 fields, got " + std::to_string(it->size()));
+// One old option name (docs/api.md "Old names"): at `path` (the object `obj`), `old_key` is read as
+// `new_key` (one nested level allowed: "analyzer.stemmer"), its value converted by `convert` (which
+// also checks it, naming the old path). Both names together: INVALID_ARGUMENT naming both paths.
+template <typename Convert>
+Status read_old_name(json& obj, const std::string& path, const char* old_key, const std::string& new_key, std::vector<Deprecation>& out,
+                     Convert convert) {
+  auto it = obj.find(old_key);
+  if (it == obj.end()) return Status::success();
+  const std::string old_path = jsonr::key_path(path, old_key);
+  const std::string new_path = jsonr::key_path(path, new_key);
+  json* parent = &obj;
+  std::string leaf = new_key;
+  if (const auto dot = new_key.find('.'); dot != std::string::npos) {
+    const std::string head = new_key.substr(0, dot);
+    leaf = new_key.substr(dot + 1);
+    auto h = obj.find(head);
+    if (h == obj.end()) {
+      obj[head] = json::object();
+    } else if (!h->is_object()) {
+      return jsonr::type_error(jsonr::key_path(path, head), "an object", *h);
     }
-    c.fields.clear();
-    bool has_text = false;
-    for (auto f = it->begin(); f != it->end(); ++f) {
-      const std::string name = f.key();
-      const std::string np = jsonr::key_path(fp, name.c_str());
-      if (name.empty() || name.size() > 256 || name == "id" || name == "metadata") {
-        return make_error(ErrorCode::kInvalidArgument, np + ": expected a field name of 1 to 256 bytes other than \"id\" and \"metadata\"");
-      }
-      auto boost = jsonr::number(f.value(), np, 1e-9, 1e6);
-      if (!boost.ok()) return boost.error();
-      c.fields.push_back({name, boost.value()});
-      has_text = has_text || name == "text";
-    }
-    if (!has_text) return make_error(ErrorCode::kInvalidArgument, fp + ": expected a \"text\" field (the chunk text), got none");
+    parent = &obj[head];
   }
+  if (parent->contains(leaf)) {
+    return make_error(ErrorCode::kInvalidArgument, old_path + " and " + new_path + ": the same setting twice (" + old_key +
+                                                       " is the old name of " + new_key + "); keep only " + new_path);
+  }
+  auto v = convert(*it, old_path);
+  if (!v.ok()) return v.error();
+  (*parent)[leaf] = v.value();
+  obj.erase(old_key);
+  out.push_back({path, old_key, new_key});
   return Status::success();
 }
 
-Status parse_dense(const json& j, DenseConfig& c) {
+Result<json> same_value(const json& v, const std::string&) { return v; }
+
+// "fields": [{"name", "boost"} | "name", ...] (Bm25Index's form) or the shorthand {name: boost}.
+// -> the normalized array [{"name", "boost"}]; "text" (the chunk text) must be one of them.
+Result<json> parse_fields(const json& f, const std::string& fp, std::vector<Bm25Field>& out) {
+  out.clear();
+  auto add = [&](const std::string& name, const json& boost, const std::string& np, const std::string& bp) -> Status {
+    if (name.empty() || name.size() > 256 || name == "id" || name == "metadata") {
+      return make_error(ErrorCode::kInvalidArgument, np + ": expected a field name of 1 to 256 bytes other than \"id\" and \"metadata\"");
+    }
+    for (const auto& prev : out) {
+      if (prev.name == name) return make_error(ErrorCode::kInvalidArgument, np + ": field \"" + name + "\" is listed twice");
+    }
+    double b = 1;
+    if (!boost.is_null()) {
+      auto v = jsonr::number(boost, bp, 1e-9, 1e6);
+      if (!v.ok()) return v.error();
+      b = v.value();
+    }
+    out.push_back({name, b});
+    return Status::success();
+  };
+  if (f.is_object()) {
+    if (f.empty() || f.size() > sparse::kMaxFields) {
+      return make_error(ErrorCode::kInvalidArgument, fp + ": expected 1 to 16 fields, got " + std::to_string(f.size()));
+    }
+    for (auto it = f.begin(); it != f.end(); ++it) {
+      const std::string np = jsonr::key_path(fp, it.key());
+      if (it.value().is_null()) return jsonr::type_error(np, "a number", it.value());
+      RAGWASM_TRY(add(it.key(), it.value(), np, np));
+    }
+  } else if (f.is_array()) {
+    if (f.empty() || f.size() > sparse::kMaxFields) {
+      return make_error(ErrorCode::kInvalidArgument, fp + ": expected 1 to 16 fields, got " + std::to_string(f.size()));
+    }
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      const std::string ip = jsonr::index_path(fp, i);
+      if (f[i].is_string()) {
+        RAGWASM_TRY(add(f[i].get<std::string>(), json(), ip, ip));
+      } else if (f[i].is_object()) {
+        RAGWASM_TRY(jsonr::expect_object(f[i], ip, {"name", "boost"}));
+        auto name = f[i].contains("name") ? jsonr::string(f[i]["name"], jsonr::key_path(ip, "name")) : jsonr::type_error(jsonr::key_path(ip, "name"), "a string", json());
+        if (!name.ok()) return name.error();
+        if (f[i].contains("boost") && f[i]["boost"].is_null()) return jsonr::type_error(jsonr::key_path(ip, "boost"), "a number", json());
+        RAGWASM_TRY(add(name.value(), f[i].contains("boost") ? f[i]["boost"] : json(), jsonr::key_path(ip, "name"), jsonr::key_path(ip, "boost")));
+      } else {
+        return jsonr::type_error(ip, "a field name or {name, boost}", f[i]);
+      }
+    }
+  } else {
+    return jsonr::type_error(fp, "an array of fields [{\"name\": \"text\", \"boost\": 1}, ...] or an object {name: boost}", f);
+  }
+  bool has_text = false;
+  for (const auto& x : out) has_text = has_text || x.name == "text";
+  if (!has_text) return make_error(ErrorCode::kInvalidArgument, fp + ": expected a \"text\" field (the chunk text), got none");
+  json norm = json::array();
+  for (const auto& x : out) norm.push_back({{"name", x.name}, {"boost", x.boost}});
+  return norm;
+}
+
+// "indexes.bm25": Bm25Index options under their own names; the index's own parser
+// (sparse::parse_index_options) checks them, so both read the same options the same way.
+Status parse_bm25(const json& in, Bm25Config& c, std::vector<Deprecation>& deprecations) {
+  const std::string p = "indexes.bm25";
+  RAGWASM_TRY(jsonr::expect_object(in, p, {"fields", "scorer", "k1", "b", "delta", "analyzer", "variant", "stemmer", "stopwords"}));
+  json j = in;
+  RAGWASM_TRY(read_old_name(j, p, "variant", "scorer", deprecations, [](const json& v, const std::string& path) -> Result<json> {
+    auto s = jsonr::one_of(v, path, {"bm25", "bm25l", "bm25+"});
+    if (!s.ok()) return s.error();
+    return json(s.value() == "bm25" ? "lucene" : s.value() == "bm25l" ? "bm25l" : "bm25plus");
+  }));
+  RAGWASM_TRY(read_old_name(j, p, "stemmer", "analyzer.stemmer", deprecations, [](const json& v, const std::string& path) -> Result<json> {
+    auto s = jsonr::one_of(v, path, {"porter2", "none"});
+    if (!s.ok()) return s.error();
+    return json(s.value());
+  }));
+  RAGWASM_TRY(read_old_name(j, p, "stopwords", "analyzer.stopwords", deprecations, [](const json& v, const std::string& path) -> Result<json> {
+    auto b = jsonr::boolean(v, path);
+    if (!b.ok()) return b.error();
+    return b.value() ? json("lucene") : json(false);
+  }));
+  if (auto it = j.find("fields"); it != j.end()) {
+    auto f = parse_fields(*it, p + ".fields", c.fields);
+    if (!f.ok()) return f.error();
+    j["fields"] = f.value();
+  } else {
+    j["fields"] = json::array({{{"name", "text"}, {"boost", 1.0}}, {{"name", "title"}, {"boost", 1.0}}});
+    c.fields = {{"text", 1}, {"title", 1}};
+  }
+  if (!j.contains("scorer")) j["scorer"] = "lucene";
+  if (!j.contains("k1")) j["k1"] = 0.9;
+  if (!j.contains("b")) j["b"] = 0.4;
+  if (!j.contains("analyzer")) j["analyzer"] = json::object();
+  if (j["analyzer"].is_object()) {
+    if (!j["analyzer"].contains("stemmer")) j["analyzer"]["stemmer"] = "porter2";
+    if (!j["analyzer"].contains("stopwords")) j["analyzer"]["stopwords"] = "lucene";
+  }
+  const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  auto o = sparse::parse_index_options(text, p);
+  if (!o.ok()) return o.error();
+  c.index_options = std::move(o).value();
+  c.scorer = j["scorer"].get<std::string>();
+  c.k1 = c.index_options.scoring.k1;
+  c.b = c.index_options.scoring.b;
+  c.options_json = text;
+  return Status::success();
+}
+
+// "indexes.dense": VectorIndex options under their own names, plus the embedder "model".
+Status parse_dense(const json& in, DenseConfig& c, std::vector<Deprecation>& deprecations) {
   const std::string p = "indexes.dense";
-  RAGWASM_TRY(jsonr::expect_object(j, p, {"model", "metric", "index", "quantization", "hnsw"}));
+  RAGWASM_TRY(jsonr::expect_object(in, p, {"model", "dimension", "metric", "storage", "binaryRescore", "index", "hnsw", "quantization"}));
+  json j = in;
+  RAGWASM_TRY(read_old_name(j, p, "quantization", "storage", deprecations, [](const json& v, const std::string& path) -> Result<json> {
+    auto s = jsonr::one_of(v, path, {"none", "int8"});
+    if (!s.ok()) return s.error();
+    return json(s.value() == "none" ? "f32" : "int8");
+  }));
   RAGWASM_TRY(opt_string(j, p, "model", c.model));
+  RAGWASM_TRY(opt_size(j, p, "dimension", c.dimension, 1, dense::kMaxDimension));
   RAGWASM_TRY(opt_enum(j, p, "metric", c.metric, {"cosine", "dot", "l2"}));
   RAGWASM_TRY(opt_enum(j, p, "index", c.index, {"flat", "hnsw"}));
-  RAGWASM_TRY(opt_enum(j, p, "quantization", c.quantization, {"none", "int8"}));
+  RAGWASM_TRY(opt_enum(j, p, "storage", c.storage, {"f32", "int8", "binary"}));
+  RAGWASM_TRY(opt_enum(j, p, "binaryRescore", c.binary_rescore, {"int8", "f32"}));
   if (auto it = j.find("hnsw"); it != j.end()) {
     const std::string hp = p + ".hnsw";
-    RAGWASM_TRY(jsonr::expect_object(*it, hp, {"m", "efConstruction", "efSearch"}));
-    RAGWASM_TRY(opt_size(*it, hp, "m", c.hnsw_m, 2, 256));
-    RAGWASM_TRY(opt_size(*it, hp, "efConstruction", c.hnsw_ef_construction, 1, 100000));
-    RAGWASM_TRY(opt_size(*it, hp, "efSearch", c.hnsw_ef_search, 1, 100000));
+    RAGWASM_TRY(jsonr::expect_object(*it, hp, {"M", "efConstruction", "efSearch", "seed", "m"}));
+    RAGWASM_TRY(read_old_name(*it, hp, "m", "M", deprecations, [](const json& v, const std::string& path) -> Result<json> {
+      auto m = jsonr::integer(v, path, 2, dense::kMaxHnswM);
+      if (!m.ok()) return m.error();
+      return json(m.value());
+    }));
+    RAGWASM_TRY(opt_size(*it, hp, "M", c.hnsw_m, 2, dense::kMaxHnswM));
+    RAGWASM_TRY(opt_size(*it, hp, "efConstruction", c.hnsw_ef_construction, 1, dense::kMaxEf));
+    RAGWASM_TRY(opt_size(*it, hp, "efSearch", c.hnsw_ef_search, 1, dense::kMaxEf));
+    if (auto s = it->find("seed"); s != it->end()) {
+      auto v = jsonr::integer(*s, jsonr::key_path(hp, "seed"), 0, 9007199254740991ULL);  // JS Number.MAX_SAFE_INTEGER
+      if (!v.ok()) return v.error();
+      c.hnsw_seed = v.value();
+    }
+  }
+  if (c.storage == "binary" && c.index == "hnsw") {
+    return make_error(ErrorCode::kInvalidArgument, p + ".storage: \"binary\" works with index \"flat\" only (HNSW needs f32 or int8 vectors), got index \"hnsw\"");
   }
   return Status::success();
 }
@@ -166,6 +302,9 @@ PipelineConfig default_config() {
   PipelineConfig c;
   c.retrieval.retrievers = {"bm25", "dense"};
   c.retrieval.fusion = fusion::default_hybrid_options(2);
+  std::vector<Deprecation> none;
+  [[maybe_unused]] const Status s = parse_bm25(json::object(), c.bm25, none);  // fills options_json
+  RAGWASM_DCHECK(s.ok());
   return c;
 }
 
@@ -188,8 +327,8 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     // Only the indexes listed are built.
     c.bm25.enabled = it->contains("bm25");
     c.dense.enabled = it->contains("dense");
-    if (c.bm25.enabled) RAGWASM_TRY(parse_bm25((*it)["bm25"], c.bm25));
-    if (c.dense.enabled) RAGWASM_TRY(parse_dense((*it)["dense"], c.dense));
+    if (c.bm25.enabled) RAGWASM_TRY(parse_bm25((*it)["bm25"], c.bm25, c.deprecations));
+    if (c.dense.enabled) RAGWASM_TRY(parse_dense((*it)["dense"], c.dense, c.deprecations));
     if (!c.bm25.enabled && !c.dense.enabled) {
       return make_error(ErrorCode::kInvalidArgument, "indexes: expected at least one of \"bm25\", \"dense\", got an empty object");
     }
@@ -199,8 +338,7 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   if (c.dense.enabled) available.push_back("dense");
   c.retrieval.retrievers = available;
 
-  const json empty = json::object();
-  const json* fusion_json = &empty;
+  json fusion_json = json::object();
   if (auto it = j.find("retrieval"); it != j.end()) {
     const std::string p = "retrieval";
     RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion"}));
@@ -232,16 +370,26 @@ Result<PipelineConfig> parse_config(std::string_view text) {
       return make_error(ErrorCode::kInvalidArgument, "retrieval.candidates: expected >= retrieval.k (" + std::to_string(c.retrieval.k) +
                                                          "), got " + std::to_string(c.retrieval.candidates));
     }
-    if (auto f = it->find("fusion"); f != it->end()) fusion_json = &*f;
+    if (auto f = it->find("fusion"); f != it->end()) fusion_json = *f;
   }
-  RAGWASM_TRY(jsonr::expect_object(*fusion_json, "retrieval.fusion", {"mode", "normalization", "weights", "k", "primary", "legCheck"}));
-  auto fo = fusion::options_from_json(*fusion_json, "retrieval.fusion", c.retrieval.retrievers.size());
+  const std::string fp = "retrieval.fusion";
+  RAGWASM_TRY(jsonr::expect_object(fusion_json, fp, {"mode", "normalization", "weights", "rrfK", "primary", "legCheck", "k"}));
+  RAGWASM_TRY(read_old_name(fusion_json, fp, "k", "rrfK", c.deprecations, same_value));
+  // The fusion module's JSON calls the RRF constant "k" (docs/fusion.md "JSON requests").
+  json fusion_request = fusion_json;
+  if (auto r = fusion_json.find("rrfK"); r != fusion_json.end()) {
+    auto v = jsonr::number(*r, jsonr::key_path(fp, "rrfK"), 0.0);
+    if (!v.ok()) return v.error();
+    fusion_request.erase("rrfK");
+    fusion_request["k"] = v.value();
+  }
+  auto fo = fusion::options_from_json(fusion_request, fp, c.retrieval.retrievers.size());
   if (!fo.ok()) return fo.error();
   c.retrieval.fusion = fo.value();
-  c.retrieval.fusion_mode = fusion_json->contains("mode") ? (*fusion_json)["mode"].get<std::string>() : "hybrid";
+  c.retrieval.fusion_mode = fusion_json.contains("mode") ? fusion_json["mode"].get<std::string>() : "hybrid";
   // On for the documented default weighting only: explicit weights are the caller's decision.
-  c.retrieval.leg_check = c.retrieval.fusion_mode == "hybrid" && c.retrieval.retrievers.size() > 1 && !fusion_json->contains("weights");
-  RAGWASM_TRY(opt_bool(*fusion_json, "retrieval.fusion", "legCheck", c.retrieval.leg_check));
+  c.retrieval.leg_check = c.retrieval.fusion_mode == "hybrid" && c.retrieval.retrievers.size() > 1 && !fusion_json.contains("weights");
+  RAGWASM_TRY(opt_bool(fusion_json, fp, "legCheck", c.retrieval.leg_check));
 
   if (auto it = j.find("rerank"); it != j.end()) {
     const std::string p = "rerank";
@@ -280,14 +428,25 @@ Result<PipelineConfig> parse_config(std::string_view text) {
 std::string to_json(const PipelineConfig& c) {
   json indexes = json::object();
   if (c.bm25.enabled) {
-    json fields = json::object();
-    for (const auto& f : c.bm25.fields) fields[f.name] = f.boost;
-    indexes["bm25"] = {{"variant", c.bm25.variant}, {"k1", c.bm25.k1}, {"b", c.bm25.b}, {"stemmer", c.bm25.stemmer}, {"stopwords", c.bm25.stopwords},
-                       {"fields", fields}};
+    // options_json was written by parse_bm25 (the normalized Bm25Index options).
+    json bm25 = c.bm25.options_json.empty() ? json::object() : json::parse(c.bm25.options_json, nullptr, false);
+    if (!bm25.is_object()) bm25 = json::object();
+    json fields = json::array();
+    for (const auto& f : c.bm25.fields) fields.push_back({{"name", f.name}, {"boost", f.boost}});
+    bm25["fields"] = fields;
+    bm25["scorer"] = c.bm25.scorer;
+    bm25["k1"] = c.bm25.k1;
+    bm25["b"] = c.bm25.b;
+    if (!bm25.contains("analyzer")) bm25["analyzer"] = {{"stemmer", "porter2"}, {"stopwords", "lucene"}};
+    indexes["bm25"] = bm25;
   }
   if (c.dense.enabled) {
-    indexes["dense"] = {{"model", c.dense.model}, {"metric", c.dense.metric}, {"index", c.dense.index}, {"quantization", c.dense.quantization},
-                        {"hnsw", {{"m", c.dense.hnsw_m}, {"efConstruction", c.dense.hnsw_ef_construction}, {"efSearch", c.dense.hnsw_ef_search}}}};
+    json dense = {{"model", c.dense.model}, {"metric", c.dense.metric}, {"index", c.dense.index}, {"storage", c.dense.storage},
+                  {"binaryRescore", c.dense.binary_rescore},
+                  {"hnsw", {{"M", c.dense.hnsw_m}, {"efConstruction", c.dense.hnsw_ef_construction}, {"efSearch", c.dense.hnsw_ef_search},
+                            {"seed", c.dense.hnsw_seed}}}};
+    if (c.dense.dimension != 0) dense["dimension"] = c.dense.dimension;
+    indexes["dense"] = dense;
   }
   // options_json was cut from a config that passed the depth check, so it nests less deeply.
   json chunker = json::parse(c.chunker.options_json, nullptr, false);
@@ -298,6 +457,10 @@ std::string to_json(const PipelineConfig& c) {
   chunker["unit"] = c.chunker.unit;
   json fusion = fusion::options_to_json(c.retrieval.fusion);
   fusion.erase("topK");
+  if (auto k = fusion.find("k"); k != fusion.end()) {
+    fusion["rrfK"] = *k;
+    fusion.erase("k");
+  }
   fusion["legCheck"] = c.retrieval.leg_check;
   json out = {
       {"version", c.version},

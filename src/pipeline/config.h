@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/result.h"
 #include "fusion/fusion.h"
+#include "sparse/index.h"
 
 namespace ragwasm::pipeline {
 
@@ -33,34 +35,51 @@ struct Bm25Field {
   double boost = 1;   // > 0
 };
 
+// "indexes.bm25" holds Bm25Index options under their own names (docs/api.md): fields, scorer, k1, b,
+// delta, analyzer {lowercase, foldAccents, stopwords, stemmer, cjkBigrams, identifiers, maxTokenBytes}.
+// The normalized section (options_json) is what Bm25Index.create takes, as it is.
 struct Bm25Config {
   bool enabled = true;
-  std::string variant = "bm25";  // bm25 | bm25l | bm25+
-  double k1 = 0.9;               // >= 0 (Anserini's BEIR default)
-  double b = 0.4;                // in [0, 1]
-  std::string stemmer = "porter2";  // porter2 | none
-  bool stopwords = true;
-  // Indexed fields with boosts, by name ("fields": {"text": 1, "title": 2}); default title and text,
-  // boost 1 each (Bm25Index's default). "text" must be one of them.
+  std::string scorer = "lucene";  // lucene | robertson | atire | bm25l | bm25plus
+  double k1 = 0.9;                // >= 0 (Anserini's BEIR default)
+  double b = 0.4;                 // in [0, 1]
+  // Indexed fields with boosts: [{"name": "text", "boost": 1}, ...] (or the shorthand {"text": 1,
+  // "title": 2}); default text and title, boost 1 each. "text" must be one of them.
   std::vector<Bm25Field> fields = {{"text", 1}, {"title", 1}};
+  sparse::IndexOptions index_options;  // every option as the index reads it (analyzer, delta, ...)
+  std::string options_json;            // normalized Bm25Index options JSON (defaults filled in)
 };
 
+// "indexes.dense" holds VectorIndex options under their own names (dimension, metric, storage,
+// binaryRescore, index, hnsw {M, efConstruction, efSearch, seed}) plus the embedder "model".
 struct DenseConfig {
   bool enabled = true;
   std::string model = "static";  // embedder name (models/manifest.json); "static" = the offline model
+  std::size_t dimension = 0;     // 0 = the embedder's; otherwise it must equal the embedder's
   std::string metric = "cosine"; // cosine | dot | l2
   std::string index = "flat";    // flat | hnsw
-  std::string quantization = "none";  // none | int8
-  std::size_t hnsw_m = 16;
+  std::string storage = "f32";   // f32 | int8 | binary (binary: index flat only)
+  std::string binary_rescore = "int8";  // int8 | f32 (storage binary: the copy kept for rescoring)
+  std::size_t hnsw_m = 16;              // hnsw.M
   std::size_t hnsw_ef_construction = 200;
   std::size_t hnsw_ef_search = 64;
+  std::uint64_t hnsw_seed = 42;
+};
+
+// An old option name the parser accepted (one minor version, docs/api.md "Old names"): at `path`
+// (the JSON object holding it, e.g. "indexes.bm25"), `old_name` was read as `new_name`.
+struct Deprecation {
+  std::string path;
+  std::string old_name;
+  std::string new_name;
 };
 
 struct RetrievalConfig {
   std::vector<std::string> retrievers;  // index names ("bm25", "dense"); default: every enabled index
   std::size_t k = 10;                   // hits returned; 0 = no retrieval (the "no context" baseline)
   std::size_t candidates = 100;         // hits fetched per retriever before fusion, >= k
-  fusion::FuseOptions fusion;           // default: the safe hybrid (fusion::default_hybrid_options)
+  fusion::FuseOptions fusion;           // default: the safe hybrid (fusion::default_hybrid_options);
+                                        // "rrfK" = the RRF constant (fusion.rrf_k)
   std::string fusion_mode = "hybrid";   // as written: hybrid | rrf | convex | combsum | combmnz
   // Label-free leg check before fusing (docs/fusion.md "Leg check"): a leg whose self-retrieval MRR is
   // far below the best leg's is benched (weight 0) and reported. Default: on for mode "hybrid" without
@@ -102,6 +121,9 @@ struct PipelineConfig {
   RerankConfig rerank;
   AssemblyConfig assembly;
   AnswererConfig answerer;
+  // Old names read by parse_config, in the order met (not part of the config: to_json writes only
+  // the new names, so parse_config(to_json(c)) has none).
+  std::vector<Deprecation> deprecations;
 };
 
 // Parses a JSON pipeline config; missing keys take the defaults above; "{}" = the default hybrid
@@ -111,6 +133,9 @@ struct PipelineConfig {
 // (unknown key, wrong type, out of range, "retrieval.fusion.weights[1]: expected a number >= 0, got -1",
 // overlap >= size, candidates < k, keep > candidates, no index enabled; retrieval.k 0 is allowed: no retrieval); NOT_FOUND (a retriever that
 // names an index not configured); UNSUPPORTED_VERSION ("version" other than 1).
+// Old names (indexes.bm25.variant / stemmer / stopwords, indexes.dense.quantization, hnsw.m,
+// retrieval.fusion.k) are read as their new names and listed in `deprecations`; an old and a new
+// name for the same setting together is INVALID_ARGUMENT naming both JSON paths.
 Result<PipelineConfig> parse_config(std::string_view json);
 
 // The normalized config as JSON (every default filled in); parse_config(to_json(c)) == c.

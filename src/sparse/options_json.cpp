@@ -63,8 +63,8 @@ Status get_size(const json& j, const char* key, const std::string& name, std::si
 
 }  // namespace
 
-Result<IndexOptions> parse_index_options(std::string_view text) {
-  const std::string name = "index options";
+Result<IndexOptions> parse_index_options(std::string_view text, std::string_view name_view) {
+  const std::string name(name_view);
   auto pj = parse(text, name);
   if (!pj.ok()) return pj.error();
   const json& j = pj.value();

@@ -13,7 +13,8 @@ namespace ragwasm::sparse {
 // {"fields":[{"name":"title","boost":1}], "scorer":"lucene|robertson|atire|bm25l|bm25plus", "k1":0.9,
 //  "b":0.4, "delta":0.5, "analyzer":{"lowercase":true,"foldAccents":true,"stopwords":[..]|false|"lucene",
 //  "stemmer":"porter2|none","cjkBigrams":true,"identifiers":true,"maxTokenBytes":255}}
-Result<IndexOptions> parse_index_options(std::string_view json);
+// `name` starts every error message (the pipeline config passes its JSON path "indexes.bm25").
+Result<IndexOptions> parse_index_options(std::string_view json, std::string_view name = "index options");
 
 // {"k":10, "exhaustive":false, "filter":{...}, "rm3":{"fbDocs":10,"fbTerms":10,"originalWeight":0.5}}
 // filter: {"key": "v" | 3 | ["a","b",1] | {"gte":1,"lt":5}} ; all keys must hold.

@@ -257,6 +257,27 @@ TEST_CASE("semantic chunks break at distant neighbours and respect min and max s
   REQUIRE(!semantic_chunks(t, units, {0.5}, o).ok());
 }
 
+TEST_CASE("semantic chunks from UTF-16 sentence spans equal the UTF-8 pipeline", "[unit]") {
+  // "Ää. Bb. \U0001F600 Cc. Dd." : UTF-16 offsets differ from the byte offsets after Ä and the emoji
+  const std::string t = "\xC3\x84\xC3\xA4. Bb. \xF0\x9F\x98\x80 Cc. Dd.";
+  const std::vector<std::uint32_t> spans16 = {0, 3, 4, 7, 8, 14, 15, 18};
+  const std::vector<ChunkSpan> units = {{0, 5}, {6, 9}, {10, 18}, {19, 22}};
+  const std::vector<float> e = {1, 0, 1, 0.1f, 0, 1, 0, 1};
+  SemanticOptions o;
+  o.amount = 50;
+  auto r = semantic_chunks16(t, spans16, e, 2, o);
+  REQUIRE(r.ok());
+  const auto d = cosine_distances(e.data(), 4, 2);
+  REQUIRE(r.value().distances == d);
+  REQUIRE(r.value().threshold == breakpoint_threshold(d, o.method, o.amount));
+  auto want = semantic_chunks(t, units, d, o);
+  REQUIRE(want.ok());
+  REQUIRE(texts(t, r.value().chunks) == texts(t, want.value()));
+  REQUIRE(texts(t, r.value().chunks) == std::vector<std::string>{"\xC3\x84\xC3\xA4. Bb.", "\xF0\x9F\x98\x80 Cc. Dd."});
+  REQUIRE(semantic_chunks16(t, spans16, e, 3, o).error().code == ErrorCode::kDimensionMismatch);
+  REQUIRE(semantic_chunks16(t, spans16, e, 0, o).error().code == ErrorCode::kDimensionMismatch);
+}
+
 TEST_CASE("options errors name the option and the splitter still works afterwards", "[unit]") {
   auto r = parse_options(R"({"chunkSize": 10, "chunkOverlap": 10})");
   REQUIRE(!r.ok());

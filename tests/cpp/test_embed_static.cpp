@@ -106,3 +106,29 @@ TEST_CASE("The checksum is FNV-1a 64 with the published test vectors", "[unit]")
   CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cull);
   CHECK(fnv1a64("foobar") == 0x85944171f73967e8ull);
 }
+
+TEST_CASE("Word-id batches pad rows with mask 0 and check their limits", "[unit]") {
+  auto r = StaticEmbedder::load(write_static_model(tiny_parts(false)));
+  REQUIRE(r.ok());
+  const StaticEmbedder& e = r.value();
+  auto b = e.encode_word_ids({"the cat", "zebra", "dog the cat dog"}, 3, Padding::kLongest);
+  REQUIRE(b.ok());
+  const BatchEncoding& x = b.value();
+  CHECK(x.rows == 3);
+  CHECK(x.cols == 3);  // the longest row after the 3-token cut
+  CHECK(x.input_ids == std::vector<std::int32_t>{0, 1, 0, 0, 0, 0, 2, 0, 1});
+  CHECK(x.attention_mask == std::vector<std::int32_t>{1, 1, 0, 0, 0, 0, 1, 1, 1});
+  CHECK(x.token_type_ids == std::vector<std::int32_t>(9, 0));
+  CHECK(x.lengths == std::vector<std::uint32_t>{2, 0, 3});
+  // max-length padding; a batch of texts without known words still has one column
+  CHECK(e.encode_word_ids({"the"}, 5, Padding::kMaxLength).value().cols == 5);
+  auto none = e.encode_word_ids({"zebra", "okapi"}, 8, Padding::kLongest);
+  REQUIRE(none.ok());
+  CHECK(none.value().cols == 1);
+  CHECK(none.value().attention_mask == std::vector<std::int32_t>{0, 0});
+  CHECK(e.encode_word_ids({}, 8, Padding::kLongest).error().code == ErrorCode::kInvalidArgument);
+  CHECK(e.encode_word_ids({"the"}, 0, Padding::kLongest).error().message.find("maxLength") != std::string::npos);
+  CHECK(e.encode_word_ids({"the"}, kMaxSequenceLength + 1, Padding::kLongest).error().code == ErrorCode::kInvalidArgument);
+  const std::vector<std::string_view> many(kMaxBatchTokens / kMaxSequenceLength + 1, "the");
+  CHECK(e.encode_word_ids(many, kMaxSequenceLength, Padding::kMaxLength).error().code == ErrorCode::kLimitExceeded);
+}

@@ -45,10 +45,10 @@ TEST_CASE("a full config is read into the structs", "[unit]") {
   auto r = parse_config(R"({
     "version": 1,
     "chunker": {"strategy": "sentence", "chunkSize": 400, "chunkOverlap": 0, "unit": "tokens", "newlineBreaks": true},
-    "indexes": {"bm25": {"k1": 1.2, "b": 0.75, "stemmer": "none"},
-                "dense": {"model": "minilm", "index": "hnsw", "hnsw": {"m": 32, "efSearch": 100}}},
+    "indexes": {"bm25": {"k1": 1.2, "b": 0.75, "analyzer": {"stemmer": "none"}},
+                "dense": {"model": "minilm", "index": "hnsw", "hnsw": {"M": 32, "efSearch": 100}}},
     "retrieval": {"retrievers": ["dense", "bm25"], "k": 5, "candidates": 50,
-                  "fusion": {"mode": "rrf", "weights": [1, 2], "k": 20}},
+                  "fusion": {"mode": "rrf", "weights": [1, 2], "rrfK": 20}},
     "rerank": {"type": "custom", "candidates": 30, "keep": 5},
     "assembly": {"tokenBudget": 1500, "order": "ends", "docContext": false}
   })");
@@ -59,7 +59,8 @@ TEST_CASE("a full config is read into the structs", "[unit]") {
   REQUIRE(c.chunker.unit == "tokens");
   REQUIRE(c.chunker.options_json.find("\"newlineBreaks\":true") != std::string::npos);
   REQUIRE(c.bm25.k1 == 1.2);
-  REQUIRE(c.bm25.stemmer == "none");
+  REQUIRE(c.bm25.index_options.analyzer.stemmer == sparse::Stemmer::kNone);
+  REQUIRE(c.deprecations.empty());
   REQUIRE(c.dense.index == "hnsw");
   REQUIRE(c.dense.hnsw_m == 32);
   REQUIRE(c.dense.hnsw_ef_search == 100);
@@ -95,7 +96,8 @@ TEST_CASE("wrong types and unknown keys name the JSON path", "[unit]") {
   REQUIRE(error_of(R"({"retrieval": {"k": 2.5}})").find("retrieval.k: expected an integer") != std::string::npos);
   REQUIRE(error_of(R"({"retreival": {}})").find("retreival: unknown key") != std::string::npos);
   REQUIRE(error_of(R"({"indexes": {"bm25": {"k3": 1}}})").find("indexes.bm25.k3: unknown key") != std::string::npos);
-  REQUIRE(error_of(R"({"indexes": {"dense": {"hnsw": {"m": 1}}}})") == "ragwasm: indexes.dense.hnsw.m: expected an integer in [2, 256], got 1");
+  REQUIRE(error_of(R"({"indexes": {"dense": {"hnsw": {"M": 1}}}})") == "ragwasm: indexes.dense.hnsw.M: expected an integer in [2, 128], got 1");
+  REQUIRE(error_of(R"({"indexes": {"dense": {"hnsw": {"m": 1}}}})") == "ragwasm: indexes.dense.hnsw.m: expected an integer in [2, 128], got 1");
   REQUIRE(error_of(R"({"assembly": {"order": "middle"}})") == "ragwasm: assembly.order: expected one of \"score\", \"ends\", got \"middle\"");
   REQUIRE(error_of(R"({"chunker": []})") == "ragwasm: chunker: expected an object, got an array of 0");
   REQUIRE(error_of("[]").find("(root): expected an object") != std::string::npos);
@@ -176,7 +178,7 @@ TEST_CASE("#14 bm25 fields default to title and text with boost 1", "[unit]") {
   REQUIRE(c.value().bm25.fields[0].boost == 1.0);
   REQUIRE(c.value().bm25.fields[1].name == "title");
   REQUIRE(c.value().bm25.fields[1].boost == 1.0);
-  REQUIRE(to_json(c.value()).find(R"("fields":{"text":1.0,"title":1.0})") != std::string::npos);
+  REQUIRE(to_json(c.value()).find(R"("fields":[{"boost":1.0,"name":"text"},{"boost":1.0,"name":"title"}])") != std::string::npos);
 }
 
 TEST_CASE("#14 bm25 fields with boosts are read and round-trip", "[unit]") {
@@ -195,7 +197,12 @@ TEST_CASE("#14 bm25 fields with boosts are read and round-trip", "[unit]") {
 }
 
 TEST_CASE("#14 bad bm25 fields name the JSON path", "[unit]") {
-  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": ["text"]}}})").find("indexes.bm25.fields: expected an object {name: boost}") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": "text"}}})").find("indexes.bm25.fields: expected an array of fields") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": ["title"]}}})") ==
+          "ragwasm: indexes.bm25.fields: expected a \"text\" field (the chunk text), got none");
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": ["text", {"name": "title", "boost": -1}]}}})").find("indexes.bm25.fields[1].boost: expected a number") !=
+          std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": ["text", "text"]}}})") == "ragwasm: indexes.bm25.fields[1]: field \"text\" is listed twice");
   REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": {}}}})") == "ragwasm: indexes.bm25.fields: expected 1 to 16 fields, got 0");
   REQUIRE(error_of(R"({"indexes": {"bm25": {"fields": {"title": 2}}}})") ==
           "ragwasm: indexes.bm25.fields: expected a \"text\" field (the chunk text), got none");
@@ -276,4 +283,112 @@ TEST_CASE("#16 the answerer section is read validated and round-trips", "[unit]"
   REQUIRE(error_of(R"({"answerer": {"chunks": 0}})") == "ragwasm: answerer.chunks: expected an integer in [1, 1000], got 0");
   REQUIRE(error_of(R"({"answerer": {"threshold": 1.5}})").find("answerer.threshold") != std::string::npos);
   REQUIRE(error_of(R"({"answerer": {"model": "x"}})").find("answerer.model: unknown key") != std::string::npos);
+}
+
+// #14: the config says what the index options say (docs/api.md), every index option is reachable.
+TEST_CASE("#14 the bm25 section takes Bm25Index options by their own names", "[unit]") {
+  auto r = parse_config(R"({"indexes": {"bm25": {"fields": [{"name": "text", "boost": 1}, "title"], "scorer": "bm25plus", "k1": 1.2, "b": 0.7,
+                             "delta": 0.25, "analyzer": {"stemmer": "none", "stopwords": false, "cjkBigrams": false, "maxTokenBytes": 64}}}})");
+  REQUIRE(r.ok());
+  const auto& o = r.value().bm25.index_options;
+  REQUIRE(o.scoring.scorer == sparse::Scorer::kBm25Plus);
+  REQUIRE(o.scoring.k1 == 1.2);
+  REQUIRE(o.scoring.b == 0.7);
+  REQUIRE(o.scoring.delta == 0.25);
+  REQUIRE(o.analyzer.stemmer == sparse::Stemmer::kNone);
+  REQUIRE_FALSE(o.analyzer.use_stopwords);
+  REQUIRE_FALSE(o.analyzer.cjk_bigrams);
+  REQUIRE(o.analyzer.max_token_bytes == 64);
+  REQUIRE(o.fields.size() == 2);
+  REQUIRE(o.fields[1].name == "title");
+  REQUIRE(r.value().deprecations.empty());
+  const std::string j = to_json(r.value());
+  REQUIRE(j.find(R"("scorer":"bm25plus")") != std::string::npos);
+  REQUIRE(j.find(R"("delta":0.25)") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  // errors come from the index's own option parser, under the config's path
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"scorer": "okapi"}}})").find("indexes.bm25.scorer: expected one of 'lucene'") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"analyzer": {"stem": 1}}}})").find("indexes.bm25.analyzer: unknown option 'stem'") != std::string::npos);
+}
+
+TEST_CASE("#14 the dense section takes VectorIndex options by their own names", "[unit]") {
+  auto r = parse_config(R"({"indexes": {"dense": {"dimension": 384, "metric": "dot", "storage": "binary", "binaryRescore": "f32",
+                             "hnsw": {"M": 8, "efConstruction": 50, "efSearch": 20, "seed": 7}}}})");
+  REQUIRE(r.ok());
+  const auto& d = r.value().dense;
+  REQUIRE(d.dimension == 384);
+  REQUIRE(d.storage == "binary");
+  REQUIRE(d.binary_rescore == "f32");
+  REQUIRE(d.hnsw_m == 8);
+  REQUIRE(d.hnsw_seed == 7);
+  const std::string j = to_json(r.value());
+  REQUIRE(j.find(R"("hnsw":{"M":8,"efConstruction":50,"efSearch":20,"seed":7})") != std::string::npos);
+  REQUIRE(j.find(R"("dimension":384)") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  REQUIRE(to_json(parse_config("{}").value()).find(R"("dimension")") == std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"dense": {"storage": "binary", "index": "hnsw"}}})").find("indexes.dense.storage: \"binary\" works with index \"flat\" only") !=
+          std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"dense": {"dimension": 0}}})") == "ragwasm: indexes.dense.dimension: expected an integer in [1, 8192], got 0");
+}
+
+TEST_CASE("#14 the RRF constant is rrfK and retrieval k is a result count", "[unit]") {
+  auto r = parse_config(R"({"retrieval": {"k": 7, "fusion": {"mode": "rrf", "rrfK": 30}}})");
+  REQUIRE(r.ok());
+  REQUIRE(r.value().retrieval.fusion.rrf_k == 30);
+  REQUIRE(r.value().retrieval.k == 7);
+  const std::string j = to_json(r.value());
+  REQUIRE(j.find(R"("rrfK":30.0)") != std::string::npos);
+  REQUIRE(j.find(R"("fusion":{"k")") == std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"fusion": {"rrfK": -1}}})") == "ragwasm: retrieval.fusion.rrfK: expected a number >= 0, got -1");
+}
+
+TEST_CASE("#14 old names give the same config plus one deprecation each", "[unit]") {
+  auto old_names = parse_config(R"({"indexes": {"bm25": {"variant": "bm25l", "stemmer": "none", "stopwords": false, "fields": {"text": 1, "title": 2}},
+                                    "dense": {"quantization": "int8", "index": "hnsw", "hnsw": {"m": 24}}},
+                                    "retrieval": {"fusion": {"mode": "rrf", "k": 40}}})");
+  auto new_names = parse_config(R"({"indexes": {"bm25": {"scorer": "bm25l", "analyzer": {"stemmer": "none", "stopwords": false},
+                                                         "fields": [{"name": "text", "boost": 1}, {"name": "title", "boost": 2}]},
+                                    "dense": {"storage": "int8", "index": "hnsw", "hnsw": {"M": 24}}},
+                                    "retrieval": {"fusion": {"mode": "rrf", "rrfK": 40}}})");
+  REQUIRE(old_names.ok());
+  REQUIRE(new_names.ok());
+  REQUIRE(to_json(old_names.value()) == to_json(new_names.value()));
+  REQUIRE(new_names.value().deprecations.empty());
+  const auto& d = old_names.value().deprecations;
+  REQUIRE(d.size() == 6);
+  auto has = [&](const char* path, const char* old_name, const char* new_name) {
+    for (const auto& x : d) {
+      if (x.path == path && x.old_name == old_name && x.new_name == new_name) return true;
+    }
+    return false;
+  };
+  REQUIRE(has("indexes.bm25", "variant", "scorer"));
+  REQUIRE(has("indexes.bm25", "stemmer", "analyzer.stemmer"));
+  REQUIRE(has("indexes.bm25", "stopwords", "analyzer.stopwords"));
+  REQUIRE(has("indexes.dense", "quantization", "storage"));
+  REQUIRE(has("indexes.dense.hnsw", "m", "M"));
+  REQUIRE(has("retrieval.fusion", "k", "rrfK"));
+  // the old values map onto the new ones
+  REQUIRE(parse_config(R"({"indexes": {"bm25": {"variant": "bm25"}}})").value().bm25.scorer == "lucene");
+  REQUIRE(parse_config(R"({"indexes": {"bm25": {"variant": "bm25+"}}})").value().bm25.scorer == "bm25plus");
+  REQUIRE(parse_config(R"({"indexes": {"dense": {"quantization": "none"}}})").value().dense.storage == "f32");
+  REQUIRE(parse_config(R"({"indexes": {"bm25": {"stopwords": true}}})").value().bm25.index_options.analyzer.use_stopwords);
+  // a bad old value names the old path
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"variant": "lucene"}}})") == "ragwasm: indexes.bm25.variant: expected one of \"bm25\", \"bm25l\", \"bm25+\", got \"lucene\"");
+  // what to_json writes has only new names
+  REQUIRE(parse_config(to_json(old_names.value())).value().deprecations.empty());
+}
+
+TEST_CASE("#14 an old and a new name for one setting together is an error naming both paths", "[unit]") {
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"variant": "bm25", "scorer": "lucene"}}})") ==
+          "ragwasm: indexes.bm25.variant and indexes.bm25.scorer: the same setting twice (variant is the old name of scorer); keep only indexes.bm25.scorer");
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"stemmer": "none", "analyzer": {"stemmer": "porter2"}}}})").find(
+              "indexes.bm25.stemmer and indexes.bm25.analyzer.stemmer: the same setting twice") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"bm25": {"stopwords": true, "analyzer": {"stopwords": false}}}})").find(
+              "indexes.bm25.stopwords and indexes.bm25.analyzer.stopwords") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"dense": {"quantization": "int8", "storage": "int8"}}})").find(
+              "indexes.dense.quantization and indexes.dense.storage") != std::string::npos);
+  REQUIRE(error_of(R"({"indexes": {"dense": {"hnsw": {"m": 16, "M": 16}}}})").find("indexes.dense.hnsw.m and indexes.dense.hnsw.M") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"fusion": {"k": 60, "rrfK": 60}}})").find("retrieval.fusion.k and retrieval.fusion.rrfK") != std::string::npos);
+  REQUIRE(code_of(R"({"retrieval": {"fusion": {"k": 60, "rrfK": 60}}})") == ErrorCode::kInvalidArgument);
 }

@@ -15,26 +15,13 @@ import {
 } from '../../web/src/index.js';
 import { createOnnxEmbedder } from '../../web/src/onnx.js';
 import { resetDeprecations } from '../../web/src/core/deprecate.js';
-import { repoRoot, skipUnlessShared } from './helpers.mjs';
+import { repoRoot, skipUnlessShared, warnings } from './helpers.mjs';
 import { pythonOnnx } from './embed-fixtures.mjs';
 
 await init();
 
 const EMPTY = { added: 0, updated: 0, removed: 0, skipped: 0 };
 const summary = (o) => ({ ...EMPTY, ...o });
-
-// Captures console.warn while fn runs (sync or async).
-async function warnings(fn) {
-  const seen = [];
-  const original = console.warn;
-  console.warn = (...args) => seen.push(args.join(' '));
-  try {
-    await fn();
-  } finally {
-    console.warn = original;
-  }
-  return seen;
-}
 
 function isCode(code) {
   return (e) => e instanceof RagwasmError && e.code === code;

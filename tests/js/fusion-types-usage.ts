@@ -24,7 +24,8 @@ export async function fusionUsage(): Promise<number> {
   const cfg: PipelineConfig = parsePipelineConfig({ retrieval: { k: 5 } });
   const def: PipelineConfig = defaultPipelineConfig();
   return first.score + warn.length + t.bestObjective + grid.length + m.length + p.length + d.length + rr[0].rerankScore +
-    rr2.length + ctx.tokensUsed + ctx.sources[0].n + n + cfg.retrieval.k + def.assembly.tokenBudget + FUSION_MODES.length;
+    rr2.length + ctx.tokensUsed + ctx.sources[0].n + n + cfg.retrieval.k + def.assembly.tokenBudget + FUSION_MODES.length +
+    cfg.retrieval.fusion.rrfK + (cfg.indexes.dense?.hnsw.M ?? 0) + (cfg.indexes.bm25?.fields[0].boost ?? 0);
 }
 
 import { Collection } from '../../web/src/index.js';

@@ -57,3 +57,16 @@ export function captureIo() {
     out: () => out.join(''), err: () => err.join(''),
   };
 }
+
+/** Captures console.warn while fn runs (sync or async); returns the warnings as strings. */
+export async function warnings(fn) {
+  const seen = [];
+  const original = console.warn;
+  console.warn = (...args) => seen.push(args.join(' '));
+  try {
+    await fn();
+  } finally {
+    console.warn = original;
+  }
+  return seen;
+}

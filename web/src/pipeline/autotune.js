@@ -134,7 +134,7 @@ function rowConfig(row, candidates) {
   if (legs.includes('dense')) indexes.dense = {};
   const retrieval = { retrievers: legs, k: row.k, candidates: Math.max(candidates, row.k) };
   // The pipeline config still names the RRF constant `k` (parsed in C++, src/pipeline).
-  if (!row.fusion.retriever) retrieval.fusion = { mode: row.fusion.mode, normalization: row.fusion.normalization, weights: row.fusion.weights, k: row.fusion.rrfK };
+  if (!row.fusion.retriever) retrieval.fusion = { mode: row.fusion.mode, normalization: row.fusion.normalization, weights: row.fusion.weights, rrfK: row.fusion.rrfK };
   return parsePipelineConfig({ chunker: { ...row.chunker }, indexes, retrieval });
 }
 

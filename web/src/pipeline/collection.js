@@ -10,7 +10,7 @@ import { chunk, chunkAsync } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { packSections, unpackSections } from '../core/checksum.js';
-import { parsePipelineConfig } from './pipeline.js';
+import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
@@ -41,18 +41,19 @@ function disposedError() {
   return new RagwasmError('DISPOSED', 'ragwasm: this Collection was disposed; load or create a new one');
 }
 
-// The config's BM25 fields: "text" is the chunk's indexText, every other name a document field.
+// The config's BM25 fields (normalized to [{name, boost}]): "text" is the chunk's indexText, every
+// other name a document field.
 function bm25Fields(c) {
-  return Object.entries(c.fields ?? { text: 1 }).map(([name, boost]) => ({ name, boost }));
+  return c.fields;
 }
-function bm25Options(c) {
-  const scorer = { bm25: 'lucene', bm25l: 'bm25l', 'bm25+': 'bm25plus' }[c.variant];
-  return { fields: bm25Fields(c), scorer, k1: c.k1, b: c.b, analyzer: { stemmer: c.stemmer, stopwords: c.stopwords ? 'lucene' : false } };
-}
+// The config's index sections are the indexes' own options (parsePipelineConfig normalizes them):
+// bm25 as it is, dense without the embedder's model name and with the embedder's dimension.
 function denseOptions(c, dimension) {
-  const o = { dimension, metric: c.metric, index: c.index, storage: c.quantization === 'int8' ? 'int8' : 'f32' };
-  if (c.index === 'hnsw') o.hnsw = { M: c.hnsw.m, efConstruction: c.hnsw.efConstruction, efSearch: c.hnsw.efSearch };
-  return o;
+  const { model, dimension: wanted, ...o } = c;  // eslint-disable-line no-unused-vars
+  if (wanted !== undefined && wanted !== dimension) {
+    throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: config indexes.dense.dimension is ${wanted}, but the embedder gives vectors of dimension ${dimension}`);
+  }
+  return { ...o, dimension };
 }
 // The pipeline config's chunker section -> chunk() options: 'invalidUtf8' applies to bytes only (JS
 // strings are always valid), the sentence and semantic strategies have no character overlap, and
@@ -183,7 +184,7 @@ export class Collection {
     /** The embedder (embed/contract.js shape) or null. */
     this.embedder = needsEmbedder ? denseEmbedder(embedder, dimension) : null;
     if (cfg.indexes.dense) this.dimension = this.embedder.dimension;
-    this.bm25 = cfg.indexes.bm25 ? (bm25 ?? Bm25Index.create(bm25Options(cfg.indexes.bm25))) : null;
+    this.bm25 = cfg.indexes.bm25 ? (bm25 ?? Bm25Index.create(cfg.indexes.bm25)) : null;
     this.dense = cfg.indexes.dense ? (dense ?? VectorIndex.create(denseOptions(cfg.indexes.dense, this.dimension))) : null;
     /** @type {Map<string, {title?: string, fields?: object, metadata: object, length?: number, chunks: object[]}>} */
     this.docs = docs;
@@ -492,11 +493,11 @@ export class Collection {
     const benched = retrievers.filter((r, i) => weights[i] === 0 && f.weights[i] !== 0);
     let fused;
     if (benched.length === 0) {
-      fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, rrfK: f.k });
+      fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, rrfK: f.rrfK });
     } else {
       // Benched legs take no part in fusion (in any mode); their own hits follow, in their ranking.
       const keep = lists.map((l, i) => i).filter((i) => !benched.includes(lists[i].retriever));
-      fused = fuse(keep.map((i) => lists[i]), { mode: f.mode, normalization: f.normalization, weights: keep.map((i) => weights[i]), rrfK: f.k });
+      fused = fuse(keep.map((i) => lists[i]), { mode: f.mode, normalization: f.normalization, weights: keep.map((i) => weights[i]), rrfK: f.rrfK });
       fused.diagnostics.warnings.unshift(legReport.warning);
       const seen = new Set(fused.hits.map((h) => h.id));
       for (const l of lists.filter((x) => benched.includes(x.retriever))) {
@@ -1020,7 +1021,7 @@ async function parseJsonl(input, o) {
     started = true;
     if (cfg === undefined) {
       try {
-        cfg = parsePipelineConfig(header?.config ?? {});
+        cfg = readPipelineConfig(header?.config ?? {}).config;  // exported data: old names load quietly
       } catch (e) {
         if (!(e instanceof RagwasmError)) throw e;
         throw lineError(e.code, n, 'config', e.message.replace(/^ragwasm: /, ''));
@@ -1200,7 +1201,7 @@ function checkHeader(header, version, corrupt) {
   if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };
   let cfg;
   try {
-    cfg = parsePipelineConfig(config);
+    cfg = readPipelineConfig(config).config;  // old names in saved bytes load without a warning
   } catch (e) {
     if (!(e instanceof RagwasmError)) throw e;
     throw corrupt(`header config: ${e.message.replace(/^ragwasm: /, '')}`);

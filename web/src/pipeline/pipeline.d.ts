@@ -7,17 +7,23 @@ export interface PipelineConfig {
     [key: string]: unknown;
   };
   indexes: {
-    bm25?: { variant: 'bm25' | 'bm25l' | 'bm25+'; k1: number; b: number; stemmer: 'porter2' | 'none'; stopwords: boolean;
-      /** field name -> boost; "text" = the chunk's indexText, others = document fields. Default {text: 1, title: 1}. */
-      fields: Record<string, number> };
-    dense?: { model: string; metric: 'cosine' | 'dot' | 'l2'; index: 'flat' | 'hnsw'; quantization: 'none' | 'int8';
-      hnsw: { m: number; efConstruction: number; efSearch: number } };
+    /** Bm25Index options (normalized): pass as they are to Bm25Index.create. */
+    bm25?: { scorer: 'lucene' | 'robertson' | 'atire' | 'bm25l' | 'bm25plus'; k1: number; b: number; delta?: number;
+      analyzer: { stemmer: 'porter2' | 'none'; stopwords: 'lucene' | false | string[]; lowercase?: boolean; foldAccents?: boolean;
+        cjkBigrams?: boolean; identifiers?: boolean; maxTokenBytes?: number };
+      /** "text" = the chunk's indexText, others = document fields. Default text and title, boost 1 each. */
+      fields: { name: string; boost: number }[] };
+    /** VectorIndex options (normalized) + the embedder's model name; dimension only when the config sets it. */
+    dense?: { model: string; dimension?: number; metric: 'cosine' | 'dot' | 'l2'; index: 'flat' | 'hnsw'; storage: 'f32' | 'int8' | 'binary';
+      binaryRescore: 'int8' | 'f32'; hnsw: { M: number; efConstruction: number; efSearch: number; seed: number } };
   };
   retrieval: {
     retrievers: ('bm25' | 'dense')[];
+    /** hits returned */
     k: number;
     candidates: number;
-    fusion: { mode: string; normalization: string; weights: number[]; k: number };
+    /** rrfK: the RRF constant */
+    fusion: { mode: string; normalization: string; weights: number[]; rrfK: number; legCheck: boolean };
   };
   rerank: { enabled: boolean; type: 'cross-encoder' | 'llm' | 'custom'; model?: string; candidates: number; keep: number };
   assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; docContext: boolean; tokenCount: 'estimate' | 'wordpiece' };

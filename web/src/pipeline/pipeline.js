@@ -3,6 +3,7 @@
 // unknown keys and wrong types are errors naming the JSON path. Returns the normalized config with
 // every default filled in.
 import { RagwasmError, callWasm } from '../core/errors.js';
+import { deprecated } from '../core/deprecate.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
 import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
@@ -11,12 +12,16 @@ import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
  * Parses and validates a pipeline config, filling in defaults. `{}` is the default hybrid pipeline
  * (BM25 + dense, safe hybrid fusion). Keys: version (1), chunker {strategy (every chunk() strategy,
  * semantic included), chunkSize, chunkOverlap, unit, context: {template, summary, separator, headerPath},
- * ...chunk() options}, indexes {bm25: {variant, k1, b, stemmer, stopwords, fields: {name: boost}
- * (default {text: 1, title: 1})}, dense: {model, metric,
- * index, quantization, hnsw: {m, efConstruction, efSearch}}}, retrieval {retrievers, k, candidates,
- * fusion: {mode, normalization, weights, k, primary}}, rerank {enabled, type, model, candidates, keep},
+ * ...chunk() options}, indexes {bm25: Bm25Index options {fields (default text and title, boost 1;
+ * also the shorthand {name: boost}), scorer, k1, b, delta, analyzer}, dense: VectorIndex options
+ * {dimension (default: the embedder's), metric, storage, binaryRescore, index, hnsw: {M, efConstruction,
+ * efSearch, seed}} + model}, retrieval {retrievers, k (hits returned), candidates, fusion: {mode,
+ * normalization, weights, rrfK, primary, legCheck}}, rerank {enabled, type, model, candidates, keep},
  * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}, answerer {type: extractive | llm |
  * none, chunks, threshold, maxSentences}; retrieval.k 0 = no retrieval. Defaults in docs/fusion.md.
+ * The normalized `indexes.bm25` is what `Bm25Index.create` takes, `indexes.dense` without `model`
+ * what `VectorIndex.create` takes. Old names (docs/api.md "Old names": bm25 variant / stemmer /
+ * stopwords, dense quantization / hnsw.m, fusion k) are read with a one-time console.warn each.
  *
  * @example
  * const c = parsePipelineConfig({ indexes: { bm25: {} }, retrieval: { k: 5 } });
@@ -25,10 +30,24 @@ import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
  * @param {string|object} config JSON text or a plain object
  * @returns {object} the normalized config
  * @throws {RagwasmError} PARSE_ERROR (malformed JSON text), INVALID_ARGUMENT naming the JSON path
- *   ("retrieval.fusion.weights[1]: expected a number >= 0, got -1"; NaN values; unknown keys),
- *   NOT_FOUND (a retriever naming an index that is not configured), UNSUPPORTED_VERSION
+ *   ("retrieval.fusion.weights[1]: expected a number >= 0, got -1"; NaN values; unknown keys; an old
+ *   and a new name for one setting, naming both paths), NOT_FOUND (a retriever naming an index that
+ *   is not configured), UNSUPPORTED_VERSION
  */
 export function parsePipelineConfig(config) {
+  const { config: cfg, deprecations } = readPipelineConfig(config);
+  for (const d of deprecations) deprecated(`pipeline config ${d.path}.${d.old}`, `write ${d.path}.${d.new}`);
+  return cfg;
+}
+
+/**
+ * @internal parsePipelineConfig without the warnings: the normalized config and the old names read
+ * (`[{path, old, new}]`). Collection.load reads the config stored in saved bytes with it (a saved
+ * collection written before the rename is not the caller's code to fix).
+ * @param {string|object} config
+ * @returns {{config: object, deprecations: {path: string, old: string, new: string}[]}}
+ */
+export function readPipelineConfig(config) {
   let text;
   if (typeof config === 'string') {
     text = config;
@@ -43,7 +62,8 @@ export function parsePipelineConfig(config) {
   }
   const bytes = encodeText(text, 'config');
   const m = wasm();
-  return JSON.parse(callWasm(() => m.pipeline_parseConfig(bytes)));
+  const r = callWasm(() => m.pipeline_parseConfig(bytes));
+  return { config: JSON.parse(r.config), deprecations: r.deprecations };
 }
 
 /**

@@ -19,7 +19,7 @@ export const PRESETS = deepFreeze({
       strategy: 'markdown-header', chunkSize: 1200, splitLevels: 3,
       context: { template: '{title}', headerPath: true, separator: '\n' },
     },
-    indexes: { bm25: { fields: { text: 1, title: 2 } }, dense: {} },
+    indexes: { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'title', boost: 2 }] }, dense: {} },
     retrieval: { k: 10 },
   },
   docChatBm25: {
@@ -27,7 +27,7 @@ export const PRESETS = deepFreeze({
       strategy: 'markdown-header', chunkSize: 1200, splitLevels: 3,
       context: { template: '{title}', headerPath: true, separator: '\n' },
     },
-    indexes: { bm25: { fields: { text: 1, title: 2 } } },
+    indexes: { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'title', boost: 2 }] } },
     retrieval: { k: 10 },
   },
   // Options of ask() (web/src/answer/ask.js) that go with the doc-chat configs.

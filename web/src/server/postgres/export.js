@@ -199,7 +199,7 @@ export async function exportToPostgres(collection, client, options = {}) {
   }
   if (withVectors && hnsw) {
     const h = cfg.indexes.dense.hnsw ?? {};
-    await client.query(hnswDdl(s, vectorType, { m: h.m ?? 16, efConstruction: h.efConstruction ?? 64 }));
+    await client.query(hnswDdl(s, vectorType, { m: h.M ?? 16, efConstruction: h.efConstruction ?? 64 }));
   }
   return { documents: docs.length, upserted: changed.length, removed: removed.length, chunks: collection.chunks.size, impacts: impactRows, vectors: withVectors, warnings };
 }

@@ -151,7 +151,7 @@ export class PostgresRetriever {
       lists.push({ retriever: r, hits: hits.map((h) => ({ id: h.id, score: h.score })) });
     }
     if (lists.length === 1) return lists[0].hits.slice(0, k).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score }));
-    const fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights: f.weights, rrfK: f.k });
+    const fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights: f.weights, rrfK: f.rrfK });
     return fused.hits.slice(0, k).map((h) => ({ id: h.id, docId: docOf.get(h.id), score: h.score }));
   }
 
