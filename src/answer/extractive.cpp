@@ -84,6 +84,55 @@ std::vector<std::string> answer_terms(std::string_view text) {
   return out;
 }
 
+std::vector<std::vector<std::string>> question_entities(std::string_view question) {
+  std::vector<std::vector<std::string>> out;
+  const auto is_edge_punct = [](unsigned char c) {
+    return c == '(' || c == ')' || c == '"' || c == '\'' || c == '?' || c == ',' || c == '.' || c == ':' || c == ';' ||
+           c == '!' || c == '[' || c == ']';
+  };
+  bool sentence_start = true;
+  std::size_t i = 0;
+  while (i < question.size()) {
+    if (question[i] == ' ' || question[i] == '\t' || question[i] == '\n' || question[i] == '\r') {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < question.size() && question[j] != ' ' && question[j] != '\t' && question[j] != '\n' && question[j] != '\r') ++j;
+    std::string_view tok = question.substr(i, j - i);
+    const bool ends_sentence = !tok.empty() && (tok.back() == '.' || tok.back() == '?' || tok.back() == '!');
+    const bool first = sentence_start;
+    i = j;
+    sentence_start = ends_sentence;
+    while (!tok.empty() && is_edge_punct(static_cast<unsigned char>(tok.front()))) tok.remove_prefix(1);
+    // "U.S." keeps its inner dots; a sentence's final dot goes.
+    while (!tok.empty() && is_edge_punct(static_cast<unsigned char>(tok.back())) &&
+           !(tok.back() == '.' && tok.size() >= 2 && tok.find('.') < tok.size() - 1)) {
+      tok.remove_suffix(1);
+    }
+    for (std::string_view poss : {std::string_view("'s"), std::string_view("\xE2\x80\x99s")}) {
+      if (tok.size() > poss.size() && tok.substr(tok.size() - poss.size()) == poss) tok.remove_suffix(poss.size());
+    }
+    if (tok.empty()) continue;
+    bool letter = false, digit = false;
+    for (char c : tok) {
+      if (std::isalpha(static_cast<unsigned char>(c))) letter = true;
+      if (c >= '0' && c <= '9') digit = true;
+    }
+    const bool upper_start = std::isupper(static_cast<unsigned char>(tok.front())) != 0;
+    const bool code = letter && digit;  // LS-240, Q2, E04
+    // Month and weekday names date a scenario ("in April 2025") like a number does: not identifiers.
+    static const std::unordered_set<std::string> kCalendar = {
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+    const bool name = upper_start && !first && tok != "I" && !kCalendar.count(text::fold(tok));
+    if (!code && !name) continue;
+    std::vector<std::string> terms = answer_terms(tok);
+    if (!terms.empty()) out.push_back(std::move(terms));
+  }
+  return out;
+}
+
 namespace {
 
 bool contains_phrase(const std::string& s, std::string_view p) {
@@ -208,6 +257,9 @@ Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk
   if (!(options.type_mismatch >= 0 && options.type_mismatch <= 1)) {
     return invalid("options.type_mismatch: expected a number in [0, 1], got " + std::to_string(options.type_mismatch));
   }
+  if (!(options.entity_mismatch >= 0 && options.entity_mismatch <= 1)) {
+    return invalid("options.entity_mismatch: expected a number in [0, 1], got " + std::to_string(options.entity_mismatch));
+  }
   if (options.max_chunks < 1) return invalid("options.max_chunks: expected at least 1, got 0");
   if (chunks.size() > kMaxChunks) {
     return make_error(ErrorCode::kLimitExceeded, "chunks: at most " + std::to_string(kMaxChunks) + " allowed, got " +
@@ -235,6 +287,7 @@ struct Candidate {
   std::unordered_set<std::string> terms;
   std::unordered_set<std::string> header_terms;  // header + chunk context
   bool type_ok = true;
+  bool entities_ok = true;  // the unit's chunk names every identifier of the question (question_entities)
   double score = 0;
 };
 
@@ -248,12 +301,24 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
 
   std::vector<Candidate> cands;
   const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
+  const auto entities = question_entities(question);
   for (std::size_t c = 0; c < n_chunks; ++c) {
     std::unordered_set<std::string> context_terms;
     for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
+    // Does this chunk (text or context) name every identifier of the question?
+    bool names_all = true;
+    if (!entities.empty()) {
+      std::unordered_set<std::string> chunk_terms = context_terms;
+      for (auto& t : answer_terms(chunks[c].text)) chunk_terms.insert(std::move(t));
+      for (const auto& e : entities) {
+        for (const auto& t : e) {
+          if (!chunk_terms.count(t)) names_all = false;
+        }
+      }
+    }
     for (auto& unit : answer_units(chunks[c].text)) {
       if (unit.end - unit.start > options.max_sentence_bytes) continue;
-      Candidate cand{c, std::move(unit), {}, context_terms, true, 0};
+      Candidate cand{c, std::move(unit), {}, context_terms, true, names_all, 0};
       for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
       cand.type_ok = matches_type(cand.unit.text, type, question);
@@ -297,7 +362,8 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   for (std::size_t c = 0; c < cands.size(); ++c) {
     double s = 0;
     for (const auto& [i, in_unit] : hits[c]) s += in_unit ? w[i] : options.header_weight * w[i];
-    cands[c].score = (total > 0 ? s / total : 0) * (cands[c].type_ok ? 1.0 : options.type_mismatch);
+    cands[c].score = (total > 0 ? s / total : 0) * (cands[c].type_ok ? 1.0 : options.type_mismatch) *
+                     (cands[c].entities_ok ? 1.0 : options.entity_mismatch);
   }
   *q_out = std::move(q);
   return cands;

@@ -35,6 +35,9 @@ struct ExtractiveOptions {
   std::size_t max_sentence_bytes = 1000;  // units whose source is longer are skipped (run-on text)
   double header_weight = 0.5;  // credit in [0, 1] for a question term found only in the unit's header / chunk context
   double type_mismatch = 0.6;  // score factor in [0, 1] for a unit lacking what the question type asks for
+  // Score factor in [0, 1] for a unit whose chunk (text or context) lacks an identifier the question
+  // names (question_entities: "revision D", "Q2", "Canada"): the documents then talk about another thing.
+  double entity_mismatch = 1.0;
   bool yes_no_prefix = true;   // yes/no questions: answer "Yes." / "No." (a negation in the unit) before the unit
   std::string no_answer_text = "Your documents don't say.";
 };
@@ -63,6 +66,12 @@ struct ExtractiveAnswer {
 // that is not a letter or digit, light suffix folding (-ies -> -y, -es, -s, -ed, -ing on words longer
 // than 4 bytes), English stop words removed. Exposed for tests and documentation.
 std::vector<std::string> answer_terms(std::string_view text);
+
+// Identifiers a question names, each as its answer_terms: words mixing letters and digits ("LS-240",
+// "Q2", "E04") and capitalized words that do not start a sentence ("Canada", "Wexley Ferry" -> two,
+// "revision D" -> "d"); a trailing possessive 's is dropped; plain numbers and "I" are not identifiers.
+//   question_entities("Which company is Larkspire's distributor in Canada?")  // {{"larkspire"}, {"canada"}}
+std::vector<std::vector<std::string>> question_entities(std::string_view question);
 
 // What a question asks for: "who"/"whom"/"whose" -> kPerson; "how many", "how much", "how long",
 // "how large", "how quickly", "how often", "what share", "what percentage" -> kNumber; "when",

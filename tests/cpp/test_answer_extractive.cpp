@@ -268,6 +268,41 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK_FALSE(matches_type("Wind speeds are measured every second.", QuestionType::kPerson));
 }
 
+TEST_CASE("Question identifiers are codes and capitalized words that do not start a sentence", "[unit]") {
+  using E = std::vector<std::vector<std::string>>;
+  CHECK(question_entities("Which company is Larkspire's distributor in Canada?") == E{{"larkspire"}, {"canada"}});
+  CHECK(question_entities("When does WS-410 hardware revision D start shipping?") == E{{"ws", "410"}, {"d"}});
+  CHECK(question_entities("What was the revenue in Q2 2025?") == E{{"q2"}});  // a plain number is a scenario value
+  // the first word of each sentence, month and weekday names and "I" are not identifiers
+  CHECK(question_entities("The team met. Who chaired it in April on Monday, and did I attend?").empty());
+  CHECK(question_entities("How long does Perch Pro keep data?") == E{{"perch"}, {"pro"}});
+  CHECK(question_entities("").empty());
+}
+
+TEST_CASE("A unit whose chunk lacks a question identifier is scored entity_mismatch times lower", "[unit]") {
+  // Both chunks cover "revision" and "shipping"; neither names "D", so every unit gets the factor.
+  std::vector<ExtractiveChunk> chunks = {
+      {"a", "Hardware revision C has been shipping since October 15, 2024.", 1, "WS-410 manual"},
+      {"b", "Revision B units shipped until October 2024.", 1, ""},
+  };
+  ExtractiveOptions o;
+  o.threshold = 0;
+  const double plain = extractive_answer("When did revision C start shipping?", chunks, o).value().best_score;
+  const double off = extractive_answer("When does revision D start shipping?", chunks, o).value().best_score;
+  o.entity_mismatch = 0.5;
+  // "C" is in chunk a: no factor; "D" is in no chunk: the factor applies
+  CHECK(extractive_answer("When did revision C start shipping?", chunks, o).value().best_score == Approx(plain).epsilon(1e-12));
+  CHECK(extractive_answer("When does revision D start shipping?", chunks, o).value().best_score == Approx(0.5 * off).epsilon(1e-12));
+  // an identifier found only in the chunk's context (the document title) counts as named
+  CHECK(extractive_answer("When did the WS-410 revision C start shipping?", chunks, o).value().sentences[0].chunk_id == "a");
+  // with threshold 0.35 the question about revision D is refused, the one about revision C answered
+  o.threshold = 0.35;
+  CHECK(extractive_answer("When did revision C start shipping?", chunks, o).value().answered);
+  CHECK_FALSE(extractive_answer("When does revision D start shipping?", chunks, o).value().answered);
+  o.entity_mismatch = 1.5;
+  CHECK(extractive_answer("When?", chunks, o).error().code == ErrorCode::kInvalidArgument);
+}
+
 TEST_CASE("Empty inputs give the no-answer text", "[unit]") {
   CHECK_FALSE(extractive_answer("When was Acme founded?", {}).value().answered);
   CHECK_FALSE(extractive_answer("the of and", sample_chunks()).value().answered);  // only stop words

@@ -21,5 +21,5 @@ export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION } from './pipeline/collection.js';
 export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';
 export { PRESETS } from './pipeline/presets.js';
-export { ask, isFollowUp, rewriteFollowUp, documentTitle } from './answer/ask.js';
+export { ask, isFollowUp, rewriteFollowUp, questionQuery, documentTitle } from './answer/ask.js';
 export { NO_ANSWER_TEXT } from './answer/extractive.js';
