@@ -91,6 +91,7 @@ std::vector<std::vector<std::string>> question_entities(std::string_view questio
            c == '!' || c == '[' || c == ']';
   };
   bool sentence_start = true;
+  std::vector<std::string> previous;  // terms of the previous word
   std::size_t i = 0;
   while (i < question.size()) {
     if (question[i] == ' ' || question[i] == '\t' || question[i] == '\n' || question[i] == '\r') {
@@ -113,7 +114,10 @@ std::vector<std::vector<std::string>> question_entities(std::string_view questio
     for (std::string_view poss : {std::string_view("'s"), std::string_view("\xE2\x80\x99s")}) {
       if (tok.size() > poss.size() && tok.substr(tok.size() - poss.size()) == poss) tok.remove_suffix(poss.size());
     }
-    if (tok.empty()) continue;
+    if (tok.empty()) {
+      previous.clear();
+      continue;
+    }
     bool letter = false, digit = false;
     for (char c : tok) {
       if (std::isalpha(static_cast<unsigned char>(c))) letter = true;
@@ -126,9 +130,15 @@ std::vector<std::vector<std::string>> question_entities(std::string_view questio
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
         "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
     const bool name = upper_start && !first && tok != "I" && !kCalendar.count(text::fold(tok));
-    if (!code && !name) continue;
     std::vector<std::string> terms = answer_terms(tok);
-    if (!terms.empty()) out.push_back(std::move(terms));
+    if (!code && !name) {
+      previous = std::move(terms);
+      continue;
+    }
+    // A one-letter identifier ("revision D") is only an identifier with the word before it.
+    if (tok.size() == 1 && !previous.empty()) terms.insert(terms.begin(), previous.back());
+    if (!terms.empty()) out.push_back(terms);
+    previous = std::move(terms);
   }
   return out;
 }
@@ -281,6 +291,12 @@ Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk
   return Status::success();
 }
 
+// Does `terms` hold `run` as consecutive elements?
+bool contains_run(const std::vector<std::string>& terms, const std::vector<std::string>& run) {
+  if (run.empty()) return true;
+  return std::search(terms.begin(), terms.end(), run.begin(), run.end()) != terms.end();
+}
+
 struct Candidate {
   std::size_t chunk;
   Unit unit;
@@ -306,14 +322,13 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
     std::unordered_set<std::string> context_terms;
     for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
     // Does this chunk (text or context) name every identifier of the question?
+    // Does this chunk (text or context) name every identifier of the question, its terms in a row?
     bool names_all = true;
     if (!entities.empty()) {
-      std::unordered_set<std::string> chunk_terms = context_terms;
-      for (auto& t : answer_terms(chunks[c].text)) chunk_terms.insert(std::move(t));
+      const std::vector<std::string> text_terms = answer_terms(chunks[c].text);
+      const std::vector<std::string> ctx_terms = answer_terms(chunks[c].context);
       for (const auto& e : entities) {
-        for (const auto& t : e) {
-          if (!chunk_terms.count(t)) names_all = false;
-        }
+        if (!contains_run(text_terms, e) && !contains_run(ctx_terms, e)) names_all = false;
       }
     }
     for (auto& unit : answer_units(chunks[c].text)) {

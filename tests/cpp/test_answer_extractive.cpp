@@ -271,7 +271,7 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
 TEST_CASE("Question identifiers are codes and capitalized words that do not start a sentence", "[unit]") {
   using E = std::vector<std::vector<std::string>>;
   CHECK(question_entities("Which company is Larkspire's distributor in Canada?") == E{{"larkspire"}, {"canada"}});
-  CHECK(question_entities("When does WS-410 hardware revision D start shipping?") == E{{"ws", "410"}, {"d"}});
+  CHECK(question_entities("When does WS-410 hardware revision D start shipping?") == E{{"ws", "410"}, {"revision", "d"}});
   CHECK(question_entities("What was the revenue in Q2 2025?") == E{{"q2"}});  // a plain number is a scenario value
   // the first word of each sentence, month and weekday names and "I" are not identifiers
   CHECK(question_entities("The team met. Who chaired it in April on Monday, and did I attend?").empty());
@@ -293,6 +293,12 @@ TEST_CASE("A unit whose chunk lacks a question identifier is scored entity_misma
   // "C" is in chunk a: no factor; "D" is in no chunk: the factor applies
   CHECK(extractive_answer("When did revision C start shipping?", chunks, o).value().best_score == Approx(plain).epsilon(1e-12));
   CHECK(extractive_answer("When does revision D start shipping?", chunks, o).value().best_score == Approx(0.5 * off).epsilon(1e-12));
+  // terms of an identifier must be in a row: "D" alone elsewhere in the chunk does not name "revision D"
+  const std::vector<ExtractiveChunk> rd = {{"x", "Revision C has been shipping since October. R&D leads it.", 1, ""}};
+  ExtractiveOptions no_factor = o;
+  no_factor.entity_mismatch = 1;
+  CHECK(extractive_answer("When does revision D start shipping?", rd, o).value().best_score ==
+        Approx(0.5 * extractive_answer("When does revision D start shipping?", rd, no_factor).value().best_score).epsilon(1e-12));
   // an identifier found only in the chunk's context (the document title) counts as named
   CHECK(extractive_answer("When did the WS-410 revision C start shipping?", chunks, o).value().sentences[0].chunk_id == "a");
   // with threshold 0.35 the question about revision D is refused, the one about revision C answered
