@@ -237,7 +237,9 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
         }
         std::size_t j = i;
         while (j < unit.size() && (std::isalpha(static_cast<unsigned char>(unit[j])) || static_cast<unsigned char>(unit[j]) >= 0x80)) ++j;
-        const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1]));
+        // A capitalized word the question names itself ("Who founded Acme Corp?") is not a name answering it.
+        const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1])) &&
+                         !contains_phrase(fq, text::fold(unit.substr(i, j - i)));
         if (cap && prev_cap && !first) return true;
         if (!first || !cap) prev_cap = cap;
         else prev_cap = false;  // the first word is capitalized by position, not by being a name
@@ -321,7 +323,6 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   for (std::size_t c = 0; c < n_chunks; ++c) {
     std::unordered_set<std::string> context_terms;
     for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
-    // Does this chunk (text or context) name every identifier of the question?
     // Does this chunk (text or context) name every identifier of the question, its terms in a row?
     bool names_all = true;
     if (!entities.empty()) {

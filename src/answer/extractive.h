@@ -85,7 +85,7 @@ const char* question_type_name(QuestionType t);
 
 // Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,
 // founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
-// words not at the unit start; kNumber: a digit; kDate: a month name, a year 1900-2099 or an ISO
+// words not at the unit start that `question` does not contain itself; kNumber: a digit; kDate: a month name, a year 1900-2099 or an ISO
 // date; kOther and kYesNo: always.
 bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});
 

@@ -266,6 +266,11 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK_FALSE(matches_type("Business class needs CEO approval.", QuestionType::kPerson, "Who is the CEO?"));
   CHECK(matches_type("Attendees: Dr. Maren Okafor-Lindqvist (CEO, chair).", QuestionType::kPerson, "Who is the CEO?"));
   CHECK_FALSE(matches_type("Wind speeds are measured every second.", QuestionType::kPerson));
+  // capitalized words the question names itself are not a name answering it
+  CHECK_FALSE(matches_type("In 2019 Larkspire Instruments BV was founded in Belgium.", QuestionType::kPerson,
+                           "Who founded Larkspire Instruments?"));
+  CHECK(matches_type("It was founded in 2011 by Maren Okafor and Colm Dunleavy.", QuestionType::kPerson,
+                     "Who founded Larkspire Instruments?"));
 }
 
 TEST_CASE("Question identifiers are codes and capitalized words that do not start a sentence", "[unit]") {
