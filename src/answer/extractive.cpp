@@ -164,6 +164,22 @@ bool has_negation(std::string_view text) {
 
 }  // namespace
 
+std::vector<std::string> counted_terms(std::string_view question) {
+  static const std::unordered_set<std::string> kVerbs = {"is", "are", "was", "were", "do", "does", "did", "can",
+                                                        "could", "will", "would", "should", "must", "has", "have",
+                                                        "had", "may", "might", "shall"};
+  const auto words = raw_words(text::fold(question));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] != "how" || (words[i + 1] != "many" && words[i + 1] != "much")) continue;
+    for (std::size_t j = i + 2; j < words.size() && j < i + 5 && !kVerbs.count(words[j]); ++j) {
+      if (!stop_words().count(words[j])) out.push_back(light_stem(words[j]));
+    }
+    break;
+  }
+  return out;
+}
+
 QuestionType question_type(std::string_view question) {
   const std::string f = text::fold(question);
   const auto words = raw_words(f);
@@ -320,6 +336,7 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   std::vector<Candidate> cands;
   const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
   const auto entities = question_entities(question);
+  const auto counted = type == QuestionType::kNumber ? counted_terms(question) : std::vector<std::string>{};
   for (std::size_t c = 0; c < n_chunks; ++c) {
     std::unordered_set<std::string> context_terms;
     for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
@@ -338,6 +355,12 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
       for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
       cand.type_ok = matches_type(cand.unit.text, type, question);
+      // "How many parking spaces ...?" is not answered by "26 people": the number must come with what is counted.
+      if (cand.type_ok && !counted.empty()) {
+        cand.type_ok = std::any_of(counted.begin(), counted.end(), [&](const std::string& t) {
+          return cand.terms.count(t) > 0 || cand.header_terms.count(t) > 0;
+        });
+      }
       cands.push_back(std::move(cand));
     }
   }

@@ -75,6 +75,12 @@ std::vector<std::string> answer_terms(std::string_view text);
 //   question_entities("Which company is Larkspire's distributor in Canada?")  // {{"larkspire"}, {"canada"}}
 std::vector<std::vector<std::string>> question_entities(std::string_view question);
 
+// What a "how many" / "how much" question counts: the answer_terms of the (at most 3) words after
+// "how many" / "how much" up to a verb ("How many car parking spaces does ..." -> {"car", "park",
+// "spac"}; "How much is ..." -> {}). A number-type unit matches only when it, its header or its
+// chunk's context holds one of them.
+std::vector<std::string> counted_terms(std::string_view question);
+
 // What a question asks for: "who"/"whom"/"whose" -> kPerson; "how many", "how much", "how long",
 // "how large", "how quickly", "how often", "what share", "what percentage" -> kNumber; "when",
 // "what date", "which year", "what year" -> kDate; a question opening with an auxiliary verb (is, are,

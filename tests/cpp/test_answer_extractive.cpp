@@ -314,6 +314,23 @@ TEST_CASE("A unit whose chunk lacks a question identifier is scored entity_misma
   CHECK(extractive_answer("When?", chunks, o).error().code == ErrorCode::kInvalidArgument);
 }
 
+TEST_CASE("A how many question needs the number to come with what it counts", "[unit]") {
+  CHECK(counted_terms("How many car parking spaces does the Ghent office have?") == std::vector<std::string>{"car", "park", "spac"});  // light_stem, as answer_terms
+  CHECK(counted_terms("How much parental leave does Larkspire offer?") == std::vector<std::string>{"parental", "leave"});
+  CHECK(counted_terms("How much is the stipend?").empty());
+  CHECK(counted_terms("When was it founded?").empty());
+  std::vector<ExtractiveChunk> chunks = {{"g", "The Ghent office (currently 26 people) is full.", 1, ""}};
+  ExtractiveOptions o;
+  o.threshold = 0;
+  const double spaces = extractive_answer("How many parking spaces does the Ghent office have?", chunks, o).value().best_score;
+  const double people = extractive_answer("How many people does the Ghent office have?", chunks, o).value().best_score;
+  // "26 people" answers how many people; for parking spaces the unit lacks what is counted: x type_mismatch
+  CHECK(extractive_answer("How many people does the Ghent office have?", chunks, o).value().answered);
+  const double w_g = std::log(2.0 / 1.5), w_missing = std::log(2.0 / 0.5);
+  CHECK(people == Approx((3 * w_g) / (3 * w_g)).epsilon(1e-12));  // ghent, office, people all in the unit
+  CHECK(spaces == Approx(0.6 * (2 * w_g) / (2 * w_g + 2 * w_missing)).epsilon(1e-12));
+}
+
 TEST_CASE("Empty inputs give the no-answer text", "[unit]") {
   CHECK_FALSE(extractive_answer("When was Acme founded?", {}).value().answered);
   CHECK_FALSE(extractive_answer("the of and", sample_chunks()).value().answered);  // only stop words

@@ -12,8 +12,8 @@
  *   without one (PRESETS.docChatBm25);
  * - answer (docChatAnswer, options of ask()): the retrieval query drops the question's interrogative
  *   words (questionWords: false); the extractive answerer reads the top 5 chunks and answers with one
- *   unit; a unit whose chunk lacks an identifier the question names scores 0.7x (entityMismatch);
- *   threshold 0.32 (the largest mean F1 over all tuning questions with at most 5% wrong abstentions).
+ *   unit; a unit whose chunk lacks an identifier the question names scores 0.6x (entityMismatch);
+ *   threshold 0.28 (with entityMismatch: the largest mean F1 over all tuning questions with at most 5% wrong abstentions).
  * @type {Readonly<{docChat: object, docChatBm25: object, docChatAnswer: object}>}
  */
 export const PRESETS = deepFreeze({
@@ -34,7 +34,7 @@ export const PRESETS = deepFreeze({
     retrieval: { k: 10 },
   },
   // Options of ask() (web/src/answer/ask.js) that go with the doc-chat configs.
-  docChatAnswer: { answerChunks: 5, threshold: 0.32, maxSentences: 1, entityMismatch: 0.7, questionWords: false },
+  docChatAnswer: { answerChunks: 5, threshold: 0.28, maxSentences: 1, entityMismatch: 0.6, questionWords: false },
 });
 
 function deepFreeze(o) {
