@@ -356,7 +356,8 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
       cand.type_ok = matches_type(cand.unit.text, type, question);
       // "How many parking spaces ...?" is not answered by "26 people": the number must come with what is counted.
-      if (cand.type_ok && !counted.empty()) {
+      // A table row is exempt: its numbers are labelled by column names and headings, which seldom repeat the counted noun.
+      if (cand.type_ok && !counted.empty() && cand.unit.kind != UnitKind::kTableRow) {
         cand.type_ok = std::any_of(counted.begin(), counted.end(), [&](const std::string& t) {
           return cand.terms.count(t) > 0 || cand.header_terms.count(t) > 0;
         });

@@ -77,8 +77,9 @@ std::vector<std::vector<std::string>> question_entities(std::string_view questio
 
 // What a "how many" / "how much" question counts: the answer_terms of the (at most 3) words after
 // "how many" / "how much" up to a verb ("How many car parking spaces does ..." -> {"car", "park",
-// "spac"}; "How much is ..." -> {}). A number-type unit matches only when it, its header or its
-// chunk's context holds one of them.
+// "spac"}; "How much is ..." -> {}). A number-type sentence or list item matches only when it, its
+// header or its chunk's context holds one of them (table rows are exempt: their numbers are labelled
+// by column names and headings).
 std::vector<std::string> counted_terms(std::string_view question);
 
 // What a question asks for: "who"/"whom"/"whose" -> kPerson; "how many", "how much", "how long",

@@ -329,6 +329,14 @@ TEST_CASE("A how many question needs the number to come with what it counts", "[
   const double w_g = std::log(2.0 / 1.5), w_missing = std::log(2.0 / 0.5);
   CHECK(people == Approx((3 * w_g) / (3 * w_g)).epsilon(1e-12));  // ghent, office, people all in the unit
   CHECK(spaces == Approx(0.6 * (2 * w_g) / (2 * w_g + 2 * w_missing)).epsilon(1e-12));
+  // a table row is exempt: "Engineering — End of Q4 2024: 74" answers how many people worked in Engineering
+  std::vector<ExtractiveChunk> table = {{"t", "| Department | End of Q4 2024 |\n|---|---:|\n| Engineering | 74 |\n", 1, ""}};
+  auto r = extractive_answer("How many people worked in Engineering?", table, o);
+  REQUIRE(r.ok());
+  REQUIRE_FALSE(r.value().sentences.empty());
+  CHECK(r.value().sentences[0].kind == UnitKind::kTableRow);
+  const double w1 = std::log(2.0 / 1.5), w0 = std::log(2.0 / 0.5);  // engineering in the row; people, worked nowhere
+  CHECK(r.value().best_score == Approx(w1 / (w1 + 2 * w0)).epsilon(1e-12));  // no type factor
 }
 
 TEST_CASE("Empty inputs give the no-answer text", "[unit]") {
