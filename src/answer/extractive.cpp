@@ -18,6 +18,8 @@ namespace {
 constexpr std::size_t kMaxChunks = 10000;
 // A unit after the first joins the answer only when it scores at least this share of the best unit.
 constexpr double kSecondUnitRatio = 0.75;
+// question_entities returns at most this many identifiers (the first ones).
+constexpr std::size_t kMaxEntities = 16;
 
 // A small English stop-word list: function words that carry no topic.
 const std::unordered_set<std::string>& stop_words() {
@@ -138,6 +140,7 @@ std::vector<std::vector<std::string>> question_entities(std::string_view questio
     // A one-letter identifier ("revision D") is only an identifier with the word before it.
     if (tok.size() == 1 && !previous.empty()) terms.insert(terms.begin(), previous.back());
     if (!terms.empty()) out.push_back(terms);
+    if (out.size() == kMaxEntities) break;  // bounds the per-chunk check for a run-on question
     previous = std::move(terms);
   }
   return out;

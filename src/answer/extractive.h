@@ -71,7 +71,8 @@ std::vector<std::string> answer_terms(std::string_view text);
 // -> {"ls", "240"}, "Q2", "E04") and capitalized words that do not start a sentence ("Canada",
 // "Wexley Ferry" -> two); a one-letter identifier takes the word before it ("revision D" ->
 // {"revision", "d"}); a trailing possessive 's is dropped; plain numbers, month and weekday names and
-// "I" are not identifiers. A chunk names an identifier when its text or context holds those terms in a row.
+// "I" are not identifiers; at most the first 16 are returned. A chunk names an identifier when its
+// text or context holds those terms in a row.
 //   question_entities("Which company is Larkspire's distributor in Canada?")  // {{"larkspire"}, {"canada"}}
 std::vector<std::vector<std::string>> question_entities(std::string_view question);
 

@@ -282,6 +282,9 @@ TEST_CASE("Question identifiers are codes and capitalized words that do not star
   CHECK(question_entities("The team met. Who chaired it in April on Monday, and did I attend?").empty());
   CHECK(question_entities("How long does Perch Pro keep data?") == E{{"perch"}, {"pro"}});
   CHECK(question_entities("").empty());
+  std::string run_on = "Is";
+  for (int k = 0; k < 40; ++k) run_on += " Alpha" + std::to_string(k);
+  CHECK(question_entities(run_on).size() == 16);  // at most the first 16
 }
 
 TEST_CASE("A unit whose chunk lacks a question identifier is scored entity_mismatch times lower", "[unit]") {
