@@ -18,6 +18,8 @@ namespace {
 constexpr std::size_t kMaxChunks = 10000;
 // A unit after the first joins the answer only when it scores at least this share of the best unit.
 constexpr double kSecondUnitRatio = 0.75;
+// question_entities returns at most this many identifiers (the first ones).
+constexpr std::size_t kMaxEntities = 16;
 
 // A small English stop-word list: function words that carry no topic.
 const std::unordered_set<std::string>& stop_words() {
@@ -84,6 +86,66 @@ std::vector<std::string> answer_terms(std::string_view text) {
   return out;
 }
 
+std::vector<std::vector<std::string>> question_entities(std::string_view question) {
+  std::vector<std::vector<std::string>> out;
+  const auto is_edge_punct = [](unsigned char c) {
+    return c == '(' || c == ')' || c == '"' || c == '\'' || c == '?' || c == ',' || c == '.' || c == ':' || c == ';' ||
+           c == '!' || c == '[' || c == ']';
+  };
+  bool sentence_start = true;
+  std::vector<std::string> previous;  // terms of the previous word
+  std::size_t i = 0;
+  while (i < question.size()) {
+    if (question[i] == ' ' || question[i] == '\t' || question[i] == '\n' || question[i] == '\r') {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < question.size() && question[j] != ' ' && question[j] != '\t' && question[j] != '\n' && question[j] != '\r') ++j;
+    std::string_view tok = question.substr(i, j - i);
+    const bool ends_sentence = !tok.empty() && (tok.back() == '.' || tok.back() == '?' || tok.back() == '!');
+    const bool first = sentence_start;
+    i = j;
+    sentence_start = ends_sentence;
+    while (!tok.empty() && is_edge_punct(static_cast<unsigned char>(tok.front()))) tok.remove_prefix(1);
+    // "U.S." keeps its inner dots; a sentence's final dot goes.
+    while (!tok.empty() && is_edge_punct(static_cast<unsigned char>(tok.back())) &&
+           !(tok.back() == '.' && tok.size() >= 2 && tok.find('.') < tok.size() - 1)) {
+      tok.remove_suffix(1);
+    }
+    for (std::string_view poss : {std::string_view("'s"), std::string_view("\xE2\x80\x99s")}) {
+      if (tok.size() > poss.size() && tok.substr(tok.size() - poss.size()) == poss) tok.remove_suffix(poss.size());
+    }
+    if (tok.empty()) {
+      previous.clear();
+      continue;
+    }
+    bool letter = false, digit = false;
+    for (char c : tok) {
+      if (std::isalpha(static_cast<unsigned char>(c))) letter = true;
+      if (c >= '0' && c <= '9') digit = true;
+    }
+    const bool upper_start = std::isupper(static_cast<unsigned char>(tok.front())) != 0;
+    const bool code = letter && digit;  // LS-240, Q2, E04
+    // Month and weekday names date a scenario ("in April 2025") like a number does: not identifiers.
+    static const std::unordered_set<std::string> kCalendar = {
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+    const bool name = upper_start && !first && tok != "I" && !kCalendar.count(text::fold(tok));
+    std::vector<std::string> terms = answer_terms(tok);
+    if (!code && !name) {
+      previous = std::move(terms);
+      continue;
+    }
+    // A one-letter identifier ("revision D") is only an identifier with the word before it.
+    if (tok.size() == 1 && !previous.empty()) terms.insert(terms.begin(), previous.back());
+    if (!terms.empty()) out.push_back(terms);
+    if (out.size() == kMaxEntities) break;  // bounds the per-chunk check for a run-on question
+    previous = std::move(terms);
+  }
+  return out;
+}
+
 namespace {
 
 bool contains_phrase(const std::string& s, std::string_view p) {
@@ -104,6 +166,22 @@ bool has_negation(std::string_view text) {
 }
 
 }  // namespace
+
+std::vector<std::string> counted_terms(std::string_view question) {
+  static const std::unordered_set<std::string> kVerbs = {"is", "are", "was", "were", "do", "does", "did", "can",
+                                                        "could", "will", "would", "should", "must", "has", "have",
+                                                        "had", "may", "might", "shall"};
+  const auto words = raw_words(text::fold(question));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] != "how" || (words[i + 1] != "many" && words[i + 1] != "much")) continue;
+    for (std::size_t j = i + 2; j < words.size() && j < i + 5 && !kVerbs.count(words[j]); ++j) {
+      if (!stop_words().count(words[j])) out.push_back(light_stem(words[j]));
+    }
+    break;
+  }
+  return out;
+}
 
 QuestionType question_type(std::string_view question) {
   const std::string f = text::fold(question);
@@ -178,7 +256,9 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
         }
         std::size_t j = i;
         while (j < unit.size() && (std::isalpha(static_cast<unsigned char>(unit[j])) || static_cast<unsigned char>(unit[j]) >= 0x80)) ++j;
-        const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1]));
+        // A capitalized word the question names itself ("Who founded Acme Corp?") is not a name answering it.
+        const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1])) &&
+                         !contains_phrase(fq, text::fold(unit.substr(i, j - i)));
         if (cap && prev_cap && !first) return true;
         if (!first || !cap) prev_cap = cap;
         else prev_cap = false;  // the first word is capitalized by position, not by being a name
@@ -208,6 +288,9 @@ Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk
   if (!(options.type_mismatch >= 0 && options.type_mismatch <= 1)) {
     return invalid("options.type_mismatch: expected a number in [0, 1], got " + std::to_string(options.type_mismatch));
   }
+  if (!(options.entity_mismatch >= 0 && options.entity_mismatch <= 1)) {
+    return invalid("options.entity_mismatch: expected a number in [0, 1], got " + std::to_string(options.entity_mismatch));
+  }
   if (options.max_chunks < 1) return invalid("options.max_chunks: expected at least 1, got 0");
   if (chunks.size() > kMaxChunks) {
     return make_error(ErrorCode::kLimitExceeded, "chunks: at most " + std::to_string(kMaxChunks) + " allowed, got " +
@@ -229,12 +312,19 @@ Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk
   return Status::success();
 }
 
+// Does `terms` hold `run` as consecutive elements?
+bool contains_run(const std::vector<std::string>& terms, const std::vector<std::string>& run) {
+  if (run.empty()) return true;
+  return std::search(terms.begin(), terms.end(), run.begin(), run.end()) != terms.end();
+}
+
 struct Candidate {
   std::size_t chunk;
   Unit unit;
   std::unordered_set<std::string> terms;
   std::unordered_set<std::string> header_terms;  // header + chunk context
   bool type_ok = true;
+  bool entities_ok = true;  // the unit's chunk names every identifier of the question (question_entities)
   double score = 0;
 };
 
@@ -248,15 +338,33 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
 
   std::vector<Candidate> cands;
   const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
+  const auto entities = question_entities(question);
+  const auto counted = type == QuestionType::kNumber ? counted_terms(question) : std::vector<std::string>{};
   for (std::size_t c = 0; c < n_chunks; ++c) {
     std::unordered_set<std::string> context_terms;
     for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
+    // Does this chunk (text or context) name every identifier of the question, its terms in a row?
+    bool names_all = true;
+    if (!entities.empty()) {
+      const std::vector<std::string> text_terms = answer_terms(chunks[c].text);
+      const std::vector<std::string> ctx_terms = answer_terms(chunks[c].context);
+      for (const auto& e : entities) {
+        if (!contains_run(text_terms, e) && !contains_run(ctx_terms, e)) names_all = false;
+      }
+    }
     for (auto& unit : answer_units(chunks[c].text)) {
       if (unit.end - unit.start > options.max_sentence_bytes) continue;
-      Candidate cand{c, std::move(unit), {}, context_terms, true, 0};
+      Candidate cand{c, std::move(unit), {}, context_terms, true, names_all, 0};
       for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
       cand.type_ok = matches_type(cand.unit.text, type, question);
+      // "How many parking spaces ...?" is not answered by "26 people": the number must come with what is counted.
+      // A table row is exempt: its numbers are labelled by column names and headings, which seldom repeat the counted noun.
+      if (cand.type_ok && !counted.empty() && cand.unit.kind != UnitKind::kTableRow) {
+        cand.type_ok = std::any_of(counted.begin(), counted.end(), [&](const std::string& t) {
+          return cand.terms.count(t) > 0 || cand.header_terms.count(t) > 0;
+        });
+      }
       cands.push_back(std::move(cand));
     }
   }
@@ -297,7 +405,8 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   for (std::size_t c = 0; c < cands.size(); ++c) {
     double s = 0;
     for (const auto& [i, in_unit] : hits[c]) s += in_unit ? w[i] : options.header_weight * w[i];
-    cands[c].score = (total > 0 ? s / total : 0) * (cands[c].type_ok ? 1.0 : options.type_mismatch);
+    cands[c].score = (total > 0 ? s / total : 0) * (cands[c].type_ok ? 1.0 : options.type_mismatch) *
+                     (cands[c].entities_ok ? 1.0 : options.entity_mismatch);
   }
   *q_out = std::move(q);
   return cands;

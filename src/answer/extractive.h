@@ -35,6 +35,9 @@ struct ExtractiveOptions {
   std::size_t max_sentence_bytes = 1000;  // units whose source is longer are skipped (run-on text)
   double header_weight = 0.5;  // credit in [0, 1] for a question term found only in the unit's header / chunk context
   double type_mismatch = 0.6;  // score factor in [0, 1] for a unit lacking what the question type asks for
+  // Score factor in [0, 1] for a unit whose chunk (text or context) lacks an identifier the question
+  // names (question_entities: "revision D", "Q2", "Canada"): the documents then talk about another thing.
+  double entity_mismatch = 1.0;
   bool yes_no_prefix = true;   // yes/no questions: answer "Yes." / "No." (a negation in the unit) before the unit
   std::string no_answer_text = "Your documents don't say.";
 };
@@ -64,6 +67,22 @@ struct ExtractiveAnswer {
 // than 4 bytes), English stop words removed. Exposed for tests and documentation.
 std::vector<std::string> answer_terms(std::string_view text);
 
+// Identifiers a question names, each as its answer_terms: words mixing letters and digits ("LS-240"
+// -> {"ls", "240"}, "Q2", "E04") and capitalized words that do not start a sentence ("Canada",
+// "Wexley Ferry" -> two); a one-letter identifier takes the word before it ("revision D" ->
+// {"revision", "d"}); a trailing possessive 's is dropped; plain numbers, month and weekday names and
+// "I" are not identifiers; at most the first 16 are returned. A chunk names an identifier when its
+// text or context holds those terms in a row.
+//   question_entities("Which company is Larkspire's distributor in Canada?")  // {{"larkspire"}, {"canada"}}
+std::vector<std::vector<std::string>> question_entities(std::string_view question);
+
+// What a "how many" / "how much" question counts: the answer_terms of the (at most 3) words after
+// "how many" / "how much" up to a verb ("How many car parking spaces does ..." -> {"car", "park",
+// "spac"}; "How much is ..." -> {}). A number-type sentence or list item matches only when it, its
+// header or its chunk's context holds one of them (table rows are exempt: their numbers are labelled
+// by column names and headings).
+std::vector<std::string> counted_terms(std::string_view question);
+
 // What a question asks for: "who"/"whom"/"whose" -> kPerson; "how many", "how much", "how long",
 // "how large", "how quickly", "how often", "what share", "what percentage" -> kNumber; "when",
 // "what date", "which year", "what year" -> kDate; a question opening with an auxiliary verb (is, are,
@@ -74,7 +93,7 @@ const char* question_type_name(QuestionType t);
 
 // Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,
 // founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
-// words not at the unit start; kNumber: a digit; kDate: a month name, a year 1900-2099 or an ISO
+// words not at the unit start that `question` does not contain itself; kNumber: a digit; kDate: a month name, a year 1900-2099 or an ISO
 // date; kOther and kYesNo: always.
 bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});
 

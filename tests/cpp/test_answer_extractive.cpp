@@ -266,6 +266,80 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK_FALSE(matches_type("Business class needs CEO approval.", QuestionType::kPerson, "Who is the CEO?"));
   CHECK(matches_type("Attendees: Dr. Maren Okafor-Lindqvist (CEO, chair).", QuestionType::kPerson, "Who is the CEO?"));
   CHECK_FALSE(matches_type("Wind speeds are measured every second.", QuestionType::kPerson));
+  // capitalized words the question names itself are not a name answering it
+  CHECK_FALSE(matches_type("In 2019 Larkspire Instruments BV was founded in Belgium.", QuestionType::kPerson,
+                           "Who founded Larkspire Instruments?"));
+  CHECK(matches_type("It was founded in 2011 by Maren Okafor and Colm Dunleavy.", QuestionType::kPerson,
+                     "Who founded Larkspire Instruments?"));
+}
+
+TEST_CASE("Question identifiers are codes and capitalized words that do not start a sentence", "[unit]") {
+  using E = std::vector<std::vector<std::string>>;
+  CHECK(question_entities("Which company is Larkspire's distributor in Canada?") == E{{"larkspire"}, {"canada"}});
+  CHECK(question_entities("When does WS-410 hardware revision D start shipping?") == E{{"ws", "410"}, {"revision", "d"}});
+  CHECK(question_entities("What was the revenue in Q2 2025?") == E{{"q2"}});  // a plain number is a scenario value
+  // the first word of each sentence, month and weekday names and "I" are not identifiers
+  CHECK(question_entities("The team met. Who chaired it in April on Monday, and did I attend?").empty());
+  CHECK(question_entities("How long does Perch Pro keep data?") == E{{"perch"}, {"pro"}});
+  CHECK(question_entities("").empty());
+  std::string run_on = "Is";
+  for (int k = 0; k < 40; ++k) run_on += " Alpha" + std::to_string(k);
+  CHECK(question_entities(run_on).size() == 16);  // at most the first 16
+}
+
+TEST_CASE("A unit whose chunk lacks a question identifier is scored entity_mismatch times lower", "[unit]") {
+  // Both chunks cover "revision" and "shipping"; neither names "D", so every unit gets the factor.
+  std::vector<ExtractiveChunk> chunks = {
+      {"a", "Hardware revision C has been shipping since October 15, 2024.", 1, "WS-410 manual"},
+      {"b", "Revision B units shipped until October 2024.", 1, ""},
+  };
+  ExtractiveOptions o;
+  o.threshold = 0;
+  const double plain = extractive_answer("When did revision C start shipping?", chunks, o).value().best_score;
+  const double off = extractive_answer("When does revision D start shipping?", chunks, o).value().best_score;
+  o.entity_mismatch = 0.5;
+  // "C" is in chunk a: no factor; "D" is in no chunk: the factor applies
+  CHECK(extractive_answer("When did revision C start shipping?", chunks, o).value().best_score == Approx(plain).epsilon(1e-12));
+  CHECK(extractive_answer("When does revision D start shipping?", chunks, o).value().best_score == Approx(0.5 * off).epsilon(1e-12));
+  // terms of an identifier must be in a row: "D" alone elsewhere in the chunk does not name "revision D"
+  const std::vector<ExtractiveChunk> rd = {{"x", "Revision C has been shipping since October. R&D leads it.", 1, ""}};
+  ExtractiveOptions no_factor = o;
+  no_factor.entity_mismatch = 1;
+  CHECK(extractive_answer("When does revision D start shipping?", rd, o).value().best_score ==
+        Approx(0.5 * extractive_answer("When does revision D start shipping?", rd, no_factor).value().best_score).epsilon(1e-12));
+  // an identifier found only in the chunk's context (the document title) counts as named
+  CHECK(extractive_answer("When did the WS-410 revision C start shipping?", chunks, o).value().sentences[0].chunk_id == "a");
+  // with threshold 0.35 the question about revision D is refused, the one about revision C answered
+  o.threshold = 0.35;
+  CHECK(extractive_answer("When did revision C start shipping?", chunks, o).value().answered);
+  CHECK_FALSE(extractive_answer("When does revision D start shipping?", chunks, o).value().answered);
+  o.entity_mismatch = 1.5;
+  CHECK(extractive_answer("When?", chunks, o).error().code == ErrorCode::kInvalidArgument);
+}
+
+TEST_CASE("A how many question needs the number to come with what it counts", "[unit]") {
+  CHECK(counted_terms("How many car parking spaces does the Ghent office have?") == std::vector<std::string>{"car", "park", "spac"});  // light_stem, as answer_terms
+  CHECK(counted_terms("How much parental leave does Larkspire offer?") == std::vector<std::string>{"parental", "leave"});
+  CHECK(counted_terms("How much is the stipend?").empty());
+  CHECK(counted_terms("When was it founded?").empty());
+  std::vector<ExtractiveChunk> chunks = {{"g", "The Ghent office (currently 26 people) is full.", 1, ""}};
+  ExtractiveOptions o;
+  o.threshold = 0;
+  const double spaces = extractive_answer("How many parking spaces does the Ghent office have?", chunks, o).value().best_score;
+  const double people = extractive_answer("How many people does the Ghent office have?", chunks, o).value().best_score;
+  // "26 people" answers how many people; for parking spaces the unit lacks what is counted: x type_mismatch
+  CHECK(extractive_answer("How many people does the Ghent office have?", chunks, o).value().answered);
+  const double w_g = std::log(2.0 / 1.5), w_missing = std::log(2.0 / 0.5);
+  CHECK(people == Approx((3 * w_g) / (3 * w_g)).epsilon(1e-12));  // ghent, office, people all in the unit
+  CHECK(spaces == Approx(0.6 * (2 * w_g) / (2 * w_g + 2 * w_missing)).epsilon(1e-12));
+  // a table row is exempt: "Engineering — End of Q4 2024: 74" answers how many people worked in Engineering
+  std::vector<ExtractiveChunk> table = {{"t", "| Department | End of Q4 2024 |\n|---|---:|\n| Engineering | 74 |\n", 1, ""}};
+  auto r = extractive_answer("How many people worked in Engineering?", table, o);
+  REQUIRE(r.ok());
+  REQUIRE_FALSE(r.value().sentences.empty());
+  CHECK(r.value().sentences[0].kind == UnitKind::kTableRow);
+  const double w1 = std::log(2.0 / 1.5), w0 = std::log(2.0 / 0.5);  // engineering in the row; people, worked nowhere
+  CHECK(r.value().best_score == Approx(w1 / (w1 + 2 * w0)).epsilon(1e-12));  // no type factor
 }
 
 TEST_CASE("Empty inputs give the no-answer text", "[unit]") {

@@ -3,7 +3,7 @@
 // table-row and abstention behaviour through the WASM build.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ask, Collection, init, NO_ANSWER_TEXT, PRESETS, rewriteFollowUp } from '../../web/src/index.js';
+import { ask, Collection, init, NO_ANSWER_TEXT, PRESETS, questionQuery, rewriteFollowUp } from '../../web/src/index.js';
 import { fileToDocument } from '../../web/src/parse.js';
 import { createLlmClient, extractiveAnswer } from '../../web/src/llm.js';
 import { answerScores } from '../../web/src/answer/extractive.js';
@@ -152,4 +152,47 @@ test('extractiveAnswer reports the question type and unit kind and answerScores 
   assert.deepEqual(answerScores('q', []), []);
   assert.throws(() => answerScores('q', [{ text: 1 }]), (e) => e.code === 'INVALID_ARGUMENT');
   assert.throws(() => extractiveAnswer('q', chunks, { typeMismatch: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
+});
+
+test('questionQuery drops interrogative and auxiliary words and ask retrieves with it when questionWords is false', async () => {
+  assert.equal(questionQuery('How many days of PTO do employees get?'), 'days of PTO employees get?');
+  assert.equal(questionQuery('What is it?'), 'it?');
+  assert.equal(questionQuery('Who? When?'), 'Who? When?');  // nothing else left: the question as asked
+  assert.throws(() => questionQuery(1), (e) => e.code === 'INVALID_ARGUMENT');
+  const col = await Collection.create(PRESETS.docChatBm25);
+  await col.add([
+    { id: 'faq', title: 'FAQ', text: '# FAQ\n\n## How do you do it?\n\nHow does it work? How do updates work? How do I know?\n' },
+    { id: 'manual', title: 'Manual', text: '# Manual\n\n## Buttons\n\nHold the button for ten seconds to reset the logger.\n' },
+  ]);
+  const asked = await ask(col, 'How do I reset it?', { questionWords: true, threshold: 0 });
+  const stripped = await ask(col, 'How do I reset it?', { questionWords: false, threshold: 0 });
+  // with its question words the query matches the FAQ's own questions first; without them, the answer
+  assert.equal(asked.hits[0].docId, 'faq');
+  assert.equal(stripped.hits[0].docId, 'manual');
+  assert.equal(stripped.query, 'How do I reset it?');  // r.query stays the question (or its follow-up rewrite)
+  // a question that is only question words and stop words is searched as asked instead of failing
+  const r = await ask(col, 'What is it?', { questionWords: false });
+  assert.ok(Array.isArray(r.hits));
+  await assert.rejects(ask(col, 'q', { questionWords: 'no' }), (e) => e.code === 'INVALID_ARGUMENT' && /questionWords/.test(e.message));
+  col.dispose();
+});
+
+test('entityMismatch lowers the score of units whose chunk lacks an identifier the question names', async () => {
+  const col = await collection();
+  const named = await ask(col, 'Who is the CEO of Acme?', { entityMismatch: 0.5, threshold: 0 });
+  const other = await ask(col, 'Who is the CEO of Globex?', { entityMismatch: 0.5, threshold: 0 });
+  const otherPlain = await ask(col, 'Who is the CEO of Globex?', { entityMismatch: 1, threshold: 0 });
+  assert.match(named.answer, /Kari Nordmann/);
+  assert.equal(other.abstained, false);
+  // "Globex" is in no document: every unit is scored half, so the preset's threshold refuses it
+  const chunks = other.hits.slice(0, 5).map((h) => ({ id: h.chunkId, text: h.text, context: h.docId === 'leave' ? 'Leave Policy' : 'About Acme' }));
+  const full = extractiveAnswer('Who is the CEO of Globex?', chunks, { threshold: 0 }).bestScore;
+  assert.ok(full > 0);
+  assert.equal(extractiveAnswer('Who is the CEO of Globex?', chunks, { threshold: 0, entityMismatch: 0.5 }).bestScore, 0.5 * full);
+  assert.equal(otherPlain.abstained, false);
+  assert.equal((await ask(col, 'Who is the CEO of Globex?', { ...PRESETS.docChatAnswer })).abstained, true);
+  assert.equal((await ask(col, 'Who is the CEO of Acme?', { ...PRESETS.docChatAnswer })).abstained, false);
+  assert.throws(() => extractiveAnswer('q', chunks, { entityMismatch: -0.1 }), (e) => e.code === 'INVALID_ARGUMENT');
+  await assert.rejects(ask(col, 'q', { entityMismatch: 2 }), (e) => e.code === 'INVALID_ARGUMENT' && /entityMismatch/.test(e.message));
+  col.dispose();
 });

@@ -21,7 +21,7 @@ export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION } from './pipeline/collection.js';
 export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';
 export { PRESETS } from './pipeline/presets.js';
-export { ask, isFollowUp, rewriteFollowUp, documentTitle } from './answer/ask.js';
+export { ask, isFollowUp, rewriteFollowUp, questionQuery, documentTitle } from './answer/ask.js';
 export { NO_ANSWER_TEXT } from './answer/extractive.js';
 export { WorkerPool, defaultWorkers, MAX_WORKERS } from './parallel/pool.js';
 export { ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, SHARDED_BM25_FORMAT_VERSION, SHARDED_VECTOR_FORMAT_VERSION } from './parallel/sharded.js';

@@ -33,6 +33,10 @@ export interface AskClarification {
 }
 export interface AskOptions {
   k?: number; answerChunks?: number; threshold?: number; maxSentences?: number;
+  /** score factor in [0, 1] for a unit whose chunk lacks an identifier the question names (default 1) */
+  entityMismatch?: number;
+  /** keep interrogative words in the retrieval query (default true); false retrieves with questionQuery() */
+  questionWords?: boolean;
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;
   llm?: LlmClient; onText?: (delta: string) => void; signal?: AbortSignal; filter?: CollectionFilter;
   /** query clarification before answering (needs llm); default false */
@@ -41,4 +45,5 @@ export interface AskOptions {
 export function ask(collection: Collection, question: string, options?: AskOptions): Promise<AskResult>;
 export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;
 export function rewriteFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): string;
+export function questionQuery(question: string): string;
 export function documentTitle(text: string, name: string): string;

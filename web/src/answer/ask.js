@@ -3,7 +3,7 @@
 // citations) -> citations as spans of the documents. Nothing here reads files or the network itself:
 // an LLM is used only when the caller passes a client.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT } from './extractive.js';
 import { llmAnswerHooks } from './llm-hooks.js';
 
@@ -15,6 +15,27 @@ const STOP = new Set(('a about after all also an and any are as at be been befor
   + 'other our out over own same she should so some such than that the their them then there these they this those through to too '
   + 'under until up very was we were what when where which while who whom whose why will with would you your according document '
   + 'documents tell much many about get gets give given still now today current currently').split(' '));
+
+// Interrogative and auxiliary words: how a question is phrased, not what it is about. BM25's Lucene
+// stop set keeps them, so they match an FAQ's own questions rather than the answer.
+const QUESTION_WORDS = new Set(('how what which who whom whose when where why do does did is are was were can could much many '
+  + 'long may must should would').split(' '));
+
+/**
+ * The retrieval query of a question: its interrogative and auxiliary words (how, what, which, who,
+ * whom, whose, when, where, why, do, does, did, is, are, was, were, can, could, much, many, long, may,
+ * must, should, would) removed, the rest kept in order; the question itself when nothing else is left.
+ * @example
+ * questionQuery('How many days of PTO do employees get?')  // 'days of PTO employees get?'
+ * @param {string} question
+ * @returns {string}
+ * @throws {RagwasmError} INVALID_ARGUMENT
+ */
+export function questionQuery(question) {
+  expectString(question, 'question');
+  const kept = question.split(/\s+/).filter((w) => w && !QUESTION_WORDS.has(w.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')));
+  return kept.length ? kept.join(' ') : question;
+}
 
 function contentWords(text) {
   return (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? []).filter((w) => !STOP.has(w.toLowerCase()));
@@ -85,6 +106,11 @@ function hitOut(h) {
  * @param {number} [options.answerChunks=5] top hits the answerer reads (1..k)
  * @param {number} [options.threshold=0.35] extractive abstention threshold in [0, 1]
  * @param {number} [options.maxSentences=2] extractive units in the answer (1..32)
+ * @param {number} [options.entityMismatch=1] extractive score factor in [0, 1] for a unit whose chunk
+ *   lacks an identifier the question names ("revision D", "Q2", "Canada"; extractiveAnswer)
+ * @param {boolean} [options.questionWords=true] keep the question's interrogative and auxiliary words in
+ *   the retrieval query; false retrieves with questionQuery(query) (PRESETS.docChatAnswer does); the
+ *   answerer always reads the question as asked
  * @param {Array<{role: 'user'|'assistant', content: string}>} [options.history] earlier turns, oldest
  *   first: a follow-up (isFollowUp) is rewritten before retrieval (with the LLM's query_rewrite prompt
  *   when `llm` is given, else rewriteFollowUp); other questions are retrieved as asked
@@ -113,13 +139,15 @@ export async function ask(collection, question, options = {}) {
   if (collection === null || typeof collection !== 'object' || typeof collection.search !== 'function') {
     throw invalid('collection', 'a Collection', collection);
   }
-  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
+  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'entityMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
   expectString(question, 'question', { allowEmpty: false });
   if (question.trim() === '') throw invalid('question', 'a non-empty question', question);
   const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: 100 });
   const answerChunks = o.answerChunks === undefined ? Math.min(5, k) : expectInteger(o.answerChunks, 'options.answerChunks', { min: 1, max: k });
   const threshold = o.threshold === undefined ? 0.35 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
   const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
+  const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
+  const questionWords = o.questionWords === undefined ? true : expectBoolean(o.questionWords, 'options.questionWords');
   const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
   if (o.llm !== undefined && (o.llm === null || typeof o.llm.complete !== 'function')) throw invalid('options.llm', 'an LlmClient (createLlmClient)', o.llm);
@@ -141,7 +169,15 @@ export async function ask(collection, question, options = {}) {
   const searchOptions = { k };
   if (o.signal) searchOptions.signal = o.signal;
   if (o.filter !== undefined) searchOptions.filter = o.filter;
-  const hits = await collection.search(query, searchOptions);
+  const retrievalQuery = questionWords ? query : questionQuery(query);
+  let hits;
+  try {
+    hits = await collection.search(retrievalQuery, searchOptions);
+  } catch (e) {
+    // Without its question words a question can be all stop words ("What is it?"): search as asked.
+    if (retrievalQuery === query || e?.code !== 'INVALID_ARGUMENT') throw e;
+    hits = await collection.search(query, searchOptions);
+  }
   const out = { question, query, answer: NO_ANSWER_TEXT, abstained: true, mode: o.llm ? 'llm' : 'extractive', citations: [], hits: hits.map(hitOut) };
   if (hits.length === 0) return out;
   const top = hits.slice(0, answerChunks);
@@ -185,7 +221,7 @@ export async function ask(collection, question, options = {}) {
 
   // The question as asked (not the rewrite) decides the answer type; the rewrite's carried terms help coverage.
   const r = extractiveAnswer(query, top.map((h) => ({ id: h.id, text: h.text, score: h.score, context: h.title ?? '' })),
-    { maxChunks: top.length, threshold, maxSentences });
+    { maxChunks: top.length, threshold, maxSentences, entityMismatch });
   out.answer = r.text;
   out.abstained = !r.answered;
   out.citations = r.sentences.map((s) => {
