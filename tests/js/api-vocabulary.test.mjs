@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import {
-  init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError, Tokenizer, fuse, aggregateToDocuments, metrics, autotune, chunkAsync, checkLegs, vectorLeg, asEmbedder, saveBytes,
+  init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError, Tokenizer, fuse, aggregateToDocuments, metrics, autotune, chunkAsync, checkLegs, vectorLeg, asEmbedder, embedTexts, ask, saveBytes,
 } from '../../web/src/index.js';
 import { createOnnxEmbedder } from '../../web/src/onnx.js';
 import { resetDeprecations } from '../../web/src/core/deprecate.js';
@@ -257,6 +257,19 @@ test('a plain function becomes an embedder through asEmbedder and gets the kind'
   await fn.embed(['a'], { kind: 'query' });
   assert.deepEqual(seen, ['query']);
   assert.throws(() => asEmbedder(async () => []), isCode('INVALID_ARGUMENT'));
+});
+
+test('asEmbedder, embedTexts and ask refuse a revoked Proxy, throwing getters and null options with INVALID_ARGUMENT', async () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const throwing = { get embed() { throw new Error('getter'); } };
+  assert.throws(() => asEmbedder(proxy), isCode('INVALID_ARGUMENT'));
+  assert.throws(() => asEmbedder(throwing), isCode('INVALID_ARGUMENT'));
+  assert.throws(() => asEmbedder(async () => [], null), isCode('INVALID_ARGUMENT'));
+  assert.throws(() => asEmbedder(async () => [], proxy), isCode('INVALID_ARGUMENT'));
+  assert.throws(() => asEmbedder(async () => [], { dimension: 2, colour: 'red' }), isCode('INVALID_ARGUMENT'));
+  await assert.rejects(embedTexts(proxy, ['a']), isCode('INVALID_ARGUMENT'));
+  await assert.rejects(ask(proxy, 'what?'), isCode('INVALID_ARGUMENT'));
 });
 
 const STATIC_MODEL = join(repoRoot, 'models/build/static-model.bin');

@@ -2,7 +2,7 @@
 // module Worker (browser-worker.mjs): run the entry point, await a promise up to a time limit, sort
 // the outcome, then run the canary (a failing canary = the module is dead = "abort").
 import { HOSTILE_VALUES, HostileValueError } from './values.mjs';
-import { discoverEntries, invoke, argsFor, canary } from './entries.mjs';
+import { discoverEntries, invoke, argsFor, canary, ITEM_ECHOES } from './entries.mjs';
 
 /** Returns runCall(call) → {outcome, code?, detail?, dead} for the loaded package `api`. */
 export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
@@ -12,7 +12,7 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
   // First non-finite number in a result (NaN/±Infinity anywhere in it), or null. Iterative, bounded.
   // Objects that are the caller's own hostile value (e.g. `details` handed to new RagwasmError and
   // kept as given) are echoes, not results the library computed: they are not searched.
-  function findNonFinite(root, echoed) {
+  function findNonFinite(root, echoed, echoedItems = []) {
     const stack = [[root, 'result']];
     const seen = new Set([echoed]);
     let budget = 200000;
@@ -20,7 +20,7 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
       const [v, path] = stack.pop();
       if (Object.is(v, echoed)) continue;
       if (typeof v === 'number') {
-        if (!Number.isFinite(v)) return `${path} = ${v}`;
+        if (!Number.isFinite(v) && !echoedItems.some((x) => Object.is(x, v))) return `${path} = ${v}`;
         continue;
       }
       if (v === null || typeof v !== 'object' || seen.has(v)) continue;
@@ -77,7 +77,11 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
     } catch (err) {
       return errorInfo(err);
     }
-    const bad = findNonFinite(result, hostile);
+    let items = [];
+    if (ITEM_ECHOES.has(e.id)) {
+      try { if (Array.isArray(hostile) && hostile.length <= 1000) items = Array.from(hostile); } catch { items = []; }
+    }
+    const bad = findNonFinite(result, hostile, items);
     try { if (result && typeof result.dispose === 'function' && result !== api) result.dispose(); } catch { /* already disposed, or not ours */ }
     if (bad) return { outcome: 'nan', detail: bad.slice(0, 200) };
     return { outcome: 'ok' };

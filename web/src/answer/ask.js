@@ -3,7 +3,7 @@
 // citations) -> citations as spans of the documents. Nothing here reads files or the network itself:
 // an LLM is used only when the caller passes a client.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT } from './extractive.js';
 import { llmAnswerHooks } from './llm-hooks.js';
 
@@ -136,7 +136,7 @@ function hitOut(h) {
  *   LLM client's errors
  */
 export async function ask(collection, question, options = {}) {
-  if (collection === null || typeof collection !== 'object' || typeof collection.search !== 'function') {
+  if (!isObject(collection) || !hasMethod(collection, 'search')) {
     throw invalid('collection', 'a Collection', collection);
   }
   const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'entityMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);

@@ -7,7 +7,7 @@
 // asEmbedder() adapts what users already have (a plain async function, or an object with embed /
 // embedSync) to the contract; embedTexts() calls it and checks every vector it returns.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectBoolean, expectFunction, expectInteger, expectOptions, expectString, invalid, isArray, isInstance } from '../core/validate.js';
+import { expectArray, expectBoolean, expectFunction, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isObject } from '../core/validate.js';
 
 /** Largest vector dimension an embedder may declare (as VectorIndex). */
 export const MAX_EMBEDDER_DIMENSION = 8192;
@@ -28,23 +28,30 @@ const KINDS = ['query', 'document'];
  * @throws {RagwasmError} INVALID_ARGUMENT when `value` fits none of the shapes or no dimension is known
  */
 export function asEmbedder(value, options = {}) {
-  const name = options.name ?? 'options.embedder';
-  if (value && typeof value === 'object' && value.__ragwasmEmbedder === true) return value;
+  const opts = expectOptions(options, 'asEmbedder options', ['name', 'dimension', 'id']);
+  const name = opts.name === undefined ? 'options.embedder' : expectString(opts.name, 'options.name', { maxLength: 200 });
+  const shapes = 'an embedder: an object with embed(texts, {kind}) and dimension, a StaticEmbedder, or an async function texts => vectors';
+  // A revoked Proxy or an object whose getters throw is not an embedder: every read below is guarded.
+  if (value !== null && typeof value === 'object' && !isObject(value)) throw invalid(name, shapes, value);
   let embed;
   let embedSync;
   let declared;
-  let id = options.id;
-  if (typeof value === 'function') {
-    embed = (texts, o) => value(texts, o);
-  } else if (value !== null && typeof value === 'object' && (typeof value.embed === 'function' || typeof value.embedSync === 'function')) {
-    declared = value.dimension ?? value.dims ?? undefined;
-    if (id === undefined && typeof value.id === 'string') id = value.id;
-    if (typeof value.embedSync === 'function') embedSync = (texts, o) => value.embedSync(texts, o);
-    embed = typeof value.embed === 'function' ? (texts, o) => value.embed(texts, o) : async (texts, o) => embedSync(texts, o);
-  } else {
-    throw invalid(name, 'an embedder: an object with embed(texts, {kind}) and dimension, a StaticEmbedder, or an async function texts => vectors', value);
+  let id = opts.id;
+  try {
+    if (value && typeof value === 'object' && value.__ragwasmEmbedder === true) return value;
+    if (typeof value === 'function') {
+      embed = (texts, o) => value(texts, o);
+    } else if (value !== null && typeof value === 'object' && (typeof value.embed === 'function' || typeof value.embedSync === 'function')) {
+      declared = value.dimension ?? value.dims ?? undefined;
+      if (id === undefined && typeof value.id === 'string') id = value.id;
+      if (typeof value.embedSync === 'function') embedSync = (texts, o) => value.embedSync(texts, o);
+      embed = typeof value.embed === 'function' ? (texts, o) => value.embed(texts, o) : async (texts, o) => embedSync(texts, o);
+    }
+  } catch {
+    throw invalid(name, shapes, value);
   }
-  const dim = options.dimension ?? (declared === null ? undefined : declared);
+  if (embed === undefined) throw invalid(name, shapes, value);
+  const dim = opts.dimension ?? (declared === null ? undefined : declared);
   if (dim === undefined) {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: its vector dimension is unknown; pass { dimension } with it`);
   }
