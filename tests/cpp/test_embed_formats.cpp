@@ -20,7 +20,8 @@ TEST_CASE("a static model saved by format v1 loads and embeds as when it was sav
   REQUIRE(model.ok());
   REQUIRE(model.value().dims() == 8);
   REQUIRE(model.value().vocab_size() == 10);
-  for (const auto& e : fixture_expected("v1")["static_model"]) {
+  const auto expected = fixture_expected("v1");  // held: a range-for over a member of a temporary dangles
+  for (const auto& e : expected["static_model"]) {
     const auto want = e["vector"].get<std::vector<float>>();
     const auto got = model.value().embed(e["text"].get<std::string>());
     INFO("text " << e["text"]);
