@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Collection, init, parsePipelineConfig, RagwasmError } from '../../web/src/index.js';
 import { experimentReportHtml, parseExperimentGrid, planExperiment, runExperiment } from '../../web/src/llm.js';
 import { main } from '../../web/cli/ragwasm.mjs';
-import { captureIo, repoRoot } from './helpers.mjs';
+import { captureIo, repoRoot, requireStaticModel } from './helpers.mjs';
 import { openaiJson, ProtocolTestDouble } from './llm-protocol-double.mjs';
 
 let double;
@@ -289,7 +289,7 @@ test('#16 the rerank section is honoured: rerank type llm goes through answer.re
 });
 
 test('#16 every chunker strategy runs from a grid, semantic and a dense leg with the default static model', async (t) => {
-  if (!existsSync(join(repoRoot, 'models/build/static-model.bin'))) return t.skip('the static model is not built (node scripts/build-assets.mjs)');
+  requireStaticModel();
   const r = await runExperiment({ base: { ...BASE, answerer: { type: 'none' } },
     cells: [{ name: 'semantic', config: { chunker: { strategy: 'semantic', chunkSize: null, maxChunkSize: 300 } } },
       { name: 'sentence', config: { chunker: { strategy: 'sentence', chunkSize: 200 } } },

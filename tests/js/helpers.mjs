@@ -25,6 +25,14 @@ export function skipUnlessShared(t, relative) {
 /** Which WASM build this run tests: RAGWASM_BUILD=debug|release (default release). */
 export const build = process.env.RAGWASM_BUILD ?? 'release';
 
+// The default static model is built by the test pipeline itself (native stage, scripts/build-assets.mjs),
+// so a missing file is a broken build: tests that need it fail with this message instead of skipping.
+export const STATIC_MODEL_PATH = join(repoRoot, 'models/build/static-model.bin');
+export function requireStaticModel() {
+  if (!existsSync(STATIC_MODEL_PATH)) throw new Error(`${STATIC_MODEL_PATH} is missing: build it with node scripts/build-assets.mjs`);
+  return STATIC_MODEL_PATH;
+}
+
 /**
  * Deterministic test embedder (no model): a `dims`-dim hashed bag of the [a-z]+ words (FNV-1a 32).
  * `weighted` adds 1 + (hash mod 7) / 3 per word instead of 1, so values are not small integers;

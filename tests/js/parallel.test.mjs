@@ -5,14 +5,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
   init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError,
   WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, defaultWorkers,
 } from '../../web/src/index.js';
-import { repoRoot, seededRandom, skipUnlessShared } from './helpers.mjs';
+import { repoRoot, requireStaticModel, seededRandom, skipUnlessShared } from './helpers.mjs';
 
 await init();
 
@@ -198,7 +198,7 @@ test('terminate() rejects pending and later calls with DISPOSED; an idle pool do
 });
 
 test('the parallel static embedder returns StaticEmbedder vectors bit for bit', async (t) => {
-  if (!existsSync(STATIC_MODEL)) return t.skip('models/build/static-model.bin is missing (node scripts/build-assets.mjs)');
+  requireStaticModel();
   const data = scifact(t);
   if (!data) return;
   const texts = data.docs.slice(0, 1500).map((d) => `${d.title} ${d.text}`);
@@ -223,7 +223,7 @@ test('the parallel static embedder returns StaticEmbedder vectors bit for bit', 
 });
 
 test('Collection.create({workers: 2}) embeds across Workers and saves the same bytes as workers: 1', async (t) => {
-  if (!existsSync(STATIC_MODEL)) return t.skip('models/build/static-model.bin is missing (node scripts/build-assets.mjs)');
+  requireStaticModel();
   const data = scifact(t);
   if (!data) return;
   const docs = data.docs.slice(0, 400).map(({ id, title, text }) => ({ id, title, text }));

@@ -13,6 +13,7 @@ import os from 'node:os';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/index.js';
+import { seededRandom } from '../../../web/src/goldens/split.js';
 
 function load() {
   return os.loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -27,17 +28,6 @@ function corpus(ctx, repeats) {
   return docs;
 }
 
-// mulberry32
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6D2B79F5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function build(workers, docs, model) {
   const pool = await WorkerPool.create({ workers });
@@ -84,7 +74,7 @@ export default {
 
     const n = ctx.quick ? 200_000 : 1_000_000;
     const dim = 100;
-    const rand = rng(18);
+    const rand = seededRandom(18);
     const flat = new Float32Array(n * dim);
     for (let i = 0; i < flat.length; i++) flat[i] = rand() * 2 - 1;
     const queries = Array.from({ length: 16 }, () => Float32Array.from({ length: dim }, () => rand() * 2 - 1));
