@@ -26,6 +26,7 @@ function machine() {
     node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.arch()}`,
     cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30), date: new Date().toISOString(),
+    loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
   };
 }
 
@@ -55,6 +56,10 @@ export function makeContext(suiteName, { quick = false } = {}) {
       return stats(samples);
     },
     stats,
+    /** A number for a table cell: thousands separators, `digits` decimals. */
+    num(v, digits = 0) {
+      return Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : String(v);
+    },
     table(title, columns, rows) {
       const lines = [`\n### ${title}\n`, `| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`];
       for (const r of rows) lines.push(`| ${r.map(fmt).join(' | ')} |`);
@@ -63,6 +68,16 @@ export function makeContext(suiteName, { quick = false } = {}) {
     },
     record(key, value) {
       json.results[key] = value;
+    },
+    /**
+     * Records one row of the README speed table (scripts/speed-table.mjs renders them): `ratio` is the
+     * measured ratio against the peer of the same run (or the measured value itself when `peer` is empty),
+     * `target` `{ min }` or `{ max }` on that number; the verdict is computed from them, never written by hand.
+     */
+    speed({ id, what, ragwasm, peer = '', ratio, ratioText, target = null, targetText = '', note = '' }) {
+      if (typeof id !== 'string' || !id) throw new Error('ctx.speed: id must be a non-empty string');
+      if (!Number.isFinite(ratio)) throw new Error(`ctx.speed(${id}): ratio must be a finite number, got ${ratio}`);
+      (json.speed ??= []).push({ id, what, ragwasm, peer, ratio, ratioText: ratioText ?? `${fmt(ratio)}×`, target, targetText, note });
     },
     shared(rel) {
       const p = join(sharedRoot, rel);
@@ -105,6 +120,7 @@ async function main() {
       ctx.json.error = String(e);
     }
     ctx.json.seconds = (performance.now() - t0) / 1000;
+    ctx.json.machine.loadAverageEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
     const out = join(repoRoot, 'bench-results', `${suite.name}.json`);
     writeFileSync(out, JSON.stringify(ctx.json, null, 2));
     process.stdout.write(`\n(${name}: ${ctx.json.seconds.toFixed(1)} s, JSON in ${out})\n`);

@@ -184,5 +184,24 @@ export default {
       ]);
     ctx.record('scifact', results);
     ctx.record('ratios', ratios);
+    const n = ctx.num;
+    ctx.speed({
+      id: 'bm25-queries', what: `BM25 SciFact top-10 queries/s, WASM via the JS API (${ds.queries.length} queries)`,
+      ragwasm: `${n(r.top10.qps)} q/s wall, ${n(r.top10.cpuQps)} CPU`, peer: `${fastest} ${n(results[fastest].top10.qps)} q/s wall`,
+      ratio: ratios.cpuQpsVsFastestPeer, ratioText: `${n(ratios.qpsVsFastestPeer, 1)}× wall, ${n(ratios.cpuQpsVsFastestPeer, 1)}× CPU`,
+      target: { min: 20 }, targetText: '≥ 20× (CPU)',
+    });
+    ctx.speed({
+      id: 'bm25-build', what: `BM25 index build, SciFact (${ds.corpus.length} docs), one core`,
+      ragwasm: `${n(r.buildMs)} ms wall, ${n(r.buildCpuMs)} ms CPU`, peer: `${quickest} ${n(results[quickest].buildMs)} ms wall, ${n(results[quickest].buildCpuMs)} ms CPU`,
+      ratio: ratios.buildCpuSpeedupVsQuickestPeer, ratioText: `${n(ratios.buildCpuSpeedupVsQuickestPeer, 1)}× CPU, ${n(ratios.buildSpeedupVsFastestPeer, 1)}× wall`,
+      target: { min: 5 }, targetText: '≥ 5× (CPU)',
+    });
+    ctx.speed({
+      id: 'bm25-memory', what: 'BM25 index memory, SciFact',
+      ragwasm: `${n(r.memoryBytes / 1e6, 1)} MB`, peer: `${leanest} ${n(results[leanest].memoryBytes / 1e6, 1)} MB`,
+      ratio: ratios.memoryVsLeanestPeer, ratioText: `${n(ratios.memoryVsLeanestPeer, 2)}×`,
+      target: { max: 0.5 }, targetText: '≤ 0.5×',
+    });
   },
 };

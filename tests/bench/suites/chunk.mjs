@@ -50,6 +50,7 @@ export default {
   description: 'chunking MB/s per strategy via the JS API vs LangChain.js (same process) and native',
   async run(ctx) {
     const reps = ctx.quick ? 3 : 9;
+    const vsPeer = [];   // [corpus + config, texts ratio, chunk() ratio] of every configuration with a LangChain.js peer
     for (const [corpus, rel, ext] of [['markdown-docs', 'data/markdown-docs', '.md'], ['sec-filings text', 'data/sec-filings/text', '.txt']]) {
       const dir = ctx.shared(rel);
       if (!dir) {
@@ -83,6 +84,7 @@ export default {
         r.ratioCpu = peer ? peer.cpuMs / ours.cpuMs : null;
         r.ratioCpuChunkObjects = peer ? peer.cpuMs / objects.cpuMs : null;
         ctx.record(`${corpus} ${c.label}`, { mb, files: files.length, ...r });
+        if (peer) vsPeer.push([`${corpus} ${c.label}`, r.ratioCpu, r.ratioCpuChunkObjects]);
         const f = (x) => (x === null ? '—' : x);
         rows.push([c.label, count, r.oursTexts.cpuMBs, r.oursChunkObjects.cpuMBs, peer ? r.langchain.cpuMBs : '—',
           f(r.ratioCpu && `${r.ratioCpu.toFixed(1)}x`), f(r.ratioCpuChunkObjects && `${r.ratioCpuChunkObjects.toFixed(1)}x`),
@@ -90,6 +92,20 @@ export default {
       }
       ctx.table(`Chunking ${corpus} (${files.length} files, ${mb.toFixed(2)} MB; MB/s in CPU time)`,
         ['config', 'chunks', 'ours chunkTexts', 'ours chunk()', 'LangChain.js', 'ratio texts', 'ratio chunk()', 'ratio (wall)', 'native'], rows);
+    }
+    if (vsPeer.length) {
+      for (const [col, label] of [[1, '`chunkTexts` (texts)'], [2, '`chunk()` (full chunk objects)']]) {
+        const sorted = [...vsPeer].sort((a, b) => a[col] - b[col]);
+        const worst = sorted[0];
+        const below = sorted.filter((x) => x[col] < 5).map((x) => `${x[0]} ${x[col].toFixed(1)}×`);
+        ctx.speed({
+          id: `chunk-${col === 1 ? 'texts' : 'objects'}`,
+          what: `recursive/markdown chunking ${label}, ${vsPeer.length} configurations, CPU time`,
+          ragwasm: `${ctx.num(sorted.length - below.length)} of ${vsPeer.length} ≥ 5×`, peer: 'LangChain.js',
+          ratio: worst[col], ratioText: `${worst[col].toFixed(1)}–${sorted[sorted.length - 1][col].toFixed(1)}×`,
+          target: { min: 5 }, targetText: '≥ 5× on all (worst shown)', note: below.length ? `below 5×: ${below.join(', ')}` : '',
+        });
+      }
     }
   },
 };

@@ -185,6 +185,14 @@ async function flatSection(ctx, native) {
           `${reference.scanPctOfCeiling.toFixed(0)}% (CPU ${reference.scanPctOfCeilingCpu.toFixed(0)}%)`,
           target ? `${target}: scan at ${(100 * (bytes / 1e9 / (ref.search.wall.median / 1000)) / target).toFixed(0)}%, read ceiling at ${(100 * (bytes / 1e9 / (ref.read.wall.median / 1000)) / target).toFixed(0)}%` : '-']);
       }
+      if (TARGET_GBS[storage] && n === shapes[0][0]) {
+        const ceiling = reference ? `; ${reference.scanPctOfCeiling.toFixed(0)} % of this machine's read-only pass over the same bytes (${reference.read.gbPerS.toFixed(1)} GB/s)` : '';
+        ctx.speed({
+          id: `flat-${storage}`, what: `flat exact top-10 scan, ${ctx.num(n)} × ${dim} ${storage}, WASM via the JS API`,
+          ragwasm: `${gbs.toFixed(1)} GB/s${ceiling}`, peer: '', ratio: gbs, ratioText: `${gbs.toFixed(1)} GB/s`,
+          target: { min: TARGET_GBS[storage] }, targetText: `≥ ${TARGET_GBS[storage]} GB/s`,
+        });
+      }
       ctx.record(`flat ${n}x${dim} ${storage}`, { n, dim, storage, bytes, addMs, wasm: { medianMs: t.wall.median, minMs: t.wall.min, p95Ms: t.wall.p95, cpuMedianMs: t.cpu.median, gbPerS: gbs, bestRepGbPerS: bestGbs, cpuGbPerS: cpuGbs }, reference, target: TARGET_GBS[storage] ?? null, native: nat ?? null });
     }
     const js = timeCalls(ctx, () => jsBruteForce(data, n, dim, q), { warmup: 2, reps: ctx.quick ? 3 : 5 });
@@ -315,6 +323,13 @@ async function compareHnsw(ctx, key, title, data, n, dim, queries, nq, native) {
   const theirs = best['hnswlib-wasm 0.8.2'];
   if (ours && theirs) {
     ctx.record(`hnsw ${key} speedup vs hnswlib-wasm at recall 0.95 (f32)`, { wall: ours.qps / theirs.qps, cpu: ours.cpuQps / theirs.cpuQps });
+    ctx.speed({
+      id: `hnsw-${key}`, what: `HNSW queries/s at recall@10 ≥ 0.95, ${title}`,
+      ragwasm: `${ctx.num(ours.cpuQps)} q/s CPU (recall ${ours.recall.toFixed(3)}, ef ${ours.ef})`,
+      peer: `hnswlib-wasm ${ctx.num(theirs.cpuQps)} q/s CPU (${theirs.recall.toFixed(3)}, ef ${theirs.ef})`,
+      ratio: ours.cpuQps / theirs.cpuQps, ratioText: `${(ours.cpuQps / theirs.cpuQps).toFixed(1)}× CPU, ${(ours.qps / theirs.qps).toFixed(1)}× wall`,
+      target: { min: 2 }, targetText: '≥ 2× (CPU)',
+    });
   }
 }
 

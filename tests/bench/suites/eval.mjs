@@ -65,6 +65,11 @@ export default {
       queries, depth, measures: result.measures.length, buildMs, wasm: { medianMs: t.median, p95Ms: t.p95, cpuMedianMs: cpuMedian }, native,
       map: result.aggregate.map,
     });
+    ctx.speed({
+      id: 'eval', what: `${ctx.num(queries)} queries × ${ctx.num(depth)} results, all ${result.measures.length} trec_eval measures, WASM via the JS API`,
+      ragwasm: `${ctx.num(cpuMedian)} ms CPU (${ctx.num(t.median)} ms wall)`, peer: '', ratio: cpuMedian, ratioText: `${ctx.num(cpuMedian)} ms CPU`,
+      target: { max: 1000 }, targetText: '< 1 s (CPU)',
+    });
     ctx.table('trec_eval-exact evaluation (all measures)', ['queries x depth', 'measures', 'build run+qrels ms (JS API)', 'evaluate ms WASM median', 'p95', 'WASM CPU ms median', 'native ms median', 'native CPU ms', 'MAP WASM', 'MAP native'],
       [[`${queries} x ${depth}`, result.measures.length, buildMs, t.median, t.p95, cpuMedian, native ? native.median_ms : 'not built', native ? native.cpu_median_ms : '', result.aggregate.map, native ? native.map : '']]);
   },

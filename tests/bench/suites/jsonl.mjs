@@ -75,6 +75,11 @@ export default {
     };
     ctx.table(`Export / import (median of ${reps} after 1 warm-up)`, ['operation', 'median ms', 'p95 ms', 'chunks/s'],
       Object.entries(results).map(([k, v]) => [label[k], v.median, v.p95, info.chunks / (v.median / 1000)]));
+    ctx.speed({
+      id: 'jsonl-import', what: `Collection JSONL import with vectors, ${ctx.num(info.chunks)} chunks (no re-embedding)`,
+      ragwasm: `${ctx.num(results.importVectors.median)} ms`, peer: `building the same with \`add()\` ${ctx.num(buildMs)} ms`,
+      ratio: buildMs / results.importVectors.median, ratioText: `${(buildMs / results.importVectors.median).toFixed(1)}× faster than re-indexing`,
+    });
     kept.dispose();
     lean.dispose();
     embedder.dispose();

@@ -168,6 +168,16 @@ export default {
       paddedTokens: { input: padInput, lengthSorted: padSorted }, truncatedPassages: truncated.size, int8VsFp32: { maxAbsDiff: quantError, minCosine: minCos },
       loadavg: os.loadavg(), variants: result,
     });
+    for (const [key, label] of [['ragwasm-fp32-length', 'fp32'], ['ragwasm-int8-length', 'int8']]) {
+      const v = result[key];
+      if (!v?.speedupVsTransformersJs) continue;
+      ctx.speed({
+        id: `onnx-${label}-node`, what: `neural embedding, MiniLM-L6-shaped BERT (random weights, real vocab), ${n} SciFact passages, ${label}, Node, ${threads} thread(s), length-bucketed`,
+        ragwasm: `${v.passagesPerS.toFixed(2)} passages/s`, peer: `transformers.js ${tfVersion} ${(n / (v.medianMs * v.speedupVsTransformersJs / 1000)).toFixed(2)} passages/s (same ORT module: ${sameOrt})`,
+        ratio: v.speedupVsTransformersJs, ratioText: `${v.speedupVsTransformersJs.toFixed(2)}×`, target: { min: 1.3 }, targetText: '≥ 1.3×',
+        note: `max |diff| ${v.maxAbsDiffVsTransformersJs?.toExponential(1)}; sorting by length saves ${(100 * (1 - padSorted / padInput)).toFixed(0)} % of padded tokens`,
+      });
+    }
     for (const v of variants) await v.dispose();
     tokenizer.dispose();
     if (process.env.RAGWASM_BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium')) {  // RAGWASM_BENCH_BROWSER=0 skips Chromium
@@ -207,6 +217,14 @@ async function browserRun(ctx, { texts, threads, reps, skip, labels }) {
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   ctx.table(`The same in headless Chromium (${r.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}), onnxruntime-web ${r.ortVersion} WASM, ${threads} thread(s); load ${load}`,
     ['runner', 'weights', 'batching', 'median s', 'passages/s', 'speed-up vs transformers.js (same weights)', 'max |diff| vs transformers.js'], rows);
+  const fp32 = med['ragwasm-fp32-length'] && med['tjs-fp32'] ? med['tjs-fp32'] / med['ragwasm-fp32-length'] : null;
+  if (fp32) {
+    ctx.speed({
+      id: 'onnx-fp32-chromium', what: `neural embedding, the same fp32 model, ${texts.length} passages, headless Chromium, ${threads} thread(s), length-bucketed`,
+      ragwasm: `${(texts.length / (med['ragwasm-fp32-length'] / 1000)).toFixed(2)} passages/s`, peer: `transformers.js ${(texts.length / (med['tjs-fp32'] / 1000)).toFixed(2)} passages/s`,
+      ratio: fp32, ratioText: `${fp32.toFixed(2)}×`, target: { min: 1.3 }, targetText: '≥ 1.3×',
+    });
+  }
   ctx.json.results.onnx.chromium = { userAgent: r.userAgent, onnxruntimeWeb: r.ortVersion, transformersJsOrt: r.tfOrt, loadavg: os.loadavg(),
     variants: Object.fromEntries(r.variants.map((v) => [v.key, { medianMs: med[v.key], samples: v.samples, passagesPerS: texts.length / (med[v.key] / 1000), maxAbsDiffVsTransformersJs: v.maxAbsDiff }])) };
 }

@@ -79,5 +79,10 @@ export default {
     ctx.record('core', { name: core.name, tarball: core.size, unpacked: core.unpackedSize, files: core.entryCount, targetTarball: TARGET_TARBALL, met: core.size <= TARGET_TARBALL, leaked });
     ctx.record('model', { name: model.name, tarball: model.size, unpacked: model.unpackedSize, files: model.entryCount, hasModelBin });
     ctx.record('install', install);
+    ctx.speed({
+      id: 'package-tarball', what: `npm tarball of ${core.name} (the model ships in ${model.name}, ${kB(model.size)} kB)`,
+      ragwasm: `${kB(core.size)} kB (${core.entryCount} files)`, peer: '', ratio: core.size / 1000, ratioText: `${kB(core.size)} kB`,
+      target: { max: TARGET_TARBALL / 1000 }, targetText: `≤ ${kB(TARGET_TARBALL)} kB`,
+    });
   },
 };

@@ -65,6 +65,13 @@ export default {
       padded32: { ragwasmMs: oursPadded.median, transformersjsMs: refPadded.median, speedup: refPadded.median / oursPadded.median },
       native,
     });
+    ctx.speed({
+      id: 'tokenizer', what: `WordPiece tokenizer, ${texts.length} SciFact documents (${ctx.num(tokens)} tokens)`,
+      ragwasm: `${ctx.num(oursAll.median)} ms`, peer: `transformers.js ${ctx.num(refAll.median)} ms`,
+      ratio: refAll.median / oursAll.median,
+      ratioText: `${(refAll.median / oursAll.median).toFixed(1)}× (${(refPadded.median / oursPadded.median).toFixed(1)}× batched + padded)`,
+      target: { min: 10 }, targetText: '≥ 10×',
+    });
     ours.dispose();
     rmSync(root, { recursive: true, force: true });
 
