@@ -7,6 +7,13 @@ import { VectorIndex } from '../retrieve/dense.js';
 import { StaticEmbedder } from '../embed/embed.js';
 import { RagwasmError } from '../core/errors.js';
 
+// ids[i] with the vector flat[i*dim ..]: VectorIndex.add / upsert items (views, no copy)
+function vectorItems(dim, ids, flat) {
+  const items = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) items[i] = { id: ids[i], vector: flat.subarray(i * dim, (i + 1) * dim) };
+  return items;
+}
+
 /** @internal */
 export function createHost() {
   const objects = new Map();
@@ -31,8 +38,16 @@ export function createHost() {
     'bm25.add'(handle, docs) {
       return get(handle).index.add(docs);
     },
-    'bm25.remove'(handle, ids) {
-      return get(handle).index.remove(ids);
+    'bm25.upsert'(handle, docs) {
+      return get(handle).index.upsert(docs);
+    },
+    'bm25.remove'(handle, ids, options) {
+      return get(handle).index.remove(ids, options ?? {});
+    },
+    // the ids of `ids` this shard does not hold
+    'bm25.missing'(handle, ids) {
+      const { index } = get(handle);
+      return ids.filter((id) => !index.has(id));
     },
     'bm25.stats'(handle) {
       return get(handle).index.collectionStats();
@@ -55,12 +70,23 @@ export function createHost() {
     // ids[i] with vector flat[i*dim ..] and global insertion ordinal ordinals[i]
     'vector.add'(handle, ids, flat, ordinals) {
       const shard = get(handle);
-      const dim = shard.index.dimension;
-      const items = new Array(ids.length);
-      for (let i = 0; i < ids.length; i++) items[i] = { id: ids[i], vector: flat.subarray(i * dim, (i + 1) * dim) };
-      const summary = shard.index.add(items);
+      const summary = shard.index.add(vectorItems(shard.index.dimension, ids, flat));
       for (let i = 0; i < ids.length; i++) shard.ordinal.set(ids[i], ordinals[i]);
       return summary;
+    },
+    // as vector.add, replacing ids the shard holds (a replaced id takes its new, newest ordinal)
+    'vector.upsert'(handle, ids, flat, ordinals) {
+      const shard = get(handle);
+      const summary = shard.index.upsert(vectorItems(shard.index.dimension, ids, flat));
+      for (let i = 0; i < ids.length; i++) {
+        shard.ordinal.delete(ids[i]);  // Map order = insertion order, as the index's
+        shard.ordinal.set(ids[i], ordinals[i]);
+      }
+      return summary;
+    },
+    'vector.missing'(handle, ids) {
+      const { index } = get(handle);
+      return ids.filter((id) => !index.has(id));
     },
     // the shard's VectorIndex bytes, and its ids with their global insertion ordinals
     'vector.toBytes'(handle) {
