@@ -185,3 +185,26 @@ test('ShardedVectorIndex upsert, remove and id filters equal VectorIndex (ties i
     await pool.terminate();
   }
 });
+
+test('a sharded BM25 add larger than one piece (2,048 per message) is all or nothing and equals one index', async () => {
+  const rand = seededRandom(5);
+  const words = ['heart', 'blood', 'cell', 'gene', 'virus', 'protein', 'brain', 'liver', 'tumor', 'insulin'];
+  const docs = Array.from({ length: 5000 }, (_, i) => ({ id: `d${i}`, text: Array.from({ length: 8 }, () => words[Math.floor(rand() * words.length)]).join(' ') }));
+  const sharded = await ShardedBm25Index.create({}, { workers: 2 });
+  const one = Bm25Index.create({});
+  try {
+    const bad = docs.slice();
+    bad[4800] = { id: 'x', text: 5 };
+    await assert.rejects(sharded.add(bad), (e) => e.code === 'INVALID_ARGUMENT' && /docs\[4800\]/.test(e.message));
+    assert.equal(sharded.size, 0);
+    assert.deepEqual(await sharded.collectionStats().then((s) => s.documents), 0, 'the pieces other shards took were removed again');
+    const twice = [...docs.slice(0, 4999), { id: 'd1', text: 'heart' }];
+    await assert.rejects(sharded.add(twice), (e) => e.code === 'DUPLICATE_ID' && /docs\[4999\]/.test(e.message));
+    assert.deepEqual(await sharded.add(docs), one.add(docs));
+    const qs = ['heart blood', 'gene virus protein', 'insulin'];
+    assert.deepEqual(await sharded.searchMany(qs, { k: 50 }), qs.map((q) => one.search(q, { k: 50 })));
+  } finally {
+    one.dispose();
+    await sharded.dispose();
+  }
+});

@@ -35,14 +35,21 @@ export function createHost() {
       objects.set(handle, { index: Bm25Index.fromBytes(bytes) });
       return get(handle).index.size;
     },
+    // every write bumps the shard's version (bm25.setGlobalDf applies only to the version it was computed for)
     'bm25.add'(handle, docs) {
-      return get(handle).index.add(docs);
+      const shard = get(handle);
+      shard.version = (shard.version ?? 0) + 1;
+      return shard.index.add(docs);
     },
     'bm25.upsert'(handle, docs) {
-      return get(handle).index.upsert(docs);
+      const shard = get(handle);
+      shard.version = (shard.version ?? 0) + 1;
+      return shard.index.upsert(docs);
     },
     'bm25.remove'(handle, ids, options) {
-      return get(handle).index.remove(ids, options ?? {});
+      const shard = get(handle);
+      shard.version = (shard.version ?? 0) + 1;
+      return shard.index.remove(ids, options ?? {});
     },
     // the ids of `ids` this shard does not hold
     'bm25.missing'(handle, ids) {
@@ -50,10 +57,19 @@ export function createHost() {
       return ids.filter((id) => !index.has(id));
     },
     'bm25.stats'(handle) {
-      return get(handle).index.collectionStats();
+      const shard = get(handle);
+      return { ...shard.index.collectionStats(), version: shard.version ?? 0 };
     },
     'bm25.setGlobal'(handle, stats) {
       get(handle).index.setGlobalStats(stats);
+      return true;
+    },
+    // df aligned to this shard's dictionary as bm25.stats returned it at `version`; false (nothing set)
+    // when a write came in between
+    'bm25.setGlobalDf'(handle, version, documents, fieldLengths, df) {
+      const shard = get(handle);
+      if ((shard.version ?? 0) !== version) return false;
+      shard.index._setGlobalDf(documents, fieldLengths, df);
       return true;
     },
     'bm25.search'(handle, queries, options) {

@@ -104,13 +104,39 @@ function renumber(err, where, single) {
 
 // Runs one part per shard; on any failure removes what the other shards added and throws the error
 // of the lowest caller index.
+// A large add is posted as pieces of at most PIECE documents, alternating between shards, so each
+// Worker starts indexing once its first piece is copied instead of after its whole part. Ids twice
+// in the batch are refused here (as Bm25Index.add does), since two pieces of one shard would report
+// the second as "already indexed".
+const PIECE = 2048;
+function pieces(parts, list) {
+  if (parts.every((p) => p.docs.length <= PIECE)) return parts;
+  const seen = new Set();
+  for (let i = 0; i < list.length; i++) {
+    if (seen.has(list[i].id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: docs[${i}].id: '${list[i].id}' appears twice in this batch`);
+    seen.add(list[i].id);
+  }
+  const out = [];
+  const most = Math.max(...parts.map((p) => p.docs.length));
+  for (let start = 0; start < most; start += PIECE) {
+    parts.forEach((p, s) => {
+      if (start >= p.docs.length) return;
+      const docs = p.docs.slice(start, start + PIECE);
+      out.push({ shard: s, docs, args: [docs], ids: p.ids.slice(start, start + PIECE), where: p.where.slice(start, start + PIECE) });
+    });
+  }
+  return out;
+}
+
+// Part i goes to shard parts[i].shard (default i); several parts of one shard are handled in order.
 async function writeParts(self, parts, op, removeOp, single) {
-  const settled = await Promise.allSettled(parts.map((p, s) => (p.ids.length === 0 ? null : self._pool._call(s, op, [self._handle, ...p.args], p.transfer))));
-  const failed = settled.map((r, s) => (r.status === 'rejected' ? renumber(r.reason, parts[s].where, single) : null)).filter(Boolean);
+  const shard = (i) => parts[i].shard ?? i;
+  const settled = await Promise.allSettled(parts.map((p, i) => (p.ids.length === 0 ? null : self._pool._call(shard(i), op, [self._handle, ...p.args], p.transfer))));
+  const failed = settled.map((r, i) => (r.status === 'rejected' ? renumber(r.reason, parts[i].where, single) : null)).filter(Boolean);
   if (failed.length === 0) return settled.map((r) => r.value);
   // the rollback's own failures (e.g. a terminated pool) do not hide the error that caused it
-  await Promise.allSettled(settled.map((r, s) => (r.status === 'fulfilled' && r.value !== null && (parts[s].rollback ?? parts[s].ids).length > 0
-    ? self._pool._call(s, removeOp, [self._handle, parts[s].rollback ?? parts[s].ids]) : null)));
+  await Promise.allSettled(settled.map((r, i) => (r.status === 'fulfilled' && r.value !== null && (parts[i].rollback ?? parts[i].ids).length > 0
+    ? self._pool._call(shard(i), removeOp, [self._handle, parts[i].rollback ?? parts[i].ids]) : null)));
   failed.sort((a, b) => (a.at ?? Infinity) - (b.at ?? Infinity));
   throw failed[0];
 }
@@ -216,6 +242,7 @@ export class ShardedBm25Index extends Sharded {
     this._size = 0;
     this._options = options;
     this._analyzer = null;
+    this._syncing = null;
   }
 
   async dispose() {
@@ -303,21 +330,49 @@ export class ShardedBm25Index extends Sharded {
       parts.forEach((p, s) => { p.rollback = fresh[s]; });
     }
     this._statsDirty = true;
-    const res = await writeParts(this, parts, op, 'bm25.remove', single);
+    const res = await writeParts(this, op === 'bm25.add' ? pieces(parts, list) : parts, op, 'bm25.remove', single);
     const summary = sumSummaries(res);
     this._size += summary.added;
     return summary;
   }
 
-  // Sums the shards' statistics and gives the total to every shard (after any write).
+  // Sums the shards' statistics and gives the total to every shard (after any write). Concurrent
+  // searches share one run; a write that lands between a shard's stats and its totals makes the run
+  // start over.
   async _syncStats() {
+    while (this._syncing !== null) await this._syncing.catch(() => {});
     if (!this._statsDirty) return;
-    if (this._pool.size > 1) {
-      const stats = await this._pool._all('bm25.stats', [this._handle]);
-      const total = Bm25Index.sumStats(stats);
-      await this._pool._all('bm25.setGlobal', [this._handle, total]);
+    this._syncing = this._syncOnce();
+    try {
+      await this._syncing;
+    } finally {
+      this._syncing = null;
     }
-    this._statsDirty = false;
+  }
+
+  async _syncOnce() {
+    for (;;) {
+      this._statsDirty = false;  // a write from here on sets it again
+      if (this._pool.size === 1) return;
+      try {
+        const stats = await this._pool._all('bm25.stats', [this._handle]);
+        const total = Bm25Index._sumOwnStats(stats);  // our own shards' statistics: not checked term by term again
+        // each shard gets the totals of its own terms only, in its dictionary order (a typed array,
+        // moved), not the whole term list
+        const at = new Map();
+        for (let t = 0; t < total.terms.length; t++) at.set(total.terms[t], total.df[t]);
+        const applied = await Promise.all(stats.map((s, i) => {
+          const df = new Uint32Array(s.terms.length);
+          for (let t = 0; t < df.length; t++) df[t] = at.get(s.terms[t]);
+          return this._pool._call(i, 'bm25.setGlobalDf', [this._handle, s.version, total.documents, total.fieldLengths, df], [df.buffer]);
+        }));
+        if (applied.every(Boolean) && !this._statsDirty) return;
+        this._statsDirty = true;
+      } catch (e) {
+        this._statsDirty = true;
+        throw e;
+      }
+    }
   }
 
   /**
@@ -372,7 +427,7 @@ export class ShardedBm25Index extends Sharded {
    */
   async collectionStats() {
     this._check();
-    return Bm25Index.sumStats(await this._pool._all('bm25.stats', [this._handle]));
+    return Bm25Index.sumStats((await this._pool._all('bm25.stats', [this._handle])).map(({ version, ...st }) => st));  // eslint-disable-line no-unused-vars
   }
 
   /**
