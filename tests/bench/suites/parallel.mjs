@@ -5,7 +5,8 @@
 //   build: BM25 (ShardedBm25Index) + static embeddings (createParallelEmbedder) of a SciFact-derived
 //     corpus (the 5,183 abstracts repeated with distinct ids; 2 repeats with --quick), both on one pool.
 //   scan: exact flat scan (ShardedVectorIndex, dot, f32) of 1M synthetic 100-d vectors (200k with
-//     --quick), batches of 16 queries, k = 10.
+//     --quick), batches of 16 queries, k = 10; each shard scores a batch in one pass over its vectors
+//     (VectorIndex.searchMany), so the scan is not bound by one core's memory bandwidth.
 // Goals (issue #18): build and scan >= 1.8x with 2 Workers. The machine's load average is printed with
 // every table: other processes share the cores, and the ratio is only meaningful when it is low (with
 // sched_autogroup, as here, a busy machine gives this process one group's share of CPU however many

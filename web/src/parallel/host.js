@@ -132,9 +132,12 @@ export function createHost() {
     'vector.search'(handle, flat, n, options) {
       const shard = get(handle);
       const dim = shard.index.dimension;
+      const queries = new Array(n);
+      for (let q = 0; q < n; q++) queries[q] = flat.subarray(q * dim, (q + 1) * dim);
+      const lists = shard.index.searchMany(queries, options);  // one pass over the shard for all queries
       const out = [];
       for (let q = 0; q < n; q++) {
-        const hits = shard.index.search(flat.subarray(q * dim, (q + 1) * dim), options);
+        const hits = lists[q];
         const scores = new Float64Array(hits.length);
         const ordinals = new Float64Array(hits.length);
         const ids = new Array(hits.length);
