@@ -5,7 +5,9 @@
 // loads into shards. Also upsert/remove/filter on the sharded indexes themselves.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import {
   init, Bm25Index, VectorIndex, Collection, ShardedBm25Index, ShardedVectorIndex, WorkerPool,
@@ -110,15 +112,29 @@ test('a BM25-only Collection on 2 Workers equals workers: 1 (small chunks, so do
   await sameHistory(t, { indexes: { bm25: {} }, chunker: { chunkSize: 200, chunkOverlap: 40 } }, data);
 });
 
-test('Collection workers: refused for an HNSW or binary dense index and a given embedder; setEmbedder refused; dispose stops the Workers', async () => {
+test('Collection workers: refused for an HNSW or binary dense index and a given embedder; setEmbedder refused; save and load({workers}); dispose stops the Workers', async () => {
   requireStaticModel();
   for (const dense of [{ index: 'hnsw' }, { storage: 'binary' }]) {
     await assert.rejects(Collection.create({ indexes: { bm25: {}, dense } }, { workers: 2 }), (e) => e.code === 'INVALID_ARGUMENT' && /options\.workers/.test(e.message));
   }
   await assert.rejects(Collection.create({}, { workers: 2, embedder: async (x) => x.map(() => new Float32Array(2)), dimension: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
   const col = await Collection.create({}, { workers: 2 });
-  await col.add([{ id: 'a', text: 'the heart pumps blood' }]);
+  await col.add([{ id: 'a', text: 'the heart pumps blood' }, { id: 'b', text: 'the liver filters blood' }]);
   await assert.rejects(col.setEmbedder(async (x) => x.map(() => new Float32Array(2)), { dimension: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
+  // save() awaits the sharded bytes; load({workers}) shards them again
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-parallel-'));
+  try {
+    await col.save('sharded', { dir });
+    const back = await Collection.load('sharded', { dir, workers: 2 });
+    try {
+      assert.equal(back.workers, 2);
+      assert.deepEqual(await back.search('blood', { k: 2 }), await col.search('blood', { k: 2 }));
+    } finally {
+      back.dispose();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const pool = col._pool;
   col.dispose();
   await assert.rejects(pool._call(0, 'init', [{}]), (e) => e.code === 'DISPOSED');
