@@ -15,7 +15,7 @@
 import os from 'node:os';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { init, WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/index.js';
+import { init, Collection, WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/index.js';
 import { seededRandom } from '../../../web/src/goldens/split.js';
 
 function load() {
@@ -90,6 +90,33 @@ export default {
         cpuSpeedupVsOneWorker: m.w1.cpu / m.w2.cpu, load: os.loadavg() });
     } else {
       rows.push(['build (needs ../shared/data/scifact and models/build/static-model.bin)', '-', '-', '-', '-', '-', '>= 1.8', '-', '-', load()]);
+    }
+
+    // The Collection build a user runs (chunking in this thread, then both legs in the shards and the
+    // embedding across the Workers): workers 1 (no Worker) vs 2; hits checked equal.
+    const colDocs = corpus(ctx, ctx.quick ? 1 : 2);
+    if (colDocs && existsSync(model)) {
+      const cm = {};
+      let firstHits = null;
+      for (const workers of [1, 2]) {
+        const s0 = performance.now();
+        const col = await Collection.create({}, { workers });
+        const startMs = performance.now() - s0;
+        try {
+          const t0 = performance.now();
+          const c0 = process.cpuUsage();
+          await col.add(colDocs, { batchSize: 1024 });
+          const hits = await col.search('cerebral white matter development', { k: 10 });  // includes the first leg check
+          cm[workers] = { ms: performance.now() - t0, cpu: cpuMs(process.cpuUsage(c0)), startMs, chunks: col.chunks.size };
+          if (firstHits === null) firstHits = JSON.stringify(hits);
+          else if (JSON.stringify(hits) !== firstHits) throw new Error('the 2-Worker collection returned other hits');
+        } finally {
+          col.dispose();
+        }
+      }
+      rows.push([`Collection.add + first search, ${colDocs.length} docs (${cm[1].chunks} chunks), ms`, cm[1].ms, '-', cm[2].ms, '-', cm[1].ms / cm[2].ms, 'none (workers 1 vs 2)',
+        `${fmt(cm[1].cpu / 1000)} / - / ${fmt(cm[2].cpu / 1000)} s`, `${fmt(cm[1].startMs)} / - / ${fmt(cm[2].startMs)} ms`, load()]);
+      ctx.record('collection', { docs: colDocs.length, chunks: cm[1].chunks, workers1: cm[1], workers2: cm[2], speedup: cm[1].ms / cm[2].ms, load: os.loadavg() });
     }
 
     const n = ctx.quick ? 200_000 : 1_000_000;
