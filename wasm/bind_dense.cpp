@@ -116,6 +116,39 @@ class VectorIndexBinding {
     });
   }
 
+  // queries: a Float32Array of count rows; mask as search. Reply: {bytes, lens, scores, counts}
+  // (counts[i] hits of query i, in order).
+  val search_many(val queries, std::uint32_t count, std::uint32_t k, val mask) const {
+    return guard([&] {
+      const auto q = copy_typed<float>(queries);
+      std::vector<std::uint8_t> allow;
+      dense::SearchOptions o;
+      o.k = k;
+      if (!mask.isNull() && !mask.isUndefined()) {
+        allow = copy_typed<std::uint8_t>(mask);
+        o.allow = allow.data();
+        o.allow_size = allow.size();
+      }
+      const std::size_t length = count == 0 ? 0 : q.size() / count;
+      auto r = core_.search_exact_many(q.data(), count, length, o);
+      if (!r.ok()) return reply_error(r.error());
+      std::vector<const std::string*> ids;
+      std::vector<float> scores;
+      std::vector<std::uint32_t> counts;
+      for (const auto& hits : r.value()) {
+        counts.push_back(static_cast<std::uint32_t>(hits.size()));
+        for (const dense::Hit& h : hits) {
+          ids.push_back(&core_.id(h.slot));
+          scores.push_back(h.score);
+        }
+      }
+      val out = ids_reply(ids);
+      out.set("scores", to_typed_array(scores));
+      out.set("counts", to_typed_array(counts));
+      return reply_ok(out);
+    });
+  }
+
   // Live ids with their slots, for filter masks built in JS: {slots, bytes, lens}.
   val live_ids() const {
     return guard([&] {
@@ -225,6 +258,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_dense) {
       .function("add", &VectorIndexBinding::add)
       .function("remove", &VectorIndexBinding::remove)
       .function("search", &VectorIndexBinding::search)
+      .function("searchMany", &VectorIndexBinding::search_many)
       .function("liveIds", &VectorIndexBinding::live_ids)
       .function("maskForIds", &VectorIndexBinding::mask_for_ids)
       .function("has", &VectorIndexBinding::has)

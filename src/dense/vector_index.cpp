@@ -185,39 +185,59 @@ VectorIndex::Query VectorIndex::slot_query(std::uint32_t slot) const {
 }
 
 void VectorIndex::scan(const Query& q, std::uint32_t k, const std::uint8_t* allow, std::vector<Hit>& out) const {
-  TopK top(k, seq_.data());
+  std::vector<std::vector<Hit>> one;
+  scan_many(&q, 1, k, allow, one);
+  out = std::move(one[0]);
+}
+
+void VectorIndex::scan_many(const Query* qs, std::size_t count, std::uint32_t k, const std::uint8_t* allow,
+                            std::vector<std::vector<Hit>>& out) const {
+  std::vector<TopK> tops;
+  tops.reserve(count);
+  std::vector<float> bounds(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    tops.emplace_back(k, seq_.data());
+    bounds[i] = tops[i].bound();
+  }
+  // 256 rows of up to 1,024 floats: the block stays in cache while every query scores it
   constexpr std::size_t kBlock = 256;
   float scores[kBlock];
   std::int32_t iscores[kBlock];
   const std::size_t n = ids_.size();
   const bool f32 = score_storage() == Storage::kF32;
   const bool l2 = options_.metric == Metric::kL2;
-  float bound = top.bound();
   for (std::size_t b = 0; b < n; b += kBlock) {
     const std::size_t m = std::min(kBlock, n - b);
-    if (f32) {
-      if (l2) {
-        l2sq_f32_batch(q.f, f32_.data() + b * stride_, stride_, m, scores);
-        for (std::size_t r = 0; r < m; ++r) scores[r] = -scores[r];
+    for (std::size_t i = 0; i < count; ++i) {
+      const Query& q = qs[i];
+      if (f32) {
+        if (l2) {
+          l2sq_f32_batch(q.f, f32_.data() + b * stride_, stride_, m, scores);
+          for (std::size_t r = 0; r < m; ++r) scores[r] = -scores[r];
+        } else {
+          dot_f32_batch(q.f, f32_.data() + b * stride_, stride_, m, scores);
+        }
       } else {
-        dot_f32_batch(q.f, f32_.data() + b * stride_, stride_, m, scores);
+        dot_i8_batch(q.q, i8_.data() + b * stride_, stride_, m, iscores);
+        for (std::size_t r = 0; r < m; ++r) {
+          const float d = static_cast<float>(iscores[r]) * q.scale * scale_[b + r];
+          scores[r] = l2 ? -((q.norm2 + norm2_[b + r]) - 2.0f * d) : d;
+        }
       }
-    } else {
-      dot_i8_batch(q.q, i8_.data() + b * stride_, stride_, m, iscores);
+      TopK& top = tops[i];
+      float bound = bounds[i];
       for (std::size_t r = 0; r < m; ++r) {
-        const float d = static_cast<float>(iscores[r]) * q.scale * scale_[b + r];
-        scores[r] = l2 ? -((q.norm2 + norm2_[b + r]) - 2.0f * d) : d;
+        if (scores[r] < bound) continue;
+        const std::uint32_t slot = static_cast<std::uint32_t>(b + r);
+        if (!alive_[slot] || (allow != nullptr && allow[slot] == 0)) continue;
+        top.push(scores[r], slot);
+        bound = top.bound();
       }
-    }
-    for (std::size_t r = 0; r < m; ++r) {
-      if (scores[r] < bound) continue;
-      const std::uint32_t slot = static_cast<std::uint32_t>(b + r);
-      if (!alive_[slot] || (allow != nullptr && allow[slot] == 0)) continue;
-      top.push(scores[r], slot);
-      bound = top.bound();
+      bounds[i] = bound;
     }
   }
-  top.take_sorted(out);
+  out.resize(count);
+  for (std::size_t i = 0; i < count; ++i) tops[i].take_sorted(out[i]);
 }
 
 void VectorIndex::scan_binary(const Query& q, std::uint32_t k, std::uint32_t pool, const std::uint8_t* allow,
@@ -355,6 +375,23 @@ Result<std::vector<Hit>> VectorIndex::search_exact(const float* query, std::size
     scan_binary(q, o.k, o.rescore, o.allow, out);
   } else {
     scan(q, o.k, o.allow, out);
+  }
+  return out;
+}
+
+Result<std::vector<std::vector<Hit>>> VectorIndex::search_exact_many(const float* queries, std::size_t count,
+                                                                     std::size_t length, const SearchOptions& o) const {
+  std::vector<Query> qs;
+  qs.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    RAGWASM_TRY(validate_query(queries + i * length, length, o));
+    qs.push_back(prepare(queries + i * length));
+  }
+  std::vector<std::vector<Hit>> out(count);
+  if (has_bits()) {
+    for (std::size_t i = 0; i < count; ++i) scan_binary(qs[i], o.k, o.rescore, o.allow, out[i]);
+  } else {
+    scan_many(qs.data(), count, o.k, o.allow, out);
   }
   return out;
 }

@@ -91,6 +91,14 @@ class VectorIndex {
   // Exact top-k over the stored vectors regardless of index kind (the HNSW oracle).
   Result<std::vector<Hit>> search_exact(const float* query, std::size_t length, const SearchOptions& options) const;
 
+  // search_exact of `count` queries (row i at queries + i * length) in one pass over the stored
+  // vectors: each block of rows is scored for every query while it is in cache, so a batch reads
+  // memory once instead of once per query. Hits equal search_exact of each query (same kernels on
+  // the same blocks, same ranking). Binary storage: search_exact per query. Errors: as search, for
+  // the first bad query.
+  Result<std::vector<std::vector<Hit>>> search_exact_many(const float* queries, std::size_t count, std::size_t length,
+                                                          const SearchOptions& options) const;
+
   // One bench reference pass over the rows a flat search for `query` reads first (f32, int8 or, for
   // binary storage, the sign bits). Errors: as search.
   Result<ReferenceResult> reference_pass(const float* query, std::size_t length, ReferencePass which) const;
@@ -128,6 +136,9 @@ class VectorIndex {
   Query slot_query(std::uint32_t slot) const;
   float score(const Query& q, std::uint32_t slot) const;
   void scan(const Query& q, std::uint32_t k, const std::uint8_t* allow, std::vector<Hit>& out) const;
+  // scan of several queries, block by block; out[i] = scan of qs[i]
+  void scan_many(const Query* qs, std::size_t count, std::uint32_t k, const std::uint8_t* allow,
+                 std::vector<std::vector<Hit>>& out) const;
   void scan_binary(const Query& q, std::uint32_t k, std::uint32_t pool, const std::uint8_t* allow,
                    std::vector<Hit>& out) const;
   Status validate_query(const float* query, std::size_t length, const SearchOptions& o) const;

@@ -345,3 +345,53 @@ TEST_CASE("a filter keeps only allowed ids", "[unit]") {
   std::sort(ids.begin(), ids.end());
   REQUIRE(ids == std::vector<std::string>{"d3", "d50", "d99"});
 }
+
+TEST_CASE("search_exact_many equals search_exact per query for every metric and storage", "[diff]") {
+  // values on a coarse grid so equal scores (ties by insertion order) occur; rows removed and a mask
+  std::mt19937 rng(1818);
+  std::uniform_int_distribution<int> grid(-3, 3);
+  const std::uint32_t dim = 24;
+  const std::size_t n = 700;  // several 256-row blocks, the last one partial
+  std::vector<float> data(n * dim);
+  for (auto& x : data) x = static_cast<float>(grid(rng));
+  std::vector<float> queries(9 * dim);
+  for (auto& x : queries) x = static_cast<float>(grid(rng)) + 0.5f;
+  for (Metric metric : {Metric::kDot, Metric::kCosine, Metric::kL2}) {
+    for (Storage storage : {Storage::kF32, Storage::kInt8, Storage::kBinary}) {
+      VectorIndex ix = make_index(metric, storage, dim);
+      REQUIRE(ix.add(make_ids(n), data.data(), data.size()).ok());
+      REQUIRE(ix.remove({"d7", "d300", "d699"}).ok());
+      std::vector<std::uint8_t> mask(ix.slot_count(), 1);
+      for (std::size_t s = 0; s < mask.size(); s += 3) mask[s] = 0;
+      for (bool masked : {false, true}) {
+        for (std::uint32_t k : {1u, 10u, 1000u}) {
+          SearchOptions o;
+          o.k = k;
+          if (masked) {
+            o.allow = mask.data();
+            o.allow_size = mask.size();
+          }
+          auto many = ix.search_exact_many(queries.data(), 9, dim, o);
+          REQUIRE(many.ok());
+          REQUIRE(many.value().size() == 9);
+          for (std::size_t q = 0; q < 9; ++q) {
+            auto one = ix.search_exact(queries.data() + q * dim, dim, o);
+            REQUIRE(one.ok());
+            const auto& a = many.value()[q];
+            const auto& b = one.value();
+            REQUIRE(a.size() == b.size());
+            for (std::size_t i = 0; i < a.size(); ++i) {
+              REQUIRE(a[i].slot == b[i].slot);
+              REQUIRE(a[i].score == b[i].score);  // the same kernel on the same block: exactly equal
+            }
+          }
+        }
+      }
+      queries[3 * dim + 2] = std::nanf("");
+      auto bad = ix.search_exact_many(queries.data(), 9, dim, SearchOptions{});
+      REQUIRE(!bad.ok());
+      REQUIRE(bad.error().code == ErrorCode::kInvalidArgument);
+      queries[3 * dim + 2] = 0.5f;
+    }
+  }
+}

@@ -296,3 +296,25 @@ test('WASM batch kernels equal the single-row kernels for every row count and st
   }
   assert.equal(checked, 150);
 });
+
+test('searchMany equals search per query (flat f32 / int8 / binary, HNSW; filters; ties) and names the bad query', () => {
+  const rand = seededRandom(2718);
+  const dim = 12;
+  const items = Array.from({ length: 600 }, (_, i) => ({ id: `r${i}`, vector: Float32Array.from({ length: dim }, () => Math.round(rand() * 6) - 3) }));
+  const queries = Array.from({ length: 7 }, () => Array.from({ length: dim }, () => Math.round(rand() * 6) - 2.5));
+  for (const opts of [{ metric: 'dot' }, { metric: 'l2', storage: 'int8' }, { metric: 'cosine', storage: 'binary' }, { metric: 'cosine', index: 'hnsw' }]) {
+    const ix = VectorIndex.create({ dimension: dim, ...opts });
+    try {
+      ix.add(items);
+      ix.remove(['r5', 'r400']);
+      const allowed = items.filter((_, i) => i % 4 !== 1).map((it) => it.id);
+      for (const o of [{ k: 1 }, { k: 25 }, { k: 700 }, { k: 25, filter: allowed }, { k: 9, filter: (id) => id.endsWith('3') }]) {
+        assert.deepEqual(ix.searchMany(queries, o), queries.map((q) => ix.search(q, o)), `${JSON.stringify(opts)} ${JSON.stringify(o.k)}`);
+      }
+      assert.deepEqual(ix.searchMany([]), []);
+      assert.throws(() => ix.searchMany([queries[0], [1, 2]]), (e) => e instanceof RagwasmError && e.code === 'DIMENSION_MISMATCH' && /queries\[1\]/.test(e.message));
+    } finally {
+      ix.dispose();
+    }
+  }
+});

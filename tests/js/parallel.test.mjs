@@ -232,7 +232,7 @@ test('Collection.create({workers: 2}) embeds across Workers and saves the same b
   try {
     await a.add(docs);
     await b.add(docs);
-    assert.deepEqual(a.toBytes(), b.toBytes());
+    assert.deepEqual(await a.toBytes(), b.toBytes());
     assert.deepEqual(await a.search('cerebral white matter', { k: 5 }), await b.search('cerebral white matter', { k: 5 }));
     await assert.rejects(Collection.create({}, { workers: 2, embedder: async (x) => x.map(() => new Float32Array(2)), dimension: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
   } finally {

@@ -119,7 +119,19 @@ async function parallelTypes(): Promise<void> {
   const emb: ParallelEmbedder = await createParallelEmbedder({ pool, batch: 512 });
   const rows: Float32Array[] = await emb.embed(['x'], { kind: 'document' });
   const col = await PoolCollection.create({}, { workers: 2 });
-  await Promise.all([bm25.dispose(), vectors.dispose(), emb.dispose(), pool.terminate()]);
-  void [n, hits[0].score, many.length, near[0][0].id, rows.length, bm25.shards, vectors.size, col];
+  const colBytes: Uint8Array = await col.toBytes();
+  const reloaded = await PoolCollection.fromBytes(colBytes, { workers: 2 });
+  const stored = await PoolCollection.load('x', { workers: 2, dir: '/tmp' });
+  const plainBytes: Uint8Array = (await PoolCollection.create({}, { workers: 1 })).toBytes();
+  const workersOf: number = col.workers + reloaded.workers + stored.workers;
+  const up = await bm25.upsert([{ id: 'a', text: 'c' }]);
+  const gone = await bm25.remove(['a'], { ignoreMissing: true });
+  const terms: string[] = bm25.analyze('b c');
+  await vectors.upsert({ id: 'v', vector: [0, 1] });
+  await vectors.remove('v');
+  const filtered = await vectors.search([1, 0], { k: 1, filter: new Set(['v']) });
+  const onePool = await WorkerPool.create({ workers: 1, inThread: false });
+  await Promise.all([bm25.dispose(), vectors.dispose(), emb.dispose(), pool.terminate(), onePool.terminate()]);
+  void [n, hits[0].score, many.length, near[0][0].id, rows.length, bm25.shards, vectors.size, col, plainBytes, workersOf, up.updated, gone.removed, terms, filtered];
 }
 void parallelTypes;

@@ -7,6 +7,13 @@ import { VectorIndex } from '../retrieve/dense.js';
 import { StaticEmbedder } from '../embed/embed.js';
 import { RagwasmError } from '../core/errors.js';
 
+// ids[i] with the vector flat[i*dim ..]: VectorIndex.add / upsert items (views, no copy)
+function vectorItems(dim, ids, flat) {
+  const items = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) items[i] = { id: ids[i], vector: flat.subarray(i * dim, (i + 1) * dim) };
+  return items;
+}
+
 /** @internal */
 export function createHost() {
   const objects = new Map();
@@ -28,17 +35,41 @@ export function createHost() {
       objects.set(handle, { index: Bm25Index.fromBytes(bytes) });
       return get(handle).index.size;
     },
+    // every write bumps the shard's version (bm25.setGlobalDf applies only to the version it was computed for)
     'bm25.add'(handle, docs) {
-      return get(handle).index.add(docs);
+      const shard = get(handle);
+      shard.version = (shard.version ?? 0) + 1;
+      return shard.index.add(docs);
     },
-    'bm25.remove'(handle, ids) {
-      return get(handle).index.remove(ids);
+    'bm25.upsert'(handle, docs) {
+      const shard = get(handle);
+      shard.version = (shard.version ?? 0) + 1;
+      return shard.index.upsert(docs);
+    },
+    'bm25.remove'(handle, ids, options) {
+      const shard = get(handle);
+      shard.version = (shard.version ?? 0) + 1;
+      return shard.index.remove(ids, options ?? {});
+    },
+    // the ids of `ids` this shard does not hold
+    'bm25.missing'(handle, ids) {
+      const { index } = get(handle);
+      return ids.filter((id) => !index.has(id));
     },
     'bm25.stats'(handle) {
-      return get(handle).index.collectionStats();
+      const shard = get(handle);
+      return { ...shard.index.collectionStats(), version: shard.version ?? 0 };
     },
     'bm25.setGlobal'(handle, stats) {
       get(handle).index.setGlobalStats(stats);
+      return true;
+    },
+    // df aligned to this shard's dictionary as bm25.stats returned it at `version`; false (nothing set)
+    // when a write came in between
+    'bm25.setGlobalDf'(handle, version, documents, fieldLengths, df) {
+      const shard = get(handle);
+      if ((shard.version ?? 0) !== version) return false;
+      shard.index._setGlobalDf(documents, fieldLengths, df);
       return true;
     },
     'bm25.search'(handle, queries, options) {
@@ -55,12 +86,23 @@ export function createHost() {
     // ids[i] with vector flat[i*dim ..] and global insertion ordinal ordinals[i]
     'vector.add'(handle, ids, flat, ordinals) {
       const shard = get(handle);
-      const dim = shard.index.dimension;
-      const items = new Array(ids.length);
-      for (let i = 0; i < ids.length; i++) items[i] = { id: ids[i], vector: flat.subarray(i * dim, (i + 1) * dim) };
-      const summary = shard.index.add(items);
+      const summary = shard.index.add(vectorItems(shard.index.dimension, ids, flat));
       for (let i = 0; i < ids.length; i++) shard.ordinal.set(ids[i], ordinals[i]);
       return summary;
+    },
+    // as vector.add, replacing ids the shard holds (a replaced id takes its new, newest ordinal)
+    'vector.upsert'(handle, ids, flat, ordinals) {
+      const shard = get(handle);
+      const summary = shard.index.upsert(vectorItems(shard.index.dimension, ids, flat));
+      for (let i = 0; i < ids.length; i++) {
+        shard.ordinal.delete(ids[i]);  // Map order = insertion order, as the index's
+        shard.ordinal.set(ids[i], ordinals[i]);
+      }
+      return summary;
+    },
+    'vector.missing'(handle, ids) {
+      const { index } = get(handle);
+      return ids.filter((id) => !index.has(id));
     },
     // the shard's VectorIndex bytes, and its ids with their global insertion ordinals
     'vector.toBytes'(handle) {
@@ -90,9 +132,12 @@ export function createHost() {
     'vector.search'(handle, flat, n, options) {
       const shard = get(handle);
       const dim = shard.index.dimension;
+      const queries = new Array(n);
+      for (let q = 0; q < n; q++) queries[q] = flat.subarray(q * dim, (q + 1) * dim);
+      const lists = shard.index.searchMany(queries, options);  // one pass over the shard for all queries
       const out = [];
       for (let q = 0; q < n; q++) {
-        const hits = shard.index.search(flat.subarray(q * dim, (q + 1) * dim), options);
+        const hits = lists[q];
         const scores = new Float64Array(hits.length);
         const ordinals = new Float64Array(hits.length);
         const ids = new Array(hits.length);

@@ -10,9 +10,14 @@ export interface WorkerPoolOptions {
   init?: { build?: 'release' | 'debug'; wasmUrl?: string | URL; baseUrl?: string | URL; wasmBinary?: ArrayBuffer | Uint8Array };
 }
 
+export interface WorkerPoolCreateOptions extends WorkerPoolOptions {
+  /** workers: 1 only: false starts one real Worker instead of using the calling thread (default true for 1) */
+  inThread?: boolean;
+}
+
 /** Workers (browser module Workers / Node worker_threads) holding index shards or an embedder; no SharedArrayBuffer. */
 export declare class WorkerPool {
-  static create(options?: WorkerPoolOptions): Promise<WorkerPool>;
+  static create(options?: WorkerPoolCreateOptions): Promise<WorkerPool>;
   /** Number of Workers (1 = the calling thread). */
   readonly size: number;
   /** True when the work runs in Workers. */

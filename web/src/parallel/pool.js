@@ -5,7 +5,7 @@
 // `new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })`.
 import { RagwasmError } from '../core/errors.js';
 import { isNode, nodeBuiltin } from '../core/node.js';
-import { expectInteger, expectInternal, expectOptions, invalid, isPlainObject } from '../core/validate.js';
+import { expectBoolean, expectInteger, expectInternal, expectOptions, invalid, isPlainObject } from '../core/validate.js';
 import { createHost } from './host.js';
 
 /** Most Workers a pool starts, whatever the machine reports. */
@@ -154,16 +154,21 @@ export class WorkerPool {
    *   1 runs everything in the calling thread with no Worker
    * @param {object} [options.init] the init() options each Worker loads the module with (`build`,
    *   `wasmUrl`, `baseUrl`, `wasmBinary`); default: init()'s defaults
+   * @param {boolean} [options.inThread] with workers: 1, false starts one real Worker instead of running
+   *   in the calling thread (the baseline a 2-Worker pool is measured against: both pay the copy to a
+   *   Worker); default true for workers: 1; must not be true with more workers
    * @returns {Promise<WorkerPool>}
    * @throws {RagwasmError} INVALID_ARGUMENT, UNSUPPORTED_ENVIRONMENT (no Worker), and init()'s errors
    */
   static async create(options = {}) {
-    const o = expectOptions(options, 'WorkerPool options', ['workers', 'init']);
+    const o = expectOptions(options, 'WorkerPool options', ['workers', 'init', 'inThread']);
     const n = o.workers === undefined ? defaultWorkers() : expectInteger(o.workers, 'options.workers', { min: 1, max: MAX_REQUESTED });
     if (o.init !== undefined && !isPlainObject(o.init)) throw invalid('options.init', 'init() options', o.init);
+    const inThread = o.inThread === undefined ? n === 1 : expectBoolean(o.inThread, 'options.inThread');
+    if (inThread && n > 1) throw invalid('options.inThread', 'false or absent with more than one Worker', true);
     const lanes = [];
     try {
-      if (n === 1) {
+      if (inThread) {
         lanes.push(new LocalLane());
       } else {
         for (let i = 0; i < n; i++) lanes.push(new Lane(i));

@@ -22,6 +22,11 @@ export declare class ShardedBm25Index {
   static create(options?: object, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
   readonly size: number;
   add(docs: object | object[]): Promise<WriteSummary>;
+  /** Adds or replaces by id; a shard that refuses its part undoes the other shards' additions (not their replacements). */
+  upsert(docs: object | object[]): Promise<WriteSummary>;
+  remove(ids: string | string[], options?: { ignoreMissing?: boolean }): Promise<WriteSummary>;
+  /** The analyzer's terms for a text (synchronous: an empty index of the same options in this thread). */
+  analyze(text: string): string[];
   collectionStats(): Promise<CollectionStats>;
   /** The sharded format: magic RWSHBM25, a JSON header and each shard's Bm25Index bytes (docs/parallel.md). */
   toBytes(): Promise<Uint8Array>;
@@ -44,12 +49,14 @@ export declare class ShardedVectorIndex {
   readonly dimension: number;
   readonly size: number;
   add(items: { id: string; vector: Float32Array | number[] } | Array<{ id: string; vector: Float32Array | number[] }>): Promise<WriteSummary>;
-  search(query: Float32Array | number[], options?: { k?: number }): Promise<VectorHit[]>;
+  upsert(items: { id: string; vector: Float32Array | number[] } | Array<{ id: string; vector: Float32Array | number[] }>): Promise<WriteSummary>;
+  remove(ids: string | string[], options?: { ignoreMissing?: boolean }): Promise<WriteSummary>;
+  search(query: Float32Array | number[], options?: { k?: number; filter?: string[] | Set<string> }): Promise<VectorHit[]>;
   /** The sharded format: magic RWSHVEC1, a JSON header and per shard its VectorIndex bytes, ids and ordinals. */
   toBytes(): Promise<Uint8Array>;
   /** Loads toBytes() output into a pool of the saved shard count. */
   static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedVectorIndex>;
-  searchMany(queries: Array<Float32Array | number[]>, options?: { k?: number }): Promise<VectorHit[][]>;
+  searchMany(queries: Array<Float32Array | number[]>, options?: { k?: number; filter?: string[] | Set<string> }): Promise<VectorHit[][]>;
 }
 
 /** The static embedder in every Worker of a pool, under the embedder contract. */

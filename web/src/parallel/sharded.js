@@ -104,12 +104,39 @@ function renumber(err, where, single) {
 
 // Runs one part per shard; on any failure removes what the other shards added and throws the error
 // of the lowest caller index.
+// A large add is posted as pieces of at most PIECE documents, alternating between shards, so each
+// Worker starts indexing once its first piece is copied instead of after its whole part. Ids twice
+// in the batch are refused here (as Bm25Index.add does), since two pieces of one shard would report
+// the second as "already indexed".
+const PIECE = 2048;
+function pieces(parts, list) {
+  if (parts.every((p) => p.docs.length <= PIECE)) return parts;
+  const seen = new Set();
+  for (let i = 0; i < list.length; i++) {
+    if (seen.has(list[i].id)) throw new RagwasmError('DUPLICATE_ID', `ragwasm: docs[${i}].id: '${list[i].id}' appears twice in this batch`);
+    seen.add(list[i].id);
+  }
+  const out = [];
+  const most = Math.max(...parts.map((p) => p.docs.length));
+  for (let start = 0; start < most; start += PIECE) {
+    parts.forEach((p, s) => {
+      if (start >= p.docs.length) return;
+      const docs = p.docs.slice(start, start + PIECE);
+      out.push({ shard: s, docs, args: [docs], ids: p.ids.slice(start, start + PIECE), where: p.where.slice(start, start + PIECE) });
+    });
+  }
+  return out;
+}
+
+// Part i goes to shard parts[i].shard (default i); several parts of one shard are handled in order.
 async function writeParts(self, parts, op, removeOp, single) {
-  const settled = await Promise.allSettled(parts.map((p, s) => (p.ids.length === 0 ? null : self._pool._call(s, op, [self._handle, ...p.args], p.transfer))));
-  const failed = settled.map((r, s) => (r.status === 'rejected' ? renumber(r.reason, parts[s].where, single) : null)).filter(Boolean);
+  const shard = (i) => parts[i].shard ?? i;
+  const settled = await Promise.allSettled(parts.map((p, i) => (p.ids.length === 0 ? null : self._pool._call(shard(i), op, [self._handle, ...p.args], p.transfer))));
+  const failed = settled.map((r, i) => (r.status === 'rejected' ? renumber(r.reason, parts[i].where, single) : null)).filter(Boolean);
   if (failed.length === 0) return settled.map((r) => r.value);
   // the rollback's own failures (e.g. a terminated pool) do not hide the error that caused it
-  await Promise.allSettled(settled.map((r, s) => (r.status === 'fulfilled' && r.value !== null ? self._pool._call(s, removeOp, [self._handle, parts[s].ids]) : null)));
+  await Promise.allSettled(settled.map((r, i) => (r.status === 'fulfilled' && r.value !== null && (parts[i].rollback ?? parts[i].ids).length > 0
+    ? self._pool._call(shard(i), removeOp, [self._handle, parts[i].rollback ?? parts[i].ids]) : null)));
   failed.sort((a, b) => (a.at ?? Infinity) - (b.at ?? Infinity));
   throw failed[0];
 }
@@ -118,6 +145,38 @@ function sumSummaries(list) {
   const s = writeSummary();
   for (const r of list) if (r) for (const k of Object.keys(s)) s[k] += r[k];
   return s;
+}
+
+// The ids of one remove() call: validated, deduplicated, grouped by shard.
+function removalParts(ids, options, n) {
+  const item = (v, name) => expectString(v, name, { maxLength: 1024, allowEmpty: false });
+  const list = isArray(ids) ? expectArray(ids, 'ids', { maxLength: MAX_DOCS, item }) : [item(ids, 'id')];
+  const o = expectOptions(options, 'remove options', ['ignoreMissing']);
+  const ignoreMissing = o.ignoreMissing === undefined ? false : expectBoolean(o.ignoreMissing, 'options.ignoreMissing');
+  const parts = Array.from({ length: n }, () => []);
+  for (const id of new Set(list)) parts[shardOf(id, n)].push(id);
+  return { list, parts, ignoreMissing };
+}
+
+// Removes ids by shard (Bm25Index/VectorIndex.remove semantics): unless ignoreMissing, an unknown id
+// throws NOT_FOUND (the first in the caller's order) and nothing is removed. With ignoreMissing the
+// messages are posted before this function first awaits, so a call made after it (a search) is
+// handled after the removal by every Worker.
+async function removeByShard(self, ids, options, prefix, before) {
+  self._check();
+  const { list, parts, ignoreMissing } = removalParts(ids, options, self._pool.size);
+  if (!ignoreMissing) {
+    const missing = new Set((await Promise.all(parts.map((p, s) => (p.length === 0 ? [] : self._pool._call(s, `${prefix}.missing`, [self._handle, p]))))).flat());
+    const first = list.find((id) => missing.has(id));
+    if (first !== undefined) {
+      throw new RagwasmError('NOT_FOUND', `ragwasm: ids: '${first}' is not in the index (pass { ignoreMissing: true } to skip unknown ids); nothing was removed`);
+    }
+  }
+  before?.();
+  const res = await Promise.all(parts.map((p, s) => (p.length === 0 ? null : self._pool._call(s, `${prefix}.remove`, [self._handle, p, { ignoreMissing: true }]))));
+  const removed = res.reduce((a, r) => a + (r ? r.removed : 0), 0);
+  self._size -= removed;
+  return writeSummary({ removed, skipped: list.length - removed });
 }
 
 class Sharded {
@@ -173,14 +232,23 @@ export class ShardedBm25Index extends Sharded {
       else await pool._all('dispose', [handle]).catch(() => {});
       throw e;
     }
-    return new ShardedBm25Index(pool, owned, handle);
+    return new ShardedBm25Index(pool, owned, handle, options);
   }
 
   /** @internal */
-  constructor(pool, owned, handle) {
+  constructor(pool, owned, handle, options = {}) {
     super(pool, owned, handle);
     this._statsDirty = false;
     this._size = 0;
+    this._options = options;
+    this._analyzer = null;
+    this._syncing = null;
+  }
+
+  async dispose() {
+    this._analyzer?.dispose();
+    this._analyzer = null;
+    return super.dispose();
   }
 
   /** Live documents. */
@@ -195,6 +263,51 @@ export class ShardedBm25Index extends Sharded {
    * @throws {RagwasmError} as Bm25Index.add (the index named is the caller's), DISPOSED
    */
   async add(docs) {
+    return this._write(docs, 'bm25.add');
+  }
+
+  /**
+   * Adds or replaces documents by id (as Bm25Index.upsert), each in the shard its id routes to. A part
+   * is all or nothing within its shard; when one shard refuses its part (a bad field), the documents
+   * the other shards added are removed again, but the documents they replaced stay replaced (a
+   * replaced document cannot be restored without its old fields).
+   * @param {object|object[]} docs as Bm25Index.upsert
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number}>}
+   * @throws {RagwasmError} as Bm25Index.upsert (the index named is the caller's), DISPOSED
+   */
+  async upsert(docs) {
+    return this._write(docs, 'bm25.upsert');
+  }
+
+  /**
+   * Deletes documents by id, each from the shard its id routes to (as Bm25Index.remove).
+   * @param {string|string[]} ids
+   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND and
+   *   nothing is removed; true: unknown ids are skipped (counted in `skipped`)
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number}>}
+   * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
+   */
+  async remove(ids, options = {}) {
+    return removeByShard(this, ids, options, 'bm25', () => { this._statsDirty = true; });
+  }
+
+  /**
+   * The terms the index's analyzer makes of a text (as Bm25Index.analyze; computed in this thread by an
+   * empty index of the same options, so the call is synchronous).
+   * @param {string} text
+   * @returns {string[]}
+   */
+  analyze(text) {
+    this._check();
+    if (this._analyzer === null) {
+      // a loaded index has no options object: its smallest shard carries the same analyzer
+      this._analyzer = this._options !== null ? Bm25Index.create(this._options) : Bm25Index.fromBytes(this._analyzerBytes);
+      this._analyzerBytes = null;
+    }
+    return this._analyzer.analyze(text);
+  }
+
+  async _write(docs, op) {
     this._check();
     const single = !isArray(docs);
     const list = single ? [docs] : expectArray(docs, 'docs', { maxLength: MAX_DOCS });
@@ -211,22 +324,55 @@ export class ShardedBm25Index extends Sharded {
       parts[s].where.push(i);
     }
     for (const p of parts) p.args = [p.docs];
-    const res = await writeParts(this, parts, 'bm25.add', 'bm25.remove', single);
+    if (op === 'bm25.upsert') {
+      // on failure only the ids that were new are removed again
+      const fresh = await Promise.all(parts.map((p, s) => (p.ids.length === 0 ? [] : this._pool._call(s, 'bm25.missing', [this._handle, p.ids]))));
+      parts.forEach((p, s) => { p.rollback = fresh[s]; });
+    }
+    this._statsDirty = true;
+    const res = await writeParts(this, op === 'bm25.add' ? pieces(parts, list) : parts, op, 'bm25.remove', single);
     const summary = sumSummaries(res);
     this._size += summary.added;
-    if (summary.added > 0) this._statsDirty = true;
     return summary;
   }
 
-  // Sums the shards' statistics and gives the total to every shard (after any write).
+  // Sums the shards' statistics and gives the total to every shard (after any write). Concurrent
+  // searches share one run; a write that lands between a shard's stats and its totals makes the run
+  // start over.
   async _syncStats() {
+    while (this._syncing !== null) await this._syncing.catch(() => {});
     if (!this._statsDirty) return;
-    if (this._pool.size > 1) {
-      const stats = await this._pool._all('bm25.stats', [this._handle]);
-      const total = Bm25Index.sumStats(stats);
-      await this._pool._all('bm25.setGlobal', [this._handle, total]);
+    this._syncing = this._syncOnce();
+    try {
+      await this._syncing;
+    } finally {
+      this._syncing = null;
     }
-    this._statsDirty = false;
+  }
+
+  async _syncOnce() {
+    for (;;) {
+      this._statsDirty = false;  // a write from here on sets it again
+      if (this._pool.size === 1) return;
+      try {
+        const stats = await this._pool._all('bm25.stats', [this._handle]);
+        const total = Bm25Index._sumOwnStats(stats);  // our own shards' statistics: not checked term by term again
+        // each shard gets the totals of its own terms only, in its dictionary order (a typed array,
+        // moved), not the whole term list
+        const at = new Map();
+        for (let t = 0; t < total.terms.length; t++) at.set(total.terms[t], total.df[t]);
+        const applied = await Promise.all(stats.map((s, i) => {
+          const df = new Uint32Array(s.terms.length);
+          for (let t = 0; t < df.length; t++) df[t] = at.get(s.terms[t]);
+          return this._pool._call(i, 'bm25.setGlobalDf', [this._handle, s.version, total.documents, total.fieldLengths, df], [df.buffer]);
+        }));
+        if (applied.every(Boolean) && !this._statsDirty) return;
+        this._statsDirty = true;
+      } catch (e) {
+        this._statsDirty = true;
+        throw e;
+      }
+    }
   }
 
   /**
@@ -268,7 +414,8 @@ export class ShardedBm25Index extends Sharded {
       else await pool._all('dispose', [handle]).catch(() => {});
       throw e;
     }
-    const idx = new ShardedBm25Index(pool, owned, handle);
+    const idx = new ShardedBm25Index(pool, owned, handle, null);
+    idx._analyzerBytes = shards.reduce((a, b) => (b.length < a.length ? b : a));
     idx._size = sizes.reduce((a, b) => a + b, 0);
     idx._statsDirty = true;
     return idx;
@@ -280,7 +427,7 @@ export class ShardedBm25Index extends Sharded {
    */
   async collectionStats() {
     this._check();
-    return Bm25Index.sumStats(await this._pool._all('bm25.stats', [this._handle]));
+    return Bm25Index.sumStats((await this._pool._all('bm25.stats', [this._handle])).map(({ version, ...st }) => st));  // eslint-disable-line no-unused-vars
   }
 
   /**
@@ -375,6 +522,35 @@ export class ShardedVectorIndex extends Sharded {
    * @throws {RagwasmError} as VectorIndex.add, DISPOSED
    */
   async add(items) {
+    return this._write(items, 'vector.add');
+  }
+
+  /**
+   * Adds or replaces vectors by id (as VectorIndex.upsert: a replaced id becomes the newest for ties).
+   * Every vector is checked here before any shard writes, so a shard refuses its part only on a limit
+   * (LIMIT_EXCEEDED); then the vectors the other shards added are removed again and those they
+   * replaced stay replaced.
+   * @param {{id: string, vector: Float32Array|number[]}|Array<{id: string, vector: Float32Array|number[]}>} items
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number}>}
+   * @throws {RagwasmError} as VectorIndex.upsert, DISPOSED
+   */
+  async upsert(items) {
+    return this._write(items, 'vector.upsert');
+  }
+
+  /**
+   * Removes vectors by id, each from the shard its id routes to (as VectorIndex.remove).
+   * @param {string|string[]} ids
+   * @param {{ignoreMissing?: boolean}} [options] default false: an unknown id throws NOT_FOUND and
+   *   nothing is removed; true: unknown ids are skipped (counted in `skipped`)
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number}>}
+   * @throws {RagwasmError} INVALID_ARGUMENT, NOT_FOUND, DISPOSED
+   */
+  async remove(ids, options = {}) {
+    return removeByShard(this, ids, options, 'vector');
+  }
+
+  async _write(items, op) {
     this._check();
     const single = !isArray(items);
     const list = single ? [items] : expectArray(items, 'items', { maxLength: MAX_DOCS });
@@ -400,12 +576,24 @@ export class ShardedVectorIndex extends Sharded {
       p.ids.push(ids[i]);
       p.where.push(i);
     }
+    this._next += list.length;  // before any await: concurrent writes take distinct ordinals
     for (const p of parts) {
       p.args = [p.ids, p.flat, p.ordinals];
       p.transfer = [p.flat.buffer, p.ordinals.buffer];  // moved to the Worker, not copied
     }
-    const res = await writeParts(this, parts, 'vector.add', 'vector.remove', single);
-    this._next += list.length;
+    if (op === 'vector.upsert') {
+      for (const p of parts) {
+        for (let j = 0; j < p.flat.length; j++) {
+          if (!(Math.abs(p.flat[j]) <= 1e15)) {
+            const i = p.where[Math.floor(j / dim)];
+            throw invalid(single ? `items.vector[${j % dim}]` : `items[${i}].vector[${j % dim}]`, 'a finite number with |x| <= 1e15', p.flat[j]);
+          }
+        }
+      }
+      const fresh = await Promise.all(parts.map((p, s) => (p.ids.length === 0 ? [] : this._pool._call(s, 'vector.missing', [this._handle, p.ids]))));
+      parts.forEach((p, s) => { p.rollback = fresh[s]; });
+    }
+    const res = await writeParts(this, parts, op, 'vector.remove', single);
     const summary = sumSummaries(res);
     this._size += summary.added;
     return summary;
@@ -477,22 +665,35 @@ export class ShardedVectorIndex extends Sharded {
   /**
    * The k best vectors for each query: score descending, equal scores in insertion order (as VectorIndex.search).
    * @param {Array<Float32Array|number[]>} queries each `dimension` finite values
-   * @param {{k?: number}} [options] k in [1, 100000], default 10
+   * @param {{k?: number, filter?: string[]|Set<string>}} [options] k in [1, 100000], default 10;
+   *   filter: only these ids (as VectorIndex.search's id list; each shard gets the ids it holds)
    * @returns {Promise<Array<Array<{id: string, score: number}>>>}
    * @throws {RagwasmError} INVALID_ARGUMENT, DIMENSION_MISMATCH, DISPOSED
    */
   async searchMany(queries, options = {}) {
     this._check();
     const list = expectArray(queries, 'queries', { maxLength: MAX_QUERIES });
-    const o = expectOptions(options, 'search options', ['k']);
+    const o = expectOptions(options, 'search options', ['k', 'filter']);
     const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: VECTOR_MAX_K });
+    let allowed = null;  // per shard: the filter's ids that route there
+    if (o.filter !== undefined) {
+      const ids = isInstance(o.filter, Set) ? [...o.filter] : isArray(o.filter) ? o.filter : null;
+      if (ids === null) throw invalid('options.filter', 'an array of ids or a Set of ids (a function cannot be sent to a Worker)', o.filter);
+      const listed = expectArray(ids, 'options.filter', { maxLength: MAX_DOCS, item: (v, name) => expectString(v, name) });
+      allowed = Array.from({ length: this._pool.size }, () => []);
+      for (const id of listed) allowed[shardOf(id, this._pool.size)].push(id);
+    }
     const dim = this.dimension;
     const flat = new Float32Array(list.length * dim);
     list.forEach((q, i) => flat.set(expectFloatVector(q, `queries[${i}]`, { dimension: dim }), i * dim));
     for (let i = 0; i < flat.length; i++) {
       if (!Number.isFinite(flat[i])) throw invalid(`queries[${Math.floor(i / dim)}][${i % dim}]`, 'a finite number', flat[i]);
     }
-    const perShard = await this._pool._all('vector.search', [this._handle, flat, list.length, { k }]);
+    const none = list.map(() => ({ ids: [], scores: [], ordinals: [] }));
+    const perShard = await Promise.all(Array.from({ length: this._pool.size }, (_, s) => {
+      if (allowed === null) return this._pool._call(s, 'vector.search', [this._handle, flat, list.length, { k }]);
+      return allowed[s].length === 0 ? none : this._pool._call(s, 'vector.search', [this._handle, flat, list.length, { k, filter: allowed[s] }]);
+    }));
     return list.map((_, q) => {
       const all = [];
       for (const lists of perShard) {
@@ -508,7 +709,7 @@ export class ShardedVectorIndex extends Sharded {
   /**
    * The k best vectors for one query.
    * @param {Float32Array|number[]} query
-   * @param {{k?: number}} [options]
+   * @param {{k?: number, filter?: string[]|Set<string>}} [options]
    * @returns {Promise<Array<{id: string, score: number}>>}
    */
   async search(query, options = {}) {

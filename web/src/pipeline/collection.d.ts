@@ -80,10 +80,22 @@ export interface CollectionImportOptions {
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
+/**
+ * A Collection created or loaded with a `workers` count that may be > 1: its BM25 and dense legs are
+ * sharded across Workers (docs/parallel.md), and toBytes() then returns a Promise of the bytes.
+ */
+export type ParallelCollection = Omit<Collection, 'toBytes'> & { toBytes(): Uint8Array | Promise<Uint8Array> };
 export class Collection {
-  static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; /** default static model only: embed across this many Workers (docs/parallel.md) */ workers?: number }): Promise<Collection>;
-  static fromBytes(bytes: Uint8Array, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean }): Collection;
-  static load(name: string, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<Collection>;
+  static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1 }): Promise<Collection>;
+  /** workers 1–64: both legs sharded across that many Workers (flat dense index, default static model; docs/parallel.md) */
+  static create(config: string | object | undefined, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number }): Promise<ParallelCollection>;
+  static fromBytes(bytes: Uint8Array, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1 }): Collection;
+  /** workers > 1: the checked chunks are indexed again into sharded legs across a new pool. */
+  static fromBytes(bytes: Uint8Array, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number }): Collection | Promise<ParallelCollection>;
+  static load(name: string, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<Collection>;
+  static load(name: string, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<ParallelCollection>;
+  /** Workers the indexes are sharded across (1 = none, the calling thread). */
+  readonly workers: number;
   /** Builds a collection from exportJsonl() output (a string, or its lines as an (async) iterable). */
   static importJsonl(input: string | Iterable<string> | AsyncIterable<string>, options?: CollectionImportOptions): Promise<Collection>;
   /** What saved bytes hold (config, embedder identity, counts) without loading the indexes. */

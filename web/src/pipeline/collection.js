@@ -15,7 +15,8 @@ import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
-import { createParallelEmbedder } from '../parallel/sharded.js';
+import { createParallelEmbedder, ShardedBm25Index, ShardedVectorIndex } from '../parallel/sharded.js';
+import { WorkerPool } from '../parallel/pool.js';
 import { loadBytes, saveBytes } from '../core/storage.js';
 import {
   describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
@@ -150,8 +151,10 @@ export class Collection {
    *   OnnxEmbedder, or an async function
    *   `(texts, {kind}) => vectors` with `options.dimension`
    * @param {number} [options.dimension] vector dimension when the embedder does not declare it
-   * @param {number} [options.workers=1] with the default static model: embed across this many Workers
-   *   (createParallelEmbedder; the same vectors, docs/parallel.md); dispose() stops them
+   * @param {number} [options.workers=1] 1–64: build and search across this many Workers (docs/parallel.md):
+   *   the BM25 leg is a ShardedBm25Index, the dense leg a ShardedVectorIndex (flat f32 or int8 only) fed
+   *   by the default static model in every Worker (createParallelEmbedder; a given embedder is refused);
+   *   the same hits and scores as workers: 1, and toBytes() (then async) the same bytes; dispose() stops them
    * @param {boolean} [options.keepVectors=false] keep a copy of every indexed vector (4 x dimension
    *   bytes per chunk) so exportJsonl({vectors: true}) writes them as indexed instead of re-embedding
    * @returns {Promise<Collection>}
@@ -166,14 +169,86 @@ export class Collection {
     // A dense index without an embedder uses the default static model (package ragwasm-static-model);
     // the semantic chunker alone still needs one given (collection-api.test.mjs).
     const defaultModel = o.embedder === undefined && o.dimension === undefined && cfg.indexes.dense;
-    if (workers > 1 && !defaultModel) {
-      throw invalid('options.workers', 'workers with the default static model (a given embedder runs where it was made)', workers);
+    if (workers > 1) {
+      checkShardable(cfg, defaultModel, 'options.workers', workers);
+      return Collection._sharded(cfg, workers, o.embedder, o.dimension, new Map(), keepVectors, []);
     }
-    // workers > 1: the default static model embeds across a WorkerPool (docs/parallel.md); same vectors
-    const embedder = !defaultModel ? o.embedder : workers > 1 ? await createParallelEmbedder({ workers }) : await createStaticEmbedder();
-    const c = new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
-    if (defaultModel && workers > 1) c._ownedEmbedder = embedder;
-    return c;
+    const embedder = !defaultModel ? o.embedder : await createStaticEmbedder();
+    return new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
+  }
+
+  // A collection whose legs are sharded across a new pool of `workers` (docs/parallel.md): the dense
+  // leg embeds with the default static model in every Worker; `docs` (loaded ones) are indexed again.
+  static async _sharded(cfg, workers, embedder, dimension, docs, keepVectors, zeroVectors) {
+    const pool = await WorkerPool.create({ workers });
+    let c = null;
+    try {
+      const e = cfg.indexes.dense ? await createParallelEmbedder({ pool }) : embedder;
+      const bm25 = cfg.indexes.bm25 ? await ShardedBm25Index.create(cfg.indexes.bm25, { pool }) : null;
+      const dense = cfg.indexes.dense ? await ShardedVectorIndex.create(denseOptions(cfg.indexes.dense, e.dimension), { pool }) : null;
+      c = new Collection(cfg, e, dimension, bm25, dense, docs, keepVectors, zeroVectors);
+      c._pool = pool;
+      if (docs.size > 0) await c._reindex();
+      return c;
+    } catch (err) {
+      if (c) c.dispose();
+      else await pool.terminate();
+      throw err;
+    }
+  }
+
+  // Sharded: indexes every stored chunk again (after fromBytes), in document order, re-embedding the
+  // dense leg's chunks (the static model gives the saved vectors again: same model id, checked).
+  async _reindex() {
+    const { chunks, records } = this._chunksInOrder();
+    const extra = this.bm25 ? bm25Fields(this.config.indexes.bm25).map((f) => f.name).filter((n) => n !== 'text') : [];
+    const step = 8192;
+    for (let i = 0; i < chunks.length; i += step) {
+      const part = chunks.slice(i, i + step);
+      const writes = [];
+      if (this.bm25) writes.push(this.bm25.add(part.map((c, j) => this._bm25Doc(c, records[i + j], extra))));
+      if (this.dense) {
+        const keep = part.filter((c) => !this.zeroVectors.has(c.id));
+        if (keep.length > 0) {
+          const vectors = await embedTexts(this.embedder, keep.map(indexTextOf), { kind: 'document' });
+          writes.push(this.dense.add(keep.map((c, j) => ({ id: c.id, vector: vectors[j] }))));
+          if (this._vectors) keep.forEach((c, j) => this._vectors.set(c.id, vectors[j]));
+        }
+      }
+      await Promise.all(writes);
+    }
+  }
+
+  // Every chunk in document order (the order the indexes received them), with its document record.
+  _chunksInOrder() {
+    const chunks = [];
+    const records = [];
+    for (const d of this.docs.values()) {
+      for (const c of d.chunks) {
+        chunks.push(c);
+        records.push(d);
+      }
+    }
+    return { chunks, records };
+  }
+
+  /** Workers the collection's indexes are sharded across (1: no Worker, the calling thread). */
+  get workers() {
+    return this._pool ? this._pool.size : 1;
+  }
+
+  // Sharded: removals are posted to the Workers at once (so later calls see them) and awaited here.
+  _track(promise) {
+    const t = promise.then(() => null, (e) => e);
+    this._pending.add(t);
+    t.then(() => this._pending.delete(t));
+  }
+
+  async _settled() {
+    if (this._pending.size === 0) return;
+    const errors = await Promise.all([...this._pending]);
+    const e = errors.find((x) => x !== null);
+    if (e) throw e;
   }
 
   /** @internal */
@@ -204,6 +279,9 @@ export class Collection {
     this.legCheckedRevision = -1;
     this.legCheckRunning = null;
     this._disposed = false;
+    /** @type {WorkerPool|null} the pool of the sharded legs (workers > 1) */
+    this._pool = null;
+    this._pending = new Set();
     // add() and setEmbedder() run one at a time (each awaits the embedder between checks and swaps).
     this._queue = Promise.resolve();
   }
@@ -310,15 +388,20 @@ export class Collection {
         if (Object.keys(fields).length > 0) r.fields = fields;
         return r;
       });
+      const writes = [];  // sharded: both legs' writes run in the Workers at once
       if (this.bm25 && flat.length > 0) {
         const byDoc = new Map(batch.map((d, j) => [d.id, records[j]]));
-        this.bm25.add(flat.map((c) => this._bm25Doc(c, byDoc.get(c.docId), extra)));
+        writes.push(this.bm25.add(flat.map((c) => this._bm25Doc(c, byDoc.get(c.docId), extra))));
       }
       if (this.dense && flat.length > 0) {
         const zs = new Set(zeroIds);
         const keep = flat.flatMap((c, k) => (zs.has(c.id) ? [] : [k]));
-        if (keep.length > 0) this.dense.add(keep.map((k) => ({ id: flat[k].id, vector: vectors[k] })));
+        if (keep.length > 0) writes.push(this.dense.add(keep.map((k) => ({ id: flat[k].id, vector: vectors[k] }))));
         for (const id of zeroIds) this.zeroVectors.add(id);
+      }
+      if (this._pool) {
+        await Promise.all(writes);
+        if (this._disposed) throw disposedError();
       }
       if (this._vectors) flat.forEach((c, k) => this._vectors.set(c.id, Float32Array.from(vectors[k])));
       batch.forEach((d, j) => {
@@ -367,9 +450,15 @@ export class Collection {
       if (!d) continue;
       const chunkIds = d.chunks.map((c) => c.id);
       if (chunkIds.length > 0) {
-        if (this.bm25) this.bm25.remove(chunkIds, { ignoreMissing: true });
         const inDense = chunkIds.filter((c) => !this.zeroVectors.has(c));
-        if (this.dense && inDense.length > 0) this.dense.remove(inDense);
+        if (this._pool) {
+          // posted now, in order before any later search or write; awaited by the next async call
+          if (this.bm25) this._track(this.bm25.remove(chunkIds, { ignoreMissing: true }));
+          if (this.dense && inDense.length > 0) this._track(this.dense.remove(inDense, { ignoreMissing: true }));
+        } else {
+          if (this.bm25) this.bm25.remove(chunkIds, { ignoreMissing: true });
+          if (this.dense && inDense.length > 0) this.dense.remove(inDense);
+        }
       }
       for (const c of chunkIds) {
         this.chunks.delete(c);
@@ -388,6 +477,16 @@ export class Collection {
     const vecs = await embedTexts(this.embedder, queries, { kind: 'query', signal });
     if (this._disposed) throw disposedError();
     abortCheck(signal);
+    if (this._pool) {
+      await this._settled();
+      const n = Math.min(k, allowed ? allowed.size : this.dense.size);
+      const ask = n === 0 ? [] : vecs.flatMap((v, i) => (isZeroVector(v) ? [] : [i]));
+      const found = ask.length === 0 ? [] : await this.dense.searchMany(ask.map((i) => vecs[i]), allowed ? { k: n, filter: allowed } : { k: n });
+      if (this._disposed) throw disposedError();
+      const out = vecs.map(() => []);
+      ask.forEach((i, j) => { out[i] = found[j]; });
+      return out;
+    }
     const live = this.dense.size;
     return vecs.map((v) => {
       const n = Math.min(k, allowed ? allowed.size : live);
@@ -440,7 +539,8 @@ export class Collection {
         if (this.bm25.analyze(query).length === 0) {
           throw invalid('query', 'at least one searchable term (it is empty or only stopwords)', query);
         }
-        const hits = this.bm25.search(query, filter ? { k: n, filter } : { k: n });
+        const hits = this._pool ? await this._bm25Sharded([query], filter ? { k: n, filter } : { k: n }).then((r) => r[0])
+          : this.bm25.search(query, filter ? { k: n, filter } : { k: n });
         lists.push({ retriever: 'bm25', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       } else {
         const [hits] = await this._denseHits([query], n, filter ? this._allowedChunks(filter) : null, o.signal);
@@ -482,6 +582,14 @@ export class Collection {
       if (fused.legReport) out.diagnostics.legCheck = structuredClone(fused.legReport);
     }
     return out;
+  }
+
+  // Sharded BM25 hits of several queries, after the removals in flight.
+  async _bm25Sharded(queries, options) {
+    await this._settled();
+    const hits = await this.bm25.searchMany(queries, options);
+    if (this._disposed) throw disposedError();
+    return hits;
   }
 
   // Fuses two or more lists with the config's fusion (and the leg check of the default hybrid).
@@ -529,7 +637,13 @@ export class Collection {
     const retrievers = this.config.retrieval.retrievers;
     const legs = retrievers.map((r) => ({
       retriever: r,
-      search: r === 'bm25'
+      search: r === 'bm25' && this._pool ? async (queries, k) => {
+        const ask = queries.flatMap((q, i) => (this.bm25.analyze(q).length === 0 ? [] : [i]));
+        const found = await this._bm25Sharded(ask.map((i) => queries[i]), { k });
+        const out = queries.map(() => []);
+        ask.forEach((i, j) => { out[i] = found[j].map((h) => h.id); });
+        return out;
+      } : r === 'bm25'
         ? (queries, k) => queries.map((q) => (this.bm25.analyze(q).length === 0 ? [] : this.bm25.search(q, { k }).map((h) => h.id)))
         : async (queries, k) => (await this._denseHits(queries, k, null, o.signal)).map((hits) => hits.map((h) => h.id)),
     }));
@@ -570,6 +684,7 @@ export class Collection {
     this._alive();
     const o = expectOptions(options, 'setEmbedder options', ['dimension', 'signal', 'onProgress', 'batchSize']);
     if (!this.config.indexes.dense) throw invalid('setEmbedder', 'a collection with a dense index (the config has none)', embedder);
+    if (this._pool) throw invalid('setEmbedder', 'a collection with workers: 1 (a sharded collection embeds with the default static model)', embedder);
     const e = denseEmbedder(embedder, o.dimension, 'embedder');
     if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
     const batchSize = o.batchSize === undefined ? 256 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 100000 });
@@ -621,33 +736,83 @@ export class Collection {
    * vector index], CRC-32 (checksum.js packSections). The header holds the config, the embedder's
    * `{id, dimension}`, the documents (id, title, fields, metadata, length, chunks) and the zero-vector
    * chunk ids (docs/collection.md "Saved format"). Kept vectors (`keepVectors`) are not saved.
-   * @returns {Uint8Array}
+   * A collection with `workers` > 1 returns a Promise of the same bytes workers: 1 writes: its chunks
+   * are indexed once more into one Bm25Index and one VectorIndex in this thread (the dense leg's
+   * chunks embedded again across the Workers), in the order one index received them
+   * (docs/parallel.md "Collection across Workers").
+   * @returns {Uint8Array|Promise<Uint8Array>} a Promise when `workers` > 1
    * @throws {RagwasmError} DISPOSED
    */
   toBytes() {
     this._alive();
+    if (this._pool) return this._toBytesSharded();
+    return this._pack(this._headerBytes(), this.bm25 ? this.bm25.toBytes() : new Uint8Array(0), this.dense ? this.dense.toBytes() : new Uint8Array(0));
+  }
+
+  _headerBytes() {
     const docs = [...this.docs.entries()].map(([id, d]) => ({ id, ...d }));
     const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null, docs };
     if (this.zeroVectors.size > 0) header.zeroVectors = [...this.zeroVectors];
-    return packSections(MAGIC, COLLECTION_FORMAT_VERSION, [new TextEncoder().encode(JSON.stringify(header)),
-      this.bm25 ? this.bm25.toBytes() : new Uint8Array(0), this.dense ? this.dense.toBytes() : new Uint8Array(0)]);
+    return new TextEncoder().encode(JSON.stringify(header));
+  }
+
+  _pack(header, bm25, dense) {
+    return packSections(MAGIC, COLLECTION_FORMAT_VERSION, [header, bm25, dense]);
+  }
+
+  async _toBytesSharded() {
+    await this._settled();
+    // a snapshot: writes that land while the dense chunks are embedded are not in these bytes
+    const header = this._headerBytes();
+    const { chunks, records } = this._chunksInOrder();
+    const zero = new Set(this.zeroVectors);
+    const kept = this._vectors;
+    let bm25 = null;
+    let dense = null;
+    try {
+      bm25 = this.bm25 ? Bm25Index.create(this.config.indexes.bm25) : null;
+      dense = this.dense ? VectorIndex.create(denseOptions(this.config.indexes.dense, this.dimension)) : null;
+      if (bm25 && chunks.length > 0) {
+        const extra = bm25Fields(this.config.indexes.bm25).map((f) => f.name).filter((n) => n !== 'text');
+        bm25.add(chunks.map((c, i) => this._bm25Doc(c, records[i], extra)));
+      }
+      const keep = dense ? chunks.filter((c) => !zero.has(c.id)) : [];
+      const step = 8192;
+      for (let i = 0; i < keep.length; i += step) {
+        const part = keep.slice(i, i + step);
+        const missing = part.filter((c) => !kept?.has(c.id));
+        const fresh = missing.length === 0 ? [] : await embedTexts(this.embedder, missing.map(indexTextOf), { kind: 'document' });
+        this._alive();
+        const byId = new Map(missing.map((c, j) => [c.id, fresh[j]]));
+        dense.add(part.map((c) => ({ id: c.id, vector: byId.get(c.id) ?? kept.get(c.id) })));
+      }
+      return this._pack(header, bm25 ? bm25.toBytes() : new Uint8Array(0), dense ? dense.toBytes() : new Uint8Array(0));
+    } finally {
+      bm25?.dispose();
+      dense?.dispose();
+    }
   }
 
   /**
    * Rebuilds a collection from toBytes() output (format versions 1 and 2). Every header field is
    * checked against the sections it describes before the collection is returned (docs/collection.md).
    * @param {Uint8Array} bytes
-   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean}} [options] embedder
-   *   needed when the dense index is on; it must be the model the collection was built with
-   * @returns {Collection}
+   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, workers?: number}} [options] embedder
+   *   needed when the dense index is on; it must be the model the collection was built with.
+   *   `workers` > 1 (as create()): the bytes are checked as here, then the chunks are indexed into
+   *   sharded legs across a new pool (the dense leg re-embedded with the default static model, which
+   *   must be the saved embedder); the result is then a Promise
+   * @returns {Collection|Promise<Collection>} a Promise when `workers` > 1
    * @throws {RagwasmError} CORRUPT_INDEX (magic, length, checksum, or a header field that disagrees with
    *   the data: the message names the field), UNSUPPORTED_VERSION, INVALID_ARGUMENT (no embedder, or an
    *   embedder with another id: the message names the model needed; details {expected, got}),
    *   DIMENSION_MISMATCH (same id, other dimension)
    */
   static fromBytes(bytes, options = {}) {
-    const o = expectOptions(options, 'Collection.fromBytes options', ['embedder', 'dimension', 'keepVectors']);
+    const o = expectOptions(options, 'Collection.fromBytes options', ['embedder', 'dimension', 'keepVectors', 'workers']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
+    const workers = o.workers === undefined ? 1 : expectInteger(o.workers, 'options.workers', { min: 1, max: 64 });
+    if (workers > 1) return Collection._fromBytesSharded(bytes, o, workers, keepVectors);
     const { h, sections, corrupt } = readHeader(bytes);
     let bm25 = null;
     let dense = null;
@@ -664,6 +829,27 @@ export class Collection {
       dense?.dispose();
       throw e;
     }
+  }
+
+  static async _fromBytesSharded(bytes, o, workers, keepVectors) {
+    const { h } = readHeader(bytes);  // corrupt headers fail before any Worker starts
+    const defaultModel = o.embedder === undefined && o.dimension === undefined && h.cfg.indexes.dense;
+    checkShardable(h.cfg, defaultModel, 'options.workers', workers);
+    if (!h.cfg.indexes.dense) {
+      // every section checked as workers: 1 does, then the chunks indexed into the shards
+      const plain = Collection.fromBytes(bytes, { ...o, workers: 1 });
+      plain.dispose();
+      return Collection._sharded(h.cfg, workers, o.embedder, o.dimension, plain.docs, keepVectors, []);
+    }
+    const embedder = await createStaticEmbedder();
+    let plain;
+    try {
+      plain = Collection.fromBytes(bytes, { embedder, keepVectors: false });
+    } finally {
+      embedder.dispose();
+    }
+    plain.dispose();
+    return Collection._sharded(h.cfg, workers, undefined, undefined, plain.docs, keepVectors, [...plain.zeroVectors]);
   }
 
   /**
@@ -687,7 +873,7 @@ export class Collection {
    */
   async save(name, opts) {
     this._alive();
-    const bytes = this.toBytes();
+    const bytes = await this.toBytes();
     const o = { keepVectors: false };
     if (this.embedder) o.embedder = this.embedder;
     Collection.fromBytes(bytes, o).dispose();
@@ -698,19 +884,20 @@ export class Collection {
   /**
    * Loads a collection saved with save().
    * @param {string} name
-   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, dir?: string, backend?: string}} [options]
+   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, workers?: number, dir?: string, backend?: string}} [options]
    * @returns {Promise<Collection>}
    * @throws {RagwasmError} NOT_FOUND, as fromBytes()
    */
   static async load(name, options = {}) {
-    const { embedder, dimension, keepVectors, ...storage } = expectOptions(options, 'Collection.load options',
-      ['embedder', 'dimension', 'keepVectors', 'dir', 'backend']);
+    const { embedder, dimension, keepVectors, workers, ...storage } = expectOptions(options, 'Collection.load options',
+      ['embedder', 'dimension', 'keepVectors', 'workers', 'dir', 'backend']);
     const bytes = await loadBytes(name, storage);
     if (bytes === null) throw new RagwasmError('NOT_FOUND', `ragwasm: no collection stored under "${name}"`);
     const o = {};
     if (embedder !== undefined) o.embedder = embedder;
     if (dimension !== undefined) o.dimension = dimension;
     if (keepVectors !== undefined) o.keepVectors = keepVectors;
+    if (workers !== undefined) o.workers = workers;
     return Collection.fromBytes(bytes, o);
   }
 
@@ -895,10 +1082,15 @@ export class Collection {
   dispose() {
     if (this._disposed) return;
     this._disposed = true;
-    this.bm25?.dispose();
-    this.dense?.dispose();
-    this._ownedEmbedder?.dispose().catch(() => {});
-    this._ownedEmbedder = null;
+    if (this._pool) {
+      // the sharded legs live in the pool's Workers (and the BM25 analyzer in this thread)
+      this.bm25?.dispose().catch(() => {});
+      this.dense?.dispose().catch(() => {});
+      this._pool.terminate().catch(() => {});
+    } else {
+      this.bm25?.dispose();
+      this.dense?.dispose();
+    }
     this.bm25 = null;
     this.dense = null;
     this._vectors = null;
@@ -1138,6 +1330,17 @@ async function parseJsonl(input, o) {
 }
 
 // One retriever: its own ranking and raw scores, no fusion (docs/collection.md).
+// workers > 1 needs legs that shard exactly: the dense leg flat (f32 / int8) with the default static
+// model (a given embedder runs where it was made, in this thread).
+function checkShardable(cfg, defaultModel, name, workers) {
+  if (!cfg.indexes.dense) return;
+  if (!defaultModel) throw invalid(name, 'workers with the default static model (a given embedder runs where it was made)', workers);
+  const d = cfg.indexes.dense;
+  if ((d.index ?? 'flat') !== 'flat' || d.storage === 'binary') {
+    throw invalid(name, `workers with a flat f32 or int8 dense index (a sharded HNSW graph or binary candidate list would not return one index's hits; the config has index '${d.index}', storage '${d.storage}')`, workers);
+  }
+}
+
 function single(list) {
   const hits = list.hits.map((h, r) => ({ id: h.id, score: h.score,
     contributions: [{ retriever: list.retriever, present: true, rank: r + 1, raw: h.score, normalized: h.score, weight: 1, contribution: h.score }] }));

@@ -71,6 +71,8 @@ export class VectorIndex {
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): WriteSummary;
   has(id: string): boolean;
   search(query: Float32Array | number[], options?: VectorSearchOptions): VectorHit[];
+  /** search() of each query; a flat f32/int8 index scores the whole batch in one pass over the vectors. */
+  searchMany(queries: Array<Float32Array | number[]>, options?: VectorSearchOptions): VectorHit[][];
   toBytes(): Uint8Array;
   save(name: string, opts?: StorageOptions): Promise<void>;
   /** @deprecated write toBytes(). */

@@ -333,6 +333,43 @@ export class VectorIndex extends Handle {
     return out;
   }
 
+  /**
+   * The k best vectors for each of several queries, equal to search() of each. A flat index with f32
+   * or int8 storage scores them in one pass over the vectors (each block of rows is scored for every
+   * query while it is in cache), so a batch reads the vectors from memory once, not once per query;
+   * HNSW and binary storage search query by query.
+   * @param {Array<Float32Array|number[]>} queries up to 100,000, each `dimension` finite values
+   * @param {object} [options] as search(): k, filter (function, id array or Set), efSearch, rescore, exact
+   * @returns {VectorHit[][]} one list per query
+   * @throws {RagwasmError} as search() (the query named `queries[i]`), DISPOSED
+   */
+  searchMany(queries, options = {}) {
+    const o = expectOptions(options, 'search options', ['k', 'filter', 'efSearch', 'rescore', 'exact']);
+    const list = expectArray(queries, 'queries', { maxLength: VECTOR_MAX_K });
+    const dim = this.dimension;
+    if (this._options.index !== 'flat' || this._options.storage === 'binary') {
+      return list.map((q, i) => this.search(toQuery(q, `queries[${i}]`, dim), options));
+    }
+    const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: VECTOR_MAX_K });
+    if (o.efSearch !== undefined) expectInteger(o.efSearch, 'options.efSearch', { min: 1, max: 100000 });
+    if (o.rescore !== undefined) expectInteger(o.rescore, 'options.rescore', { min: 0, max: 1000 });
+    if (o.exact !== undefined) expectBoolean(o.exact, 'options.exact');
+    const flat = new Float32Array(list.length * dim);
+    for (let i = 0; i < list.length; i++) flat.set(toQuery(list[i], `queries[${i}]`, dim), i * dim);
+    const native = this.native;
+    const mask = o.filter === undefined ? null : this._mask(o.filter);
+    const r = callWasm(() => native.searchMany(flat, list.length, k, mask));
+    const ids = decodeIds(r.bytes, r.lens);
+    const out = new Array(list.length);
+    let at = 0;
+    for (let q = 0; q < list.length; q++) {
+      const hits = new Array(r.counts[q]);
+      for (let i = 0; i < hits.length; i++, at++) hits[i] = { id: ids[at], score: r.scores[at] };
+      out[q] = hits;
+    }
+    return out;
+  }
+
   _mask(filter) {
     const native = this.native;
     if (typeof filter === 'function') {

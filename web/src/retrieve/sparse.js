@@ -156,6 +156,38 @@ function toHits(r) {
  * @property {number} score BM25 score (higher is better)
  */
 
+// The term-by-term sum behind Bm25Index.sumStats, over checked statistics.
+function sumCheckedStats(items) {
+  const index = new Map();
+  const terms = [];
+  const df = [];
+  let documents = 0;
+  let fieldLengths = null;
+  items.forEach((s, i) => {
+    if (fieldLengths === null) fieldLengths = s.fieldLengths.map(() => 0);
+    if (s.fieldLengths.length !== fieldLengths.length) {
+      throw invalid(`stats[${i}].fieldLengths`, `${fieldLengths.length} values (the field count of stats[0])`, s.fieldLengths);
+    }
+    documents += s.documents;
+    s.fieldLengths.forEach((v, f) => { fieldLengths[f] += v; });
+    for (let t = 0; t < s.terms.length; t++) {
+      const at = index.get(s.terms[t]);
+      if (at === undefined) {
+        index.set(s.terms[t], terms.length);
+        terms.push(s.terms[t]);
+        df.push(s.df[t]);
+      } else {
+        df[at] += s.df[t];
+      }
+    }
+  });
+  for (const v of [documents, ...(fieldLengths ?? [])]) {
+    if (!Number.isSafeInteger(v)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed count exceeds 2^53');
+  }
+  if (df.some((v) => v > 0xFFFFFFFF)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed document frequency exceeds 2^32-1');
+  return { documents, fieldLengths: fieldLengths ?? [], terms, df: Uint32Array.from(df) };
+}
+
 /**
  * A BM25 index in WASM memory. Documents are objects `{id, <field>: string, ..., metadata?}` with the
  * index's fields (default `title` and `text`, both boost 1: equal to indexing `title + " " + text`).
@@ -476,7 +508,16 @@ export class Bm25Index extends Handle {
     const native = this.native;
     const r = callWasm(() => native.collectionStats());
     const terms = new Array(r.termOffsets.length - 1);
-    for (let i = 0; i < terms.length; i++) terms[i] = utf8.decode(r.terms.subarray(r.termOffsets[i], r.termOffsets[i + 1]));
+    const blob = r.terms;
+    let ascii = true;
+    for (let i = 0; i < blob.length; i++) if (blob[i] > 0x7F) { ascii = false; break; }
+    if (ascii) {
+      // one decode; byte offsets are UTF-16 offsets
+      const all = utf8.decode(blob);
+      for (let i = 0; i < terms.length; i++) terms[i] = all.slice(r.termOffsets[i], r.termOffsets[i + 1]);
+    } else {
+      for (let i = 0; i < terms.length; i++) terms[i] = utf8.decode(blob.subarray(r.termOffsets[i], r.termOffsets[i + 1]));
+    }
     return { documents: r.documents, fieldLengths: Array.from(r.fieldLengths), terms, df: r.df };
   }
 
@@ -487,35 +528,17 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT (not stats, field counts differ, a count out of range)
    */
   static sumStats(list) {
-    const items = expectArray(list, 'stats', { maxLength: 4096 }).map((v, i) => checkStats(v, `stats[${i}]`));
-    const index = new Map();
-    const terms = [];
-    const df = [];
-    let documents = 0;
-    let fieldLengths = null;
-    items.forEach((s, i) => {
-      if (fieldLengths === null) fieldLengths = s.fieldLengths.map(() => 0);
-      if (s.fieldLengths.length !== fieldLengths.length) {
-        throw invalid(`stats[${i}].fieldLengths`, `${fieldLengths.length} values (the field count of stats[0])`, s.fieldLengths);
-      }
-      documents += s.documents;
-      s.fieldLengths.forEach((v, f) => { fieldLengths[f] += v; });
-      for (let t = 0; t < s.terms.length; t++) {
-        const at = index.get(s.terms[t]);
-        if (at === undefined) {
-          index.set(s.terms[t], terms.length);
-          terms.push(s.terms[t]);
-          df.push(s.df[t]);
-        } else {
-          df[at] += s.df[t];
-        }
-      }
-    });
-    for (const v of [documents, ...(fieldLengths ?? [])]) {
-      if (!Number.isSafeInteger(v)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed count exceeds 2^53');
-    }
-    if (df.some((v) => v > 0xFFFFFFFF)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed document frequency exceeds 2^32-1');
-    return { documents, fieldLengths: fieldLengths ?? [], terms, df: Uint32Array.from(df) };
+    return sumCheckedStats(expectArray(list, 'stats', { maxLength: 4096 }).map((v, i) => checkStats(v, `stats[${i}]`)));
+  }
+
+  /**
+   * sumStats() of collectionStats() values this module made itself (the sharded index's shards):
+   * the sum without checking every term again. @internal
+   * @param {CollectionStats[]} items
+   * @returns {CollectionStats}
+   */
+  static _sumOwnStats(items) {
+    return sumCheckedStats(items);
   }
 
   /**
@@ -544,6 +567,22 @@ export class Bm25Index extends Handle {
     }
     const native = this.native;
     callWasm(() => native.setGlobalStats(s.documents, Float64Array.from(s.fieldLengths), df));
+  }
+
+  /**
+   * setGlobalStats() with the document frequencies already aligned to this index's own dictionary
+   * (df[i] for collectionStats().terms[i]), as the sharded index computes them in the calling thread,
+   * so the whole term list is not sent back to every shard. @internal
+   * @param {number} documents
+   * @param {number[]} fieldLengths
+   * @param {Uint32Array} df
+   */
+  _setGlobalDf(documents, fieldLengths, df) {
+    const n = expectInteger(documents, 'stats.documents', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const lens = expectArray(fieldLengths, 'stats.fieldLengths', { maxLength: 16, item: (x, m) => expectInteger(x, m, { min: 0, max: Number.MAX_SAFE_INTEGER }) });
+    if (!isInstance(df, Uint32Array)) throw invalid('stats.df', 'a Uint32Array', df);
+    const native = this.native;
+    callWasm(() => native.setGlobalStats(n, Float64Array.from(lens), df));
   }
 
   /** Rewrites postings without deleted documents. */
