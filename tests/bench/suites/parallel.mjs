@@ -88,6 +88,12 @@ export default {
         `${col(m, (x) => fmt(x.cpu / 1000))} s`, `${col(m, (x) => fmt(x.startMs))} ms (CPU ${col(m, (x) => fmt(x.startCpu))})`, load()]);
       ctx.record('build', { docs: docs.length, modes: m, speedupVsOneWorker: m.w1.ms / m.w2.ms, speedupVsThread: m.thread.ms / m.w2.ms,
         cpuSpeedupVsOneWorker: m.w1.cpu / m.w2.cpu, load: os.loadavg() });
+      ctx.speed({
+        id: 'parallel-build', what: `parallel build, BM25 + static embeddings, ${ctx.num(docs.length)} docs, 2 Workers vs 1 Worker`,
+        ragwasm: `${ctx.num(m.w2.ms)} ms (CPU ${fmt(m.w2.cpu / 1000)} s)`, peer: `1 Worker ${ctx.num(m.w1.ms)} ms (CPU ${fmt(m.w1.cpu / 1000)} s); this thread ${ctx.num(m.thread.ms)} ms`,
+        ratio: m.w1.ms / m.w2.ms, ratioText: `${(m.w1.ms / m.w2.ms).toFixed(2)}× (vs this thread ${(m.thread.ms / m.w2.ms).toFixed(2)}×)`,
+        target: { min: 1.8 }, targetText: '≥ 1.8×', note: 'results bit-identical (checked in the run and in tests)',
+      });
     } else {
       rows.push(['build (needs ../shared/data/scifact and models/build/static-model.bin)', '-', '-', '-', '-', '-', '>= 1.8', '-', '-', load()]);
     }
@@ -161,6 +167,12 @@ export default {
       `${col(scan, (x) => fmt(x.startMs))} ms (CPU ${col(scan, (x) => fmt(x.startCpu))})`, load()]);
     ctx.record('scan', { n, dim, modes: scan, speedupVsOneWorker: scan.w1.ms / scan.w2.ms, speedupVsThread: scan.thread.ms / scan.w2.ms,
       cpuSpeedupVsOneWorker: scan.w1.cpu / scan.w2.cpu, identical: true, load: os.loadavg() });
+    ctx.speed({
+      id: 'parallel-scan', what: `parallel flat scan ${n / 1e6}M × ${dim} f32, 2 Workers vs 1 Worker`,
+      ragwasm: `${scan.w2.ms.toFixed(2)} ms/query (${gbps(scan.w2.ms).toFixed(1)} GB/s)`, peer: `1 Worker ${scan.w1.ms.toFixed(2)} ms/query; this thread ${scan.thread.ms.toFixed(2)}`,
+      ratio: scan.w1.ms / scan.w2.ms, ratioText: `${(scan.w1.ms / scan.w2.ms).toFixed(2)}× (vs this thread ${(scan.thread.ms / scan.w2.ms).toFixed(2)}×)`,
+      target: { min: 1.8 }, targetText: '≥ 1.8×', note: 'hits identical',
+    });
     ctx.table(`Worker pool: this thread, 1 Worker, 2 Workers (${os.cpus().length} cores; load average 1/5/15 min in the last column)`,
       ['case', 'this thread', '1 Worker', '2 Workers', '2 vs 1 Worker', '2 Workers vs thread', 'goal', 'CPU thread / 1 W / 2 W', 'pool start-up thread / 1 W / 2 W', 'load'], rows);
   },
