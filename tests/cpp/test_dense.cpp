@@ -1,6 +1,7 @@
 // src/dense: kernels, flat search (f32 / int8 / binary), metrics, ties, add/remove and errors, as a spec.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -344,4 +345,28 @@ TEST_CASE("a filter keeps only allowed ids", "[unit]") {
   auto ids = hit_ids(ix, hits);
   std::sort(ids.begin(), ids.end());
   REQUIRE(ids == std::vector<std::string>{"d3", "d50", "d99"});
+}
+
+TEST_CASE("live_slots lists the live slots in ascending order", "[unit]") {
+  for (Storage storage : {Storage::kF32, Storage::kInt8}) {
+    VectorIndex ix = make_index(Metric::kCosine, storage, 4);
+    const auto data = random_vectors(5, 4, 11);
+    REQUIRE(ix.add(make_ids(5), data.data(), data.size()).ok());
+    REQUIRE(ix.live_slots() == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
+    const std::string gone1 = ix.id(1), gone3 = ix.id(3);
+    REQUIRE(ix.remove({gone1, gone3}).ok());
+    const auto live = ix.live_slots();
+    CHECK(live.size() == ix.size());
+    CHECK(std::is_sorted(live.begin(), live.end()));
+    std::vector<std::string> ids;
+    for (std::uint32_t s : live) {
+      CHECK(ix.is_live(s));
+      ids.push_back(ix.id(s));
+    }
+    std::sort(ids.begin(), ids.end());
+    std::vector<std::string> want = make_ids(5);
+    want.erase(std::remove_if(want.begin(), want.end(), [&](const std::string& id) { return id == gone1 || id == gone3; }), want.end());
+    std::sort(want.begin(), want.end());
+    CHECK(ids == want);
+  }
 }
