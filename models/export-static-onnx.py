@@ -23,14 +23,30 @@ dst = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "build", "static-
 
 b = open(src, "rb").read()
 assert b[:8] == b"RWSTATIC", "not a RWSTATIC file"
-version, dims, n = struct.unpack_from("<III", b, 8)
-assert version == 1, f"format version {version}"
-(words_bytes,) = struct.unpack_from("<I", b, 24)
-pos = (32 + words_bytes + 3) // 4 * 4
-pos += 4 * n  # probabilities (unused here)
-scales = np.frombuffer(b, dtype="<f4", count=n, offset=pos).astype(np.float32)
-pos += 4 * n + 4 * dims  # scales, principal component
-table = np.frombuffer(b, dtype=np.int8, count=n * dims, offset=pos).reshape(n, dims)
+(version,) = struct.unpack_from("<I", b, 8)
+if version == 2:
+    # The one container (docs/formats.md): u32 section count, then u32 tag | u64 length | payload.
+    # The XXH64 seal is checked by the C++ loader, not here (this script only reads a built model).
+    (count,) = struct.unpack_from("<I", b, 12)
+    sections, pos = {}, 16
+    for _ in range(count):
+        tag, length = struct.unpack_from("<IQ", b, pos)
+        sections[tag] = (pos + 12, length)
+        pos += 12 + length
+    assert pos + 8 == len(b), "container sections do not end at the seal"
+    dims, n = struct.unpack_from("<II", b, sections[1][0])
+    scales = np.frombuffer(b, dtype="<f4", count=n, offset=sections[4][0]).astype(np.float32)
+    table = np.frombuffer(b, dtype=np.int8, count=n * dims, offset=sections[6][0]).reshape(n, dims)
+elif version == 1:
+    dims, n = struct.unpack_from("<II", b, 12)
+    (words_bytes,) = struct.unpack_from("<I", b, 24)
+    pos = (32 + words_bytes + 3) // 4 * 4
+    pos += 4 * n  # probabilities (unused here)
+    scales = np.frombuffer(b, dtype="<f4", count=n, offset=pos).astype(np.float32)
+    pos += 4 * n + 4 * dims  # scales, principal component
+    table = np.frombuffer(b, dtype=np.int8, count=n * dims, offset=pos).reshape(n, dims)
+else:
+    raise SystemExit(f"static model format version {version}: this script reads versions 1 and 2")
 
 nodes = [
     helper.make_node("Gather", ["table", "input_ids"], ["q"], axis=0),

@@ -32,13 +32,20 @@ function newer(a, b) {
   return !existsSync(b) || statSync(a).mtimeMs > statSync(b).mtimeMs;
 }
 
+/** True when the model file's format version is not the one src/embed/static_embedder.h writes. */
+function staleFormat(model) {
+  const m = /kStaticModelVersion = (\d+)/.exec(readFileSync(join(root, 'src/embed/static_embedder.h'), 'utf8'));
+  const head = readFileSync(model).subarray(0, 12);
+  return !m || head.length < 12 || head.readUInt32LE(8) !== Number(m[1]);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   mkdirSync(join(root, 'web/dist'), { recursive: true });
   const bundle = bundleCorpus();
   writeFileSync(join(root, 'web/dist/corpus.json'), JSON.stringify(bundle));
   const builder = join(root, 'models/build-static-model.mjs');
   const model = join(root, 'models/build/static-model.bin');
-  if (existsSync(builder) && newer(builder, model)) {
+  if (existsSync(builder) && (newer(builder, model) || newer(join(root, 'models/write-static-model.cpp'), model) || staleFormat(model))) {
     // The GloVe package's JSON is ~307 MB; give V8 room to parse it.
     const r = spawnSync(process.execPath, ['--max-old-space-size=6000', builder], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);

@@ -152,13 +152,10 @@ class VectorIndexBinding {
   // Live ids with their slots, for filter masks built in JS: {slots, bytes, lens}.
   val live_ids() const {
     return guard([&] {
+      const std::vector<std::uint32_t> slots = core_.live_slots();
       std::vector<const std::string*> ids;
-      std::vector<std::uint32_t> slots;
-      for (std::uint32_t s = 0; s < core_.slot_count(); ++s) {
-        if (!core_.is_live(s)) continue;
-        slots.push_back(s);
-        ids.push_back(&core_.id(s));
-      }
+      ids.reserve(slots.size());
+      for (std::uint32_t s : slots) ids.push_back(&core_.id(s));
       val out = ids_reply(ids);
       out.set("slots", to_typed_array(slots));
       return reply_ok(out);

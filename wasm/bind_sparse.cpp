@@ -130,14 +130,9 @@ class Bm25IndexBinding {
     return guard([&] {
       auto parts = split_blob(blob, offsets);
       if (!parts.ok()) return reply_error(parts.error());
-      std::size_t removed = 0;
-      for (auto id : parts.value()) {
-        if (ignore_missing && !core_.contains(id)) continue;
-        const Status st = core_.remove(id);
-        if (!st.ok()) return reply_error(st.error());
-        ++removed;
-      }
-      return reply_ok(val(static_cast<double>(removed)));
+      auto removed = core_.remove_many(parts.value(), ignore_missing);
+      if (!removed.ok()) return reply_error(removed.error());
+      return reply_ok(val(static_cast<double>(removed.value())));
     });
   }
 

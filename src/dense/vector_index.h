@@ -107,6 +107,14 @@ class VectorIndex {
   std::size_t slot_count() const { return ids_.size(); }     // slots, including HNSW tombstones
   bool is_live(std::uint32_t slot) const { return alive_[slot] != 0; }
   const std::string& id(std::uint32_t slot) const { return ids_[slot]; }
+  // The live slots in ascending order (what a filter mask built outside the index enumerates).
+  std::vector<std::uint32_t> live_slots() const {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t s = 0; s < slot_count(); ++s) {
+      if (is_live(s)) out.push_back(s);
+    }
+    return out;
+  }
   bool contains(std::string_view id) const { return map_.count(std::string(id)) != 0; }
   // Filter mask (size slot_count()) allowing exactly the listed ids that exist.
   std::vector<std::uint8_t> mask_for_ids(const std::vector<std::string>& ids) const;

@@ -3,7 +3,12 @@
 // component removed (Arora, Liang, Ma 2017, "A Simple but Tough-to-Beat Baseline for Sentence
 // Embeddings"). Vectors are int8 with one float scale per word.
 //
-// File format "RWSTATIC" v1 (little-endian; every length checked against the bytes left):
+// File format "RWSTATIC" version 2 (written): the one container (src/common/container.h,
+// docs/formats.md) with sections 1 header (u32 dims, u32 words n, f32 sif_a), 2 words (n UTF-8
+// words, each followed by '\n'), 3 f32 p[n] (word probability), 4 f32 scale[n], 5 f32 pc[dims]
+// (unit first component; all zero = no removal), 6 i8 vectors[n * dims]; every section length must
+// equal what the header's counts give.
+// Version 1 (read only; little-endian; every length checked against the bytes left):
 //   0  char[8] magic "RWSTATIC"      8  u32 version = 1      12 u32 dims     16 u32 words (n)
 //   20 f32 sif_a                     24 u32 words_bytes      28 u32 reserved = 0
 //   32 words: n UTF-8 words, each followed by '\n' (words_bytes in all), zero-padded to 4 bytes
@@ -24,11 +29,11 @@
 
 namespace ragwasm::embed {
 
-constexpr std::uint32_t kStaticModelVersion = 1;
+constexpr std::uint32_t kStaticModelVersion = 2;  // written; versions 1 and 2 are read
 constexpr std::size_t kMaxStaticDims = 4096;
 constexpr std::size_t kMaxStaticWords = 4u << 20;
 
-// The file checksum: FNV-1a 64 (src/common/hash.h), standard offset basis.
+// The version-1 checksum: FNV-1a 64 (src/common/hash.h), standard offset basis.
 using ragwasm::fnv1a64;
 
 struct StaticModelParts {
@@ -41,13 +46,14 @@ struct StaticModelParts {
   std::vector<std::int8_t> vectors;    // words.size() * dims
 };
 
-// Serializes parts in the format above (used by tests and tools; the model builder is in JS).
+// Serializes parts in the current format (version 2). The model builder models/build-static-model.mjs
+// computes the parts in JS and pipes them to models/write-static-model.cpp, which calls this.
 std::string write_static_model(const StaticModelParts& parts);
 
 class StaticEmbedder {
  public:
-  // Parses and validates a model file. Errors: CORRUPT_INDEX (bad magic, lengths, checksum, words, a
-  // version of 0 or > 65535), UNSUPPORTED_VERSION (another format version in 2..65535).
+  // Parses and validates a model file of version 1 or 2. Errors: CORRUPT_INDEX (bad magic, lengths,
+  // checksum, words, values), UNSUPPORTED_VERSION (any other format version, naming the ones read).
   static Result<StaticEmbedder> load(std::string_view bytes);
 
   std::size_t dims() const { return dims_; }

@@ -66,6 +66,20 @@ Status Bm25Index::upsert(const Document& doc) {
   return impl_->add(doc);
 }
 Status Bm25Index::remove(std::string_view id) { return impl_->remove(id); }
+Result<std::size_t> Bm25Index::remove_many(const std::vector<std::string_view>& ids, bool ignore_missing) {
+  if (!ignore_missing) {
+    for (std::string_view id : ids) {
+      if (!contains(id)) return make_error(ErrorCode::kNotFound, "document id '" + std::string(id) + "' does not exist");
+    }
+  }
+  std::size_t removed = 0;
+  for (std::string_view id : ids) {
+    if (!contains(id)) continue;  // unknown (ignore_missing) or listed twice
+    if (Status st = impl_->remove(id); !st.ok()) return st.error();
+    ++removed;
+  }
+  return removed;
+}
 bool Bm25Index::contains(std::string_view id) const { return impl_->id_map.count(std::string(id)) != 0; }
 void Bm25Index::compact() { impl_->compact(); }
 

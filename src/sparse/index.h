@@ -134,6 +134,9 @@ class Bm25Index {
   Status upsert(const Document& doc);
   // Deletes; NOT_FOUND when the id does not exist.
   Status remove(std::string_view id);
+  // Deletes many: ignore_missing false -> NOT_FOUND naming the first unknown id and nothing removed;
+  // true -> unknown ids are skipped. An id listed twice is removed once. Returns how many were removed.
+  Result<std::size_t> remove_many(const std::vector<std::string_view>& ids, bool ignore_missing);
   bool contains(std::string_view id) const;
   // Rewrites postings without deleted documents (statistics are unchanged: they are always exact).
   void compact();

@@ -1,6 +1,7 @@
 // src/dense: kernels, flat search (f32 / int8 / binary), metrics, ties, add/remove and errors, as a spec.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -393,5 +394,29 @@ TEST_CASE("search_exact_many equals search_exact per query for every metric and 
       REQUIRE(bad.error().code == ErrorCode::kInvalidArgument);
       queries[3 * dim + 2] = 0.5f;
     }
+  }
+}
+
+TEST_CASE("live_slots lists the live slots in ascending order", "[unit]") {
+  for (Storage storage : {Storage::kF32, Storage::kInt8}) {
+    VectorIndex ix = make_index(Metric::kCosine, storage, 4);
+    const auto data = random_vectors(5, 4, 11);
+    REQUIRE(ix.add(make_ids(5), data.data(), data.size()).ok());
+    REQUIRE(ix.live_slots() == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
+    const std::string gone1 = ix.id(1), gone3 = ix.id(3);
+    REQUIRE(ix.remove({gone1, gone3}).ok());
+    const auto live = ix.live_slots();
+    CHECK(live.size() == ix.size());
+    CHECK(std::is_sorted(live.begin(), live.end()));
+    std::vector<std::string> ids;
+    for (std::uint32_t s : live) {
+      CHECK(ix.is_live(s));
+      ids.push_back(ix.id(s));
+    }
+    std::sort(ids.begin(), ids.end());
+    std::vector<std::string> want = make_ids(5);
+    want.erase(std::remove_if(want.begin(), want.end(), [&](const std::string& id) { return id == gone1 || id == gone3; }), want.end());
+    std::sort(want.begin(), want.end());
+    CHECK(ids == want);
   }
 }

@@ -522,3 +522,26 @@ TEST_CASE("rm3 expansion keeps the original terms and adds weighted feedback ter
   CHECK(ids.count("c") == 1);
   CHECK(idx.search("apple", {}).value().size() == 2);
 }
+
+TEST_CASE("remove_many removes nothing when an id is unknown unless told to skip unknown ids", "[unit]") {
+  auto idx = Bm25Index::create(plain_options()).value();
+  for (const char* id : {"a", "b", "c"}) {
+    Document d;
+    d.id = id;
+    d.fields = {std::string("text of ") + id};
+    REQUIRE(idx.add(d).ok());
+  }
+  auto strict = idx.remove_many({"a", "zzz", "b"}, false);
+  REQUIRE_FALSE(strict.ok());
+  CHECK(strict.error().code == ErrorCode::kNotFound);
+  CHECK(strict.error().message.find("'zzz'") != std::string::npos);
+  CHECK((idx.contains("a") && idx.contains("b") && idx.contains("c")));  // nothing removed
+  auto lenient = idx.remove_many({"a", "zzz", "b", "a"}, true);
+  REQUIRE(lenient.ok());
+  CHECK(lenient.value() == 2);  // "a" listed twice is removed once; "zzz" skipped
+  CHECK_FALSE(idx.contains("a"));
+  CHECK_FALSE(idx.contains("b"));
+  CHECK(idx.contains("c"));
+  CHECK(idx.remove_many({"c"}, false).value() == 1);
+  CHECK(idx.stats().documents == 0);
+}

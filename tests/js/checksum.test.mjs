@@ -18,8 +18,8 @@ test('crc32 changes when any single bit of the input flips', () => {
   }
 });
 
-// packSections / unpackSections: the one framed container of the JS saved formats (Collection
-// "RAGWCOL1"; doc chat saves a Collection since issue 15).
+// packSections / unpackSections: the legacy JS framing (the sharded indexes write it; collection
+// formats 1 and 2, "RAGWCOL1", are read with it).
 import { packSections, unpackSections } from '../../web/src/core/checksum.js';
 
 const enc = new TextEncoder();

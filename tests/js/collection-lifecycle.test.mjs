@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError } from '../../web/src/index.js';
 import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/index.js';
-import { packSections, unpackSections } from '../../web/src/core/checksum.js';
+import { packContainer, unpackContainer } from '../../web/src/core/container.js';
 import { hashedBagOfWords } from './helpers.mjs';
 
 await init();
@@ -76,12 +76,12 @@ test('#19 save verifies the bytes load before replacing the stored copy', async 
   col.dispose();
 });
 
-// Decodes the header, lets `mutate` change it, and reseals with the writer's own helper (packSections).
+// Decodes the header, lets `mutate` change it, and reseals with the writer's own container (packContainer).
 function resealed(bytes, mutate) {
-  const { version, sections } = unpackSections(bytes, 'RAGWCOL1', { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label: 't', what: 't' });
-  const header = JSON.parse(new TextDecoder().decode(sections[0]));
+  const { version, sections } = unpackContainer(bytes, 'RWCOLLEC', { minVersion: 1, maxVersion: COLLECTION_FORMAT_VERSION, label: 't', what: 't' });
+  const header = JSON.parse(new TextDecoder().decode(sections.get(1)));
   mutate(header);
-  return packSections('RAGWCOL1', version, [new TextEncoder().encode(JSON.stringify(header)), sections[1], sections[2]]);
+  return packContainer('RWCOLLEC', version, [...sections].map(([tag, b]) => ({ tag, bytes: tag === 1 ? new TextEncoder().encode(JSON.stringify(header)) : b })));
 }
 
 test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX naming the field', async () => {

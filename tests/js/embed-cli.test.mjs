@@ -63,10 +63,17 @@ test('embed reports usage errors and a missing or corrupt model', async () => {
   assert.match(c.err(), /not found/);
   const dir = mkdtempSync(join(tmpdir(), 'ragwasm-embed-cli-'));
   try {
-    writeFileSync(join(dir, 'bad.bin'), Buffer.from('RWSTATIC not really a model file at all, just bytes'));
+    // the magic, version 2, then junk: the container's seal refuses it
+    writeFileSync(join(dir, 'bad.bin'), Buffer.concat([Buffer.from('RWSTATIC'), Buffer.from([2, 0, 0, 0]), Buffer.from('not really a model file at all, just bytes')]));
     c = capture();
     assert.equal(await main(['embed', '--model', join(dir, 'bad.bin'), 'x'], c.io), 1);
     assert.match(c.err(), /CORRUPT_INDEX/);
+    // the magic, then text where the version goes: a version this build does not read, named
+    writeFileSync(join(dir, 'text.bin'), Buffer.from('RWSTATIC not really a model file at all, just bytes'));
+    c = capture();
+    assert.equal(await main(['embed', '--model', join(dir, 'text.bin'), 'x'], c.io), 1);
+    assert.match(c.err(), /UNSUPPORTED_VERSION/);
+    assert.match(c.err(), /reads versions 1 to 2/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -86,9 +86,9 @@ test('static model embeds unit vectors and rejects corrupt bytes', async () => {
   bad[5000] ^= 0xff;
   await assert.rejects(createStaticEmbedder({ model: bad }), isCode('CORRUPT_INDEX'));
   await assert.rejects(createStaticEmbedder({ model: bytes.subarray(0, 1000) }), isCode('CORRUPT_INDEX'));
-  const v2 = new Uint8Array(bytes);
-  v2[8] = 2;
-  await assert.rejects(createStaticEmbedder({ model: v2 }), isCode('UNSUPPORTED_VERSION'));
+  const newer = new Uint8Array(bytes);
+  newer[8] = 3;  // the model is format version 2; 3 is a version this build does not read
+  await assert.rejects(createStaticEmbedder({ model: newer }), isCode('UNSUPPORTED_VERSION', /reads versions 1 to 2/));
   // No model: the default one (package ragwasm-static-model, the same file).
   const byDefault = await createStaticEmbedder({});
   assert.deepEqual([...byDefault.embedSync(['protein folding'])[0]], [...e.embedSync(['protein folding'])[0]]);
@@ -134,16 +134,21 @@ test('the static table exported to ONNX runs through onnxruntime-web and mean-po
     const e = await createOnnxEmbedder({ model: pathToFileURL(onnxPath), tokenizer: s, normalize: false, batchSize: 3 });
     const texts = ['the cat sat on the mat', 'Proteins fold.', 'qqqzzz unknown words only', 'a'];
     const got = await e.embed(texts);
-    // Reference: the mean of the dequantized int8 rows, read straight from the file format.
+    // Reference: the mean of the dequantized int8 rows, read straight from the file format (version 2,
+    // the container of docs/formats.md: sections 1 header, 2 words, 4 scales, 6 int8 rows).
     const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const n = dv.getUint32(16, true);
-    const dims = dv.getUint32(12, true);
-    const wordsBytes = dv.getUint32(24, true);
-    const words = new TextDecoder().decode(bytes.subarray(32, 32 + wordsBytes)).split('\n');
+    assert.equal(dv.getUint32(8, true), 2);
+    const section = new Map();
+    for (let i = 0, at = 16; i < dv.getUint32(12, true); i++) {
+      const len = Number(dv.getBigUint64(at + 4, true));
+      section.set(dv.getUint32(at, true), { at: at + 12, len });
+      at += 12 + len;
+    }
+    const dims = dv.getUint32(section.get(1).at, true);
+    const words = new TextDecoder().decode(bytes.subarray(section.get(2).at, section.get(2).at + section.get(2).len)).split('\n');
     const index = new Map(words.map((w, i) => [w, i]));
-    let pos = Math.ceil((32 + wordsBytes) / 4) * 4 + 4 * n;
-    const scaleAt = (i) => dv.getFloat32(pos + 4 * i, true);
-    const tableAt = pos + 4 * n + 4 * dims;
+    const scaleAt = (i) => dv.getFloat32(section.get(4).at + 4 * i, true);
+    const tableAt = section.get(6).at;
     for (let k = 0; k < texts.length; k++) {
       const ids = s.words(texts[k]).map((w) => index.get(w)).filter((i) => i !== undefined);
       const want = new Float64Array(dims);

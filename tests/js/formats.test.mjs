@@ -1,21 +1,25 @@
 // Saved collections still load and answer as when they were saved
 // (tests/fixtures/formats/<version>/collection-*.bin, written by make-collection-fixtures.mjs).
-// The v1 files are collection format 1 (the JS framing of packSections, CRC-32) holding the BM25
-// index and the vector index in the one C++ container (format 2 of each); the v1 layouts of those
-// inner objects are covered by their own fixtures in tests/cpp/test_*_formats.cpp.
+// The v1 files are collection format 1 and the v2 files collection format 2 (both the JS framing
+// "RAGWCOL1" of checksum.js packSections, CRC-32) holding the BM25 index and the vector index in the
+// one C++ container (format 2 of each); the v1 layouts of those inner objects are covered by their
+// own fixtures in tests/cpp/test_*_formats.cpp. Collection format 3 (written now) is the one
+// container ("RWCOLLEC"): the same corruption checks as tests/cpp/format_suite.h run on it below.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../web/src/index.js';
-import { Collection } from '../../web/src/pipeline/collection.js';
+import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
+import { packContainer, unpackContainer } from '../../web/src/core/container.js';
+import { seededRandom } from './helpers.mjs';
 import { COLLECTION_DOCS, KINDS } from '../fixtures/formats/make-collection-fixtures.mjs';
 
 await init();
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/formats');
 
-for (const version of ['v1']) {
+for (const version of ['v1', 'v2']) {
   const expected = JSON.parse(readFileSync(join(dir, version, 'collection-expected.json'), 'utf8'));
   for (const kind of Object.keys(KINDS)) {
     test(`a ${kind} collection saved by format ${version} loads and answers as when it was saved`, async () => {
@@ -49,3 +53,95 @@ for (const version of ['v1']) {
     });
   }
 }
+
+/** Section positions of a container: [{tag, header, payload, length}] (docs/formats.md layout). */
+function sectionsOf(bytes) {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = [];
+  let at = 16;
+  for (let i = 0; i < v.getUint32(12, true); i++) {
+    const length = Number(v.getBigUint64(at + 4, true));
+    out.push({ tag: v.getUint32(at, true), header: at, payload: at + 12, length });
+    at += 12 + length;
+  }
+  assert.equal(at + 8, bytes.length);
+  return out;
+}
+
+for (const kind of Object.keys(KINDS)) {
+  test(`${kind} collection bytes are the one container and every corruption is refused naming the problem`, async () => {
+    const col = await Collection.create(KINDS[kind].config, KINDS[kind].options);
+    await col.add(COLLECTION_DOCS);
+    const bytes = col.toBytes();
+    const want = (await col.search('lactic bacteria', { k: 3 })).map((h) => h.id);
+    col.dispose();
+    assert.equal(new TextDecoder().decode(bytes.subarray(0, 8)), 'RWCOLLEC');
+    assert.equal(new DataView(bytes.buffer).getUint32(8, true), COLLECTION_FORMAT_VERSION);
+    const secs = sectionsOf(bytes);
+    assert.deepEqual(secs.map((x) => x.tag), kind === 'bm25' ? [1, 2] : [1, 2, 3]);
+    const good = Collection.fromBytes(bytes, KINDS[kind].options);
+    assert.deepEqual((await good.search('lactic bacteria', { k: 3 })).map((h) => h.id), want);
+    good.dispose();
+    const refused = (b, what, code = /^(CORRUPT_INDEX|UNSUPPORTED_VERSION)$/) => {
+      assert.throws(() => Collection.fromBytes(b, KINDS[kind].options), (e) => {
+        assert.match(e.code, code, `${what}: ${e.message}`);
+        assert.match(e.message, /^ragwasm: collection bytes: /, what);
+        return true;
+      }, what);
+    };
+    // truncation at every section boundary (and one byte either side), the header, the seal, random points
+    for (const x of secs) {
+      for (const cut of [x.header, x.header + 1, x.payload - 1, x.payload, x.payload + x.length]) refused(bytes.subarray(0, cut), `cut at ${cut}`, /^CORRUPT_INDEX$/);
+    }
+    for (const cut of [0, 7, 16, bytes.length - 8, bytes.length - 1]) refused(bytes.subarray(0, cut), `cut at ${cut}`, /^CORRUPT_INDEX$/);
+    const rand = seededRandom(20261127);  // seed fixed
+    for (let i = 0; i < 60; i++) {
+      const cut = Math.floor(rand() * bytes.length);
+      refused(bytes.subarray(0, cut), `cut at ${cut}`, /^CORRUPT_INDEX$/);
+    }
+    // single bit flips anywhere (the seal catches them; a flip in the version field is UNSUPPORTED_VERSION,
+    // or CORRUPT_INDEX when it gives 1 or 2, which the seal then refuses)
+    for (let i = 0; i < 150; i++) {
+      const b = bytes.slice();
+      const at = Math.floor(rand() * b.length);
+      b[at] ^= 1 << Math.floor(rand() * 8);
+      refused(b, `bit flip at byte ${at}`, at >= 8 && at < 12 ? /^(UNSUPPORTED_VERSION|CORRUPT_INDEX)$/ : /^CORRUPT_INDEX$/);
+    }
+    const flipped = bytes.slice();
+    flipped[secs[0].payload + 3] ^= 4;  // inside the JSON header
+    assert.throws(() => Collection.fromBytes(flipped, KINDS[kind].options), (e) => e.code === 'CORRUPT_INDEX' && /checksum mismatch/.test(e.message));
+    // other versions (resealed by the writer's own container): UNSUPPORTED_VERSION naming the versions read
+    const { sections } = unpackContainer(bytes, 'RWCOLLEC', { minVersion: 1, maxVersion: COLLECTION_FORMAT_VERSION, what: 't', label: 't' });
+    const parts = [...sections].map(([tag, b]) => ({ tag, bytes: b }));
+    for (const v of [0, COLLECTION_FORMAT_VERSION + 1, 0xFFFFFFFF]) {
+      refused(packContainer('RWCOLLEC', v, parts), `version ${v}`, /^UNSUPPORTED_VERSION$/);
+      assert.throws(() => Collection.fromBytes(packContainer('RWCOLLEC', v, parts), KINDS[kind].options), /reads versions 1 to 3/);
+    }
+    refused(packContainer('RWCOLLEC', 2, parts), 'version 2 in the new container', /^CORRUPT_INDEX$/);
+    // resealed structural edits: a missing header or index section, a wrong magic
+    refused(packContainer('RWCOLLEC', COLLECTION_FORMAT_VERSION, parts.filter((p) => p.tag !== 1)), 'no header section', /^CORRUPT_INDEX$/);
+    refused(packContainer('RWCOLLEC', COLLECTION_FORMAT_VERSION, parts.filter((p) => p.tag !== 2)), 'no BM25 section', /^CORRUPT_INDEX$/);
+    refused(packContainer('RWCOLLEX', COLLECTION_FORMAT_VERSION, parts), 'wrong magic', /^CORRUPT_INDEX$/);
+  });
+}
+
+test('the legacy collection framing (formats 1 and 2) still refuses damage', () => {
+  for (const version of ['v1', 'v2']) {
+    const bytes = new Uint8Array(readFileSync(join(dir, version, 'collection-hybrid.bin')));
+    assert.equal(new TextDecoder().decode(bytes.subarray(0, 8)), 'RAGWCOL1');
+    for (let at = 12; at < bytes.length; at += 97) {
+      const b = bytes.slice();
+      b[at] ^= 0x10;
+      assert.throws(() => Collection.fromBytes(b, KINDS.hybrid.options), (e) => e.code === 'CORRUPT_INDEX', `${version} byte ${at}`);
+    }
+    assert.throws(() => Collection.fromBytes(bytes.subarray(0, bytes.length - 1), KINDS.hybrid.options), (e) => e.code === 'CORRUPT_INDEX');
+  }
+});
+
+test('isCollectionBytes recognizes every collection format by its magic only', () => {
+  assert.equal(Collection.isCollectionBytes(new Uint8Array(readFileSync(join(dir, 'v1', 'collection-bm25.bin')))), true);
+  assert.equal(Collection.isCollectionBytes(new TextEncoder().encode('RWCOLLEC')), true);
+  assert.equal(Collection.isCollectionBytes(new TextEncoder().encode('RWSPARSE and more')), false);
+  assert.equal(Collection.isCollectionBytes(new Uint8Array(3)), false);
+  assert.equal(Collection.isCollectionBytes('RWCOLLEC'), false);
+});

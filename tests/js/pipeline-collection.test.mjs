@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { init, RagwasmError, saveBytes } from '../../web/src/index.js';
 import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/index.js';
 
+import { packContainer, unpackContainer } from '../../web/src/core/container.js';
 import { hashedBagOfWords } from './helpers.mjs';
 
 await init();
@@ -92,7 +93,7 @@ test('a config with the dense index and no embedder uses the default static mode
   await assert.rejects(Collection.create({ indexes: { bm25: {} }, retrieval: { retrievers: ['dense'] } }), (e) => e.code === 'NOT_FOUND');
 });
 
-// CRC-32 (IEEE, as zlib), to re-seal hand-edited collection bytes so only the structural checks can reject them.
+// CRC-32 (IEEE, as zlib), to seal collection bytes in the format-1 layout (oldWriter below).
 function crc32(bytes) {
   let c = 0xFFFFFFFF;
   for (const b of bytes) {
@@ -102,27 +103,18 @@ function crc32(bytes) {
   return (c ^ 0xFFFFFFFF) >>> 0;
 }
 
-/** Collection bytes with the header section replaced by `headerText` and a valid checksum. */
+/** Collection bytes with the header section replaced by `headerText` and a valid seal (packContainer). */
 function withHeader(bytes, headerText) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const oldLen = view.getUint32(12, true);
-  const header = new TextEncoder().encode(headerText);
-  const rest = bytes.subarray(16 + oldLen, bytes.length - 4);
-  const out = new Uint8Array(16 + header.length + rest.length + 4);
-  out.set(bytes.subarray(0, 12), 0);
-  const ov = new DataView(out.buffer);
-  ov.setUint32(12, header.length, true);
-  out.set(header, 16);
-  out.set(rest, 16 + header.length);
-  ov.setUint32(out.length - 4, crc32(out.subarray(0, out.length - 4)), true);
-  return out;
+  const { version, sections } = unpackContainer(bytes, 'RWCOLLEC', { minVersion: 1, maxVersion: COLLECTION_FORMAT_VERSION, label: 't', what: 't' });
+  return packContainer('RWCOLLEC', version, [...sections].map(([tag, b]) => ({ tag, bytes: tag === 1 ? new TextEncoder().encode(headerText) : b })));
 }
 
 test('a checksummed collection with a malformed header is CORRUPT_INDEX not a TypeError', async () => {
   const col = await Collection.create({ indexes: { bm25: {} } });
   await col.add(docs);
   const bytes = col.toBytes();
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + new DataView(bytes.buffer).getUint32(12, true))));
+  const { sections } = unpackContainer(bytes, 'RWCOLLEC', { minVersion: 1, maxVersion: COLLECTION_FORMAT_VERSION, label: 't', what: 't' });
+  const header = JSON.parse(new TextDecoder().decode(sections.get(1)));
   // the re-sealed original header still loads (the helper itself is right)
   const same = Collection.fromBytes(withHeader(bytes, JSON.stringify(header)));
   assert.deepEqual(await same.search('flows through', { k: 3 }), await col.search('flows through', { k: 3 }));
@@ -208,7 +200,7 @@ function oldWriter(headerJson, bm25Bytes, denseBytes) {
   return out;
 }
 
-test('collection bytes of the pre-packSections writer (format 1) load identically and re-save as format 2', async () => {
+test('collection bytes of the pre-packSections writer (format 1) load identically and re-save in the current format', async () => {
   for (const config of [{ indexes: { bm25: {} } }, { chunker: { chunkSize: 40, chunkOverlap: 0 } }]) {
     const col = await Collection.create(config, { embedder: embed, dimension: 32 });
     await col.add([...docs, { id: 'meta', text: 'Rome is the capital of Italy.', metadata: { lang: 'it', year: 2024 } }]);

@@ -79,7 +79,8 @@ export async function collectionJsonl(): Promise<number> {
   await titled.setEmbedder(kinds, { signal: new AbortController().signal, onProgress: (d: number, t: number) => void [d, t] });
   const summary = Collection.inspect(titled.toBytes());
   const savedId: string | undefined = summary.embedder?.id;
-  void [added, best, span, info, savedId, titled.disposed, titled.zeroVectors.size];
+  const isCollection: boolean = Collection.isCollectionBytes(titled.toBytes());
+  void [added, best, span, info, savedId, isCollection, titled.disposed, titled.zeroVectors.size];
   const header: import('../../web/src/index.js').CollectionJsonlHeader = JSON.parse(text.split('\n')[0]);
   const chunk: import('../../web/src/index.js').CollectionJsonlChunk = JSON.parse(text.split('\n')[1] ?? '{}');
   for (const c of [col, again, fromLines]) c.dispose();

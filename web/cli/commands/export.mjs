@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Collection } from '../../src/index.js';
 import { connectPostgres, csvFilesClient, exportToPostgres, maskSecrets, maskUrl, RagwasmError, sqlFileClient } from '../../src/postgres.js';
 import { readDocuments } from '../datasets.mjs';
-import { engineUrl, isCollectionFile, loadCollection } from '../lib/engine.mjs';
+import { engineUrl, loadCollection } from '../lib/engine.mjs';
 import { configChunker, intOption, UsageError } from '../lib/options.mjs';
 import { embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
@@ -73,7 +73,7 @@ export default {
     let col;
     let embedder;
     try {
-      if (statSync(positionals[0]).isFile() && isCollectionFile(readFileSync(positionals[0]))) {
+      if (statSync(positionals[0]).isFile() && Collection.isCollectionBytes(readFileSync(positionals[0]))) {
         if (values.config !== undefined || values.retriever !== undefined || values.chunker !== undefined) {
           throw new UsageError('--config/--retriever/--chunker: not with a saved collection (it has its own config)');
         }

@@ -6,8 +6,6 @@ import { engineUrl, openEngine } from '../lib/engine.mjs';
 import { UsageError } from '../lib/options.mjs';
 import { embedderFor, rankQueries, retrieverConfig } from '../lib/retrievers.mjs';
 
-const COLLECTION_MAGIC = 'RAGWCOL1';
-
 /** The retrieval section to search a loaded collection with (--retriever / --config), or null (its own). */
 function retrievalFor(values, colConfig) {
   if (values.retriever === undefined && values.config === undefined) return null;
@@ -72,7 +70,7 @@ export default {
     }
     const queries = queriesOf(values);
     const bytes = readFileSync(positionals[0]);
-    if (bytes.length >= 8 && bytes.subarray(0, 8).toString('latin1') === COLLECTION_MAGIC) {
+    if (Collection.isCollectionBytes(bytes)) {
       return searchCollection(bytes, queries, values, k, io);
     }
     try {

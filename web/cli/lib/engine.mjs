@@ -6,13 +6,6 @@ import { connectPostgres, maskUrl, parsePostgresUrl, PostgresRetriever } from '.
 import { UsageError } from './options.mjs';
 import { embedderFor } from './retrievers.mjs';
 
-export const COLLECTION_MAGIC = 'RAGWCOL1';
-
-/** True when `bytes` start like a saved Collection (ragwasm index --retriever/--config). */
-export function isCollectionFile(bytes) {
-  return bytes.length >= 8 && bytes.subarray(0, 8).toString('latin1') === COLLECTION_MAGIC;
-}
-
 /** Loads a saved collection with the embedder its config needs. Returns {col, embedder}. */
 export async function loadCollection(bytes, modelPath) {
   const probe = Collection.fromBytes(bytes, { embedder: async () => [], dimension: 1 });  // for its config only

@@ -1,6 +1,7 @@
-// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) for the JS-side saved formats (collections,
-// doc chat's saved index), and the framed container both use (packSections / unpackSections). The
-// C++ formats carry their own checksums.
+// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): content ids (embedder ids, export
+// fingerprints) and the legacy JS framing (packSections / unpackSections) still written by the sharded
+// indexes of the Worker pool and read for collection formats 1 and 2 ("RAGWCOL1"). Every other saved
+// object uses the one C++ container (core/container.js, docs/formats.md).
 import { RagwasmError } from './errors.js';
 import { isInstance } from './validate.js';
 
@@ -28,10 +29,10 @@ export function crc32(bytes) {
 const MAGIC_BYTES = 8;
 
 /**
- * The framed container of the JS-side saved formats (Collection, doc chat's saved index):
+ * The legacy JS framing (sharded indexes; collection formats 1 and 2 are read with unpackSections):
  * `magic` (8 ASCII bytes) | u32 LE version | per section: u32 LE byte length + bytes | u32 LE CRC-32
  * of everything before it.
- * @param {string} magic exactly 8 ASCII characters, e.g. "RAGWCOL1"
+ * @param {string} magic exactly 8 ASCII characters, e.g. "RWSHBM25"
  * @param {number} version format version, an unsigned 32-bit integer
  * @param {Uint8Array[]} sections written in order (each < 4 GiB)
  * @returns {Uint8Array}

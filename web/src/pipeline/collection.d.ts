@@ -99,6 +99,8 @@ export class Collection {
   /** Builds a collection from exportJsonl() output (a string, or its lines as an (async) iterable). */
   static importJsonl(input: string | Iterable<string> | AsyncIterable<string>, options?: CollectionImportOptions): Promise<Collection>;
   /** What saved bytes hold (config, embedder identity, counts) without loading the indexes. */
+  /** True when bytes start like saved collection bytes (any format version; the magic only). */
+  static isCollectionBytes(bytes: Uint8Array): boolean;
   static inspect(bytes: Uint8Array): { version: number; config: import('./pipeline.js').PipelineConfig; embedder: { id: string; dimension: number } | null; documents: number; chunks: number };
   readonly config: import('./pipeline.js').PipelineConfig;
   /** @throws DISPOSED */

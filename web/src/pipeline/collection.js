@@ -1,15 +1,18 @@
 // Collections: the integration layer over chunk() -> Bm25Index / VectorIndex -> fuse(), driven by
 // one pipeline config (parsePipelineConfig). add / remove / search (filters, document level),
 // setEmbedder, and save / load through web/src/core/storage.js (verified, then atomic: OPFS,
-// IndexedDB fallback, files in Node). Saved bytes: magic "RAGWCOL1", format version,
-// length-prefixed sections and a CRC-32 at the end (checksum.js packSections); the JSON header is
-// cross-checked against the index sections on load (docs/collection.md). JSONL export / import of
+// IndexedDB fallback, files in Node). Saved bytes: the one container (docs/formats.md; magic
+// "RWCOLLEC", version 3, sections 1 JSON header, 2 BM25 index, 3 vector index), written and checked
+// by the C++ container (core/container.js); versions 1 and 2 (magic "RAGWCOL1", checksum.js
+// unpackSections, CRC-32) are still read. The JSON header is cross-checked against the index
+// sections on load (docs/collection.md). JSONL export / import of
 // chunks + vectors + metadata for server-side engines.
 import { RagwasmError } from '../core/errors.js';
 import { chunk, chunkAsync } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
-import { packSections, unpackSections } from '../core/checksum.js';
+import { unpackSections } from '../core/checksum.js';
+import { packContainer, unpackContainer } from '../core/container.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
@@ -22,9 +25,14 @@ import {
   describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
-const MAGIC = 'RAGWCOL1';
-/** The collection format version this build writes (it reads 1 and 2). */
-export const COLLECTION_FORMAT_VERSION = 2;
+const MAGIC = 'RWCOLLEC';
+/** Magic of collection format versions 1 and 2 (their own framing, CRC-32): read only. */
+const LEGACY_MAGIC = 'RAGWCOL1';
+/** The collection format version this build writes, in the one container (it reads 1, 2 and 3). */
+export const COLLECTION_FORMAT_VERSION = 3;
+const HEADER_TAG = 1;
+const BM25_TAG = 2;
+const DENSE_TAG = 3;
 /** The JSONL export format version (the header line's "version") this build writes; it reads 1 and 2
  * (2 added the optional `embedder`, `fields` and `indexText`). */
 export const JSONL_FORMAT_VERSION = 2;
@@ -732,8 +740,9 @@ export class Collection {
   }
 
   /**
-   * Serializes the collection: magic, version 2, length-prefixed sections [JSON header, BM25 index,
-   * vector index], CRC-32 (checksum.js packSections). The header holds the config, the embedder's
+   * Serializes the collection in the one container (docs/formats.md): magic "RWCOLLEC", version 3,
+   * sections 1 JSON header, 2 BM25 index, 3 vector index (each index section only when it is on), XXH64.
+   * The header holds the config, the embedder's
    * `{id, dimension}`, the documents (id, title, fields, metadata, length, chunks) and the zero-vector
    * chunk ids (docs/collection.md "Saved format"). Kept vectors (`keepVectors`) are not saved.
    * A collection with `workers` > 1 returns a Promise of the same bytes workers: 1 writes: its chunks
@@ -746,7 +755,7 @@ export class Collection {
   toBytes() {
     this._alive();
     if (this._pool) return this._toBytesSharded();
-    return this._pack(this._headerBytes(), this.bm25 ? this.bm25.toBytes() : new Uint8Array(0), this.dense ? this.dense.toBytes() : new Uint8Array(0));
+    return this._pack(this._headerBytes(), this.bm25 ? this.bm25.toBytes() : null, this.dense ? this.dense.toBytes() : null);
   }
 
   _headerBytes() {
@@ -756,8 +765,12 @@ export class Collection {
     return new TextEncoder().encode(JSON.stringify(header));
   }
 
+  // header JSON bytes; each index's bytes, or null when that leg is off (its section is then absent)
   _pack(header, bm25, dense) {
-    return packSections(MAGIC, COLLECTION_FORMAT_VERSION, [header, bm25, dense]);
+    const sections = [{ tag: HEADER_TAG, bytes: header }];
+    if (bm25) sections.push({ tag: BM25_TAG, bytes: bm25 });
+    if (dense) sections.push({ tag: DENSE_TAG, bytes: dense });
+    return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, sections);
   }
 
   async _toBytesSharded() {
@@ -786,7 +799,7 @@ export class Collection {
         const byId = new Map(missing.map((c, j) => [c.id, fresh[j]]));
         dense.add(part.map((c) => ({ id: c.id, vector: byId.get(c.id) ?? kept.get(c.id) })));
       }
-      return this._pack(header, bm25 ? bm25.toBytes() : new Uint8Array(0), dense ? dense.toBytes() : new Uint8Array(0));
+      return this._pack(header, bm25 ? bm25.toBytes() : null, dense ? dense.toBytes() : null);
     } finally {
       bm25?.dispose();
       dense?.dispose();
@@ -794,7 +807,7 @@ export class Collection {
   }
 
   /**
-   * Rebuilds a collection from toBytes() output (format versions 1 and 2). Every header field is
+   * Rebuilds a collection from toBytes() output (format versions 1, 2 and 3). Every header field is
    * checked against the sections it describes before the collection is returned (docs/collection.md).
    * @param {Uint8Array} bytes
    * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, workers?: number}} [options] embedder
@@ -814,6 +827,8 @@ export class Collection {
     const workers = o.workers === undefined ? 1 : expectInteger(o.workers, 'options.workers', { min: 1, max: 64 });
     if (workers > 1) return Collection._fromBytesSharded(bytes, o, workers, keepVectors);
     const { h, sections, corrupt } = readHeader(bytes);
+    if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
+    if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     let bm25 = null;
     let dense = null;
     try {
@@ -850,6 +865,18 @@ export class Collection {
     }
     plain.dispose();
     return Collection._sharded(h.cfg, workers, undefined, undefined, plain.docs, keepVectors, [...plain.zeroVectors]);
+  }
+
+  /**
+   * True when `bytes` start like saved collection bytes (any format version: the magic only, nothing
+   * is checked or loaded; needs no init()). E.g. to tell a saved Collection from a saved index.
+   * @param {Uint8Array} bytes
+   * @returns {boolean}
+   */
+  static isCollectionBytes(bytes) {
+    if (!isInstance(bytes, Uint8Array) || bytes.length < 8) return false;
+    const magic = String.fromCharCode(...bytes.subarray(0, 8));
+    return magic === MAGIC || magic === LEGACY_MAGIC;
   }
 
   /**
@@ -1382,7 +1409,17 @@ const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'
 function readHeader(bytes) {
   if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
   const label = 'ragwasm: collection bytes';
-  const { version, sections } = unpackSections(bytes, MAGIC, { count: 3, maxVersion: COLLECTION_FORMAT_VERSION, label, what: 'a ragwasm collection' });
+  let version;
+  let sections;
+  if (bytes.length >= 8 && new TextDecoder().decode(bytes.subarray(0, 8)) === LEGACY_MAGIC) {
+    ({ version, sections } = unpackSections(bytes, LEGACY_MAGIC, { count: 3, maxVersion: 2, label, what: 'a ragwasm collection' }));
+  } else {
+    const c = unpackContainer(bytes, MAGIC, { minVersion: 1, maxVersion: COLLECTION_FORMAT_VERSION, what: 'collection', label });
+    if (c.version < 3) throw new RagwasmError('CORRUPT_INDEX', `${label}: version ${c.version} in the "${MAGIC}" container (versions 1 and 2 were written as "${LEGACY_MAGIC}")`);
+    if (!c.sections.has(HEADER_TAG)) throw new RagwasmError('CORRUPT_INDEX', `${label}: the header section (1) is missing`);
+    version = c.version;
+    sections = [c.sections.get(HEADER_TAG), c.sections.get(BM25_TAG) ?? new Uint8Array(0), c.sections.get(DENSE_TAG) ?? new Uint8Array(0)];
+  }
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
   let header;
   try {
