@@ -258,3 +258,22 @@ test('#16 experiment: a malformed grid file names the JSON path (syntax, grid pa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('#16 experiment cells that differ only in rerank share a collection but each applies its own rerank section', async () => {
+  const { runExperiment } = await import('../../web/src/llm.js');
+  const base = { chunker: { strategy: 'markdown-header', chunkSize: 300 }, indexes: { bm25: { fields: { text: 1 } } }, retrieval: { k: 3 }, answerer: { type: 'none' } };
+  const grid = { base, cells: [{ name: 'plain' }, { name: 'reranked', config: { rerank: { enabled: true, type: 'custom', candidates: 10, keep: 10 } } }] };
+  // A reranker that scores the chunk whose text is shortest first: an order BM25 does not give.
+  const reranker = async (query, items) => items.map((it) => -it.text.length);
+  const records = [];
+  await runExperiment(grid, { documents: DOCS, questions: QUESTIONS }, { reranker, onRecord: (r) => records.push(r) });
+  let differs = 0;
+  for (const q of QUESTIONS) {
+    const plain = records.find((r) => r.cell === 'plain' && r.questionId === q.id).retrieval.chunks;
+    const reranked = records.find((r) => r.cell === 'reranked' && r.questionId === q.id).retrieval.chunks;
+    const lengths = reranked.map((c) => c.text.length);
+    assert.deepEqual(lengths, [...lengths].sort((a, b) => a - b), `${q.id}: not in the reranker's order`);
+    if (plain.map((c) => c.id).join() !== reranked.map((c) => c.id).join()) differs++;
+  }
+  assert.ok(differs > 0, 'the rerank section changed no ranking');
+});

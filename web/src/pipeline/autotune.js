@@ -8,7 +8,7 @@ import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
 import { chunk, chunkAsync } from '../chunk/chunk.js';
-import { chunkOptions } from './collection.js';
+import { chunkOptions, denseOptions } from './collection.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
 import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from '../metrics/metrics.js';
@@ -94,13 +94,6 @@ function checkGrid(grid, hasEmbedder, withBase = false) {
   });
   out.k = out.k.map((k, i) => expectInteger(k, `options.grid.k[${i}]`, { min: 1, max: 10000 }));
   return out;
-}
-
-// A base config's dense index section -> VectorIndex options (as Collection: no model name; the embedder's dimension).
-function denseOptionsOf(c, dimension) {
-  const { model, dimension: wanted, ...o } = c;  // eslint-disable-line no-unused-vars
-  if (wanted !== undefined && wanted !== dimension) throw invalid('options.base.indexes.dense.dimension', `the embedder's dimension ${dimension}`, wanted);
-  return { ...o, dimension };
 }
 
 function fusionLabel(f) {
@@ -310,7 +303,7 @@ export async function autotune(options) {
         const vectors = await embedAll(embedder, chunks.map((c) => c.indexText), 'document', signal);
         abortCheck(signal);
         const dimension = vectors[0]?.length ?? queryVectors[0].length;
-        const dense = VectorIndex.create(base?.indexes.dense ? denseOptionsOf(base.indexes.dense, dimension) : { dimension, metric: 'cosine' });
+        const dense = VectorIndex.create(base?.indexes.dense ? denseOptions(base.indexes.dense, dimension) : { dimension, metric: 'cosine' });
         try {
           dense.add(chunks.map((c, i) => ({ id: c.id, vector: vectors[i] })));
           denseLists = queryVectors.map((v) => dense.search(v, { k: Math.min(depth, chunks.length) }).map((h) => ({ id: h.id, score: h.score })));

@@ -48,7 +48,8 @@ function bm25Fields(c) {
 }
 // The config's index sections are the indexes' own options (parsePipelineConfig normalizes them):
 // bm25 as it is, dense without the embedder's model name and with the embedder's dimension.
-function denseOptions(c, dimension) {
+/** @internal A config's dense index section -> VectorIndex options (also autotune's, with a base config). */
+export function denseOptions(c, dimension) {
   const { model, dimension: wanted, ...o } = c;  // eslint-disable-line no-unused-vars
   if (wanted !== undefined && wanted !== dimension) {
     throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: config indexes.dense.dimension is ${wanted}, but the embedder gives vectors of dimension ${dimension}`);
