@@ -120,7 +120,8 @@ export async function runPipelineEval(o) {
     const search = async (text, id) => {
       const hits = await col.search(text, o.reranker ? { k: chunkK, reranker: o.reranker } : { k: chunkK });
       o.hits?.(id, hits.slice(0, cfg.retrieval.k));
-      return hits;
+      // Reranked hits rank by the reranker's score (their order); a document scores its best chunk by it.
+      return hits.map((h) => (h.rerankScore === undefined ? h : { ...h, score: h.rerankScore }));
     };
     const rankings = [];
     for (const q of queries) {
@@ -284,7 +285,8 @@ export default {
           provider: 'openai', baseUrl: values['context-url'], model: values['context-model'],
           apiKey: values['context-api-key-env'] ? process.env[values['context-api-key-env']] || undefined : undefined }));
         r = await runPipelineEval({ ...o, config, embedder, reranker: rerank?.reranker, chunkContexts,
-          hits: values.hits ? (queryId, hits) => hitLines.push(JSON.stringify({ queryId, hits: hits.map((h) => ({ id: h.id, docId: h.docId, score: h.score })) })) : undefined });
+          hits: values.hits ? (queryId, hits) => hitLines.push(JSON.stringify({ queryId, hits: hits.map((h) => (h.rerankScore === undefined
+          ? { id: h.id, docId: h.docId, score: h.score } : { id: h.id, docId: h.docId, score: h.score, rerankScore: h.rerankScore })) })) : undefined });
       } else {
         r = runEval(o);
       }
