@@ -4,7 +4,5 @@ import type { PipelineConfig } from './pipeline.js';
 export interface ConfigOverride { path: string; value: unknown; source?: string }
 /** An override that replaced a value the given config set. */
 export interface ConfigOverrideChange { path: string; source: string; from: unknown; to: unknown }
-export function setConfigPath(config: object | undefined, path: string, value: unknown): Record<string, unknown>;
-export function getConfigPath(config: object | undefined, path: string): unknown;
 export function applyConfigOverrides(config: string | object | undefined, overrides?: ConfigOverride[]):
   { config: PipelineConfig; raw: Record<string, unknown>; changed: ConfigOverrideChange[] };

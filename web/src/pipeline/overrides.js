@@ -10,6 +10,7 @@ const PATH_RE = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
 const copy = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
 /**
+ * @internal (the experiment grid's too)
  * `config` with the dotted `path` set to `value` (null deletes the key); intermediate objects are
  * created. Returns a new object (JSON data; `config` is not changed).
  * @param {object|undefined} config
@@ -32,6 +33,7 @@ export function setConfigPath(config, path, value) {
 }
 
 /**
+ * @internal
  * The value at a dotted path of a (raw) config, or undefined when a key on the way is missing.
  * @param {object|undefined} config
  * @param {string} path
