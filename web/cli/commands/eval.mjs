@@ -203,7 +203,7 @@ export async function runEngineEval(o) {
 export default {
   name: 'eval',
   summary: 'chunk -> retrieve (BM25, dense, hybrid, + rerank: a pipeline config) -> trec_eval-exact metrics on a BEIR or CISI folder (markdown table)',
-  usage: 'eval --dataset DIR [--config FILE] [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid] [--rerank-model FILE] [--engine postgres://… [--schema S]] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--hits FILE] [--json]',
+  usage: 'eval --dataset DIR [--config FILE] [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid] [--rerank-model FILE] [--context-url URL] [--engine postgres://… [--schema S]] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--hits FILE] [--json]',
   description: 'Without --config and with --retriever bm25 (the default), chunks are indexed with BM25 (Lucene k1 0.9, b 0.4, '
     + 'field text = title + " " + text). --config FILE is a pipeline JSON (parsePipelineConfig, the same file as for '
     + '`rag`, `tune`, `experiment` and Collection.create): its chunker, chunk context, indexes, retrievers, fusion and rerank '
