@@ -2,7 +2,7 @@
 // Chunk hits are mapped to documents by their best chunk score (qrels are document-level), then the
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
 import { writeFileSync } from 'node:fs';
-import { Bm25Index, chunkTexts, Collection, metrics } from '../../src/index.js';
+import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, metrics } from '../../src/index.js';
 import { createLlmClient, llmChunkContexts } from '../../src/llm.js';
 import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
@@ -94,7 +94,7 @@ export function runEval(o) {
  * as {id, title, text}: the config's fields and chunk context decide where the title goes), reranks
  * when its rerank section is on (o.reranker), maps chunk hits to documents by their best chunk.
  * A query the config cannot search (e.g. only stopwords with a BM25 leg) gets an empty ranking (scores 0).
- * @param {{dataset: string, config: object, embedder?: object, reranker?: Function, chunkContexts?: Function, split?: string, k?: number,
+ * @param {{dataset: string, config: object, chunker?: string, embedder?: object, reranker?: Function, chunkContexts?: Function, split?: string, k?: number,
  *   chunkK?: number, measures?: string[], maxQueries?: number, hits?: (queryId: string, hits: object[]) => void}} o
  *   hits: called with each query's chunk hits (the first retrieval.k), e.g. to compare commands
  */
@@ -102,7 +102,9 @@ export async function runPipelineEval(o) {
   const t0 = performance.now();
   const data = loadDataset(o.dataset, o.split ?? 'test');
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
-  const cfg = o.config;
+  // o.config: a pipeline config (raw or normalized); o.chunker: a --chunker spec overriding its chunker.
+  const overrides = o.chunker === undefined ? [] : CONFIG_FLAGS.chunker.paths(o.chunker).map(([path, value]) => ({ path, value, source: '--chunker' }));
+  const cfg = applyConfigOverrides(o.config, overrides).config;
   const t1 = performance.now();
   const col = await Collection.create(cfg, o.embedder ? { embedder: o.embedder } : {});
   let result;
@@ -284,7 +286,7 @@ export default {
         const chunkContexts = values['context-url'] === undefined ? undefined : llmChunkContexts(createLlmClient({
           provider: 'openai', baseUrl: values['context-url'], model: values['context-model'],
           apiKey: values['context-api-key-env'] ? process.env[values['context-api-key-env']] || undefined : undefined }));
-        r = await runPipelineEval({ ...o, config, embedder, reranker: rerank?.reranker, chunkContexts,
+        r = await runPipelineEval({ ...o, chunker: undefined, config, embedder, reranker: rerank?.reranker, chunkContexts,
           hits: values.hits ? (queryId, hits) => hitLines.push(JSON.stringify({ queryId, hits: hits.map((h) => (h.rerankScore === undefined
           ? { id: h.id, docId: h.docId, score: h.score } : { id: h.id, docId: h.docId, score: h.score, rerankScore: h.rerankScore })) })) : undefined });
       } else {
