@@ -79,9 +79,12 @@ test('a bad --retriever value exits 2 with a message in eval search and index', 
       assert.equal(r.status, 2, `${args[0]}: ${r.stderr}`);
       assert.match(r.stderr, /--retriever: expected one of bm25, dense, hybrid, got 'sparse'/);
     }
-    const both = await cli('eval', '--dataset', dir, '--retriever', 'hybrid', '--config', join(dir, 'c.json'));
-    assert.equal(both.status, 2);
-    assert.match(both.stderr, /--config and --retriever/);
+    // --retriever with --config overrides the config's retrievers (#16: flags are overrides of config paths).
+    writeFileSync(join(dir, 'c.json'), JSON.stringify({ indexes: { bm25: {}, dense: {} }, retrieval: { retrievers: ['bm25', 'dense'] } }));
+    const both = await cli('eval', '--dataset', dir, '--retriever', 'bm25', '--config', join(dir, 'c.json'), '--json');
+    assert.equal(both.status, 0, both.stderr);
+    assert.equal(JSON.parse(both.stdout).retriever, 'bm25');
+    assert.match(both.stderr, /--retriever overrides retrieval\.retrievers \["bm25","dense"\] of .*c\.json with \["bm25"\]/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -112,7 +115,9 @@ test('eval --config with a BM25-only pipeline matches the plain BM25 path on who
   const dir = dataset();
   try {
     const cfg = join(dir, 'bm25.json');
-    writeFileSync(cfg, JSON.stringify({ indexes: { bm25: {} }, retrieval: { candidates: 100 } }));
+    // The plain path indexes "title text" in one field: in a config, the title as chunk context and BM25 on that field
+    // (documents reach a config's pipeline as {id, title, text}, #16).
+    writeFileSync(cfg, JSON.stringify({ chunker: { context: { template: '{title}', separator: ' ' } }, indexes: { bm25: { fields: { text: 1 } } }, retrieval: { candidates: 100 } }));
     const plain = await cli('eval', '--dataset', dir, '--json');
     const viaConfig = await cli('eval', '--dataset', dir, '--config', cfg, '--chunker', 'none', '--json');
     assert.equal(plain.status, 0, plain.stderr);

@@ -1,5 +1,5 @@
 // Typed usage of the LLM layer's .d.ts (checked with tsc --noEmit; see tests/js/tsconfig.json).
-import { createLlmClient, RequestLedger, ResponseCache, PriceTable, loadPrompt, renderPrompt, formatPassages, parseJudgeScore, parseClaimScores, aggregateScores, isAbstention, judgeContextRelevance, judgeAnswerCorrectness, judgeGroundedness, generateAnswer, extractiveAnswer, extractMetadata, contextualizeChunks, rewriteQuery } from '../../web/src/llm.js';
+import { createLlmClient, RequestLedger, ResponseCache, PriceTable, loadPrompt, renderPrompt, formatPassages, parseJudgeScore, parseClaimScores, aggregateScores, isAbstention, judgeContextRelevance, judgeAnswerCorrectness, judgeGroundedness, generateAnswer, extractiveAnswer, extractMetadata, contextualizeChunks, llmChunkContexts, rewriteQuery } from '../../web/src/llm.js';
 import type { CompletionResult, JudgeResult, LedgerEntry, ParsedScore, PromptTemplate } from '../../web/src/llm.js';
 
 export async function llmUsage(): Promise<number | null> {
@@ -26,6 +26,10 @@ export async function llmUsage(): Promise<number | null> {
   const e = extractiveAnswer('q', [{ id: 'c', text: 'x', score: 1 }], { maxSentences: 2, threshold: 0.35 });
   const m = await extractMetadata(client, 'doc', { keys: ['company'] });
   const cc = await contextualizeChunks(client, 'doc', ['a', 'b']);
+  const ctxFn = llmChunkContexts(client, { maxTokens: 100 });
+  const ctxs: string[] = await ctxFn({ id: 'd', text: 'doc' }, [{ id: 'd#0', text: 'a' }]);
+  const ctxCalls: number = ctxFn.stats.chunks + ctxs.length;
+  void ctxCalls;
   const q = await rewriteQuery(client, 'q', { history: [{ role: 'user', content: 'x' }] });
   void [r.text, entries.length, p.method, claims[0].score, agg.value, c.rule, g.abstained, a.citations, e.answered,
     m.metadata, cc[0].text, q.query, isAbstention('x')];

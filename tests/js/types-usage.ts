@@ -136,3 +136,18 @@ async function parallelTypes(): Promise<void> {
   void [n, hits[0].score, many.length, near[0][0].id, rows.length, bm25.shards, vectors.size, col, plainBytes, workersOf, up.updated, gone.removed, terms, filtered];
 }
 void parallelTypes;
+
+// #16: one pipeline config for every command (applyConfigOverrides, autotune base, Collection.add chunkContexts).
+import { applyConfigOverrides, autotune as autotune16, Collection as Collection16 } from '../../web/src/index.js';
+import type { ConfigOverrideChange, PipelineConfig } from '../../web/src/index.js';
+export async function configOverrides16(): Promise<number> {
+  const r = applyConfigOverrides('{"retrieval": {"k": 3}}', [{ path: 'retrieval.k', value: 0, source: '--k' }]);
+  const cfg: PipelineConfig = r.config;
+  const changed: ConfigOverrideChange[] = r.changed;
+  const col = await Collection16.create(cfg);
+  await col.add([{ id: 'a', text: 'x' }], { chunkContexts: (doc, chunks) => chunks.map(() => doc.title ?? '') });
+  col.dispose();
+  const t = await autotune16({ documents: [{ id: 'a', text: 'x' }], queries: [{ id: 'q', text: 'x' }], evidence: { q: ['x'] },
+    base: { chunker: { strategy: 'markdown-header' } }, grid: { chunker: [{ strategy: 'markdown-header', chunkSize: 100 }] } });
+  return changed.length + t.best.config.retrieval.k;
+}

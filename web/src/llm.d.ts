@@ -309,6 +309,9 @@ export function extractMetadata(client: LlmClient, document: string,
 export function contextualizeChunks(client: LlmClient, document: string, chunks: string[],
   options?: { signal?: AbortSignal; maxTokens?: number; prompt?: PromptTemplate }):
   Promise<Array<{ chunk: string; context: string; text: string; usage: Usage; cost: number | null }>>;
+/** Collection.add's chunkContexts from an LLM (contextualizeChunks per document); stats counts calls and cost. */
+export function llmChunkContexts(client: LlmClient, options?: { maxTokens?: number; prompt?: PromptTemplate; signal?: AbortSignal }):
+  ((document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => Promise<string[]>) & { stats: { documents: number; chunks: number; cost: number | null } };
 export function rewriteQuery(client: LlmClient, question: string,
   options?: { history?: Array<{ role: 'user' | 'assistant'; content: string }>; signal?: AbortSignal; prompt?: PromptTemplate }):
   Promise<{ query: string; usage: Usage; cost: number | null }>;

@@ -10,7 +10,7 @@ export { PROMPT_IDS, loadPrompt, definePrompt, renderPrompt, formatPassages, for
 export { parseJudgeScore, parseClaimScores, parseKeyValues, isAbstention, aggregateScores } from './llm/parse.js';
 export { judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, judgeGroundedness, stripCitations, splitClaims, parseListReply, JUDGES } from './llm/judges.js';
 export { generateAnswer, extractiveAnswer, extractCitations } from './llm/answer.js';
-export { extractMetadata, contextualizeChunks, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
+export { extractMetadata, contextualizeChunks, llmChunkContexts, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
 export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';
 export { createLlmReranker } from './retrieve/rerank.js';
 // Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).

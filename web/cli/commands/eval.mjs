@@ -1,11 +1,23 @@
 // ragwasm eval --dataset DIR: chunk -> BM25 index -> retrieve -> trec_eval-exact metrics, end to end.
 // Chunk hits are mapped to documents by their best chunk score (qrels are document-level), then the
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
-import { Bm25Index, chunkTexts, Collection, metrics } from '../../src/index.js';
+import { writeFileSync } from 'node:fs';
+import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, metrics } from '../../src/index.js';
+import { createLlmClient, llmChunkContexts } from '../../src/llm.js';
 import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
-import { configChunker, intOption, parseChunker, UsageError } from '../lib/options.mjs';
-import { documentRanking, embedderFor, rankQueries, retrieverConfig } from '../lib/retrievers.mjs';
+import { commandConfig, configOptions, configReranker, CONFIG_FLAGS } from '../lib/config.mjs';
+import { intOption, parseChunker, UsageError } from '../lib/options.mjs';
+import { documentRanking, embedderFor, rankQueries, RETRIEVERS } from '../lib/retrievers.mjs';
+
+// The flags of eval that are pipeline-config paths (web/cli/lib/config.mjs).
+const CONFIG_FLAG_NAMES = ['chunker', 'retriever', 'rerank-model'];
+// eval's own config when no --config is given (with --retriever dense|hybrid or --rerank-model): whole
+// documents, each indexed as "title text" (the chunk context template {title}), BM25 on that one field.
+export const EVAL_BASE_CONFIG = Object.freeze({
+  chunker: { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0, context: { template: '{title}', separator: ' ' } },
+  indexes: { bm25: { fields: { text: 1 } } },
+});
 
 /** trec_eval measures of document rankings ({id, docs}) over the judged `queries` (trec_eval -c). */
 function evaluateRankings(rankings, allQrels, queries, measures) {
@@ -77,19 +89,22 @@ export function runEval(o) {
 }
 
 /**
- * The same evaluation through a Collection built from a pipeline config (--retriever dense|hybrid or
- * --config): chunks by the config's chunker (or `chunker` when given; 'none' = whole documents),
- * retrieves with the config's retrievers and fusion, maps chunk hits to documents by their best chunk.
+ * The same evaluation through a Collection built from a pipeline config (--config FILE, --retriever
+ * dense|hybrid, --rerank-model): chunks, indexes and retrieves as the config says (documents are given
+ * as {id, title, text}: the config's fields and chunk context decide where the title goes), reranks
+ * when its rerank section is on (o.reranker), maps chunk hits to documents by their best chunk.
  * A query the config cannot search (e.g. only stopwords with a BM25 leg) gets an empty ranking (scores 0).
- * @param {{dataset: string, config: object, embedder?: object, split?: string, chunker?: string, k?: number,
- *   chunkK?: number, measures?: string[], maxQueries?: number}} o
+ * @param {{dataset: string, config: object, chunker?: string, embedder?: object, reranker?: Function, chunkContexts?: Function, split?: string, k?: number,
+ *   chunkK?: number, measures?: string[], maxQueries?: number, hits?: (queryId: string, hits: object[]) => void}} o
+ *   hits: called with each query's chunk hits (the first retrieval.k), e.g. to compare commands
  */
 export async function runPipelineEval(o) {
   const t0 = performance.now();
   const data = loadDataset(o.dataset, o.split ?? 'test');
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
-  const cfg = JSON.parse(JSON.stringify(o.config));
-  if (o.chunker !== undefined) cfg.chunker = configChunker(o.chunker);
+  // o.config: a pipeline config (raw or normalized); o.chunker: a --chunker spec overriding its chunker.
+  const overrides = o.chunker === undefined ? [] : CONFIG_FLAGS.chunker.paths(o.chunker).map(([path, value]) => ({ path, value, source: '--chunker' }));
+  const cfg = applyConfigOverrides(o.config, overrides).config;
   const t1 = performance.now();
   const col = await Collection.create(cfg, o.embedder ? { embedder: o.embedder } : {});
   let result;
@@ -98,11 +113,22 @@ export async function runPipelineEval(o) {
   let chunks;
   let skipped = 0;
   try {
-    chunks = (await col.add(data.corpus.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 })).chunks;
+    const addOpts = { batchSize: 256 };
+    if (o.chunkContexts) addOpts.chunkContexts = o.chunkContexts;
+    chunks = (await col.add(data.corpus.map((d) => (d.title ? { id: d.id, title: d.title, text: d.text } : { id: d.id, text: d.text })), addOpts)).chunks;
     t2 = performance.now();
     const k = o.k ?? 100;
     const chunkK = o.chunkK ?? (chunks > data.corpus.length ? k * 3 : k);
-    const rankings = await rankQueries(queries, (text) => col.search(text, { k: chunkK }), k, () => ++skipped);
+    const search = async (text, id) => {
+      const hits = await col.search(text, o.reranker ? { k: chunkK, reranker: o.reranker } : { k: chunkK });
+      o.hits?.(id, hits.slice(0, cfg.retrieval.k));
+      // Reranked hits rank by the reranker's score (their order); a document scores its best chunk by it.
+      return hits.map((h) => (h.rerankScore === undefined ? h : { ...h, score: h.rerankScore }));
+    };
+    const rankings = [];
+    for (const q of queries) {
+      rankings.push(...await rankQueries([q], (text) => search(text, q.id), k, () => ++skipped));
+    }
     t3 = performance.now();
     result = evaluateRankings(rankings, data.qrels, queries, o.measures);
   } finally {
@@ -114,11 +140,14 @@ export async function runPipelineEval(o) {
   const legNote = !leg ? '' : leg.weak.length > 0
     ? `; leg check: ${leg.weak.join(',')} benched, self-retrieval MRR@10 ${leg.legs.map((l) => `${l.retriever} ${l.mrr.toFixed(3)}`).join(' / ')}`
     : `; leg check: no weak leg${leg.decided ? '' : ' (too few probes)'}`;
+  const rr = cfg.rerank.enabled && o.reranker ? ` + rerank ${cfg.rerank.type} (${cfg.rerank.candidates} -> ${cfg.rerank.keep})` : '';
+  const ch = cfg.chunker;
   return {
     dataset: o.dataset,
-    retriever: col.config.retrieval.retrievers.length > 1 ? `hybrid (${f.mode} ${f.normalization} ${f.weights.join('/')}${legNote})` : col.config.retrieval.retrievers[0],
+    retriever: (col.config.retrieval.retrievers.length > 1 ? `hybrid (${f.mode} ${f.normalization} ${f.weights.join('/')}${legNote})` : col.config.retrieval.retrievers[0]) + rr,
     legCheck: leg ?? null,
-    chunker: o.chunker ?? `${cfg.chunker.strategy}:${col.config.chunker.chunkSize}/${col.config.chunker.chunkOverlap}`,
+    chunker: (ch.chunkSize >= 100000000 ? 'none' : `${ch.strategy}:${ch.chunkSize}/${ch.chunkOverlap}`) + (o.chunkContexts ? ' + LLM chunk context' : ''),
+    chunkContextCalls: o.chunkContexts ? o.chunkContexts.stats.chunks : 0,
     documents: data.corpus.length,
     chunks,
     numQueries: result.numQueries,
@@ -175,25 +204,34 @@ export async function runEngineEval(o) {
 
 export default {
   name: 'eval',
-  summary: 'chunk -> BM25 -> retrieve -> trec_eval-exact metrics on a BEIR or CISI folder (markdown table)',
-  usage: 'eval --dataset DIR [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid | --config FILE] [--engine postgres://… [--schema S]] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--json]',
-  description: 'Chunks are indexed with BM25 (Lucene k1 0.9, b 0.4, field text = title + " " + text); a document '
-    + 'scores its best chunk; every judged query is averaged (trec_eval -c). --metrics takes trec_eval -m names '
-    + 'separated by commas or semicolons (use ";" between measures that carry cutoff lists, e.g. "P.5,10;map"). '
-    + '--retriever dense uses the offline static model (--model FILE for another static model file); hybrid is the '
-    + 'default hybrid pipeline (convex min-max, BM25 0.7 / dense 0.3; a leg the label-free leg check finds much weaker is benched, docs/fusion.md); --config FILE is a pipeline '
-    + 'JSON (parsePipelineConfig), whose chunker applies unless --chunker is given. dense/hybrid/--config run through a Collection.',
+  summary: 'chunk -> retrieve (BM25, dense, hybrid, + rerank: a pipeline config) -> trec_eval-exact metrics on a BEIR or CISI folder (markdown table)',
+  usage: 'eval --dataset DIR [--config FILE] [--chunker recursive:1800/300|none] [--retriever bm25|dense|hybrid] [--rerank-model FILE] [--context-url URL] [--engine postgres://… [--schema S]] [--model FILE] [--k 100] [--metrics ndcg_cut.10,recall.100] [--hits FILE] [--json]',
+  description: 'Without --config and with --retriever bm25 (the default), chunks are indexed with BM25 (Lucene k1 0.9, b 0.4, '
+    + 'field text = title + " " + text). --config FILE is a pipeline JSON (parsePipelineConfig, the same file as for '
+    + '`rag`, `tune`, `experiment` and Collection.create): its chunker, chunk context, indexes, retrievers, fusion and rerank '
+    + 'section apply; --chunker, --retriever and --rerank-model override its paths (chunker.*, retrieval.retrievers, '
+    + 'rerank.*; a replaced value is said on stderr). Without --config, --retriever dense|hybrid and --rerank-model start from '
+    + 'whole documents indexed as "title text". A document scores its best chunk; every judged query is averaged '
+    + '(trec_eval -c). --k is the evaluation depth (documents per query, from --chunk-k chunk hits), not retrieval.k. '
+    + '--metrics takes trec_eval -m names separated by commas or semicolons (use ";" between measures that carry cutoff '
+    + 'lists, e.g. "P.5,10;map"). --retriever dense uses the offline static model (--model FILE for another static model '
+    + 'file); hybrid is the default hybrid pipeline (convex min-max, BM25 0.7 / dense 0.3; a leg the label-free leg check '
+    + 'finds much weaker is benched, docs/fusion.md). A rerank section of type cross-encoder needs rerank.model (an .onnx '
+    + 'file, tokenizer.json beside it or in its parent folder, or --rerank-tokenizer).',
   options: {
     dataset: { type: 'string', help: 'BEIR folder (corpus.jsonl, queries.jsonl, qrels/) or CISI folder' },
     split: { type: 'string', default: 'test', help: 'BEIR qrels split' },
-    chunker: { type: 'string', help: 'NAME[:SIZE[/OVERLAP]] of web/src/chunk/chunk.js, or none (default none; with --config: the config\'s chunker)' },
-    retriever: { type: 'string', help: 'bm25 (default), dense or hybrid' },
-    config: { type: 'string', help: 'pipeline config JSON file (instead of --retriever)' },
+    ...configOptions(CONFIG_FLAG_NAMES, { chunker: 'default none', retriever: 'default bm25' }),
+    'rerank-tokenizer': { type: 'string', help: 'tokenizer.json of the cross-encoder (default: found beside rerank.model)' },
+    'context-url': { type: 'string', help: 'contextual retrieval: an OpenAI-protocol endpoint (e.g. http://127.0.0.1:8080/v1) that writes each chunk\'s context (llmChunkContexts), indexed before the chunk text' },
+    'context-model': { type: 'string', help: 'with --context-url: the model name', default: 'context' },
+    'context-api-key-env': { type: 'string', help: 'with --context-url: environment variable holding its API key' },
     model: { type: 'string', help: 'static model file for the dense leg (default: the ragwasm-static-model package)' },
-    k: { type: 'string', default: '100', help: 'documents per query' },
+    k: { type: 'string', default: '100', help: 'documents per query (the evaluation depth)' },
     'chunk-k': { type: 'string', help: 'chunk hits fetched per query before mapping to documents (default 3 x k)' },
     metrics: { type: 'string', default: 'ndcg_cut.10,recall.100,recip_rank,map', help: 'trec_eval measures' },
     'max-queries': { type: 'string', help: 'evaluate only the first N judged queries' },
+    hits: { type: 'string', help: 'write each query\'s first retrieval.k chunk hits as JSONL {queryId, hits: [{id, docId, score}]} (pipeline path)' },
     json: { type: 'boolean', help: 'print JSON instead of a markdown table' },
     engine: { type: 'string', help: 'postgres:// URL of a collection exported by `ragwasm export`: search it there' },
     schema: { type: 'string', default: 'ragwasm', help: 'with --engine: the PostgreSQL schema' },
@@ -205,16 +243,22 @@ export default {
     }
     let config;
     let embedder;
+    let rerank;
     try {
+      if (values.retriever !== undefined && !RETRIEVERS.includes(values.retriever)) {
+        throw new UsageError(`--retriever: expected one of ${RETRIEVERS.join(', ')}, got '${values.retriever}'`);
+      }
+      if (values.chunker !== undefined) CONFIG_FLAGS.chunker.paths(values.chunker);
       if (values.engine !== undefined) {
         engineUrl(values.engine, '--engine');
         if (values.config !== undefined || values.chunker !== undefined) throw new UsageError('--config / --chunker: not with --engine (the exported collection has its config)');
-        if (values.retriever !== undefined) retrieverConfig(values);
-      } else {
-        config = retrieverConfig(values);
+      } else if (values.config !== undefined || (values.retriever ?? 'bm25') !== 'bm25' || values['rerank-model'] !== undefined || values.hits !== undefined || values['context-url'] !== undefined) {
+        config = commandConfig(values, CONFIG_FLAG_NAMES, { base: EVAL_BASE_CONFIG, stderr: io.stderr, command: 'ragwasm eval' }).config;
         embedder = await embedderFor(config, values.model);
+        rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'] });
       }
     } catch (e) {
+      embedder?.dispose();
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm eval: ${e.message}\n`);
       return 2;
@@ -224,25 +268,35 @@ export default {
       const spec = values.metrics;
       const measures = spec.includes(';') ? spec.split(';') : spec.split(',').map((m) => m.trim()).filter(Boolean);
       o = {
-        dataset: values.dataset, split: values.split, chunker: values.chunker ?? (values.config ? undefined : 'none'), k: intOption(values.k, 'k'),
+        dataset: values.dataset, split: values.split, chunker: values.chunker ?? 'none', k: intOption(values.k, 'k'),
         chunkK: intOption(values['chunk-k'], 'chunk-k'), maxQueries: intOption(values['max-queries'], 'max-queries'), measures,
       };
-      if (o.chunker !== undefined) parseChunker(o.chunker);
     } catch (e) {
       embedder?.dispose();
+      await rerank?.dispose();
       io.stderr.write(`ragwasm eval: ${e.message}\n`);
       return 2;
     }
     let r;
+    const hitLines = [];
     try {
       if (values.engine !== undefined) {
         r = await runEngineEval({ ...o, engine: values.engine, schema: values.schema, retriever: values.retriever, model: values.model });
+      } else if (config) {
+        const chunkContexts = values['context-url'] === undefined ? undefined : llmChunkContexts(createLlmClient({
+          provider: 'openai', baseUrl: values['context-url'], model: values['context-model'],
+          apiKey: values['context-api-key-env'] ? process.env[values['context-api-key-env']] || undefined : undefined }));
+        r = await runPipelineEval({ ...o, chunker: undefined, config, embedder, reranker: rerank?.reranker, chunkContexts,
+          hits: values.hits ? (queryId, hits) => hitLines.push(JSON.stringify({ queryId, hits: hits.map((h) => (h.rerankScore === undefined
+          ? { id: h.id, docId: h.docId, score: h.score } : { id: h.id, docId: h.docId, score: h.score, rerankScore: h.rerankScore })) })) : undefined });
       } else {
-        r = config ? await runPipelineEval({ ...o, config, embedder }) : runEval(o);
+        r = runEval(o);
       }
     } finally {
       embedder?.dispose();
+      await rerank?.dispose();
     }
+    if (values.hits) writeFileSync(values.hits, hitLines.length ? `${hitLines.join('\n')}\n` : '');
     if (values.json) {
       io.stdout.write(JSON.stringify(r, null, 2) + '\n');
       return 0;
@@ -253,7 +307,7 @@ export default {
       `| --- | --- | --- | --- | --- | ${names.map(() => '---').join(' | ')} |`,
       `| ${r.dataset.split('/').filter(Boolean).pop()} | ${r.chunker} | ${r.documents} | ${r.chunks} | ${r.numQueries} | ${names.map((n) => (Number.isInteger(r.measures[n]) ? r.measures[n] : r.measures[n].toFixed(4))).join(' | ')} |`,
       '',
-      `retriever: ${r.retriever ?? 'bm25'}${r.unsearchableQueries ? ` (${r.unsearchableQueries} queries had no searchable term: empty ranking)` : ''}`,
+      `retriever: ${r.retriever ?? 'bm25'}${r.chunkContextCalls ? `; ${r.chunkContextCalls} chunk-context LLM calls` : ''}${r.unsearchableQueries ? ` (${r.unsearchableQueries} queries had no searchable term: empty ranking)` : ''}`,
       `timings (ms): ${Object.entries(r.timingsMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`,
     ];
     io.stdout.write(lines.join('\n') + '\n');

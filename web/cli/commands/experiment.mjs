@@ -4,8 +4,9 @@
 // experimentReportHtml, FileReplyCache).
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { experimentMarkdown, experimentReportHtml, FileReplyCache, planExperiment, runExperiment } from '../../src/llm.js';
+import { experimentMarkdown, experimentReportHtml, FileReplyCache, parseExperimentGrid, planExperiment, runExperiment } from '../../src/llm.js';
 import { loadQaDataset } from '../datasets.mjs';
+import { commandConfig, configReranker } from '../lib/config.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
 
 // A grid's prompts may be file paths (relative to the grid file): read them here.
@@ -75,14 +76,19 @@ function progress(stderr) {
 export default {
   name: 'experiment',
   summary: 'run an experiment grid (configs x models x prompts) over a dataset: tables, JSONL results and an HTML report',
-  usage: 'experiment --grid GRID.json [--dataset DIR] [--out results.jsonl] [--report report.html] [--dry-run] [--budget USD]',
+  usage: 'experiment (--grid GRID.json | --config FILE) [--dataset DIR] [--out results.jsonl] [--report report.html] [--dry-run] [--budget USD]',
   description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge}, baseline, evaluation} (docs/experiments.md). '
     + 'DIR holds manifest.json, the documents and questions.jsonl as examples/corpus. Records are appended to --out one per '
     + 'question per cell; a re-run with the same --out skips what is there (resume). LLM replies are cached in --cache '
     + '(default: the --out path + .cache.jsonl), so a grown grid pays only for new requests. API keys come from each '
-    + "endpoint's apiKeyEnv. Exit status: 0 done, 1 a cell failed, 3 stopped by --budget.",
+    + "endpoint's apiKeyEnv. --config FILE is a pipeline config (the same file as for `eval`, `rag`, `tune` and "
+    + 'Collection.create): the grid\'s base (replacing a base the grid has), or alone the one cell of a grid {base}. Cells '
+    + 'whose rerank type is cross-encoder use rerank.model (an .onnx file; one model per run; tokenizer.json beside it or '
+    + '--rerank-tokenizer). Exit status: 0 done, 1 a cell failed, 3 stopped by --budget.',
   options: {
     grid: { type: 'string', help: 'the grid file (JSON)' },
+    config: { type: 'string', help: 'pipeline config JSON file: the grid\'s base (alone: a one-cell grid)' },
+    'rerank-tokenizer': { type: 'string', help: 'tokenizer.json of the cross-encoder of rerank.model (default: found beside it)' },
     dataset: { type: 'string', help: 'dataset folder', default: 'examples/corpus' },
     out: { type: 'string', help: 'results JSONL (appended; resumed from)' },
     report: { type: 'string', help: 'write the self-contained HTML report here' },
@@ -96,14 +102,19 @@ export default {
   async run(values, positionals, io) {
     let grid, limit, budget, questionIds;
     try {
-      if (!values.grid) throw new UsageError('--grid: required (a grid file, docs/experiments.md)');
+      if (!values.grid && !values.config) throw new UsageError('--grid: required (a grid file, docs/experiments.md), or --config FILE (a pipeline config: one cell)');
       if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
       limit = intOption(values.limit, 'limit');
       if (values.budget !== undefined) {
         budget = Number(values.budget);
         if (!/^\d+(\.\d+)?$/.test(values.budget) || !Number.isFinite(budget)) throw new UsageError(`--budget: expected an amount >= 0, got '${values.budget}'`);
       }
-      grid = readGrid(values.grid);
+      grid = values.grid ? readGrid(values.grid) : {};
+      if (values.config !== undefined) {
+        const { raw } = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm experiment' });
+        if (grid.base !== undefined) io.stderr.write(`ragwasm experiment: --config ${values.config} replaces the base of ${values.grid}\n`);
+        grid.base = raw;
+      }
       if (values.split !== undefined) questionIds = readSplit(values.split);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
@@ -125,6 +136,20 @@ export default {
         `(estimates: ceil(characters / 4) input tokens, answer.outputTokens output tokens per call; cached replies cost nothing)`, ''].join('\n'));
       return 0;
     }
+    // The cross-encoder of the cells whose rerank type is cross-encoder (rerank type llm is the grid's answer.reranker).
+    let rerank;
+    try {
+      const models = new Map();
+      for (const c of parseExperimentGrid(grid).cells) {
+        if (c.config.rerank.enabled && c.config.rerank.type === 'cross-encoder' && c.config.retrieval.k > 0) models.set(c.config.rerank.model ?? '', c.config);
+      }
+      if (models.size > 1) throw new UsageError(`rerank.model: one cross-encoder per run, the grid names ${models.size} (${[...models.keys()].join(', ')})`);
+      if (models.size === 1) rerank = await configReranker([...models.values()][0], { tokenizer: values['rerank-tokenizer'] });
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm experiment: ${e.message}\n`);
+      return 2;
+    }
     const cachePath = values.cache ?? (values.out ? `${values.out}.cache.jsonl` : undefined);
     const options = {
       ...common,
@@ -133,13 +158,19 @@ export default {
     };
     if (cachePath) options.cache = new FileReplyCache(cachePath);
     if (budget !== undefined) options.budget = budget;
+    if (rerank) options.reranker = rerank.reranker;
     const records = [...done];
     options.onRecord = (r) => {
       records.push(r);
       if (values.out) appendFileSync(values.out, `${JSON.stringify(r)}\n`);
     };
     if (done.length) io.stderr.write(`resuming: ${done.length} records in ${values.out}\n`);
-    const result = await runExperiment(grid, dataset, options);
+    let result;
+    try {
+      result = await runExperiment(grid, dataset, options);
+    } finally {
+      await rerank?.dispose();
+    }
     if (io.stderr.isTTY) io.stderr.write('\n');
     io.stdout.write(experimentMarkdown(result));
     if (values.report) {

@@ -4,8 +4,18 @@
 // reference document, latency and cost. Configurations = answerer x model x answer prompt.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bm25Index, chunkTexts, metrics } from '../../src/index.js';
+import { Collection, metrics } from '../../src/index.js';
 import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, PriceTable, RequestLedger } from '../../src/llm.js';
+import { commandConfig, configOptions, configReranker } from '../lib/config.mjs';
+import { UsageError } from '../lib/options.mjs';
+import { embedderFor } from '../lib/retrievers.mjs';
+
+// The flags of rag that are pipeline-config paths (web/cli/lib/config.mjs).
+const CONFIG_FLAG_NAMES = ['chunker', 'chunk-size', 'k', 'retriever', 'rerank-model'];
+// rag's own config when no --config is given: recursive chunks of 1000 characters, BM25 (title + text), k 5.
+export const RAG_BASE_CONFIG = Object.freeze({ chunker: { strategy: 'recursive', chunkSize: 1000 }, indexes: { bm25: {} }, retrieval: { k: 5 } });
+// Hits searched per question: deep enough for the rank of the reference document (as ragwasm experiment).
+const REF_RANK_DEPTH = 100;
 
 function table(title, columns, rows) {
   const head = `| ${columns.join(' | ')} |`;
@@ -24,24 +34,28 @@ function summaryRow(name, values, digits = 3) {
 export default {
   name: 'rag',
   summary: 'run retrieval, answering and judges over a dataset and print per-configuration tables',
-  usage: 'rag [--dataset DIR] [--answerer llm|extractive|both] [--provider P --base-url URL --models a,b] [options]',
+  usage: 'rag [--dataset DIR] [--config FILE] [--answerer llm|extractive|both] [--provider P --base-url URL --models a,b] [options]',
   description: 'DIR holds manifest.json ([{id, file, title}]), the documents and questions.jsonl ({id, question, answer, '
-    + 'doc_ids, answerable}). Documents are split into chunks (recursive, --chunk-size characters) and indexed with '
-    + 'BM25 (title + text); the top --k chunks go to the answerer. Correctness (0-100) needs an LLM judge endpoint '
-    + '(--base-url; --judge-model defaults to the first model); token F1 against the reference and the rank of the '
-    + 'first chunk of a reference document in the BM25 top 100 are always reported. Without --base-url only the '
+    + 'doc_ids, answerable}). Retrieval is the pipeline config (--config FILE, the same file as for `eval`, `tune`, '
+    + '`experiment` and Collection.create: every chunker, chunk context (indexText), BM25 / dense / hybrid, rerank); '
+    + 'without --config: recursive chunks of 1000 characters, BM25 over title + text, k 5. --chunker, --chunk-size, --k, '
+    + '--retriever and --rerank-model override its paths (a replaced value is said on stderr). The answerer reads the top '
+    + 'min(retrieval.k, answerer.chunks) chunks; --k 0 is the no-retrieval baseline. Correctness (0-100) needs an LLM judge '
+    + 'endpoint (--base-url; --judge-model defaults to the first model); token F1 against the reference and the rank of '
+    + 'the first chunk of a reference document in the top 100 hits are always reported. Without --base-url only the '
     + 'extractive answerer runs. The API key is read from --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY).',
   options: {
     dataset: { type: 'string', help: 'dataset folder', default: 'examples/corpus' },
-    answerer: { type: 'string', help: 'llm, extractive or both (default: llm with --base-url, else extractive)' },
+    answerer: { type: 'string', help: 'llm, extractive or both (default: the config\'s answerer.type when --config sets it, else llm with --base-url, else extractive)' },
     provider: { type: 'string', help: 'openai or anthropic', default: 'openai' },
     'base-url': { type: 'string', help: 'LLM endpoint base URL' },
     models: { type: 'string', help: 'answer models, comma-separated (a grid dimension)' },
     'judge-model': { type: 'string', help: 'model for the correctness judge (default: the first model)' },
     prompts: { type: 'string', help: 'answer prompt JSON files, comma-separated (a grid dimension; default built-in)' },
     'api-key-env': { type: 'string', help: 'environment variable holding the API key' },
-    k: { type: 'string', help: 'chunks given to the answerer', default: '5' },
-    'chunk-size': { type: 'string', help: 'chunk size in characters', default: '1000' },
+    ...configOptions(CONFIG_FLAG_NAMES, { k: 'default 5', 'chunk-size': 'default 1000' }),
+    'rerank-tokenizer': { type: 'string', help: 'tokenizer.json of the cross-encoder (default: found beside rerank.model)' },
+    model: { type: 'string', help: 'static model file for a dense index (default: the ragwasm-static-model package)' },
     limit: { type: 'string', help: 'only the first N questions' },
     concurrency: { type: 'string', help: 'LLM requests in flight', default: '4' },
     'timeout-ms': { type: 'string', help: 'per LLM request', default: '60000' },
@@ -56,20 +70,25 @@ export default {
       if (!Number.isInteger(v) || v < min) throw Object.assign(new Error(`--${name}: expected an integer >= ${min}, got '${values[name]}'`), { usage: true });
       return v;
     };
-    let k, chunkSize, limit, concurrency, timeoutMs;
+    let limit, concurrency, timeoutMs, resolved;
     try {
-      k = int('k');
-      chunkSize = int('chunk-size');
+      resolved = commandConfig(values, CONFIG_FLAG_NAMES, { base: RAG_BASE_CONFIG, stderr: io.stderr, command: 'ragwasm rag' });
       limit = values.limit === undefined ? Infinity : int('limit');
       concurrency = int('concurrency');
       timeoutMs = int('timeout-ms');
     } catch (e) {
-      if (!e.usage) throw e;
+      if (!e.usage && !(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm rag: ${e.message}\n`);
       return 2;
     }
+    const config = resolved.config;
+    const k = config.retrieval.k;
     const hasLlm = !!values['base-url'];
-    const answerer = values.answerer ?? (hasLlm ? 'llm' : 'extractive');
+    const configAnswerer = values.config !== undefined ? resolved.raw.answerer?.type : undefined;
+    if (values.answerer !== undefined && configAnswerer !== undefined && configAnswerer !== values.answerer) {
+      io.stderr.write(`ragwasm rag: --answerer overrides answerer.type ${JSON.stringify(configAnswerer)} of ${values.config} with ${JSON.stringify(values.answerer)}\n`);
+    }
+    const answerer = values.answerer ?? (configAnswerer === 'none' ? undefined : configAnswerer) ?? (hasLlm ? 'llm' : 'extractive');
     if (!['llm', 'extractive', 'both'].includes(answerer)) {
       io.stderr.write(`ragwasm rag: --answerer: expected llm, extractive or both, got '${answerer}'\n`);
       return 2;
@@ -83,24 +102,39 @@ export default {
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     const questions = readFileSync(join(dir, 'questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).slice(0, limit);
 
-    // Retrieval: the same for every configuration.
-    const index = Bm25Index.create({ fields: ['title', 'text'] });
-    const chunks = new Map();
+    // Retrieval: the same for every configuration, through a Collection built from the config.
+    let embedder;
+    let rerank;
+    let col;
     try {
-      for (const d of manifest) {
-        const text = readFileSync(join(dir, d.file), 'utf8');
-        chunkTexts(text, { strategy: 'recursive', chunkSize }).forEach((t, i) => {
-          const id = `${d.id}#${i}`;
-          chunks.set(id, { id, docId: d.id, text: t });
-          index.add({ id, title: d.title ?? '', text: t });
-        });
-      }
-      const retrieved = questions.map((q) => {
-        const hits = index.search(q.question, { k: 100 });
+      embedder = await embedderFor(config.indexes.dense || config.chunker.strategy === 'semantic' ? { indexes: { dense: {} } } : config, values.model);
+      rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'] });
+    } catch (e) {
+      embedder?.dispose();
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`ragwasm rag: ${e.message}\n`);
+      return 2;
+    }
+    try {
+      col = await Collection.create(config, embedder ? { embedder } : {});
+      await col.add(manifest.map((d) => ({ id: d.id, title: d.title ?? '', text: readFileSync(join(dir, d.file), 'utf8') })));
+      const depth = Math.min(Math.max(REF_RANK_DEPTH, k), Math.max(1, col.chunks.size));
+      const passagesOf = Math.min(k, config.answerer.chunks);
+      const retrieved = [];
+      for (const q of questions) {
+        let hits = [];
+        if (k > 0) {
+          try {
+            hits = await col.search(q.question, rerank ? { k: depth, reranker: rerank.reranker } : { k: depth });
+          } catch (e) {
+            // A question the retrievers cannot search (only stopwords): nothing retrieved.
+            if (e.code !== 'INVALID_ARGUMENT' || !/query/.test(e.message)) throw e;
+          }
+        }
         const docIds = new Set(q.doc_ids ?? []);
-        const at = hits.findIndex((h) => docIds.has(chunks.get(h.id).docId));
-        return { top: hits.slice(0, k).map((h) => ({ ...chunks.get(h.id), score: h.score })), refRank: at < 0 ? null : at + 1 };
-      });
+        const at = hits.findIndex((h) => docIds.has(h.docId));
+        retrieved.push({ top: hits.slice(0, passagesOf), ids: hits.slice(0, k).map((h) => h.id), refRank: at < 0 ? null : at + 1 });
+      }
 
       const ledger = new RequestLedger();
       const apiKey = process.env[values['api-key-env'] ?? (values.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')] || undefined;
@@ -132,7 +166,9 @@ export default {
           const t0 = Date.now();
           try {
             if (cfg.kind === 'extractive') {
-              answer = extractiveAnswer(q.question, passages.map((p) => ({ id: p.id, text: p.text, score: p.score }))).text;
+              const a = config.answerer;
+              answer = extractiveAnswer(q.question, passages.map((p) => ({ id: p.id, text: p.text, score: p.score, context: p.title ?? '' })),
+                { maxChunks: Math.max(1, passages.length), threshold: a.threshold, maxSentences: a.maxSentences }).text;
               latencyMs = Date.now() - t0;
             } else {
               const r = await generateAnswer(cfg.client, { question: q.question, passages: passages.map((p) => ({ id: p.id, text: p.text })) },
@@ -143,7 +179,7 @@ export default {
             }
           } catch (e) {
             error = `${e.code ?? 'ERROR'}: ${e.message}`;
-            return { id: q.id, error, answer: null, f1: null, correctness: null, latencyMs: null, cost: null, refRank: retrieved[i].refRank };
+            return { id: q.id, error, answer: null, f1: null, correctness: null, latencyMs: null, cost: null, refRank: retrieved[i].refRank, retrieved: retrieved[i].ids };
           }
           const reference = q.answerable === false ? 'The documents do not answer this question.' : q.answer;
           const f1 = metrics.tokenF1(answer.replace(/\s*\[\d+\]/g, ''), reference);
@@ -159,7 +195,7 @@ export default {
               error = `judge ${e.code ?? 'ERROR'}: ${e.message}`;
             }
           }
-          return { id: q.id, answer, f1, correctness, rule, latencyMs, cost, refRank: retrieved[i].refRank, error };
+          return { id: q.id, answer, f1, correctness, rule, latencyMs, cost, refRank: retrieved[i].refRank, retrieved: retrieved[i].ids, error };
         }));
         rows.push({ cfg, results });
       }
@@ -170,8 +206,9 @@ export default {
       out.push(table('token F1 vs the reference answer', head, rows.map(({ cfg, results }) => summaryRow(cfg.name, results.filter((r) => r.f1 !== null).map((r) => r.f1)))));
       const answerable = questions.map((q, i) => ({ q, rank: retrieved[i].refRank })).filter((x) => x.q.answerable !== false);
       const ranks = answerable.filter((x) => x.rank !== null).map((x) => x.rank);
-      out.push(table(`rank of the first chunk of a reference document (BM25 top 100; ${answerable.length - ranks.length} of ${answerable.length} answerable not found)`,
-        head, [summaryRow('bm25', ranks, 1)]));
+      const legs = config.retrieval.retrievers.join(' + ') + (rerank ? ` + rerank ${config.rerank.type}` : '');
+      out.push(table(`rank of the first chunk of a reference document (${legs} top ${k === 0 ? 0 : Math.max(REF_RANK_DEPTH, k)}; ${answerable.length - ranks.length} of ${answerable.length} answerable not found)`,
+        head, [summaryRow(legs, ranks, 1)]));
       out.push(table('answer latency (ms)', head, rows.map(({ cfg, results }) => summaryRow(cfg.name, results.filter((r) => r.latencyMs !== null).map((r) => r.latencyMs), 0))));
       out.push(table('cost and failures', ['configuration', 'questions', 'failed', 'cost'], rows.map(({ cfg, results }) => {
         const known = results.every((r) => r.cost !== null);
@@ -184,7 +221,9 @@ export default {
       if (values.ledger) writeFileSync(values.ledger, ledger.toJsonl());
       return rows.some(({ results }) => results.some((r) => r.error)) ? 1 : 0;
     } finally {
-      index.dispose();
+      col?.dispose();
+      embedder?.dispose();
+      await rerank?.dispose();
     }
   },
 };

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { autotune } from '../../src/index.js';
 import { DatasetError, loadTuneDataset, readDocuments, readQrelsTsv, readQueries } from '../datasets.mjs';
 import { tuneAgreement } from '../../src/llm.js';
+import { commandConfig } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
 
@@ -25,13 +26,17 @@ export function tuneTable(r) {
 export default {
   name: 'tune',
   summary: 'autotune chunking, BM25 k1/b, fusion and k on labelled queries (markdown table of every setting)',
-  usage: 'tune --dataset DIR [--grid FILE] [--metric ndcg_cut.10] [--model FILE] [--max-queries N] [--qrels FILE [--queries FILE]] [--json]',
+  usage: 'tune --dataset DIR [--config FILE] [--grid FILE] [--metric ndcg_cut.10] [--model FILE] [--max-queries N] [--qrels FILE [--queries FILE]] [--json]',
   description: 'DIR is a BEIR folder (tuned on qrels/train.tsv when present, else qrels/test.tsv) or a folder like '
     + 'examples/corpus (manifest.json + questions.jsonl; labels = evidence excerpts, metric recall|precision|mrr at k). '
     + 'FILE is JSON {chunker: [{chunkSize, chunkOverlap}], bm25: [{k1, b}], fusion: [{retriever} | {mode, normalization, '
-    + 'weights, k}], k: [..]}; missing keys keep the default grid. The best row prints as a pipeline config usable with --config.',
+    + 'weights, k}], k: [..]}; missing keys keep the default grid. --config FILE is the pipeline config the grid varies (the same '
+    + 'file as for `eval`, `rag`, `experiment` and Collection.create): everything the grid does not vary (chunk strategy, chunk '
+    + 'context, BM25 fields and analyzer, dense index options, candidates) is the config\'s (autotune options.base). The best '
+    + 'row prints as a pipeline config usable with --config.',
   options: {
     dataset: { type: 'string', help: 'BEIR folder or sample-corpus folder' },
+    config: { type: 'string', help: 'pipeline config JSON file the grid varies (autotune base; docs/fusion.md)' },
     grid: { type: 'string', help: 'grid JSON file (default: 2 chunkers x 2 BM25 x 4 fusion x 2 k = 32 rows)' },
     metric: { type: 'string', help: 'qrels: a trec_eval measure (default ndcg_cut.10); evidence: recall (default), precision, mrr' },
     model: { type: 'string', help: 'static model file for the dense leg (default models/build/static-model.bin)' },
@@ -48,7 +53,9 @@ export default {
     let embedder;
     let maxQueries;
     let samples;
+    let base;
     try {
+      if (values.config !== undefined) base = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm tune' }).config;
       if (!values.dataset || positionals.length) throw new UsageError('expected --dataset DIR (see --help)');
       if (values['max-queries'] !== undefined) {
         if (!/^\d+$/.test(values['max-queries']) || Number(values['max-queries']) < 1) throw new UsageError(`--max-queries: expected an integer >= 1, got '${values['max-queries']}'`);
@@ -80,7 +87,7 @@ export default {
         if (data.llm.queries.length === 0) throw new UsageError(`--qrels ${values.qrels}: none of its question ids has a question text (give --queries FILE)`);
       }
       const usesDense = !grid?.fusion || grid.fusion.some((f) => f?.retriever !== 'bm25');
-      if (usesDense) embedder = await embedderFor({ indexes: { dense: {} } }, values.model);
+      if (usesDense || base?.chunker.strategy === 'semantic') embedder = await embedderFor({ indexes: { dense: {} } }, values.model);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm tune: ${e.message}\n`);
@@ -88,13 +95,14 @@ export default {
     }
     if (data.llm) {
       try {
-        return await tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io });
+        return await tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base });
       } finally {
         embedder?.dispose?.();
       }
     }
     const queries = maxQueries ? data.queries.slice(0, maxQueries) : data.queries;
     const opts = { documents: data.documents, queries, grid, embedder, bootstrap: samples === 0 ? false : { samples } };
+    if (base) opts.base = base;
     if (values.metric !== undefined) opts.metric = values.metric;
     if (data.qrels) opts.qrels = data.qrels;
     else opts.evidence = data.evidence;
@@ -118,25 +126,32 @@ export default {
       '',
       `best: #${b.index} chunk ${b.chunker.chunkSize}/${b.chunker.chunkOverlap}, bm25 k1 ${b.bm25.k1} b ${b.bm25.b}, ${b.fusionLabel}, k ${b.k}: ${r.metric} ${fmt(b.value)}`
         + (r.ci ? ` (${Math.round((1 - r.ci.alpha) * 100)}% bootstrap CI ${fmt(r.ci.low)}..${fmt(r.ci.high)}; vs #0 ${fmt(r.vsBaseline.meanDifference)} [${fmt(r.vsBaseline.low)}, ${fmt(r.vsBaseline.high)}])` : ''),
-      `best as a pipeline config (--config): ${JSON.stringify({ chunker: b.config.chunker, indexes: b.config.indexes, retrieval: b.config.retrieval })}`,
+      `best as a pipeline config (--config): ${bestConfigJson(b, base)}`,
     ];
     io.stdout.write(lines.join('\n') + '\n');
     return 0;
   },
 };
 
+// The best row's config: the whole config with --config (the base with the row), else its retrieval part.
+function bestConfigJson(b, base) {
+  return JSON.stringify(base ? b.config : { chunker: b.config.chunker, indexes: b.config.indexes, retrieval: b.config.retrieval });
+}
+
 // tune --qrels: tune on the given (LLM) labels; then, where the dataset has human labels, run the same
 // grid on them and report how the chosen setting does there (tuneAgreement in web/src/goldens/label.js).
-async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io }) {
+async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base }) {
   const bootstrap = samples === 0 ? false : { samples };
   const cut = (list) => (maxQueries ? list.slice(0, maxQueries) : list);
   const t0 = performance.now();
   const llmOpts = { documents: data.documents, queries: cut(data.llm.queries), qrels: data.llm.qrels, grid, embedder, bootstrap };
+  if (base) llmOpts.base = base;
   if (values.metric !== undefined) llmOpts.metric = values.metric;
   const llm = await autotune(llmOpts);
   let human = null;
   if (data.qrels || data.evidence) {
     const hOpts = { documents: data.documents, queries: cut(data.queries), grid, embedder, bootstrap: false };
+    if (base) hOpts.base = base;
     if (data.qrels) hOpts.qrels = data.qrels;
     else hOpts.evidence = data.evidence;
     if (values['human-metric'] !== undefined) hOpts.metric = values['human-metric'];
@@ -155,7 +170,7 @@ async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, 
     tuneTable(llm),
     '',
     `best on these labels: #${b.index} chunk ${b.chunker.chunkSize}/${b.chunker.chunkOverlap}, bm25 k1 ${b.bm25.k1} b ${b.bm25.b}, ${b.fusionLabel}, k ${b.k}: ${llm.metric} ${fmt(b.value)}`,
-    `best as a pipeline config (--config): ${JSON.stringify({ chunker: b.config.chunker, indexes: b.config.indexes, retrieval: b.config.retrieval })}`,
+    `best as a pipeline config (--config): ${bestConfigJson(b, base)}`,
   ];
   if (agreement) {
     const a = agreement;

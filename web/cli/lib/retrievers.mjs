@@ -61,7 +61,7 @@ export async function embedderFor(config, modelPath) {
  * 'max': score desc, ties doc id asc) as [{id, score}] for run files and qrels.
  */
 export function documentRanking(hits, k) {
-  return aggregateToDocuments(hits, { method: 'max', topK: k }).map((d) => ({ id: d.docId, score: d.score }));
+  return aggregateToDocuments(hits, { method: 'max', k }).map((d) => ({ id: d.docId, score: d.score }));
 }
 
 /**

@@ -6,6 +6,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { describe, expectJsonValue, isArray, isPlainObject } from '../core/validate.js';
 import { parsePipelineConfig } from '../pipeline/pipeline.js';
+import { setConfigPath } from '../pipeline/overrides.js';
 
 const GRID_KEYS = ['base', 'vary', 'cells', 'baselines', 'answer', 'baseline', 'evaluation'];
 const ANSWER_KEYS = ['models', 'prompts', 'judge', 'reranker', 'outputTokens'];
@@ -40,24 +41,6 @@ function relocate(e, gridPath, configPath) {
 
 /** Deep copy of JSON data. */
 const copy = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
-
-/**
- * `config` with the dotted `path` set to `value` (null deletes the key); intermediate objects are
- * created. Returns a new object.
- */
-export function setConfigPath(config, path, value) {
-  const out = copy(config) ?? {};
-  const parts = path.split('.');
-  let o = out;
-  for (let i = 0; i < parts.length - 1; i++) {
-    if (!isPlainObject(o[parts[i]])) o[parts[i]] = {};
-    o = o[parts[i]];
-  }
-  const last = parts[parts.length - 1];
-  if (value === null) delete o[last];
-  else o[last] = copy(value);
-  return out;
-}
 
 // Objects merge key by key, null deletes, anything else replaces.
 function mergeConfig(base, over) {

@@ -16,6 +16,7 @@ import { PriceTable } from '../llm/cost.js';
 import { generateAnswer } from '../llm/answer.js';
 import { judgeAnswerCorrectness } from '../llm/judges.js';
 import { createLlmReranker } from '../retrieve/rerank.js';
+import { rerank as rerankItems } from '../retrieve/fusion.js';
 import { canonicalJson, sha256Hex } from '../llm/cache.js';
 import { definePrompt, loadPrompt } from '../llm/prompts.js';
 import { parseExperimentGrid } from './grid.js';
@@ -326,9 +327,13 @@ export async function runExperiment(grid, dataset, options = {}) {
             let hits = [];
             let error = null;
             try {
-              const so = { k: Math.min(depth, Math.max(1, col.chunks.size)) };
-              if (reranker) so.reranker = reranker;
-              if (cell.config.retrieval.k > 0) hits = await col.search(q.question, so);
+              const k = Math.min(depth, Math.max(1, col.chunks.size));
+              if (cell.config.retrieval.k > 0) hits = await col.search(q.question, { k });
+              // The cell's rerank section (not the shared collection's: cells differing only in rerank share it).
+              if (reranker && hits.length > 0) {
+                const rr = cell.config.rerank;
+                hits = await rerankItems(q.question, hits, reranker, { candidates: rr.candidates, keep: Math.min(k, rr.keep) });
+              }
             } catch (e) {
               // A question BM25 cannot search (only stopwords): nothing retrieved, said in the record.
               if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT' || !/query/.test(e.message)) throw e;

@@ -203,6 +203,16 @@ export function summaryTables(summary) {
         r && c.k > 0 ? fmt(r.precision[c.k]) : 'n/a', r ? fmt(r.mrr) : 'n/a', r ? String(r.recommendedCutoff) : 'n/a',
         `${fmt(c.referenceRank.p50, 0)} (${c.referenceRank.found}/${c.referenceRank.questions})`];
     })));
+  // The recall-vs-cutoff curve of each cell (mean evidence recall within the top n chunks), the recommended cutoff marked *.
+  const curveLen = Math.max(0, ...cells.map((c) => c.retrieval?.curve?.length ?? 0));
+  if (curveLen > 0) {
+    parts.push(table('recall vs cutoff (evidence recall within the top n chunks; * = recommended cutoff: one more chunk adds less than minGain)',
+      ['cell', ...Array.from({ length: curveLen }, (_, i) => `n=${i + 1}`)],
+      cells.filter((c) => c.retrieval?.curve?.length).map((c) => [c.name, ...Array.from({ length: curveLen }, (_, i) => {
+        const v = c.retrieval.curve[i];
+        return v === undefined ? 'n/a' : `${fmt(v)}${c.retrieval.recommendedCutoff === i + 1 ? '*' : ''}`;
+      })])));
+  }
   parts.push(table('answers (answerable questions; an abstention scores 0)',
     ['cell', 'answerer', 'token F1 [95% CI]', 'EM', 'ANLS', 'ROUGE-L', 'correctness [95% CI]', 'accuracy', 'citation P', 'citation R', 'abstained on unanswerable', 'wrong abstentions'],
     cells.map((c) => {

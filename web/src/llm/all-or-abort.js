@@ -1,6 +1,8 @@
 // Promise.all for LLM calls that cost money: the first failure aborts the calls still queued or in
 // flight (through one AbortSignal linked to the caller's), so nothing more is sent after an error.
 
+import { nodeBuiltin } from '../core/node.js';
+
 /**
  * @template T, R
  * @param {T[]} items
@@ -10,6 +12,10 @@
  */
 export async function allOrAbort(items, signal, fn) {
   const inner = new AbortController();
+  // Every call listens on the one inner signal: in Node, lift the 10-listener warning for a long batch.
+  if (items.length > 10 && typeof globalThis.process?.getBuiltinModule === 'function') {
+    nodeBuiltin('events').setMaxListeners(items.length + 10, inner.signal);
+  }
   const relay = () => inner.abort();
   if (signal) {
     if (signal.aborted) inner.abort();

@@ -62,6 +62,33 @@ export async function contextualizeChunks(client, document, chunks, options = {}
 }
 
 /**
+ * The chunk-context step of contextual retrieval as Collection.add's `chunkContexts` option: each
+ * document's chunks go through contextualizeChunks (one call per chunk, the document first).
+ * @example
+ * await col.add(documents, { chunkContexts: llmChunkContexts(client) });
+ * @param {LlmClient} client
+ * @param {{maxTokens?: number, prompt?: object, signal?: AbortSignal}} [options] as contextualizeChunks
+ * @returns {Function} (document, chunks) => Promise<string[]>, with `stats` {documents, chunks, cost} (cost null
+ *   once a reply had no price)
+ * @throws {RagwasmError} INVALID_ARGUMENT (not a client, bad options); the returned function: as contextualizeChunks
+ */
+export function llmChunkContexts(client, options = {}) {
+  expectClient(client);
+  const o = expectOptions(options, 'llmChunkContexts options', ['signal', 'maxTokens', 'prompt']);
+  if (o.maxTokens !== undefined) expectInteger(o.maxTokens, 'options.maxTokens', { min: 1 });
+  const stats = { documents: 0, chunks: 0, cost: 0 };
+  const fn = async (document, chunks) => {
+    const r = await contextualizeChunks(client, document.text, chunks.map((c) => c.text), o);
+    stats.documents++;
+    stats.chunks += r.length;
+    for (const x of r) stats.cost = stats.cost === null || x.cost === null ? null : stats.cost + x.cost;
+    return r.map((x) => x.context);
+  };
+  fn.stats = stats;
+  return fn;
+}
+
+/**
  * Optional query rewriting: a conversational question -> one standalone search query.
  * @param {LlmClient} client
  * @param {string} question

@@ -1,7 +1,8 @@
 import type { PipelineConfig } from './pipeline.js';
 import type { EmbedderLike } from '../embed/contract.js';
 
-export interface AutotuneChunker { strategy?: 'recursive' | 'fixed' | 'token'; chunkSize: number; chunkOverlap?: number }
+/** strategy: recursive, fixed or token; with options.base every pipeline-config strategy (default: the base's). */
+export interface AutotuneChunker { strategy?: 'recursive' | 'fixed' | 'token' | 'markdown' | 'markdown-header' | 'sentence' | 'semantic'; chunkSize: number; chunkOverlap?: number }
 export interface AutotuneBm25 { k1?: number; b?: number }
 /** One leg alone, or fuse() options over the lists [bm25, dense]. */
 export type AutotuneFusion =
@@ -50,5 +51,7 @@ export interface AutotuneOptions {
   signal?: AbortSignal;
   onProgress?: (p: AutotuneProgress) => void;
   bootstrap?: boolean | { samples?: number; alpha?: number; seed?: number };
+  /** A pipeline config the grid varies (the file of `--config`): every setting the grid does not vary is the base's; best.config = the base with the best row. */
+  base?: string | object;
 }
 export function autotune(options: AutotuneOptions): Promise<AutotuneResult>;

@@ -7,7 +7,8 @@
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
-import { chunk } from '../chunk/chunk.js';
+import { chunk, chunkAsync } from '../chunk/chunk.js';
+import { chunkOptions, denseOptions } from './collection.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
 import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from '../metrics/metrics.js';
@@ -41,7 +42,9 @@ function abortCheck(signal) {
 }
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-function checkGrid(grid, hasEmbedder) {
+const CONFIG_STRATEGIES = ['fixed', 'recursive', 'markdown', 'markdown-header', 'sentence', 'semantic'];
+
+function checkGrid(grid, hasEmbedder, withBase = false) {
   const g = expectOptions(grid, 'options.grid', ['chunker', 'bm25', 'fusion', 'k']);
   const out = {};
   for (const key of ['chunker', 'bm25', 'fusion', 'k']) {
@@ -53,7 +56,7 @@ function checkGrid(grid, hasEmbedder) {
   out.chunker = out.chunker.map((c, i) => {
     const n = `options.grid.chunker[${i}]`;
     const o = expectOptions(c, n, ['strategy', 'chunkSize', 'chunkOverlap']);
-    const r = { strategy: o.strategy === undefined ? 'recursive' : expectEnum(o.strategy, `${n}.strategy`, ['recursive', 'fixed', 'token']) };
+    const r = { strategy: o.strategy === undefined ? 'recursive' : expectEnum(o.strategy, `${n}.strategy`, withBase ? CONFIG_STRATEGIES : ['recursive', 'fixed', 'token']) };
     r.chunkSize = expectInteger(o.chunkSize, `${n}.chunkSize`, { min: 1, max: 100000000 });
     r.chunkOverlap = o.chunkOverlap === undefined ? Math.min(200, Math.floor(r.chunkSize / 5)) : expectInteger(o.chunkOverlap, `${n}.chunkOverlap`, { min: 0, max: r.chunkSize - 1 });
     return r;
@@ -127,7 +130,8 @@ async function embedAll(embedder, texts, kind, signal, batch = 256) {
 }
 
 /** The pipeline config (parsePipelineConfig) of one table row: usable with Collection.create or `--config`. */
-function rowConfig(row, candidates) {
+function rowConfig(row, candidates, base) {
+  if (base) return baseRowConfig(row, candidates, base);
   const legs = row.fusion.retriever ? [row.fusion.retriever] : ['bm25', 'dense'];
   const indexes = {};
   if (legs.includes('bm25')) indexes.bm25 = { k1: row.bm25.k1, b: row.bm25.b };
@@ -136,6 +140,30 @@ function rowConfig(row, candidates) {
   // The pipeline config still names the RRF constant `k` (parsed in C++, src/pipeline).
   if (!row.fusion.retriever) retrieval.fusion = { mode: row.fusion.mode, normalization: row.fusion.normalization, weights: row.fusion.weights, rrfK: row.fusion.rrfK };
   return parsePipelineConfig({ chunker: { ...row.chunker }, indexes, retrieval });
+}
+
+// With a base config: the base with the row's settings (every other setting of the base kept).
+function baseRowConfig(row, candidates, base) {
+  const legs = row.fusion.retriever ? [row.fusion.retriever] : ['bm25', 'dense'];
+  const c = JSON.parse(JSON.stringify(base));
+  c.chunker = { ...c.chunker, strategy: row.chunker.strategy, chunkSize: row.chunker.chunkSize, chunkOverlap: row.chunker.chunkOverlap };
+  if (c.chunker.strategy === 'sentence' || c.chunker.strategy === 'semantic') delete c.chunker.chunkOverlap;
+  const indexes = {};
+  if (legs.includes('bm25')) indexes.bm25 = { ...(c.indexes.bm25 ?? {}), k1: row.bm25.k1, b: row.bm25.b };
+  if (legs.includes('dense')) indexes.dense = c.indexes.dense ?? {};
+  c.indexes = indexes;
+  c.retrieval = { ...c.retrieval, retrievers: legs, k: row.k, candidates: Math.max(candidates, row.k) };
+  if (!row.fusion.retriever) c.retrieval.fusion = { ...c.retrieval.fusion, mode: row.fusion.mode, normalization: row.fusion.normalization, weights: row.fusion.weights, rrfK: row.fusion.rrfK };
+  return parsePipelineConfig(c);
+}
+
+// The grid's chunker entries with a base config: strategy default = the base's (any strategy then).
+function baseChunkers(grid, base) {
+  return grid.chunker.map((c, i) => {
+    const raw = grid.raw.chunker?.[i];
+    const strategy = raw?.strategy === undefined ? base.chunker.strategy : c.strategy;
+    return { ...c, strategy };
+  });
 }
 
 /**
@@ -162,6 +190,13 @@ function rowConfig(row, candidates) {
  * @param {AbortSignal} [options.signal] abort -> RagwasmError ABORTED
  * @param {(p: {done: number, total: number, phase: string, row?: object}) => void} [options.onProgress]
  * @param {boolean|{samples?: number, alpha?: number, seed?: number}} [options.bootstrap] default 2000 samples, alpha 0.05, seed 42; false = no CI
+ * @param {string|object} [options.base] a pipeline config (parsePipelineConfig; the file of `--config`) the grid
+ *   varies: every setting the grid does not vary is the base's, so a row means what its config means in
+ *   Collection.create. Documents are then chunked by the base's chunker options (strategy when a grid entry
+ *   names none, chunk context: each chunk is indexed as its indexText), BM25 takes the base's index options
+ *   (fields: "text" = indexText, "title" = the document title; scorer, analyzer), the dense leg the base's
+ *   index options and candidates the base's retrieval.candidates; best.config is the base with the best
+ *   row's settings. A base whose rerank is enabled is refused (autotune does not rerank)
  * @returns {Promise<{best: object, table: object[], metric: string, labels: 'qrels'|'evidence', queries: number,
  *   ci: {mean: number, low: number, high: number, alpha: number, samples: number}|null,
  *   vsBaseline: {meanDifference: number, low: number, high: number, alpha: number, samples: number}|null}>}
@@ -170,7 +205,10 @@ function rowConfig(row, candidates) {
  * @throws {RagwasmError} INVALID_ARGUMENT naming the option, ABORTED
  */
 export async function autotune(options) {
-  const o = expectOptions(options, 'autotune options', ['documents', 'queries', 'qrels', 'evidence', 'grid', 'metric', 'embedder', 'candidates', 'signal', 'onProgress', 'bootstrap']);
+  const o = expectOptions(options, 'autotune options', ['documents', 'queries', 'qrels', 'evidence', 'grid', 'metric', 'embedder', 'candidates', 'signal', 'onProgress', 'bootstrap', 'base']);
+  const base = o.base === undefined ? null : parsePipelineConfig(o.base);
+  if (base?.rerank.enabled) throw invalid('options.base.rerank.enabled', 'false (autotune does not rerank; tune the retrieval, then rerank its best config)', true);
+  if (base && base.retrieval.k === 0) throw invalid('options.base.retrieval.k', 'an integer >= 1 (k 0 retrieves nothing to tune)', 0);
   if (options === undefined) throw invalid('autotune options', 'an options object', options);
   expectArray(o.documents, 'options.documents');
   if (o.documents.length === 0) throw invalid('options.documents', 'at least one document', o.documents);
@@ -182,7 +220,8 @@ export async function autotune(options) {
     docIds.add(id);
     const text = expectString(d.text, `options.documents[${i}].text`);
     const title = d.title === undefined ? '' : expectString(d.title, `options.documents[${i}].title`);
-    return { id, text: title ? `${title} ${text}` : text };
+    // Without a base config the title is part of the indexed text; with one, the config's fields and chunk context decide.
+    return base ? { id, text, title } : { id, text: title ? `${title} ${text}` : text };
   });
   expectArray(o.queries, 'options.queries');
   if ((o.qrels === undefined) === (o.evidence === undefined)) throw invalid('options.qrels', 'exactly one of options.qrels / options.evidence', o.qrels);
@@ -206,8 +245,12 @@ export async function autotune(options) {
     : labels === 'evidence' ? expectEnum(o.metric, 'options.metric', EVIDENCE_METRICS) : expectString(o.metric, 'options.metric', { allowEmpty: false });
   const hasEmbedder = o.embedder !== undefined;
   const embedder = hasEmbedder ? tuneEmbedder(o.embedder) : null;
-  const grid = checkGrid(o.grid ?? {}, hasEmbedder);
-  const candidates = o.candidates === undefined ? 100 : expectInteger(o.candidates, 'options.candidates', { min: 1, max: 100000 });
+  const grid = checkGrid(o.grid ?? {}, hasEmbedder, base !== null);
+  // With a base: its BM25 options (or the config defaults when it has no BM25 index); "title" is the document title.
+  const baseBm25 = base ? (base.indexes.bm25 ?? parsePipelineConfig({ indexes: { bm25: {} } }).indexes.bm25) : null;
+  const titleField = base ? baseBm25.fields.some((f) => f.name === 'title') : false;
+  if (base) grid.chunker = baseChunkers({ ...grid, raw: isPlainObject(o.grid) ? o.grid : {} }, base);
+  const candidates = o.candidates === undefined ? (base ? base.retrieval.candidates : 100) : expectInteger(o.candidates, 'options.candidates', { min: 1, max: 100000 });
   if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
   let boot = { samples: 2000, alpha: 0.05, seed: 42 };
   if (typeof o.bootstrap === 'boolean') {
@@ -241,16 +284,26 @@ export async function autotune(options) {
       abortCheck(signal);
       progress({ done, phase: 'chunk' });
       const chunks = [];
-      for (const d of documents) {
-        for (const c of chunk({ id: d.id, text: d.text }, chunker)) chunks.push({ id: c.id, docId: c.docId, text: c.text });
+      if (base) {
+        const copts = chunkOptions({ ...base.chunker, strategy: chunker.strategy, chunkSize: chunker.chunkSize, chunkOverlap: chunker.chunkOverlap }, embedder);
+        for (const d of documents) {
+          const doc = { id: d.id, text: d.text, metadata: d.title ? { title: d.title } : {} };
+          const cs = chunker.strategy === 'semantic' ? await chunkAsync(doc, copts) : chunk(doc, copts);
+          for (const c of cs) chunks.push({ id: c.id, docId: c.docId, text: c.text, indexText: c.indexText ?? c.text, title: d.title });
+        }
+      } else {
+        for (const d of documents) {
+          for (const c of chunk({ id: d.id, text: d.text }, chunker)) chunks.push({ id: c.id, docId: c.docId, text: c.text, indexText: c.text });
+        }
       }
       const byId = new Map(chunks.map((c) => [c.id, c]));
       let denseLists = null;
       if (needDense) {
         progress({ done, phase: 'embed' });
-        const vectors = await embedAll(embedder, chunks.map((c) => c.text), 'document', signal);
+        const vectors = await embedAll(embedder, chunks.map((c) => c.indexText), 'document', signal);
         abortCheck(signal);
-        const dense = VectorIndex.create({ dimension: vectors[0]?.length ?? queryVectors[0].length, metric: 'cosine' });
+        const dimension = vectors[0]?.length ?? queryVectors[0].length;
+        const dense = VectorIndex.create(base?.indexes.dense ? denseOptions(base.indexes.dense, dimension) : { dimension, metric: 'cosine' });
         try {
           dense.add(chunks.map((c, i) => ({ id: c.id, vector: vectors[i] })));
           denseLists = queryVectors.map((v) => dense.search(v, { k: Math.min(depth, chunks.length) }).map((h) => ({ id: h.id, score: h.score })));
@@ -261,10 +314,10 @@ export async function autotune(options) {
       for (const bm of grid.bm25) {
         abortCheck(signal);
         progress({ done, phase: 'index' });
-        const index = Bm25Index.create({ fields: ['text'], scorer: 'lucene', k1: bm.k1, b: bm.b });
+        const index = Bm25Index.create(base ? { ...baseBm25, k1: bm.k1, b: bm.b } : { fields: ['text'], scorer: 'lucene', k1: bm.k1, b: bm.b });
         let bm25Lists;
         try {
-          index.add(chunks.map((c) => ({ id: c.id, text: c.text })));
+          index.add(chunks.map((c) => (titleField && c.title ? { id: c.id, text: c.indexText, title: c.title } : { id: c.id, text: c.indexText })));
           bm25Lists = queries.map((q) => index.search(q.text, { k: depth }).map((h) => ({ id: h.id, score: h.score })));
         } finally {
           index.dispose();
@@ -298,7 +351,7 @@ export async function autotune(options) {
   let bestIndex = 0;
   for (let i = 1; i < table.length; i++) if (table[i].value > table[bestIndex].value) bestIndex = i;
   const perQuery = perQueryOf[bestIndex];
-  const best = { ...table[bestIndex], config: rowConfig(table[bestIndex], candidates), perQuery: Object.fromEntries(queries.map((q, i) => [q.id, perQuery[i]])) };
+  const best = { ...table[bestIndex], config: rowConfig(table[bestIndex], candidates, base), perQuery: Object.fromEntries(queries.map((q, i) => [q.id, perQuery[i]])) };
   let ci = null;
   let vsBaseline = null;
   if (boot) {

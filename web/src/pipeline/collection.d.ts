@@ -111,7 +111,9 @@ export class Collection {
   /** Chunk ids whose embedding is all zeros (kept out of the dense leg). */
   readonly zeroVectors: ReadonlySet<string>;
   add(documents: CollectionDocument[],
-    options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
+    options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number;
+      /** one context per chunk (e.g. llmChunkContexts(client) of ragwasm/llm), put before the chunk text in its indexText */
+      chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
   remove(ids: string[]): number;
   search(query: string, options: CollectionSearchOptions & { level: 'document' }): Promise<CollectionDocumentHit[]>;
   search(query: string, options?: CollectionSearchOptions & { level?: 'chunk' }): Promise<CollectionHit[]>;

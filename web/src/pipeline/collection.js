@@ -57,7 +57,8 @@ function bm25Fields(c) {
 }
 // The config's index sections are the indexes' own options (parsePipelineConfig normalizes them):
 // bm25 as it is, dense without the embedder's model name and with the embedder's dimension.
-function denseOptions(c, dimension) {
+/** @internal A config's dense index section -> VectorIndex options (also autotune's, with a base config). */
+export function denseOptions(c, dimension) {
   const { model, dimension: wanted, ...o } = c;  // eslint-disable-line no-unused-vars
   if (wanted !== undefined && wanted !== dimension) {
     throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: config indexes.dense.dimension is ${wanted}, but the embedder gives vectors of dimension ${dimension}`);
@@ -67,7 +68,8 @@ function denseOptions(c, dimension) {
 // The pipeline config's chunker section -> chunk() options: 'invalidUtf8' applies to bytes only (JS
 // strings are always valid), the sentence and semantic strategies have no character overlap, and
 // context.headerPath (a Collection option) becomes a per-chunk context: the chunk's header path.
-function chunkOptions(c, embedder) {
+/** @internal The chunk() options of a config's chunker section (also autotune's, with a base config). */
+export function chunkOptions(c, embedder) {
   const { invalidUtf8, ...o } = c;  // eslint-disable-line no-unused-vars
   if (o.strategy === 'sentence' || o.strategy === 'semantic') delete o.chunkOverlap;
   if (o.strategy === 'semantic') {
@@ -348,16 +350,22 @@ export class Collection {
    * one known word) are reported in `zeroVectors` and kept out of the dense leg.
    * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents metadata values:
    *   string, finite number, boolean or null (strings and numbers are filterable)
-   * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal, batchSize?: number}} [options]
+   * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal, batchSize?: number,
+   *   chunkContexts?: (document: {id: string, title?: string, text: string}, chunks: {id: string, text: string}[]) => (string[]|Promise<string[]>)}} [options]
+   *   chunkContexts: a context per chunk written by the caller (e.g. an LLM: `llmChunkContexts(client)` of ragwasm/llm,
+   *   contextual retrieval), put before the chunk text in its indexText (after the config's chunker.context, joined by
+   *   its separator, default two newlines); '' adds nothing. Indexed by BM25 and the dense leg like any context.
    * @returns {Promise<{documents: number, chunks: number, zeroVectors: string[]}>}
-   * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID, ABORTED (nothing of the current batch is
-   *   indexed), DISPOSED (also when dispose() lands while the embedder runs: no partial success)
+   * @throws {RagwasmError} INVALID_ARGUMENT (also a chunkContexts result that is not one string per chunk), DUPLICATE_ID,
+   *   ABORTED (nothing of the current batch is indexed), DISPOSED (also when dispose() lands while the embedder runs:
+   *   no partial success); what chunkContexts throws
    */
   async add(documents, options = {}) {
     this._alive();
-    const o = expectOptions(options, 'add options', ['onProgress', 'signal', 'batchSize']);
+    const o = expectOptions(options, 'add options', ['onProgress', 'signal', 'batchSize', 'chunkContexts']);
     const extra = this._checkDocuments(documents);
     if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
+    if (o.chunkContexts !== undefined) expectFunction(o.chunkContexts, 'options.chunkContexts');
     const batchSize = o.batchSize === undefined ? 64 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 100000 });
     return this._exclusive(() => this._add(documents.slice(), extra, o, batchSize));
   }
@@ -376,7 +384,9 @@ export class Collection {
         const meta = d.title === undefined || d.title === null ? (d.metadata ?? {}) : { title: d.title, ...(d.metadata ?? {}) };
         const doc = { id: d.id, text: d.text, metadata: meta };
         const cs = semantic ? await chunkAsync(doc, copts) : chunk(doc, copts);
-        perDoc.push(cs.map(storedChunk));
+        const stored = cs.map(storedChunk);
+        if (o.chunkContexts !== undefined && stored.length > 0) await this._addChunkContexts(d, stored, o.chunkContexts);
+        perDoc.push(stored);
       }
       if (this._disposed) throw disposedError();
       const flat = perDoc.flat();
@@ -424,6 +434,25 @@ export class Collection {
       if (this._disposed) throw disposedError();
     }
     return { documents: documents.length, chunks: chunksAdded, zeroVectors: zero };
+  }
+
+  // Caller-written chunk contexts (contextual retrieval) prepended to each chunk's text in its indexText.
+  async _addChunkContexts(d, stored, fn) {
+    const doc = { id: d.id, text: d.text };
+    if (d.title !== undefined && d.title !== null) doc.title = d.title;
+    const contexts = await fn(doc, stored.map((c) => ({ id: c.id, text: c.text })));
+    this._alive();
+    expectArray(contexts, `options.chunkContexts result for document ${JSON.stringify(d.id)}`, { maxLength: stored.length, item: (v, n) => expectString(v, n, { maxLength: 1 << 20 }) });
+    if (contexts.length !== stored.length) {
+      throw invalid(`options.chunkContexts result for document ${JSON.stringify(d.id)}`, `${stored.length} strings (one per chunk)`, contexts);
+    }
+    const sep = this.config.chunker.context?.separator ?? '\n\n';
+    stored.forEach((c, i) => {
+      const ctx = contexts[i].trim();
+      if (!ctx) return;
+      const prefix = c.indexText === undefined ? '' : c.indexText.slice(0, c.indexText.length - c.text.length);
+      c.indexText = `${prefix}${ctx}${sep}${c.text}`;
+    });
   }
 
   // The Bm25Index document of a chunk: indexText as "text", the document's other fields, its metadata.

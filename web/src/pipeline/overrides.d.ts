@@ -1,0 +1,8 @@
+import type { PipelineConfig } from './pipeline.js';
+
+/** One override of a config path (null deletes the key); source names it in errors (e.g. a CLI flag). */
+export interface ConfigOverride { path: string; value: unknown; source?: string }
+/** An override that replaced a value the given config set. */
+export interface ConfigOverrideChange { path: string; source: string; from: unknown; to: unknown }
+export function applyConfigOverrides(config: string | object | undefined, overrides?: ConfigOverride[]):
+  { config: PipelineConfig; raw: Record<string, unknown>; changed: ConfigOverrideChange[] };
