@@ -4,6 +4,8 @@
 // Fisher-Yates shuffle (mulberry32, seed 15 = issue 15), stratified by `answerable` so both halves
 // hold answerable and unanswerable questions; the first ceil(n/2) of each shuffled stratum tune.
 // Re-running it gives the same split; adding questions changes it (commit the new split.json).
+// A question with "split": "tuning" (added later to the tuning half only, so that the reporting half
+// stays the same questions) goes to the tuning half and does not take part in the shuffle.
 // Usage: node examples/corpus/make-split.mjs [OUT.json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,11 +16,14 @@ const SEED = 15;
 const here = dirname(fileURLToPath(import.meta.url));
 
 const questions = readFileSync(join(here, 'questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+for (const q of questions) {
+  if (q.split !== undefined && q.split !== 'tuning') throw new Error(`${q.id}: "split" may only be "tuning", got ${JSON.stringify(q.split)}`);
+}
 const rand = seededRandom(SEED);  // mulberry32
-const tuning = [];
+const tuning = questions.filter((q) => q.split === 'tuning').map((q) => q.id);
 const reporting = [];
 for (const answerable of [true, false]) {
-  const ids = questions.filter((q) => q.answerable === answerable).map((q) => q.id);
+  const ids = questions.filter((q) => q.answerable === answerable && q.split === undefined).map((q) => q.id);
   for (let i = ids.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [ids[i], ids[j]] = [ids[j], ids[i]];

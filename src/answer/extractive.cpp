@@ -202,6 +202,12 @@ QuestionType question_type(std::string_view question) {
                                                        "could", "has", "have", "had", "will", "would", "should",
                                                        "may", "must"};
   if (kAux.count(words[0])) return QuestionType::kYesNo;
+  // "A customer's unit is 3.5 years old. Is it still covered?": the question is the last sentence.
+  const std::size_t dot = f.find_last_of(".!?", f.find_last_not_of(" \t\r\n.!?"));
+  if (dot != std::string::npos) {
+    const auto last = raw_words(f.substr(dot + 1));
+    if (!last.empty() && kAux.count(last[0])) return QuestionType::kYesNo;
+  }
   return QuestionType::kOther;
 }
 
@@ -216,10 +222,58 @@ const char* question_type_name(QuestionType t) {
   return "other";
 }
 
+namespace {
+
+bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+bool has_quantity(std::string_view t) {
+  std::size_t i = 0;
+  while (i < t.size()) {
+    if (!is_digit(t[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    std::size_t dots = 0;
+    while (j < t.size() && (is_digit(t[j]) || ((t[j] == '.' || t[j] == ',') && j + 1 < t.size() && is_digit(t[j + 1])))) {
+      if (t[j] == '.') ++dots;
+      ++j;
+    }
+    // "LS-240", "E04", "Q4": a letter (or letter + hyphen) right before the number makes it a code.
+    const bool letter_before = i > 0 && (is_ascii_letter(t[i - 1]) || (t[i - 1] == '-' && i > 1 && is_ascii_letter(t[i - 2])));
+    // "0x01", "4B2": a letter then a digit right after it too; a unit ("16MB", "10kHz", "2h") does not.
+    const bool code_after = j + 1 < t.size() && is_ascii_letter(t[j]) && is_digit(t[j + 1]);
+    if (!letter_before && !code_after && dots < 2) return true;  // "3.2.1" is a version
+    i = j;
+  }
+  static const std::unordered_set<std::string> kSpelled = {
+      "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+      "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "million", "billion", "half", "dozen"};
+  for (const auto& w : raw_words(text::fold(t))) {
+    if (kSpelled.count(w)) return true;
+  }
+  return false;
+}
+
+bool has_measure_unit(std::string_view t) {
+  static const std::unordered_set<std::string> kUnits = {
+      "second", "seconds", "sec", "s", "minute", "minutes", "min", "mins", "hour", "hours", "h", "hr", "hrs", "day",
+      "days", "week", "weeks", "month", "months", "year", "years", "yr", "yrs", "decade", "decades", "m", "cm", "mm",
+      "km", "ft", "feet", "foot", "metre", "metres", "meter", "meters", "inch", "inches", "mile", "miles"};
+  for (const auto& w : raw_words(text::fold(t))) {
+    if (kUnits.count(w)) return true;
+  }
+  return false;
+}
+
 bool matches_type(std::string_view unit, QuestionType t, std::string_view question) {
   switch (t) {
     case QuestionType::kNumber:
-      return std::any_of(unit.begin(), unit.end(), [](char c) { return c >= '0' && c <= '9'; });
+      // "How long ...?" asks for a duration or a length: the quantity must come with its unit.
+      return has_quantity(unit) && (!contains_phrase(text::fold(question), "how long") || has_measure_unit(unit));
     case QuestionType::kDate: {
       const std::string f = text::fold(unit);
       for (const char* m : {"january", "february", "march", "april", "may", "june", "july", "august", "september",

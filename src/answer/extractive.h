@@ -85,15 +85,25 @@ std::vector<std::string> counted_terms(std::string_view question);
 
 // What a question asks for: "who"/"whom"/"whose" -> kPerson; "how many", "how much", "how long",
 // "how large", "how quickly", "how often", "what share", "what percentage" -> kNumber; "when",
-// "what date", "which year", "what year" -> kDate; a question opening with an auxiliary verb (is, are,
+// "what date", "which year", "what year" -> kDate; a question whose first word, or the first word of its last
+// sentence ("The unit is 3 years old. Is it covered?"), is an auxiliary verb (is, are,
 // do, does, did, was, were, can, could, has, have, had, will, would, should, may, must) -> kYesNo.
 QuestionType question_type(std::string_view question);
 // "other", "person", "number", "date", "yes-no".
 const char* question_type_name(QuestionType t);
 
+// Does the text hold a quantity: a number that is not part of a code or a version ("LS-240", "E04",
+// "Q4", "0x01", "3.2.1" are not quantities), or a spelled-out number ("six months")? "2-year",
+// "$1,000", "48.6%", "16MB" are.
+bool has_quantity(std::string_view text);
+// Does the text name a unit of time or length (second, minute, hour, day, week, month, year, m, cm,
+// km, ft, mile, ...)? What a "how long" answer must hold besides its quantity.
+bool has_measure_unit(std::string_view text);
+
 // Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,
 // founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
-// words not at the unit start that `question` does not contain itself; kNumber: a digit; kDate: a month name, a year 1900-2099 or an ISO
+// words not at the unit start that `question` does not contain itself; kNumber: a quantity (has_quantity)
+// and, for a "how long" question, a unit of time or length (has_measure_unit); kDate: a month name, a year 1900-2099 or an ISO
 // date; kOther and kYesNo: always.
 bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});
 

@@ -215,6 +215,61 @@ TEST_CASE("A how many question prefers the sentence with a number", "[unit]") {
   CHECK(r.value().text == "At the end of Q4 2024, Engineering had 74 employees. [1]");
 }
 
+TEST_CASE("A how many question wants a quantity and not a code or a version number", "[unit]") {
+  CHECK(has_quantity("Full-time employees receive 22 days of PTO."));
+  CHECK(has_quantity("The LS-240 has a 2-year limited warranty."));   // "240" is a code, "2-year" a quantity
+  CHECK(has_quantity("Revenue was $1,200k, up 4.5%."));
+  CHECK(has_quantity("Storage: 16MB of flash."));
+  CHECK(has_quantity("In Belgium the probation period is six months."));
+  CHECK_FALSE(has_quantity("Firmware 3.2.1 fixes it."));
+  CHECK_FALSE(has_quantity("Error E04 and event 0x60 on the LS-240 in Q4."));
+  CHECK_FALSE(has_quantity("No number here."));
+  // The unit naming a version loses to the unit with a quantity.
+  std::vector<ExtractiveChunk> chunks = {
+      {"m#0", "Firmware updates for the logger: firmware 3.2.1 fixes the logger update.", 1, ""},
+      {"m#1", "A logger update takes 6 minutes.", 1, ""}};
+  ExtractiveOptions o;
+  o.max_sentences = 1;
+  o.threshold = 0;
+  auto r = extractive_answer("How many minutes does a logger firmware update take?", chunks, o);
+  REQUIRE(r.ok());
+  CHECK(r.value().text == "A logger update takes 6 minutes. [1]");
+  CHECK(r.value().citations == std::vector<std::string>{"m#1"});
+}
+
+TEST_CASE("A how long question wants a quantity with a unit of time or length", "[unit]") {
+  CHECK(has_measure_unit("about 6 minutes"));
+  CHECK(has_measure_unit("a 2-year warranty"));
+  CHECK(has_measure_unit("a 5 m cable"));
+  CHECK_FALSE(has_measure_unit("up to 8 analog sensors"));
+  CHECK(matches_type("An update takes about 6 minutes.", QuestionType::kNumber, "How long does an update take?"));
+  CHECK_FALSE(matches_type("An update needs 2 reboots.", QuestionType::kNumber, "How long does an update take?"));
+  // Without "how long", any quantity answers a number question.
+  CHECK(matches_type("An update needs 2 reboots.", QuestionType::kNumber, "How many reboots does an update need?"));
+  std::vector<ExtractiveChunk> chunks = {
+      {"u#0", "The update installs 2 packages on the logger.", 1, ""},
+      {"u#1", "The logger update runs for about 6 minutes.", 1, ""}};
+  ExtractiveOptions o;
+  o.max_sentences = 1;
+  o.threshold = 0;
+  auto r = extractive_answer("How long does the logger update take?", chunks, o);
+  REQUIRE(r.ok());
+  CHECK(r.value().sentences[0].chunk_id == "u#1");
+}
+
+TEST_CASE("A yes or no question may follow a scenario sentence", "[unit]") {
+  CHECK(question_type("A customer's unit is 3.5 years old. Is it still covered?") == QuestionType::kYesNo);
+  CHECK(question_type("The unit is 3.5 years old. Which warranty applies?") == QuestionType::kOther);
+  CHECK(question_type("The unit failed. Is it covered, and when was that decided?") == QuestionType::kYesNo);
+  std::vector<ExtractiveChunk> chunks = {{"w#0", "Units older than 3 years are not covered by the warranty.", 1, ""}};
+  ExtractiveOptions o;
+  o.max_sentences = 1;
+  o.threshold = 0;
+  auto r = extractive_answer("My unit is 4 years old. Is it covered by the warranty?", chunks, o);
+  REQUIRE(r.ok());
+  CHECK(r.value().text == "No. Units older than 3 years are not covered by the warranty. [1]");
+}
+
 TEST_CASE("A yes or no question is answered Yes or No before the supporting sentence", "[unit]") {
   std::vector<ExtractiveChunk> chunks = {
       {"sec#0", "Passwords are no longer changed every 180 days; they expire only after a suspected compromise.", 1, ""}};

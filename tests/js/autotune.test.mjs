@@ -52,7 +52,7 @@ test('autotune on the sample corpus is deterministic with one row per grid point
   assert.equal(a.labels, 'evidence');
   assert.equal(a.metric, 'recall');
   assert.equal(a.queries, corpus.queries.length);
-  assert.ok(a.queries === (DEBUG ? 10 : 53), `answerable questions: ${a.queries}`);
+  assert.ok(a.queries === (DEBUG ? 10 : 61), `answerable questions: ${a.queries}`);
   assert.deepEqual(a.table, b.table);
   assert.deepEqual(a.best, b.best);
   assert.deepEqual(a.ci, b.ci);

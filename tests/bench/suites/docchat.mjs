@@ -18,8 +18,19 @@ import { pathToFileURL } from 'node:url';
 import { ask, Collection, createStaticEmbedder, metrics, PRESETS } from '../../../web/src/index.js';
 import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
-const THRESHOLDS = [0.25, 0.28, 0.3, 0.32, 0.34, 0.35, 0.4, 0.45, 0.5, 0.6];
-const ENTITY_MISMATCH = [1, 0.85, 0.7, 0.6, 0.5];
+import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';
+
+// The retrieval candidates the preset is chosen from (tuning half only; docs/docchat.md). The first
+// entries are the simpler ones: on a tie the earlier one wins.
+const CONTEXT = { template: '{title}', headerPath: true, separator: '\n' };
+const TITLE_FIELD = { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'title', boost: 2 }] } };
+const CANDIDATES = {
+  'default chunker, BM25': { indexes: { bm25: {} } },
+  'default chunker + title context': { chunker: { context: { template: '{title}', separator: '\n' } }, indexes: TITLE_FIELD },
+  'markdown-header 600 + context': { chunker: { strategy: 'markdown-header', chunkSize: 600, splitLevels: 3, context: CONTEXT }, indexes: TITLE_FIELD },
+  'markdown-header 800 + context': { chunker: { strategy: 'markdown-header', chunkSize: 800, splitLevels: 3, context: CONTEXT }, indexes: TITLE_FIELD },
+  'markdown-header 1200 + context': { chunker: { strategy: 'markdown-header', chunkSize: 1200, splitLevels: 3, context: CONTEXT }, indexes: TITLE_FIELD },
+};
 
 export function loadCorpus(root) {
   const dir = join(root, 'examples/corpus');
@@ -45,7 +56,7 @@ export function score(runs) {
   const ev = withEvidence.length === 0 ? null : metrics.evaluateEvidence(withEvidence.map(({ q, r }) => ({
     evidence: q.evidence.map((text) => ({ text })),
     chunks: r.hits.slice(0, 10).map((h) => ({ text: h.text })),
-  })), { k: [1, 5, 10], maxK: 10 });
+  })), { cutoffs: [1, 5, 10], maxK: 10 });
   let hit1 = 0, hit5 = 0, rr = 0;
   if (ev) {
     for (const pq of ev.perQuestion) {
@@ -67,6 +78,21 @@ export function score(runs) {
   };
 }
 
+/** Per-question records: evidence rank (answerable with evidence; null = not in the top 10), F1, abstention. */
+export function perQuestion(runs) {
+  return runs.map(({ q, r }) => {
+    const rec = { id: q.id, answerable: q.answerable, abstained: r.abstained, f1: 0 };
+    if (q.answerable && q.evidence.length > 0) {
+      const [pq] = metrics.evaluateEvidence([{ evidence: q.evidence.map((text) => ({ text })), chunks: r.hits.slice(0, 10).map((h) => ({ text: h.text })) }],
+        { cutoffs: [1], maxK: 10 }).perQuestion;
+      const first = pq.relevant.indexOf(true);
+      rec.rank = first >= 0 ? first : null;
+    }
+    if (q.answerable && !r.abstained) rec.f1 = metrics.tokenF1(stripMarkers(r.answer), [q.answer]);
+    return rec;
+  });
+}
+
 function fixtureEmbedder(ctx) {
   const tok = ctx.shared('models/bert-base-uncased/tokenizer.json');
   if (!tok) return { skipped: 'needs ../shared/models/bert-base-uncased/tokenizer.json' };
@@ -78,6 +104,35 @@ function fixtureEmbedder(ctx) {
   const dir = mkdtempSync(join(tmpdir(), 'ragwasm-docchat-bert-'));
   execFileSync('/usr/bin/python3', [join(ctx.repoRoot, 'models/make-bert-fixture.py'), dir, tok, '--name', 'tiny-bert', '--seed', '1234']);
   return { dir, model: pathToFileURL(join(dir, 'tiny-bert/onnx/model.onnx')), tok };
+}
+
+/** The selection (tests/bench/lib/docchat-select.mjs) over CANDIDATES on the tuning ids only. */
+export async function selectPreset(documents, questions, tuningIds, answerOptions) {
+  const tuningQs = questions.filter((q) => tuningIds.has(q.id));
+  const candidates = [];
+  for (const [name, config] of Object.entries(CANDIDATES)) {
+    const col = await Collection.create(config);
+    await col.add(documents);
+    const grid = [];
+    for (const ac of ANSWER_CHUNKS) {
+      for (const em of ENTITY_MISMATCH) {
+        for (const th of THRESHOLDS) {
+          const runs = await runQuestions(col, tuningQs, { ...answerOptions, answerChunks: ac, entityMismatch: em, threshold: th });
+          grid.push({ answerChunks: ac, entityMismatch: em, threshold: th, perQ: new Map(perQuestion(runs).map((r) => [r.id, r])) });
+        }
+      }
+    }
+    col.dispose();
+    candidates.push({ name, retrieval: grid[0].perQ, grid });
+  }
+  const chosen = select(candidates, tuningIds);
+  const candRows = candidates.map((c) => {
+    const s = summarize([...c.retrieval.values()]);
+    const best = select([c], tuningIds);
+    const b = summarize([...best.pair.perQ.values()]);
+    return [c.name, s.hit1, s.hit5, s.mrr10, best.answerChunks, best.entityMismatch, best.threshold, b.tokenF1, `${b.abstainedUnanswerable}/${b.unanswerable}`, `${b.wrongAbstentions}/${b.answerable}`, b.squad2];
+  });
+  return { tuningQs, candidates, chosen, candRows };
 }
 
 async function run(ctx) {
@@ -105,7 +160,6 @@ async function run(ctx) {
   }
 
   const rows = [];
-  const sweepRuns = {};
   for (const c of configs) {
     if (c.skipped) {
       rows.push([c.name, 'skipped', c.skipped, '', '', '', '', '']);
@@ -124,40 +178,31 @@ async function run(ctx) {
       result.halves[half] = s;
       rows.push([c.name, half, s.hit1, s.hit5, s.mrr10, s.tokenF1, `${s.abstainedUnanswerable}/${s.unanswerable}`, `${s.wrongAbstentions}/${s.answerable}`]);
     }
-    if (c.name.startsWith('preset + static')) sweepRuns.col = col;
-    else col.dispose();
+    col.dispose();
     c.cleanup?.();
     ctx.record(c.name, result);
   }
   ctx.table(`Doc chat on examples/corpus (${questions.length} questions; split.json halves; answers by ask(), extractive, threshold ${PRESETS.docChatAnswer.threshold})`,
     ['configuration', 'half', 'evidence hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'], rows);
 
-  // The abstention threshold sweep, tuning half only: the preset's threshold is the one that
-  // maximizes mean token F1 over all tuning questions (an unanswerable question scores 1 when the
-  // answerer abstains) with at most 5% wrong abstentions.
-  if (sweepRuns.col) {
-    const tuningQs = questions.filter((q) => halves.tuning.has(q.id));
-    const sweep = [];
-    for (const em of ENTITY_MISMATCH) {
-      for (const th of THRESHOLDS) {
-        const runs = await runQuestions(sweepRuns.col, tuningQs, { ...answerOptions, entityMismatch: em, threshold: th });
-        const s = score(runs);
-        const squad2 = (s.tokenF1 * s.answerable + s.abstainedUnanswerable) / s.questions;
-        sweep.push({ entityMismatch: em, threshold: th, ...s, squad2 });
-      }
-    }
-    const ok = sweep.filter((s) => s.wrongAbstentions <= 0.05 * s.answerable);
-    // Ties: the earlier row (larger entityMismatch, then smaller threshold).
-    const best = (ok.length ? ok : sweep).reduce((a, b) => (b.squad2 > a.squad2 ? b : a));
-    ctx.table('Abstention sweep (entityMismatch x threshold), preset + static model, tuning half',
-      ['entityMismatch', 'threshold', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions', 'F1 all (SQuAD2-style)'],
-      sweep.map((s) => [s.entityMismatch, s.threshold, s.tokenF1, `${s.abstainedUnanswerable}/${s.unanswerable}`, `${s.wrongAbstentions}/${s.answerable}`, s.squad2]));
-    process.stdout.write(`\nchosen on the tuning half: entityMismatch ${best.entityMismatch}, threshold ${best.threshold} `
-      + `(PRESETS.docChatAnswer: entityMismatch ${PRESETS.docChatAnswer.entityMismatch}, threshold ${PRESETS.docChatAnswer.threshold})\n`);
-    ctx.record('thresholdSweep', { sweep, chosen: { entityMismatch: best.entityMismatch, threshold: best.threshold },
-      preset: { entityMismatch: PRESETS.docChatAnswer.entityMismatch, threshold: PRESETS.docChatAnswer.threshold } });
-    sweepRuns.col.dispose();
-  }
+  // How the preset was chosen, on the tuning half only (tests/bench/lib/docchat-select.mjs): the
+  // retrieval candidate with the best MRR@10, then the abstention pair with the best SQuAD2-style F1
+  // with at most 5% wrong abstentions; and a 3-fold cross-validation of that procedure inside the
+  // tuning half. Every candidate answers through ask() with PRESETS.docChatAnswer's other options.
+  const { tuningQs, candidates, chosen, candRows } = await selectPreset(documents, questions, halves.tuning, answerOptions);
+  ctx.table(`Preset candidates on the tuning half (${tuningQs.length} questions), each with its best abstention pair`,
+    ['candidate', 'hit@1', 'hit@5', 'MRR@10', 'answerChunks', 'entityMismatch', 'threshold', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions', 'F1 all (SQuAD2-style)'], candRows);
+  const cv = crossValidate(candidates, tuningQs);
+  ctx.table('3-fold cross-validation of the selection inside the tuning half (chosen on 2 folds, scored on the third)',
+    ['fold', 'chosen candidate', 'answerChunks', 'entityMismatch', 'threshold', 'hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'],
+    [...cv.rows.map((r) => [r.fold, r.config, r.answerChunks, r.entityMismatch, r.threshold, r.hit1, r.hit5, r.mrr10, r.tokenF1, `${r.abstainedUnanswerable}/${r.unanswerable}`, `${r.wrongAbstentions}/${r.answerable}`]),
+      ['pooled', '', '', '', '', cv.pooled.hit1, cv.pooled.hit5, cv.pooled.mrr10, cv.pooled.tokenF1, `${cv.pooled.abstainedUnanswerable}/${cv.pooled.unanswerable}`, `${cv.pooled.wrongAbstentions}/${cv.pooled.answerable}`]]);
+  process.stdout.write(`\nchosen on the tuning half: ${chosen.config}, answerChunks ${chosen.answerChunks}, entityMismatch ${chosen.entityMismatch}, threshold ${chosen.threshold} `
+    + `(PRESETS.docChatAnswer: answerChunks ${PRESETS.docChatAnswer.answerChunks}, entityMismatch ${PRESETS.docChatAnswer.entityMismatch}, threshold ${PRESETS.docChatAnswer.threshold})\n`);
+  ctx.record('selection', {
+    candidates: candRows, chosen: { config: chosen.config, answerChunks: chosen.answerChunks, entityMismatch: chosen.entityMismatch, threshold: chosen.threshold },
+    crossValidation: cv, preset: { answerChunks: PRESETS.docChatAnswer.answerChunks, entityMismatch: PRESETS.docChatAnswer.entityMismatch, threshold: PRESETS.docChatAnswer.threshold },
+  });
 }
 
 export default {

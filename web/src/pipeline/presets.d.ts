@@ -1,5 +1,5 @@
 export const PRESETS: Readonly<{
-  /** markdown-header chunks with title + header path in indexText, BM25 title boost 2, safe hybrid (needs an embedder) */
+  /** the default (recursive) chunks with the document title in indexText, BM25 title boost 2, safe hybrid (needs an embedder) */
   docChat: object;
   /** docChat without the dense index */
   docChatBm25: object;

@@ -4,32 +4,29 @@
 
 /**
  * Doc chat over a user's markdown / text / PDF / HTML / DOCX files:
- * - chunker: markdown-header sections (h1..h3 start a section; a longer section is split at 800
- *   characters), each chunk's indexText = the document title + its header path ("Leave > Sick leave")
- *   + the text, so a chunk is found by the words of the headings above it;
+ * - chunker: the library's default (recursive, 1000 characters, 200 overlap), each chunk's indexText =
+ *   the document title + the text, so a chunk is found by the words of its document's title;
  * - BM25 over indexText and the title field (boost 2);
  * - the safe hybrid when an embedder is given (the leg check benches a weak dense leg), BM25 alone
  *   without one (PRESETS.docChatBm25);
  * - answer (docChatAnswer, options of ask()): the retrieval query drops the question's interrogative
  *   words (questionWords: false); the extractive answerer reads the top 5 chunks and answers with one
  *   unit; a unit whose chunk lacks an identifier the question names scores 0.6x (entityMismatch);
- *   threshold 0.28 (with entityMismatch: the largest mean F1 over all tuning questions with at most 5% wrong abstentions).
+ *   threshold 0.28.
+ * Chosen on the tuning half of examples/corpus/split.json only, by the procedure in
+ * tests/bench/lib/docchat-select.mjs (the retrieval candidate with the best MRR@10, then the
+ * abstention pair with the best SQuAD2-style F1 with at most 5% wrong abstentions), cross-validated
+ * in 3 folds inside the tuning half (docs/docchat.md).
  * @type {Readonly<{docChat: object, docChatBm25: object, docChatAnswer: object}>}
  */
 export const PRESETS = deepFreeze({
   docChat: {
-    chunker: {
-      strategy: 'markdown-header', chunkSize: 800, splitLevels: 3,
-      context: { template: '{title}', headerPath: true, separator: '\n' },
-    },
+    chunker: { context: { template: '{title}', separator: '\n' } },
     indexes: { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'title', boost: 2 }] }, dense: {} },
     retrieval: { k: 10 },
   },
   docChatBm25: {
-    chunker: {
-      strategy: 'markdown-header', chunkSize: 800, splitLevels: 3,
-      context: { template: '{title}', headerPath: true, separator: '\n' },
-    },
+    chunker: { context: { template: '{title}', separator: '\n' } },
     indexes: { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'title', boost: 2 }] } },
     retrieval: { k: 10 },
   },
