@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { init } from '../../web/src/index.js';
 import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/pipeline/collection.js';
 import { packContainer, unpackContainer } from '../../web/src/core/container.js';
-import { seededRandom } from './helpers.mjs';
+import { containerSections as sectionsOf, seededRandom } from './helpers.mjs';
 import { COLLECTION_DOCS, KINDS } from '../fixtures/formats/make-collection-fixtures.mjs';
 
 await init();
@@ -52,20 +52,6 @@ for (const version of ['v1', 'v2']) {
       again.dispose();
     });
   }
-}
-
-/** Section positions of a container: [{tag, header, payload, length}] (docs/formats.md layout). */
-function sectionsOf(bytes) {
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out = [];
-  let at = 16;
-  for (let i = 0; i < v.getUint32(12, true); i++) {
-    const length = Number(v.getBigUint64(at + 4, true));
-    out.push({ tag: v.getUint32(at, true), header: at, payload: at + 12, length });
-    at += 12 + length;
-  }
-  assert.equal(at + 8, bytes.length);
-  return out;
 }
 
 for (const kind of Object.keys(KINDS)) {

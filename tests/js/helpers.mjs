@@ -78,3 +78,17 @@ export async function warnings(fn) {
   }
   return seen;
 }
+
+/** Section positions of a container: [{tag, header, payload, length}] (docs/formats.md layout). */
+export function containerSections(bytes) {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = [];
+  let at = 16;
+  for (let i = 0; i < v.getUint32(12, true); i++) {
+    const length = Number(v.getBigUint64(at + 4, true));
+    out.push({ tag: v.getUint32(at, true), header: at, payload: at + 12, length });
+    at += 12 + length;
+  }
+  if (at + 8 !== bytes.length) throw new Error(`containerSections: ${bytes.length - at - 8} bytes left after the sections`);
+  return out;
+}

@@ -178,7 +178,9 @@ export class WorkerPool {
       await Promise.all(lanes.map((l) => l.terminate()));
       throw e;
     }
-    return new WorkerPool(INTERNAL, lanes);
+    const pool = new WorkerPool(INTERNAL, lanes);
+    pool._init = o.init ?? {};  // for init() in this thread (sharded saves pack the container here)
+    return pool;
   }
 
   /** @internal */

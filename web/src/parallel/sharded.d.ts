@@ -28,7 +28,7 @@ export declare class ShardedBm25Index {
   /** The analyzer's terms for a text (synchronous: an empty index of the same options in this thread). */
   analyze(text: string): string[];
   collectionStats(): Promise<CollectionStats>;
-  /** The sharded format: magic RWSHBM25, a JSON header and each shard's Bm25Index bytes (docs/parallel.md). */
+  /** The sharded format in the one container: magic RWSHBM25 (version 2), a JSON header and each shard's Bm25Index bytes (docs/parallel.md). */
   toBytes(): Promise<Uint8Array>;
   /** Loads toBytes() output into a pool of the saved shard count. */
   static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
@@ -52,7 +52,7 @@ export declare class ShardedVectorIndex {
   upsert(items: { id: string; vector: Float32Array | number[] } | Array<{ id: string; vector: Float32Array | number[] }>): Promise<WriteSummary>;
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): Promise<WriteSummary>;
   search(query: Float32Array | number[], options?: { k?: number; filter?: string[] | Set<string> }): Promise<VectorHit[]>;
-  /** The sharded format: magic RWSHVEC1, a JSON header and per shard its VectorIndex bytes, ids and ordinals. */
+  /** The sharded format in the one container: magic RWSHVEC1 (version 2), a JSON header and per shard its VectorIndex bytes, ids and ordinals. */
   toBytes(): Promise<Uint8Array>;
   /** Loads toBytes() output into a pool of the saved shard count. */
   static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedVectorIndex>;

@@ -11,7 +11,9 @@
 // took are removed again before the error is thrown.
 import { RagwasmError } from '../core/errors.js';
 import { sourceBytes } from '../core/source-bytes.js';
-import { packSections, unpackSections } from '../core/checksum.js';
+import { unpackSections } from '../core/checksum.js';
+import { packContainer, unpackContainer } from '../core/container.js';
+import { init } from '../core/module.js';
 import { writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectFloatVector, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
@@ -24,10 +26,45 @@ import { WorkerPool } from './pool.js';
 
 const MAX_DOCS = 10_000_000;
 /** The sharded BM25 format (docs/parallel.md): magic RWSHBM25, version 1. */
-export const SHARDED_BM25_FORMAT_VERSION = 1;
+export const SHARDED_BM25_FORMAT_VERSION = 2;
 const BM25_MAGIC = 'RWSHBM25';
 /** The sharded vector format (docs/parallel.md): magic RWSHVEC1, version 1. */
-export const SHARDED_VECTOR_FORMAT_VERSION = 1;
+export const SHARDED_VECTOR_FORMAT_VERSION = 2;
+// Sharded bytes since version 2 are the one container (docs/formats.md): section 1 the JSON header,
+// sections 16, 17, ... the shards' parts in order. Version 1 (packSections, CRC-32) is still read.
+const HEADER_TAG = 1;
+const FIRST_PART_TAG = 16;
+
+// The format version of saved sharded bytes (u32 after the 8-byte magic in both layouts), or 0.
+function savedVersion(bytes) {
+  return bytes instanceof Uint8Array && bytes.length >= 12 ? new DataView(bytes.buffer, bytes.byteOffset, 12).getUint32(8, true) : 0;
+}
+
+function packParts(magic, version, header, parts) {
+  return packContainer(magic, version, [{ tag: HEADER_TAG, bytes: header }, ...parts.map((bytes, i) => ({ tag: FIRST_PART_TAG + i, bytes }))]);
+}
+
+// [header, parts] of saved sharded bytes of either layout; partsPerShard parts for each shard
+function unpackParts(bytes, magic, { version, what, label, kind, partsPerShard }) {
+  if (savedVersion(bytes) === 1) {
+    const opts = { maxVersion: 1, label: `ragwasm: ${label}`, what: `a ${what}` };
+    const [head, inner] = unpackSections(bytes, magic, { ...opts, count: 2 }).sections;
+    const header = readHeader(head, kind, label);
+    return [header, unpackSections(inner, magic, { ...opts, count: partsPerShard * header.shards }).sections];
+  }
+  const c = unpackContainer(bytes, magic, { minVersion: 2, maxVersion: version, what, label: `ragwasm: ${label}` });
+  if (!c.sections.has(HEADER_TAG)) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header section (${HEADER_TAG}) is missing`);
+  const header = readHeader(c.sections.get(HEADER_TAG), kind, label);
+  const count = partsPerShard * header.shards;
+  if (c.sections.size !== 1 + count) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header names ${header.shards} shards (${count} parts), the bytes hold ${c.sections.size - 1} parts`);
+  const parts = [];
+  for (let i = 0; i < count; i++) {
+    const part = c.sections.get(FIRST_PART_TAG + i);
+    if (part === undefined) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: part ${i} (section ${FIRST_PART_TAG + i}) is missing`);
+    parts.push(part);
+  }
+  return [header, parts];
+}
 const VECTOR_MAGIC = 'RWSHVEC1';
 
 // Reads the JSON header of a sharded container; CORRUPT_INDEX unless it is {kind, shards 1..64, route}.
@@ -376,8 +413,9 @@ export class ShardedBm25Index extends Sharded {
   }
 
   /**
-   * Serializes every shard (docs/parallel.md): magic "RWSHBM25", version, a JSON header
-   * `{kind: 'bm25', shards, route: 'fnv1a32-utf16'}` and the shards' Bm25Index.toBytes(), CRC-32 sealed.
+   * Serializes every shard in the one container (docs/formats.md, docs/parallel.md): magic "RWSHBM25",
+   * version 2, section 1 a JSON header `{kind: 'bm25', shards, route: 'fnv1a32-utf16'}`, sections 16, 17, ...
+   * the shards' Bm25Index.toBytes(), XXH64 sealed (version 1, packSections + CRC-32, is still read).
    * Each shard's bytes are those of a Bm25Index over that shard's documents.
    * @returns {Promise<Uint8Array>}
    * @throws {RagwasmError} DISPOSED
@@ -386,7 +424,8 @@ export class ShardedBm25Index extends Sharded {
     this._check();
     const shards = await this._pool._all('bm25.toBytes', [this._handle]);
     const header = new TextEncoder().encode(JSON.stringify({ kind: 'bm25', shards: shards.length, route: 'fnv1a32-utf16' }));
-    return packSections(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, [header, packSections(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, shards)]);
+    await init(this._pool._init);  // the container is packed by the C++ writer in this thread
+    return packParts(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, header, shards);
   }
 
   /**
@@ -400,10 +439,9 @@ export class ShardedBm25Index extends Sharded {
    */
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
-    const opts = { maxVersion: SHARDED_BM25_FORMAT_VERSION, label: 'ragwasm: sharded BM25 bytes', what: 'a sharded BM25 index' };
-    const [head, inner] = unpackSections(bytes, BM25_MAGIC, { ...opts, count: 2 }).sections;
-    const header = readHeader(head, 'bm25', 'sharded BM25 bytes');
-    const shards = unpackSections(inner, BM25_MAGIC, { ...opts, count: header.shards }).sections;
+    await init(parallel?.pool?._init ?? parallel?.init ?? {});
+    const [header, shards] = unpackParts(bytes, BM25_MAGIC,
+      { version: SHARDED_BM25_FORMAT_VERSION, what: 'sharded BM25 index', label: 'sharded BM25 bytes', kind: 'bm25', partsPerShard: 1 });
     const { pool, owned } = await loadPool(parallel, header.shards);
     const handle = pool._handle();
     let sizes;
@@ -600,9 +638,10 @@ export class ShardedVectorIndex extends Sharded {
   }
 
   /**
-   * Serializes every shard (docs/parallel.md): magic "RWSHVEC1", version, a JSON header
-   * `{kind: 'vector', shards, next, route}` and per shard its VectorIndex.toBytes(), its ids (JSON)
-   * and their global insertion ordinals (f64), CRC-32 sealed.
+   * Serializes every shard in the one container (docs/formats.md, docs/parallel.md): magic "RWSHVEC1",
+   * version 2, section 1 a JSON header `{kind: 'vector', shards, next, route}`, then per shard three
+   * sections (16 + 3i ...): its VectorIndex.toBytes(), its ids (JSON) and their global insertion ordinals
+   * (f64), XXH64 sealed (version 1, packSections + CRC-32, is still read).
    * @returns {Promise<Uint8Array>}
    * @throws {RagwasmError} DISPOSED
    */
@@ -613,7 +652,8 @@ export class ShardedVectorIndex extends Sharded {
     const header = enc.encode(JSON.stringify({ kind: 'vector', shards: shards.length, next: this._next, route: 'fnv1a32-utf16' }));
     const parts = [];
     for (const sh of shards) parts.push(sh.bytes, enc.encode(JSON.stringify(sh.ids)), new Uint8Array(sh.ordinals.buffer, sh.ordinals.byteOffset, sh.ordinals.byteLength));
-    return packSections(VECTOR_MAGIC, SHARDED_VECTOR_FORMAT_VERSION, [header, packSections(VECTOR_MAGIC, SHARDED_VECTOR_FORMAT_VERSION, parts)]);
+    await init(this._pool._init);  // the container is packed by the C++ writer in this thread
+    return packParts(VECTOR_MAGIC, SHARDED_VECTOR_FORMAT_VERSION, header, parts);
   }
 
   /**
@@ -626,11 +666,10 @@ export class ShardedVectorIndex extends Sharded {
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
     const label = 'sharded vector bytes';
-    const opts = { maxVersion: SHARDED_VECTOR_FORMAT_VERSION, label: `ragwasm: ${label}`, what: 'a sharded vector index' };
-    const [head, inner] = unpackSections(bytes, VECTOR_MAGIC, { ...opts, count: 2 }).sections;
-    const header = readHeader(head, 'vector', label);
+    await init(parallel?.pool?._init ?? parallel?.init ?? {});
+    const [header, parts] = unpackParts(bytes, VECTOR_MAGIC,
+      { version: SHARDED_VECTOR_FORMAT_VERSION, what: 'sharded vector index', label, kind: 'vector', partsPerShard: 3 });
     if (!Number.isSafeInteger(header.next) || header.next < 0) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header's next ordinal is not a count`);
-    const parts = unpackSections(inner, VECTOR_MAGIC, { ...opts, count: 3 * header.shards }).sections;
     const shards = [];
     for (let i = 0; i < header.shards; i++) {
       let ids;
