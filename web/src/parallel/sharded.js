@@ -13,12 +13,11 @@ import { RagwasmError } from '../core/errors.js';
 import { sourceBytes } from '../core/source-bytes.js';
 import { unpackSections } from '../core/checksum.js';
 import { packContainer, unpackContainer } from '../core/container.js';
-import { init } from '../core/module.js';
 import { writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectFloatVector, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
-import { isInitialized } from '../core/module.js';
+import { init, isInitialized } from '../core/module.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { VectorIndex, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from '../retrieve/dense.js';
 import { defaultStaticModelUrl, MAX_BATCH_TEXTS, checkAbort, embedRunOptions, splitRows } from '../embed/embed.js';
@@ -82,6 +81,13 @@ function readHeader(head, kind, label) {
 }
 
 // The pool a saved index loads into: a given pool of the saved size, or a new one of that size.
+// init() in this thread before saved sharded bytes are checked (the container is read by the C++ code),
+// with the init options of the given pool or of the pool about to be created
+async function initForLoad(parallel) {
+  const p = expectOptions(parallel, 'parallel options', ['workers', 'pool', 'init']);
+  await init(isInstance(p.pool, WorkerPool) ? p.pool._init : isPlainObject(p.init) ? p.init : {});
+}
+
 async function loadPool(parallel, shards) {
   const p = expectOptions(parallel, 'parallel options', ['workers', 'pool', 'init']);
   const { pool, owned } = await poolFor(p.pool === undefined && p.workers === undefined ? { ...p, workers: shards } : p, 'parallel options');
@@ -439,7 +445,7 @@ export class ShardedBm25Index extends Sharded {
    */
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
-    await init(parallel?.pool?._init ?? parallel?.init ?? {});
+    await initForLoad(parallel);
     const [header, shards] = unpackParts(bytes, BM25_MAGIC,
       { version: SHARDED_BM25_FORMAT_VERSION, what: 'sharded BM25 index', label: 'sharded BM25 bytes', kind: 'bm25', partsPerShard: 1 });
     const { pool, owned } = await loadPool(parallel, header.shards);
@@ -666,7 +672,7 @@ export class ShardedVectorIndex extends Sharded {
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
     const label = 'sharded vector bytes';
-    await init(parallel?.pool?._init ?? parallel?.init ?? {});
+    await initForLoad(parallel);
     const [header, parts] = unpackParts(bytes, VECTOR_MAGIC,
       { version: SHARDED_VECTOR_FORMAT_VERSION, what: 'sharded vector index', label, kind: 'vector', partsPerShard: 3 });
     if (!Number.isSafeInteger(header.next) || header.next < 0) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${label}: the header's next ordinal is not a count`);
