@@ -47,6 +47,9 @@ export function repeatedDocs(base, start, count) {
   return out;
 }
 
+// The JSON header's length in Collection bytes: the u32 LE after the 8-byte magic and the u32 version (docs/collection.md).
+const headerBytes = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
+
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /**
@@ -128,6 +131,7 @@ export async function runMillion(api, { base, queries, target, slice = 10000, ba
     const bytes = col.toBytes();
     saved.toBytesMs = now() - t;
     saved.bytes = bytes.length;
+    saved.headerBytes = headerBytes(bytes);
     sample();
     t = now();
     Object.assign(saved, await api.save(col));
@@ -160,6 +164,7 @@ export async function runMillion(api, { base, queries, target, slice = 10000, ba
           const bytes = col.toBytes();
           step.toBytesMs = now() - t;
           step.bytes = bytes.length;
+          step.headerBytes = headerBytes(bytes);
         } catch (e) {
           step.toBytesError = `${e?.code ?? e?.name ?? ''}: ${e?.message ?? e}`;
           limits.toBytes = { at: col.chunks.size, lastGood: steps.filter((x) => x.bytes).pop()?.chunks ?? null, error: step.toBytesError };
