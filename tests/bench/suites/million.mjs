@@ -100,7 +100,7 @@ async function browserRun(base, queries, opts, timeoutMs) {
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(`console ${m.type()}: ${m.text()}`); });
     page.on('worker', (w) => w.on('console', (m) => process.stdout.write(`  worker console: ${m.text()}\n`)));
     await page.exposeFunction('benchProgress', (m) => {
-      if (m.phase === 'measured') { live.measured = m.result; return; }
+      if (m.phase === 'measured') { live.measured = m.result; live.rssAtTarget = { maxTotal: rss.maxTotal, maxRenderer: rss.maxRenderer }; return; }
       if (m.phase === 'ceiling-step') live.steps.push(m.step);
       live.lastProgress = m;
       const extra = m.step ? JSON.stringify(m.step) : `${m.done} / ${m.total}, WASM heap ${(m.wasmHeap / MB).toFixed(0)} MB`;
@@ -126,6 +126,7 @@ async function browserRun(base, queries, opts, timeoutMs) {
       const finish = (data) => { stop = true; w.terminate(); res({ ...data, wallMs: performance.now() - t0, jsMemory: jsMem }); };
       w.onmessage = (e) => {
         if (e.data.type === 'progress') {
+          if (e.data.phase === 'measured') jsMem.maxBytesAtTarget = jsMem.maxBytes;
           document.getElementById('status').textContent = `${e.data.done} / ${e.data.total}`;
           if (!['build', 'ceiling'].includes(e.data.phase) || e.data.done - last >= 100000 || e.data.done === e.data.total) { last = e.data.done ?? last; self.benchProgress(e.data); }
         } else finish(e.data);
@@ -135,6 +136,7 @@ async function browserRun(base, queries, opts, timeoutMs) {
     }), { corpusUrl: '/tests/bench/browser/corpus.json', modelUrl: '/models/build/static-model.bin', ...opts });
     const timeout = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs); });
     const r = await Promise.race([run, timeout]);
+    r.rssAtTarget = live.rssAtTarget;
     if (errors.length) r.pageErrors = errors;
     r.userAgent = await page.evaluate(() => navigator.userAgent);
     return r;
@@ -226,7 +228,7 @@ export default {
     if (br.type === 'error' && br.live?.measured) br.result = br.live.measured;  // crashed or timed out past the target
     if (br.result) {
       const p = br.result.peakAtTarget;
-      row(br.type === 'done' ? 'Chromium Worker' : `Chromium Worker (then: ${br.message})`, br, `WASM heap ${f(p.wasmHeap / MB, 0)}; JS (measureUserAgentSpecificMemory, max) ${br.jsMemory?.supported ? f(br.jsMemory.maxBytes / MB, 0) : 'n/a'}; RSS all processes ${f(br.processRss?.maxTotal / MB, 0)}, renderer ${f(br.processRss?.maxRenderer / MB, 0)}`);
+      row(br.type === 'done' ? 'Chromium Worker' : `Chromium Worker (then: ${br.message})`, br, `WASM heap ${f(p.wasmHeap / MB, 0)}; JS (measureUserAgentSpecificMemory, max) ${br.jsMemory?.supported ? f((br.jsMemory.maxBytesAtTarget ?? br.jsMemory.maxBytes) / MB, 0) : 'n/a'}; RSS all processes ${f((br.rssAtTarget ?? br.processRss)?.maxTotal / MB, 0)}, renderer ${f((br.rssAtTarget ?? br.processRss)?.maxRenderer / MB, 0)} (maxima up to the end of the save)`);
     } else rows.push(['Chromium Worker', `not run: ${br.skipped ?? br.message}`, '', '', '', '', '', '', '', '', '', '']);
     if (nr.type === 'done') {
       const p = nr.result.peakAtTarget;
