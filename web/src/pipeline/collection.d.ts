@@ -1,8 +1,6 @@
 export const COLLECTION_FORMAT_VERSION: number;
 /** Version of the JSONL export format (the header line's "version"). */
 export const JSONL_FORMAT_VERSION: number;
-/** @internal white-box tests: headers above this many bytes are read value by value (default 2^28); returns the previous size. */
-export function setHeaderSplitBytes(bytes: number): number;
 export type EmbedKind = 'query' | 'document';
 /**
  * The embedder contract (web/src/embed/contract.js) or what asEmbedder() adapts: an object with
