@@ -171,6 +171,38 @@ TEST_CASE("equal scores rank by insertion order even after removals move rows", 
   REQUIRE(hit_ids(ix, must_search(ix, v, 6)) == std::vector<std::string>{"e0", "e2", "e3", "e4", "e5", "e1"});
 }
 
+TEST_CASE("adding in many small batches gives the same index as one batch", "[unit]") {
+  // Capacity grows geometrically across adds (issue 18: exact reserves made batched builds quadratic);
+  // the saved bytes and the hits must not depend on the batch sizes, and a refused batch changes nothing.
+  const std::uint32_t dim = 24;
+  const std::size_t n = 3000;
+  auto data = random_vectors(n, dim, 21);
+  auto ids = make_ids(n);
+  auto queries = random_vectors(5, dim, 22);
+  for (Storage st : {Storage::kF32, Storage::kInt8, Storage::kBinary}) {
+    auto whole = make_index(Metric::kCosine, st, dim);
+    REQUIRE(whole.add(ids, data.data(), data.size()).ok());
+    auto parts = make_index(Metric::kCosine, st, dim);
+    bool refused = false;
+    for (std::size_t at = 0, b = 1; at < n; at += b, b = b % 13 + 1) {
+      const std::size_t m = std::min(b, n - at);
+      std::vector<std::string> part(ids.begin() + at, ids.begin() + at + m);
+      REQUIRE(parts.add(part, data.data() + at * dim, m * dim).ok());
+      if (at >= 1500 && !refused) {
+        REQUIRE_FALSE(parts.add({"d0"}, data.data(), dim).ok());  // duplicate id: refused, nothing added
+        refused = true;
+      }
+    }
+    REQUIRE(refused);
+    REQUIRE(parts.size() == n);
+    REQUIRE(parts.save() == whole.save());
+    for (std::size_t qi = 0; qi < 5; ++qi) {
+      std::vector<float> q(queries.begin() + qi * dim, queries.begin() + (qi + 1) * dim);
+      REQUIRE(hit_ids(parts, must_search(parts, q, 10)) == hit_ids(whole, must_search(whole, q, 10)));
+    }
+  }
+}
+
 TEST_CASE("int8 scores stay within the quantization error of f32 scores", "[prop]") {
   const std::uint32_t dim = 64;
   const std::size_t n = 3000;

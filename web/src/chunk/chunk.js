@@ -381,7 +381,7 @@ function splitNative16(text, json, tokens) {
   const m = wasm();
   const len = text.length;
   const bytes = Math.max(2, len * 2);
-  const ptr = m._malloc(bytes);
+  const ptr = m._malloc(bytes) >>> 0;  // unsigned: heap addresses pass 2 GiB (MAXIMUM_MEMORY=4GB)
   if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${bytes} bytes for document.text`);
   try {
     if (NodeBuffer && paths.nodeBuffer) {
@@ -409,7 +409,7 @@ function splitNative(text, json, tokens) {
     return callWasm(() => m.chunk_split(bytes, json, tokens));
   }
   const cap = Math.max(1, text.length * 3);
-  const ptr = m._malloc(cap);
+  const ptr = m._malloc(cap) >>> 0;  // unsigned: heap addresses pass 2 GiB (MAXIMUM_MEMORY=4GB)
   if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${cap} bytes for document.text`);
   try {
     const { written } = encoder.encodeInto(text, m.HEAPU8.subarray(ptr, ptr + cap));

@@ -34,22 +34,32 @@ const MAGIC_BYTES = 8;
  * of everything before it.
  * @param {string} magic exactly 8 ASCII characters, e.g. "RWSHBM25"
  * @param {number} version format version, an unsigned 32-bit integer
- * @param {Uint8Array[]} sections written in order (each < 4 GiB)
+ * @param {(Uint8Array|Uint8Array[])[]} sections written in order (each < 4 GiB); a section may be given
+ *   as a list of pieces written back to back (a large JSON header encoded in parts)
  * @returns {Uint8Array}
+ * @throws {RagwasmError} LIMIT_EXCEEDED (a section of 4 GiB or more: its length field is 32 bits)
  */
 export function packSections(magic, version, sections) {
   const m = new TextEncoder().encode(magic);
   if (m.length !== MAGIC_BYTES) throw new RangeError(`packSections: magic must be ${MAGIC_BYTES} ASCII bytes, got ${JSON.stringify(magic)}`);
-  const out = new Uint8Array(MAGIC_BYTES + 4 + sections.reduce((s, b) => s + 4 + b.length, 0) + 4);
+  const parts = sections.map((s) => (isInstance(s, Uint8Array) ? [s] : s));
+  const lengths = parts.map((p) => p.reduce((n, b) => n + b.length, 0));
+  lengths.forEach((n, i) => {
+    if (n > 0xffffffff) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: saved section ${i} is ${n} bytes; the format's section length is 32 bits (at most 4294967295 bytes)`);
+  });
+  const out = new Uint8Array(MAGIC_BYTES + 4 + lengths.reduce((s, n) => s + 4 + n, 0) + 4);
   const view = new DataView(out.buffer);
   out.set(m, 0);
   view.setUint32(MAGIC_BYTES, version, true);
   let at = MAGIC_BYTES + 4;
-  for (const s of sections) {
-    view.setUint32(at, s.length, true);
-    out.set(s, at + 4);
-    at += 4 + s.length;
-  }
+  parts.forEach((p, i) => {
+    view.setUint32(at, lengths[i], true);
+    at += 4;
+    for (const b of p) {
+      out.set(b, at);
+      at += b.length;
+    }
+  });
   view.setUint32(at, crc32(out.subarray(0, at)), true);
   return out;
 }

@@ -8,20 +8,24 @@ import { wasm } from './module.js';
  * Packs sections into the container. Internal: the callers build the sections themselves.
  * @param {string} magic exactly 8 ASCII characters, e.g. "RWCOLLEC"
  * @param {number} version format version (unsigned 32-bit)
- * @param {{tag: number, bytes: Uint8Array}[]} sections written in order; tags unique
+ * @param {{tag: number, bytes: Uint8Array|Uint8Array[]}[]} sections written in order; tags unique; a section's
+ *   bytes may be a list of pieces written back to back (a large JSON header encoded in parts)
  * @returns {Uint8Array}
  * @throws {RagwasmError} NOT_INITIALIZED
  */
 export function packContainer(magic, version, sections) {
   const m = wasm();
-  const total = sections.reduce((s, x) => s + x.bytes.length, 0);
-  const payload = new Uint8Array(total);
+  const pieces = sections.map((s) => (Array.isArray(s.bytes) ? s.bytes : [s.bytes]));
+  const lengths = pieces.map((p) => p.reduce((n, b) => n + b.length, 0));
+  const payload = new Uint8Array(lengths.reduce((a, n) => a + n, 0));
   let at = 0;
-  for (const s of sections) {
-    payload.set(s.bytes, at);
-    at += s.bytes.length;
+  for (const p of pieces) {
+    for (const b of p) {
+      payload.set(b, at);
+      at += b.length;
+    }
   }
-  return callWasm(() => m.common_packContainer(magic, version, sections.map((s) => s.tag), payload, sections.map((s) => s.bytes.length)));
+  return callWasm(() => m.common_packContainer(magic, version, sections.map((s) => s.tag), payload, lengths));
 }
 
 /**

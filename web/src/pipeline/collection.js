@@ -787,14 +787,13 @@ export class Collection {
     return this._pack(this._headerBytes(), this.bm25 ? this.bm25.toBytes() : null, this.dense ? this.dense.toBytes() : null);
   }
 
+  // the JSON header as UTF-8 pieces (headerPieces: no single string past V8's limit at ~1.7M chunks)
   _headerBytes() {
-    const docs = [...this.docs.entries()].map(([id, d]) => ({ id, ...d }));
-    const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null, docs };
-    if (this.zeroVectors.size > 0) header.zeroVectors = [...this.zeroVectors];
-    return new TextEncoder().encode(JSON.stringify(header));
+    const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null };
+    return headerPieces(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined);
   }
 
-  // header JSON bytes; each index's bytes, or null when that leg is off (its section is then absent)
+  // the header's pieces; each index's bytes, or null when that leg is off (its section is then absent)
   _pack(header, bm25, dense) {
     const sections = [{ tag: HEADER_TAG, bytes: header }];
     if (bm25) sections.push({ tag: BM25_TAG, bytes: bm25 });
@@ -1435,6 +1434,122 @@ const STORED_CHUNK_KEYS = ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'in
 const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'];
 
 // Unpacks saved bytes and checks their header (not yet the index sections).
+// ---- The saved JSON header, written and read in pieces ------------------------------------------
+// A million chunks make a header of ~300 M characters, and a JS engine's longest string is bounded
+// (V8: 2^29 - 24 = 536,870,888 UTF-16 units), so neither toBytes() nor fromBytes() builds the whole
+// header as one string: the writer encodes it in pieces of about PIECE_CHARS characters (the bytes are
+// exactly those of JSON.stringify({config, embedder, docs, zeroVectors?})), and a header of more than
+// HEADER_SPLIT_BYTES bytes is read by parseLargeHeader, which decodes each value of the top-level
+// object, and each element of `docs`, on its own.
+const PIECE_CHARS = 1 << 20;
+let HEADER_SPLIT_BYTES = 1 << 28;  // 256 MiB: below every engine's string limit (bytes >= UTF-16 units)
+
+/** @internal white-box tests: lower the size from which headers are read in pieces; returns the old one. */
+export function setHeaderSplitBytes(n) {
+  const old = HEADER_SPLIT_BYTES;
+  HEADER_SPLIT_BYTES = n;
+  return old;
+}
+
+// -> Uint8Array[] whose concatenation is the UTF-8 of JSON.stringify({...header, docs, zeroVectors}).
+function headerPieces(header, docs, zeroVectors) {
+  const enc = new TextEncoder();
+  const pieces = [];
+  let cur = `${JSON.stringify(header).slice(0, -1)},"docs":[`;
+  let first = true;
+  for (const [id, d] of docs) {
+    cur += (first ? '' : ',') + JSON.stringify({ id, ...d });
+    first = false;
+    if (cur.length >= PIECE_CHARS) {
+      pieces.push(enc.encode(cur));
+      cur = '';
+    }
+  }
+  cur += ']';
+  if (zeroVectors !== undefined) cur += `,"zeroVectors":${JSON.stringify(zeroVectors)}`;
+  pieces.push(enc.encode(`${cur}}`));
+  return pieces;
+}
+
+function parseHeaderBytes(bytes) {
+  if (bytes.length <= HEADER_SPLIT_BYTES) return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  return parseLargeHeader(bytes);
+}
+
+const isSpace = (b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+// The index just past the JSON value starting at bytes[i] (strings, containers nested to any depth,
+// literals and numbers); only the structure is checked here, JSON.parse checks each slice.
+function skipValue(bytes, i) {
+  const n = bytes.length;
+  let depth = 0;
+  let inString = false;
+  for (let j = i; j < n; j++) {
+    const b = bytes[j];
+    if (inString) {
+      if (b === 0x5c) j++;
+      else if (b === 0x22) {
+        inString = false;
+        if (depth === 0) return j + 1;
+      }
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) depth++;
+    else if (b === 0x7d || b === 0x5d) {
+      depth--;
+      if (depth === 0) return j + 1;
+      if (depth < 0) return j;  // a literal or number ended by its container
+    } else if (depth === 0 && (b === 0x2c || isSpace(b))) return j;
+  }
+  if (depth === 0 && !inString && n > i) return n;
+  throw new SyntaxError('unterminated JSON value');
+}
+
+// The header object read value by value (and `docs` element by element): no string longer than one value.
+function parseLargeHeader(bytes) {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  const parse = (a, b) => JSON.parse(dec.decode(bytes.subarray(a, b)));
+  const ws = (i) => { while (i < bytes.length && isSpace(bytes[i])) i++; return i; };
+  const expect = (i, b) => { if (bytes[i] !== b) throw new SyntaxError(`expected '${String.fromCharCode(b)}' at byte ${i}`); return i + 1; };
+  const out = {};
+  let i = expect(ws(0), 0x7b);
+  i = ws(i);
+  if (bytes[i] === 0x7d) i++;
+  else {
+    for (;;) {
+      i = ws(i);
+      if (bytes[i] !== 0x22) throw new SyntaxError(`expected a key at byte ${i}`);
+      const keyEnd = skipValue(bytes, i);
+      const key = parse(i, keyEnd);
+      i = ws(expect(ws(keyEnd), 0x3a));
+      let value;
+      if (key === 'docs' && bytes[i] === 0x5b) {
+        value = [];
+        i = ws(i + 1);
+        if (bytes[i] === 0x5d) i++;
+        else {
+          for (;;) {
+            const end = skipValue(bytes, i);
+            value.push(parse(i, end));
+            i = ws(end);
+            if (bytes[i] === 0x5d) { i++; break; }
+            i = ws(expect(i, 0x2c));
+          }
+        }
+      } else {
+        const end = skipValue(bytes, i);
+        value = parse(i, end);
+        i = end;
+      }
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      i = ws(i);
+      if (bytes[i] === 0x7d) { i++; break; }
+      i = expect(i, 0x2c);
+    }
+  }
+  if (ws(i) !== bytes.length) throw new SyntaxError('bytes after the header object');
+  return out;
+}
+
 function readHeader(bytes) {
   if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
   const label = 'ragwasm: collection bytes';
@@ -1452,7 +1567,7 @@ function readHeader(bytes) {
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
   let header;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(sections[0]));
+    header = parseHeaderBytes(sections[0]);
   } catch {
     throw corrupt('header is not valid JSON');
   }

@@ -54,7 +54,7 @@ function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
   for (const p of pieces) units += p.length;
   const cap = Math.max(1, units * 3);
   if (cap > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: documents: more than 4 GiB of text in one call');
-  const ptr = m._malloc(cap);
+  const ptr = m._malloc(cap) >>> 0;  // unsigned: heap addresses pass 2 GiB (MAXIMUM_MEMORY=4GB)
   if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${cap} bytes for the documents' text`);
   try {
     const heap = m.HEAPU8;  // read after malloc: a memory growth replaces the buffer

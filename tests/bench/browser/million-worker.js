@@ -1,0 +1,39 @@
+// Module Worker for the `million` bench in Chromium: fetches the ~101k base passages, builds a hybrid
+// Collection (BM25 + int8 dense, static model) of `target` chunks from their varied copies
+// (tests/bench/lib/million-corpus.mjs, the same code the Node twin runs), posts progress, times hybrid
+// queries, toBytes() and an OPFS save through Collection.save, then (ceiling > target) looks for the
+// first limit. The page measures JS memory; the bench (Node) samples the browser processes' RSS.
+import { init, Collection, createStaticEmbedder, removeBytes } from '/web/src/index.js';
+import { wasm } from '/web/src/core/module.js';
+import { runMillion } from '/tests/bench/lib/million-corpus.mjs';
+
+self.onmessage = async (e) => {
+  const { corpusUrl, modelUrl, ...opts } = e.data;
+  try {
+    const t0 = performance.now();
+    await init();
+    const embedder = await createStaticEmbedder({ model: modelUrl, cache: false });
+    const base = await (await fetch(corpusUrl)).json();
+    const setupMs = performance.now() - t0;
+    const name = 'million-bench';
+    const result = await runMillion({
+      Collection,
+      embedder,
+      now: () => performance.now(),
+      heapBytes: () => wasm().HEAPU8.length,
+      memory: () => ({}),
+      progress: (msg) => self.postMessage({ type: 'progress', ...msg }),
+      save: async (col) => {
+        await col.save(name);
+        const root = await navigator.storage.getDirectory();
+        const storedBytes = (await (await root.getFileHandle(name)).getFile()).size;
+        const estimate = await navigator.storage.estimate();
+        await removeBytes(name);
+        return { backend: 'opfs', storedBytes, quota: estimate.quota, usageAfterSave: estimate.usage };
+      },
+    }, { base, ...opts });
+    self.postMessage({ type: 'done', setupMs, result, wasmHeapBytes: wasm().HEAPU8.length });
+  } catch (err) {
+    self.postMessage({ type: 'error', message: `${err?.code ?? ''} ${err?.stack ?? err}` });
+  }
+};

@@ -1,0 +1,247 @@
+// Bench suite `million` (issue 18 item 6, "a million chunks in a tab"): a 1,000,000-chunk hybrid
+// Collection (BM25 + int8 flat dense, static default model, default fusion) built inside a Chromium
+// module Worker from the ~101k passages of tests/bench/lib/big-corpus.mjs repeated with distinct ids and
+// varied text (tests/bench/lib/million-corpus.mjs). Reports build time and its parts, peak memory (WASM
+// heap; JS memory by performance.measureUserAgentSpecificMemory; RSS of the browser processes from
+// /proc), saved size (toBytes, OPFS save), hybrid p50/p95 over 500 queries, then where the ceiling is
+// (keeps adding past 1M, toBytes() every 250k, until the first failure / --ceiling / 15 min). Then the
+// same run in Node (process.memoryUsage) for comparison.
+// Flags: --quick (100k chunks, 200 queries, no ceiling), --target=<chunks>, --ceiling=<chunks> (default
+// 4,000,000 full, 0 quick), --ceiling-min=<minutes past the target> (15), --timeout-min=<whole Chromium
+// run> (75; 10 quick), --node-ceiling=<chunks> (0), --no-browser, --no-node. RAGWASM_DIST=<folder> as in the pipeline suite.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import { Collection, createStaticEmbedder } from '../../../web/src/index.js';
+import { wasm } from '../../../web/src/core/module.js';
+import { buildBigCorpus } from '../lib/big-corpus.mjs';
+import { runMillion } from '../lib/million-corpus.mjs';
+
+const MB = 1024 * 1024;
+const flag = (name) => process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const has = (name) => process.argv.slice(2).includes(`--${name}`);
+
+// Processes started by this Node process (Chromium and its children): pid -> {rss, hwm, type}.
+function descendants() {
+  const ppid = new Map();
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      ppid.set(Number(e), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* exited */ }
+  }
+  const out = new Map();
+  const mine = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, parent] of ppid) if (!mine.has(pid) && mine.has(parent)) { mine.add(pid); grew = true; }
+  }
+  mine.delete(process.pid);
+  for (const pid of mine) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const type = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? (cmd.includes('chrom') ? 'browser' : 'other');
+      out.set(pid, { rss: kb('VmRSS'), hwm: kb('VmHWM'), type });
+    } catch { /* exited */ }
+  }
+  return out;
+}
+
+async function browserRun(base, queries, opts, timeoutMs) {
+  const { chromium } = await import('playwright-core');
+  const { startServer } = await import('../../../scripts/serve.mjs');
+  const { CHROMIUM_ARGS, repoRoot } = await import('../../browser/harness.mjs');
+  if (!existsSync('/usr/bin/chromium')) return { skipped: 'no /usr/bin/chromium' };
+  const server = await startServer({ port: 0, quiet: true });
+  // ForceEagerMeasureMemory: measureUserAgentSpecificMemory resolves now instead of at the next GC.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
+    args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory'] });
+  const rss = { maxTotal: 0, maxRenderer: 0, hwm: {} };
+  const poll = setInterval(() => {
+    let total = 0;
+    for (const [pid, p] of descendants()) {
+      total += p.rss;
+      if (p.type === 'renderer') rss.maxRenderer = Math.max(rss.maxRenderer, p.rss);
+      rss.hwm[`${p.type}:${pid}`] = Math.max(rss.hwm[`${p.type}:${pid}`] ?? 0, p.hwm);
+    }
+    rss.maxTotal = Math.max(rss.maxTotal, total);
+  }, 1000);
+  let timer;
+  const errors = [];
+  // What the Worker reported so far: kept if the tab crashes or times out past the target (the ceiling).
+  const live = { measured: null, steps: [], lastProgress: null };
+  try {
+    const context = await browser.newContext();
+    const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin', 'Cache-Control': 'no-cache' };
+    const type = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+    const corpusBody = Buffer.from(JSON.stringify(base));
+    // scripts/serve.mjs does not serve tests/bench: the page, the Worker and million-corpus.mjs come from here.
+    await context.route(/\/tests\/bench\/(browser|lib)\//, (route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (path.endsWith('/corpus.json')) return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type['.json'] }, body: corpusBody });
+      const file = join(repoRoot, 'tests/bench', path.split('/tests/bench/')[1]);
+      if (!existsSync(file)) return route.fulfill({ status: 404, headers, body: 'not found' });
+      return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type[extname(file)] ?? 'application/octet-stream' }, body: readFileSync(file) });
+    });
+    if (process.env.RAGWASM_DIST) {
+      const dist = resolve(process.env.RAGWASM_DIST);
+      await context.route(/\/web\/dist\/ragwasm\.(mjs|wasm)$/, (route) => {
+        const file = join(dist, new URL(route.request().url()).pathname.split('/').pop());
+        return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type[extname(file)] }, body: readFileSync(file) });
+      });
+    }
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('crash', () => errors.push('page crashed'));
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(`console ${m.type()}: ${m.text()}`); });
+    page.on('worker', (w) => w.on('console', (m) => process.stdout.write(`  worker console: ${m.text()}\n`)));
+    await page.exposeFunction('benchProgress', (m) => {
+      if (m.phase === 'measured') { live.measured = m.result; live.rssAtTarget = { maxTotal: rss.maxTotal, maxRenderer: rss.maxRenderer }; return; }
+      if (m.phase === 'ceiling-step') live.steps.push(m.step);
+      live.lastProgress = m;
+      const extra = m.step ? JSON.stringify(m.step) : `${m.done} / ${m.total}, WASM heap ${(m.wasmHeap / MB).toFixed(0)} MB`;
+      process.stdout.write(`  chromium ${m.phase}: ${extra}\n`);
+    });
+    await page.goto(`${server.url}tests/bench/browser/pipeline.html`);
+    const run = page.evaluate((o) => new Promise((res) => {
+      const jsMem = { supported: typeof performance.measureUserAgentSpecificMemory === 'function' && self.crossOriginIsolated, maxBytes: 0, samples: 0 };
+      let stop = false;
+      (async () => {
+        while (jsMem.supported && !stop) {
+          try {
+            const m = await performance.measureUserAgentSpecificMemory();
+            jsMem.maxBytes = Math.max(jsMem.maxBytes, m.bytes);
+            jsMem.samples++;
+          } catch (err) { jsMem.error = String(err); break; }
+          await new Promise((r) => setTimeout(r, 10000));
+        }
+      })();
+      const w = new Worker('/tests/bench/browser/million-worker.js', { type: 'module' });
+      const t0 = performance.now();
+      let last = 0;
+      const finish = (data) => { stop = true; w.terminate(); res({ ...data, wallMs: performance.now() - t0, jsMemory: jsMem }); };
+      w.onmessage = (e) => {
+        if (e.data.type === 'progress') {
+          if (e.data.phase === 'measured') jsMem.maxBytesAtTarget = jsMem.maxBytes;
+          document.getElementById('status').textContent = `${e.data.done} / ${e.data.total}`;
+          if (!['build', 'ceiling'].includes(e.data.phase) || e.data.done - last >= 100000 || e.data.done === e.data.total) { last = e.data.done ?? last; self.benchProgress(e.data); }
+        } else finish(e.data);
+      };
+      w.onerror = (e) => finish({ type: 'error', message: e.message ?? 'the Worker failed to load (a module script error)' });
+      w.postMessage(o);
+    }), { corpusUrl: '/tests/bench/browser/corpus.json', modelUrl: '/models/build/static-model.bin', ...opts });
+    const timeout = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs); });
+    const r = await Promise.race([run, timeout]);
+    r.rssAtTarget = live.rssAtTarget;
+    if (errors.length) r.pageErrors = errors;
+    r.userAgent = await page.evaluate(() => navigator.userAgent);
+    return r;
+  } catch (e) {
+    return { type: 'error', message: String(e?.message ?? e), pageErrors: errors, processRss: rss, live };
+  } finally {
+    clearTimeout(timer);
+    clearInterval(poll);
+    rssOut.last = rss;
+    await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 15000))]).catch(() => {});
+    for (const pid of descendants().keys()) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+    await server.close();
+  }
+}
+const rssOut = { last: null };
+
+async function nodeRun(base, queries, modelPath, opts) {
+  const embedder = await createStaticEmbedder({ model: new Uint8Array(readFileSync(modelPath)) });
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-million-'));
+  try {
+    const result = await runMillion({
+      Collection,
+      embedder,
+      now: () => performance.now(),
+      heapBytes: () => wasm().HEAPU8.length,
+      memory: () => { const m = process.memoryUsage(); return { rss: m.rss, heapUsed: m.heapUsed, external: m.external }; },
+      progress: (m) => { if (m.phase !== 'measured' && (m.phase !== 'build' || m.done % 100000 < 10000 || m.done === m.total)) process.stdout.write(`  node ${m.phase}: ${m.step ? JSON.stringify(m.step) : `${m.done} / ${m.total}`}\n`); },
+      save: async (col) => {
+        await col.save('million', { dir });
+        return { backend: 'node', storedBytes: statSync(join(dir, 'million')).size };
+      },
+    }, { base, queries, ...opts });
+    return { type: 'done', result };
+  } catch (e) {
+    return { type: 'error', message: `${e?.code ?? ''} ${e?.stack ?? e}` };
+  } finally {
+    embedder.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export default {
+  name: 'million',
+  description: 'A 1M-chunk hybrid Collection (BM25 + int8 dense) in a Chromium Worker and in Node, and where the ceiling is',
+  async run(ctx) {
+    const load0 = os.loadavg();
+    const target = Number(flag('target') ?? (ctx.quick ? 100_000 : 1_000_000));
+    const ceiling = Number(flag('ceiling') ?? (ctx.quick ? 0 : 4_000_000));
+    const corpus = buildBigCorpus((rel) => ctx.shared(rel));
+    if (corpus.docs.length === 0) {
+      const reason = `skipped: no shared data (${corpus.skipped.join('; ')})`;
+      process.stdout.write(`${reason}\n`);
+      ctx.record('skipped', reason);
+      return;
+    }
+    const modelPath = join(ctx.repoRoot, 'models/build/static-model.bin');
+    if (!existsSync(modelPath)) {
+      ctx.record('skipped', 'models/build/static-model.bin missing (node scripts/build-assets.mjs)');
+      process.stdout.write('skipped: models/build/static-model.bin missing (node scripts/build-assets.mjs)\n');
+      return;
+    }
+    const queries = corpus.queries.slice(0, ctx.quick ? 200 : 500).map((q) => q.text);
+    const opts = { target, queries, slice: 10000, batchSize: 1000, k: 10, warmup: 20 };
+    ctx.record('setup', { basePassages: corpus.docs.length, baseChars: corpus.chars, skipped: corpus.skipped, target, ceiling, queries: queries.length,
+      config: { indexes: { bm25: {}, dense: { storage: 'int8' } } }, loadAverageStart: load0 });
+
+    let br = { skipped: '--no-browser' };
+    if (!has('no-browser')) {
+      const timeoutMs = Number(flag('timeout-min') ?? (ctx.quick ? 10 : 75)) * 60000;
+      br = await browserRun(corpus.docs, queries, { ...opts, ceiling, checkEvery: 250000, ceilingMs: Number(flag('ceiling-min') ?? 15) * 60000 }, timeoutMs);
+      br.processRss = rssOut.last;
+    }
+    ctx.record('chromium', br);
+    const loadMid = os.loadavg();
+    let nr = { skipped: '--no-node' };
+    if (!has('no-node')) nr = await nodeRun(corpus.docs, queries, modelPath, { ...opts, ceiling: Number(flag('node-ceiling') ?? 0), checkEvery: 250000 });
+    ctx.record('node', nr);
+    const load1 = os.loadavg();
+    ctx.record('loadAverage', { start: load0, afterChromium: loadMid, end: load1 });
+
+    const f = (x, d = 1) => (typeof x === 'number' ? x.toFixed(d) : String(x ?? ''));
+    const rows = [];
+    const row = (where, r, mem) => {
+      const x = r.result;
+      rows.push([where, x.build.chunks, f(x.build.ms / 1000), f(x.build.chunkAndRestMs / 1000), f(x.build.bm25AddMs / 1000), f(x.build.embedMs / 1000), f(x.build.denseAddMs / 1000),
+        mem, x.saved.error ? `failed: ${x.saved.error}` : `${f(x.saved.bytes / MB)} (toBytes ${f(x.saved.toBytesMs / 1000)} s; stored ${f(x.saved.storedBytes / MB)} in ${f(x.saved.saveMs / 1000)} s)`,
+        f(x.hybrid.qps, 0), f(x.hybrid.p50, 2), f(x.hybrid.p95, 2)]);
+    };
+    if (br.type === 'error' && br.live?.measured) br.result = br.live.measured;  // crashed or timed out past the target
+    if (br.result) {
+      const p = br.result.peakAtTarget;
+      row(br.type === 'done' ? 'Chromium Worker' : `Chromium Worker (then: ${br.message})`, br, `WASM heap ${f(p.wasmHeap / MB, 0)}; JS (measureUserAgentSpecificMemory, max) ${br.jsMemory?.supported ? f((br.jsMemory.maxBytesAtTarget ?? br.jsMemory.maxBytes) / MB, 0) : 'n/a'}; RSS all processes ${f((br.rssAtTarget ?? br.processRss)?.maxTotal / MB, 0)}, renderer ${f((br.rssAtTarget ?? br.processRss)?.maxRenderer / MB, 0)} (maxima up to the end of the save)`);
+    } else rows.push(['Chromium Worker', `not run: ${br.skipped ?? br.message}`, '', '', '', '', '', '', '', '', '', '']);
+    if (nr.type === 'done') {
+      const p = nr.result.peakAtTarget;
+      row('Node', nr, `WASM heap ${f(p.wasmHeap / MB, 0)}; JS heapUsed ${f(p.heapUsed / MB, 0)}; RSS ${f(p.rss / MB, 0)}`);
+    } else rows.push(['Node', `not run: ${nr.skipped ?? nr.message}`, '', '', '', '', '', '', '', '', '', '']);
+    ctx.table(`Hybrid Collection (BM25 + int8 dense, static model), ${target} chunks, k=10, ${queries.length} queries; load average ${load0.map((x) => x.toFixed(1)).join(' / ')} at start, ${load1.map((x) => x.toFixed(1)).join(' / ')} at end`,
+      ['where', 'chunks', 'build s', 'chunk+rest s', 'BM25 add s', 'embed s', 'dense add s', 'peak memory MB', 'saved MB', 'q/s', 'p50 ms', 'p95 ms'], rows);
+    const c = br.result?.ceiling ?? (br.live?.steps.length ? { steps: br.live.steps, limits: { tab: br.message, lastProgress: br.live.lastProgress }, reached: br.live.lastProgress?.done, stoppedBy: br.message } : null);
+    if (c) {
+      ctx.table('Chromium: past the target (toBytes() at each step until it first fails)', ['chunks', 'WASM heap MB', 'toBytes'],
+        c.steps.map((s) => [s.chunks, f(s.wasmHeap / MB, 0), s.toBytesError ? `failed: ${s.toBytesError}` : s.bytes ? `${f(s.bytes / MB)} MB in ${f(s.toBytesMs / 1000)} s` : '(not tried)']));
+      process.stdout.write(`\nceiling: ${c.stoppedBy} at ${c.reached} chunks; limits ${JSON.stringify(c.limits)}\n`);
+    }
+    if (br.result) process.stdout.write(`\nChromium hybrid p95 ${f(br.result.hybrid.p95, 2)} ms: ${br.result.hybrid.p95 < 50 ? 'meets' : 'MISSES'} the < 50 ms goal\n`);
+  },
+};
