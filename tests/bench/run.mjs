@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark runner: `npm run bench` runs every suite in tests/bench/suites/, `npm run bench -- SUITE
+// Benchmark runner: `npm run bench` runs every suite in tests/bench/suites/ but the opt-in ones (million), `npm run bench -- SUITE
 // [SUITE...]` runs some, `--quick` shrinks sizes for a smoke run. Each suite prints markdown tables and
 // writes bench-results/<suite>.json (median/p95 of repeated runs after warm-up, plus machine info).
 // Peers run in the same Node process and run, so ratios are like for like.
@@ -103,7 +103,9 @@ async function main() {
     console.error(`bench: unknown suite(s) ${unknown.join(', ')} (suites: ${all.join(', ')})`);
     process.exit(2);
   }
-  const run = wanted.length ? wanted : all;
+  // suites that take many minutes run only when named (`npm run bench -- million`)
+  const OPT_IN = ['million'];
+  const run = wanted.length ? wanted : all.filter((s) => !OPT_IN.includes(s));
   await init();
   mkdirSync(join(repoRoot, 'bench-results'), { recursive: true });
   let failed = 0;
