@@ -11,10 +11,11 @@
 // run> (75; 10 quick), --node-ceiling=<chunks> (0), --no-browser, --no-node. RAGWASM_DIST=<folder> as in the pipeline suite.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
-import { extname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Collection, createStaticEmbedder } from '../../../web/src/index.js';
 import { wasm } from '../../../web/src/core/module.js';
 import { buildBigCorpus } from '../lib/big-corpus.mjs';
+import { routeBenchFiles } from '../lib/bench-routes.mjs';
 import { runMillion } from '../lib/million-corpus.mjs';
 
 const MB = 1024 * 1024;
@@ -76,24 +77,7 @@ async function browserRun(base, queries, opts, timeoutMs) {
   const live = { measured: null, steps: [], lastProgress: null };
   try {
     const context = await browser.newContext();
-    const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin', 'Cache-Control': 'no-cache' };
-    const type = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
-    const corpusBody = Buffer.from(JSON.stringify(base));
-    // scripts/serve.mjs does not serve tests/bench: the page, the Worker and million-corpus.mjs come from here.
-    await context.route(/\/tests\/bench\/(browser|lib)\//, (route) => {
-      const path = new URL(route.request().url()).pathname;
-      if (path.endsWith('/corpus.json')) return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type['.json'] }, body: corpusBody });
-      const file = join(repoRoot, 'tests/bench', path.split('/tests/bench/')[1]);
-      if (!existsSync(file)) return route.fulfill({ status: 404, headers, body: 'not found' });
-      return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type[extname(file)] ?? 'application/octet-stream' }, body: readFileSync(file) });
-    });
-    if (process.env.RAGWASM_DIST) {
-      const dist = resolve(process.env.RAGWASM_DIST);
-      await context.route(/\/web\/dist\/ragwasm\.(mjs|wasm)$/, (route) => {
-        const file = join(dist, new URL(route.request().url()).pathname.split('/').pop());
-        return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type[extname(file)] }, body: readFileSync(file) });
-      });
-    }
+    await routeBenchFiles(context, { repoRoot, corpus: base, dirs: ['browser', 'lib'] });
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('crash', () => errors.push('page crashed'));

@@ -7,10 +7,11 @@
 // RAGWASM_DIST=<folder> serves that build's ragwasm.mjs/.wasm to the browser too (as Node does).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Bm25Index, Collection, createStaticEmbedder, fuse } from '../../../web/src/index.js';
 import { wasm } from '../../../web/src/core/module.js';
 import { buildBigCorpus } from '../lib/big-corpus.mjs';
+import { routeBenchFiles } from '../lib/bench-routes.mjs';
 
 const MB = 1024 * 1024;
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -48,23 +49,7 @@ async function browserRun(ctx, corpus, queries) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext();
-    const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin', 'Cache-Control': 'no-cache' };
-    const type = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
-    const corpusBody = Buffer.from(JSON.stringify(corpus));
-    await context.route('**/tests/bench/browser/**', (route) => {
-      const path = new URL(route.request().url()).pathname;
-      if (path.endsWith('/corpus.json')) return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type['.json'] }, body: corpusBody });
-      const file = join(repoRoot, 'tests/bench/browser', path.split('/tests/bench/browser/')[1]);
-      if (!existsSync(file)) return route.fulfill({ status: 404, headers, body: 'not found' });
-      return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type[extname(file)] ?? 'application/octet-stream' }, body: readFileSync(file) });
-    });
-    if (process.env.RAGWASM_DIST) {
-      const dist = resolve(process.env.RAGWASM_DIST);
-      await context.route(/\/web\/dist\/ragwasm\.(mjs|wasm)$/, (route) => {
-        const file = join(dist, new URL(route.request().url()).pathname.split('/').pop());
-        return route.fulfill({ status: 200, headers: { ...headers, 'Content-Type': type[extname(file)] }, body: readFileSync(file) });
-      });
-    }
+    await routeBenchFiles(context, { repoRoot, corpus, dirs: ['browser'] });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
