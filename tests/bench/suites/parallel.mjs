@@ -13,7 +13,7 @@
 // threads it runs). CPU seconds of the whole process (process.cpuUsage(), Worker threads included)
 // are printed too: 2-Worker CPU close to 1-thread CPU means the split itself costs little.
 import os from 'node:os';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, Collection, WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/index.js';
 import { seededRandom } from '../../../web/src/goldens/split.js';
@@ -40,14 +40,50 @@ const MODES = [
 
 const cpuMs = (c) => (c.user + c.system) / 1000;
 
+// CPU ms of every thread of this process (Linux: /proc/self/task/<tid>/stat, utime + stime in clock
+// ticks of 10 ms), or null elsewhere. Splits a build's CPU into the calling thread, the Workers (threads
+// started with the pool) and the rest (V8's platform threads: concurrent GC, background WASM/JS compiles).
+const TICK_MS = 10;
+function threadCpu() {
+  try {
+    const out = new Map();
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(f[11]) + Number(f[12])) * TICK_MS);
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+// {main, workers: [ms per Worker], helpers} between two threadCpu() snapshots; Workers are the threads
+// absent from `beforePool` (taken before the pool started)
+function threadSplit(beforePool, before, after) {
+  if (!beforePool || !before || !after) return null;
+  const d = (tid) => (after.get(tid) ?? 0) - (before.get(tid) ?? 0);
+  const main = String(process.pid);
+  const workers = [];
+  let helpers = 0;
+  for (const tid of after.keys()) {
+    if (tid === main) continue;
+    if (!beforePool.has(tid)) workers.push(d(tid));
+    else helpers += d(tid);
+  }
+  return { main: d(main), workers, helpers };
+}
+
 async function build(mode, docs, model) {
   const s0 = performance.now();
   const sc = process.cpuUsage();
+  const beforePool = threadCpu();
   const pool = await WorkerPool.create(mode.pool);
   try {
     const [idx, emb] = await Promise.all([ShardedBm25Index.create({}, { pool }), createParallelEmbedder({ model, pool })]);
     const startMs = performance.now() - s0;
     const startCpu = cpuMs(process.cpuUsage(sc));
+    const before = threadCpu();
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const texts = docs.map((d) => `${d.title} ${d.text}`);
@@ -55,8 +91,9 @@ async function build(mode, docs, model) {
     await idx.search('warm statistics', { k: 1 });  // sums and injects the collection-wide statistics
     const ms = performance.now() - t0;
     const cpu = cpuMs(process.cpuUsage(c0));
+    const threads = threadSplit(beforePool, before, threadCpu());
     if (vectors.length !== docs.length || idx.size !== docs.length) throw new Error('build lost documents');
-    return { ms, cpuMs: cpu, startMs, startCpu };
+    return { ms, cpuMs: cpu, startMs, startCpu, threads };
   } finally {
     await pool.terminate();
   }
@@ -76,6 +113,7 @@ export default {
       const bytes = readFileSync(model);
       const reps = ctx.quick ? 1 : 3;
       const m = {};
+      const med2 = (a) => ctx.stats(a).median;
       // interleaved repetitions, so a change in the machine's load hits every mode alike
       const samples = Object.fromEntries(MODES.map((x) => [x.name, []]));
       for (let r = 0; r < reps; r++) for (const mode of MODES) samples[mode.name].push(await build(mode, docs, bytes));
@@ -83,9 +121,23 @@ export default {
         const s = samples[mode.name];
         const med = (k) => ctx.stats(s.map((x) => x[k])).median;
         m[mode.name] = { ms: med('ms'), cpu: med('cpuMs'), startMs: med('startMs'), startCpu: med('startCpu') };
+        if (s.every((x) => x.threads)) {
+          // per thread: medians over the repetitions (the Workers' total, and the busiest Worker)
+          m[mode.name].threads = {
+            main: med2(s.map((x) => x.threads.main)), workers: med2(s.map((x) => x.threads.workers.reduce((a, b) => a + b, 0))),
+            busiestWorker: med2(s.map((x) => Math.max(...x.threads.workers))), helpers: med2(s.map((x) => x.threads.helpers)),
+            samples: s.map((x) => x.threads),
+          };
+        }
       }
       rows.push([`build BM25 + static embeddings, ${docs.length} docs, ms`, m.thread.ms, m.w1.ms, m.w2.ms, m.w1.ms / m.w2.ms, m.thread.ms / m.w2.ms, '>= 1.8 (2 vs 1 Worker)',
         `${col(m, (x) => fmt(x.cpu / 1000))} s`, `${col(m, (x) => fmt(x.startMs))} ms (CPU ${col(m, (x) => fmt(x.startCpu))})`, load()]);
+      if (m.w1.threads && m.w2.threads) {
+        // where the CPU goes: the calling thread, the Workers, V8's helper threads (GC, compiles)
+        const t = (x) => `${ctx.num(x.threads.main)} / ${ctx.num(x.threads.workers)} (busiest ${ctx.num(x.threads.busiestWorker)}) / ${ctx.num(x.threads.helpers)}`;
+        ctx.table('Build CPU per thread, ms (calling thread / Workers (busiest Worker) / V8 helper threads; /proc/self/task, 10 ms ticks; medians)',
+          ['mode', 'CPU per thread', 'wall ms'], [['1 Worker', t(m.w1), m.w1.ms], ['2 Workers', t(m.w2), m.w2.ms]]);
+      }
       ctx.record('build', { docs: docs.length, modes: m, speedupVsOneWorker: m.w1.ms / m.w2.ms, speedupVsThread: m.thread.ms / m.w2.ms,
         cpuSpeedupVsOneWorker: m.w1.cpu / m.w2.cpu, load: os.loadavg() });
       ctx.speed({
