@@ -13,10 +13,11 @@
 // threads it runs). CPU seconds of the whole process (process.cpuUsage(), Worker threads included)
 // are printed too: 2-Worker CPU close to 1-thread CPU means the split itself costs little.
 import os from 'node:os';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, Collection, WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/index.js';
 import { seededRandom } from '../../../web/src/goldens/split.js';
+import { threadCpu, threadSplit } from '../lib/thread-cpu.mjs';
 
 function load() {
   return os.loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -40,39 +41,6 @@ const MODES = [
 
 const cpuMs = (c) => (c.user + c.system) / 1000;
 
-// CPU ms of every thread of this process (Linux: /proc/self/task/<tid>/stat, utime + stime in clock
-// ticks of 10 ms), or null elsewhere. Splits a build's CPU into the calling thread, the Workers (threads
-// started with the pool) and the rest (V8's platform threads: concurrent GC, background WASM/JS compiles).
-const TICK_MS = 10;
-function threadCpu() {
-  try {
-    const out = new Map();
-    for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, (Number(f[11]) + Number(f[12])) * TICK_MS);
-    }
-    return out;
-  } catch {
-    return null;
-  }
-}
-
-// {main, workers: [ms per Worker], helpers} between two threadCpu() snapshots; Workers are the threads
-// absent from `beforePool` (taken before the pool started)
-function threadSplit(beforePool, before, after) {
-  if (!beforePool || !before || !after) return null;
-  const d = (tid) => (after.get(tid) ?? 0) - (before.get(tid) ?? 0);
-  const main = String(process.pid);
-  const workers = [];
-  let helpers = 0;
-  for (const tid of after.keys()) {
-    if (tid === main) continue;
-    if (!beforePool.has(tid)) workers.push(d(tid));
-    else helpers += d(tid);
-  }
-  return { main: d(main), workers, helpers };
-}
 
 async function build(mode, docs, model) {
   const s0 = performance.now();
