@@ -93,7 +93,7 @@ export default {
           // per thread: medians over the repetitions (the Workers' total, and the busiest Worker)
           m[mode.name].threads = {
             main: med2(s.map((x) => x.threads.main)), workers: med2(s.map((x) => x.threads.workers.reduce((a, b) => a + b, 0))),
-            busiestWorker: med2(s.map((x) => Math.max(...x.threads.workers))), helpers: med2(s.map((x) => x.threads.helpers)),
+            busiestWorker: med2(s.map((x) => Math.max(0, ...x.threads.workers))), helpers: med2(s.map((x) => x.threads.helpers)),
             samples: s.map((x) => x.threads),
           };
         }
