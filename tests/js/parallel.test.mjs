@@ -106,6 +106,43 @@ test('sharded BM25 with workers: 1 runs in this thread and equals one index', as
   one.dispose();
 });
 
+test('the statistics sync after a write runs in the background, and a write that overtakes it leaves scores equal to one index', async () => {
+  const rand = seededRandom(1818);
+  const words = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}`);
+  const doc = (i) => ({ id: `d${i}`, text: Array.from({ length: 5 + Math.floor(rand() * 30) }, () => words[Math.floor(rand() ** 2 * words.length)]).join(' ') });
+  const docs = Array.from({ length: 3000 }, (_, i) => doc(i));
+  const queries = Array.from({ length: 40 }, () => `${words[Math.floor(rand() * 300)]} ${words[Math.floor(rand() * 300)]} ${words[Math.floor(rand() * 60)]}`);
+  const one = Bm25Index.create({});
+  const sharded = await ShardedBm25Index.create({}, { workers: 2 });
+  const macrotask = () => new Promise((r) => setTimeout(r, 0));
+  try {
+    one.add(docs.slice(0, 1000));
+    await sharded.add(docs.slice(0, 1000));
+    // no search yet: the sync starts by itself once the event loop is idle
+    for (let i = 0; i < 50 && (sharded._statsDirty || sharded._syncing !== null); i++) await macrotask();
+    assert.equal(sharded._statsDirty, false, 'the background sync ran after the write');
+    assert.deepEqual(await sharded.searchMany(queries, { k: 20 }), queries.map((q) => one.search(q, { k: 20 })));
+    // a write posted while a background sync is under way: that sync's totals are stale and not used
+    one.add(docs.slice(1000, 2000));
+    await sharded.add(docs.slice(1000, 2000));
+    await macrotask();  // the background sync has started (its stats requests are posted)
+    const racing = sharded.add(docs.slice(2000));
+    one.add(docs.slice(2000));
+    await racing;
+    assert.deepEqual(await sharded.searchMany(queries, { k: 20 }), queries.map((q) => one.search(q, { k: 20 })));
+    // writes in a loop with no pause: correct whether or not a background sync ran in between
+    const more = Array.from({ length: 600 }, (_, i) => doc(3000 + i));
+    for (let b = 0; b < 600; b += 100) {
+      one.add(more.slice(b, b + 100));
+      await sharded.add(more.slice(b, b + 100));
+    }
+    assert.deepEqual(await sharded.searchMany(queries, { k: 20 }), queries.map((q) => one.search(q, { k: 20 })));
+  } finally {
+    await sharded.dispose();
+    one.dispose();
+  }
+});
+
 test('ties across shards are broken by id bytewise (UTF-8 order, not UTF-16)', async () => {
   // equal documents: equal scores; ids chosen so UTF-16 and UTF-8 orders differ ('\u{1F600}' > '\uFF5E' in UTF-8)
   const ids = ['b', 'a', '\uFF5E', '\u{1F600}', 'a\u{1F600}', 'a\uFF5E', 'c', 'aa'];
@@ -214,6 +251,10 @@ test('the parallel static embedder returns StaticEmbedder vectors bit for bit', 
     assert.equal(got.length, texts.length);
     for (let i = 0; i < texts.length; i++) assert.deepEqual(got[i], want[i], `text ${i}`);
     assert.equal(progress.at(-1), texts.length);
+    // batches of at most `batch` texts, shrinking to 64 at the tail so both Workers finish together
+    const steps = progress.map((d, i) => d - (i === 0 ? 0 : progress[i - 1]));
+    assert.ok(steps.every((n) => n >= 1 && n <= 500), `batch sizes ${steps}`);
+    assert.ok(steps.at(-2) <= 64 && steps.at(-1) <= 64, `the last batches are small: ${steps}`);
     await assert.rejects(par.embed([]), (e) => e.code === 'INVALID_ARGUMENT');
     await assert.rejects(par.embed(['ok', 7]), (e) => e.code === 'INVALID_ARGUMENT' && /texts\[1\]/.test(e.message));
   } finally {

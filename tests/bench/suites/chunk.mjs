@@ -1,8 +1,9 @@
 // Bench suite `chunk`: chunking MB/s per strategy through the JS API (UTF-16 -> UTF-8 encoding, the
 // WASM call and slicing the chunk texts included) vs LangChain.js RecursiveCharacterTextSplitter and
 // MarkdownTextSplitter on the same inputs in the same process, with the ratio; native numbers beside.
-// Each config is timed wall-clock (ctx.time) and in process CPU time (process.cpuUsage), because on
-// a shared machine wall-clock includes time spent waiting for a core.
+// Each config is timed wall-clock and in process CPU time (process.cpuUsage), because on a shared
+// machine wall-clock includes time spent waiting for a core: samples of at least 25 ms (a pass looped),
+// ours and LangChain.js taking turns in every repetition (measureTogether).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RecursiveCharacterTextSplitter, MarkdownTextSplitter } from '@langchain/textsplitters';
@@ -19,18 +20,34 @@ function listFiles(dir, ext) {
   return out.sort();
 }
 
-// Median wall ms (ctx.time) and median CPU ms of fn over reps.
-async function measure(ctx, fn, reps) {
-  const wall = await ctx.time(fn, { warmup: 2, reps });
-  const cpu = [];
-  for (let i = 0; i < reps; i++) {
-    const c0 = process.cpuUsage();
+// Per-pass wall and CPU ms of several functions, measured together: each function's passes are
+// repeated in a loop long enough for a sample of at least SAMPLE_MS (a 1 ms pass alone is below what
+// process.cpuUsage() can tell apart from a GC helper thread's work left over from the previous pass),
+// and the functions take turns in every repetition, so a change in the machine's load hits them alike.
+// Wall and CPU time come from the same samples; the medians are returned.
+const SAMPLE_MS = 25;
+async function measureTogether(ctx, fns, reps) {
+  const loops = [];
+  for (const fn of fns) {
+    await fn();  // warm-up, then calibrate the loop count on a second pass
+    const t0 = performance.now();
     await fn();
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
+    loops.push(Math.max(1, Math.ceil(SAMPLE_MS / Math.max(0.01, performance.now() - t0))));
   }
-  cpu.sort((a, b) => a - b);
-  return { wallMs: wall.median, cpuMs: cpu[Math.floor(cpu.length / 2)] };
+  const wall = fns.map(() => []);
+  const cpu = fns.map(() => []);
+  for (let r = 0; r < reps; r++) {
+    for (let f = 0; f < fns.length; f++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (let i = 0; i < loops[f]; i++) await fns[f]();
+      const ms = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      wall[f].push(ms / loops[f]);
+      cpu[f].push((c.user + c.system) / 1000 / loops[f]);
+    }
+  }
+  return fns.map((_, f) => ({ wallMs: ctx.stats(wall[f]).median, cpuMs: ctx.stats(cpu[f]).median, loops: loops[f] }));
 }
 
 const CONFIGS = [
@@ -65,13 +82,15 @@ export default {
       const rows = [];
       for (const c of CONFIGS) {
         let count = 0;
-        const ours = await measure(ctx, () => { count = 0; for (const t of texts) count += chunkTexts(t, c.options).length; }, reps);
-        const objects = await measure(ctx, () => { for (const d of docs) chunk(d, c.options); }, reps);
-        let peer = null;
+        const fns = [
+          () => { count = 0; for (const t of texts) count += chunkTexts(t, c.options).length; },
+          () => { for (const d of docs) chunk(d, c.options); },
+        ];
         if (c.peer) {
           const splitter = new c.peer({ chunkSize: c.options.chunkSize, chunkOverlap: c.options.chunkOverlap });
-          peer = await measure(ctx, async () => { for (const t of texts) await splitter.splitText(t); }, reps);
+          fns.push(async () => { for (const t of texts) await splitter.splitText(t); });
         }
+        const [ours, objects, peer = null] = await measureTogether(ctx, fns, reps);
         const n = native && native.results ? native.results[c.label] : null;
         const r = {
           chunks: count,

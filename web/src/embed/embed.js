@@ -23,23 +23,34 @@ export const MAX_BATCH_TEXTS = 1 << 20;
 export function packTexts(texts, name = 'texts') {
   expectArray(texts, name, { maxLength: MAX_BATCH_TEXTS });
   if (texts.length === 0) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: expected at least one text, got an empty array`);
-  const parts = new Array(texts.length);
+  let units = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i];
+    if (typeof t !== 'string') throw invalid(`${name}[${i}]`, 'a string', t);
+    units += t.length;
+  }
+  // one buffer of at most 3 UTF-8 bytes per UTF-16 unit, written by encodeInto (no per-text array
+  // and copy); the bytes equal TextEncoder.encode's (lone surrogates become U+FFFD)
+  const cap = Math.min(units * 3, MAX_TEXT_BYTES + 3 * 65536);
+  const buffer = new Uint8Array(cap);
   const offsets = new Uint32Array(texts.length + 1);
   let total = 0;
   for (let i = 0; i < texts.length; i++) {
     const t = texts[i];
-    if (typeof t !== 'string') throw invalid(`${name}[${i}]`, 'a string', t);
-    const b = encoder.encode(t);
-    parts[i] = b;
-    total += b.length;
+    let written = 0;
+    if (cap - total >= t.length * 3) written = encoder.encodeInto(t, buffer.subarray(total)).written;
+    else {
+      const b = encoder.encode(t);  // near the limit: measure before copying
+      if (total + b.length <= cap) buffer.set(b, total);
+      written = b.length;
+    }
+    total += written;
     if (total > MAX_TEXT_BYTES) {
       throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: more than ${MAX_TEXT_BYTES} UTF-8 bytes in one batch; split it`);
     }
     offsets[i + 1] = total;
   }
-  const bytes = new Uint8Array(total);
-  for (let i = 0; i < parts.length; i++) bytes.set(parts[i], offsets[i]);
-  return { bytes, offsets };
+  return { bytes: buffer.subarray(0, total), offsets };
 }
 
 function toBytes(value, name) {
@@ -282,9 +293,13 @@ export class StaticEmbedder extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT (empty batch, not strings), LIMIT_EXCEEDED, DISPOSED
    */
   embedSync(texts) {
+    return splitRows(this._embedFlat(texts), texts.length, this.dimension);
+  }
+
+  /** embedSync's vectors as one Float32Array of texts.length * dimension (row i at i * dimension). @internal */
+  _embedFlat(texts) {
     const { bytes, offsets } = packTexts(texts);
-    const flat = callWasm(() => this.native.embedBatch(bytes, offsets));
-    return splitRows(flat, texts.length, this.dimension);
+    return callWasm(() => this.native.embedBatch(bytes, offsets));
   }
 
   /**

@@ -157,12 +157,7 @@ export function createHost() {
     },
     // texts -> one Float32Array of texts.length * dimension
     'embed.run'(handle, texts) {
-      const { embedder } = get(handle);
-      const rows = embedder.embedSync(texts);
-      const dim = embedder.dimension;
-      const flat = new Float32Array(rows.length * dim);
-      for (let i = 0; i < rows.length; i++) flat.set(rows[i], i * dim);
-      return flat;
+      return get(handle).embedder._embedFlat(texts);  // the embedSync vectors in the one buffer WASM returned (moved back, not copied)
     },
     dispose(handle) {
       const o = objects.get(handle);

@@ -69,6 +69,6 @@ export interface ParallelEmbedder {
 
 export declare function createParallelEmbedder(options?: ParallelOptions & {
   model?: ArrayBuffer | Uint8Array | Blob | Response | URL | string;
-  /** texts per message, 1–65536 (default 2048) */
+  /** most texts per message, 1–65536 (default 2048); with several Workers the last batches shrink, down to 64 texts */
   batch?: number;
 }): Promise<ParallelEmbedder>;

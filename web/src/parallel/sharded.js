@@ -286,9 +286,13 @@ export class ShardedBm25Index extends Sharded {
     this._options = options;
     this._analyzer = null;
     this._syncing = null;
+    this._writing = 0;      // writes in flight (a background statistics sync waits for none)
+    this._prefetch = null;  // the timer of a pending background sync
   }
 
   async dispose() {
+    if (this._prefetch !== null) clearTimeout(this._prefetch);
+    this._prefetch = null;
     this._analyzer?.dispose();
     this._analyzer = null;
     return super.dispose();
@@ -373,19 +377,41 @@ export class ShardedBm25Index extends Sharded {
       parts.forEach((p, s) => { p.rollback = fresh[s]; });
     }
     this._statsDirty = true;
-    const res = await writeParts(this, op === 'bm25.add' ? pieces(parts, list) : parts, op, 'bm25.remove', single);
+    this._writing++;
+    let res;
+    try {
+      res = await writeParts(this, op === 'bm25.add' ? pieces(parts, list) : parts, op, 'bm25.remove', single);
+    } finally {
+      this._writing--;
+      this._prefetchStats();
+    }
     const summary = sumSummaries(res);
     this._size += summary.added;
     return summary;
   }
 
+  // After a write, synchronizes the statistics in the background (on a timer, so a loop of writes
+  // starts none until it pauses): the next search then finds them ready instead of waiting for the
+  // round trip while the Workers idle (with a parallel embedding running, the sync overlaps it).
+  // A background run that a new write overtakes stops; the next search syncs (as before).
+  _prefetchStats() {
+    if (this._pool.size === 1 || this._prefetch !== null) return;
+    const run = () => {
+      this._prefetch = null;
+      if (this._disposed || this._writing > 0 || !this._statsDirty || this._syncing !== null) return;
+      this._syncStats(true).catch(() => {});  // a failure leaves the statistics dirty: the next search retries and throws it
+    };
+    this._prefetch = setTimeout(run, 0);
+    if (typeof this._prefetch === 'object' && typeof this._prefetch.unref === 'function') this._prefetch.unref();  // Node: never keeps a process alive
+  }
+
   // Sums the shards' statistics and gives the total to every shard (after any write). Concurrent
   // searches share one run; a write that lands between a shard's stats and its totals makes the run
   // start over.
-  async _syncStats() {
+  async _syncStats(background = false) {
     while (this._syncing !== null) await this._syncing.catch(() => {});
     if (!this._statsDirty) return;
-    this._syncing = this._syncOnce();
+    this._syncing = this._syncOnce(background);
     try {
       await this._syncing;
     } finally {
@@ -393,7 +419,7 @@ export class ShardedBm25Index extends Sharded {
     }
   }
 
-  async _syncOnce() {
+  async _syncOnce(background) {
     for (;;) {
       this._statsDirty = false;  // a write from here on sets it again
       if (this._pool.size === 1) return;
@@ -411,6 +437,7 @@ export class ShardedBm25Index extends Sharded {
         }));
         if (applied.every(Boolean) && !this._statsDirty) return;
         this._statsDirty = true;
+        if (background) return;
       } catch (e) {
         this._statsDirty = true;
         throw e;
@@ -762,6 +789,9 @@ export class ShardedVectorIndex extends Sharded {
   }
 }
 
+// the smallest batch the shrinking tail of a parallel embed() sends (createParallelEmbedder)
+const TAIL_BATCH = 64;
+
 /**
  * The static embedder in every Worker of a pool, under the embedder contract (docs/api.md): texts are
  * embedded in batches of `batch` across the Workers, vectors equal StaticEmbedder's bit for bit.
@@ -771,7 +801,8 @@ export class ShardedVectorIndex extends Sharded {
  * @param {number} [options.workers] pool size (as WorkerPool.create), when no pool is given
  * @param {WorkerPool} [options.pool] a pool to share
  * @param {object} [options.init] init() options of a new pool's Workers
- * @param {number} [options.batch=2048] texts per message, 1–65536
+ * @param {number} [options.batch=2048] most texts per message, 1–65536 (with several Workers the last
+ *   batches shrink, down to 64 texts, so the Workers finish together)
  * @returns {Promise<{dimension: number, id: string, embed: (texts: string[], options?: object) => Promise<Float32Array[]>, dispose: () => Promise<void>}>}
  * @throws {RagwasmError} as createStaticEmbedder and WorkerPool.create
  */
@@ -803,12 +834,16 @@ export async function createParallelEmbedder(options = {}) {
       const out = new Array(list.length);
       let next = 0;
       let done = 0;
-      // each Worker takes the next batch as soon as it is free
+      // each Worker takes the next batch as soon as it is free; near the end batches shrink (to a
+      // quarter of what is left per Worker, at least TAIL_BATCH texts), so the Workers finish together
+      // instead of one running the last full batch alone (each text's vector does not depend on its batch)
+      const lanes = pool.size;
       const lane = async (w) => {
         while (next < list.length) {
           checkAbort(r.signal);
           const start = next;
-          next = Math.min(list.length, next + batch);
+          const size = lanes === 1 ? batch : Math.min(batch, Math.max(TAIL_BATCH, Math.ceil((list.length - start) / (2 * lanes))));
+          next = Math.min(list.length, next + size);
           const flat = await pool._call(w, 'embed.run', [handle, list.slice(start, next)]);
           const rows = splitRows(flat, flat.length / info.dimension, info.dimension);
           for (let i = 0; i < rows.length; i++) out[start + i] = rows[i];
