@@ -38,8 +38,10 @@ function sh(cmd, argv, { env = {}, capture = false } = {}) {
   return r;
 }
 
+// A stage left out by --only returns null (not false): the stages after it then run on the build
+// already on disk (e.g. --only=js after an earlier build).
 function stage(name, fn) {
-  if (only && !only.includes(name.split(':')[0])) return;
+  if (only && !only.includes(name.split(':')[0])) return null;
   const t0 = Date.now();
   process.stdout.write(`\n=== stage ${name} ===\n`);
   let ok = false;
@@ -121,7 +123,7 @@ if (!process.env.RAGWASM_SKIP_SANITIZE) {
     stage('sanitize: ctest', () => runCtest('build/sanitize', 'ctest asan+ubsan', ['-E', '_NOT_BUILT']));  // only the targets build.sh sanitize builds
 }
 const wasmOk = stage('wasm: build', () => sh('bash', ['scripts/build.sh', 'wasm'], { env: { JOBS: jobs } }).status === 0);
-if (wasmOk) {
+if (wasmOk !== false) {
   stage('js: release build', () => runNodeTests('js release', listTests('tests/js'), { RAGWASM_BUILD: 'release' }));
   stage('js: debug build', () => runNodeTests('js debug', listTests('tests/js'), { RAGWASM_BUILD: 'debug' }));
   stage('browser', () => runNodeTests('browser', listTests('tests/browser'), {}));
