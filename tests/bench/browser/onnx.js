@@ -54,6 +54,7 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
       const t0 = performance.now();
       const out = await v.impl.embed(texts);
       v.samples.push(performance.now() - t0);
+      console.log(`onnx bench: Chromium ${v.key} run ${r + 1}/${reps}: ${(v.samples.at(-1) / 1000).toFixed(1)} s`);
       if (r === 0) v.vectors = out;
     }
   }

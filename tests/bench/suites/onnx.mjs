@@ -4,6 +4,7 @@
 // globalThis[Symbol.for('onnxruntime')]), WASM backend, same thread count, same batch size and maximum
 // length. Model: a MiniLM-L6-shaped BERT with random weights (tests/bench/lib/minilm-model.mjs), float32
 // and dynamic int8. Texts: the first 1,000 SciFact passages ("title text").
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -156,6 +157,7 @@ export default {
         const t0 = performance.now();
         const out = await v.embed(texts);
         v.samples.push(performance.now() - t0);
+        process.stderr.write(`onnx bench: Node ${v.key} run ${r + 1}/${reps}: ${(v.samples.at(-1) / 1000).toFixed(1)} s\n`);
         if (r === 0) v.vectors = out;
       }
     }
@@ -218,6 +220,27 @@ export default {
   },
 };
 
+// scripts/serve.mjs's startServer in a child Node process; resolves to {url, close}.
+function childServer(extraAllowed) {
+  const serve = new URL('../../../scripts/serve.mjs', import.meta.url).href;
+  const code = `const { startServer } = await import(${JSON.stringify(serve)});
+const s = await startServer({ port: 0, quiet: true, extraAllowed: ${JSON.stringify(extraAllowed)} });
+process.stdout.write(s.url + '\\n');`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (c) => reject(new Error(`onnx bench: the page server exited (${c}) before it listened`)));
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) {
+        child.removeAllListeners('exit');
+        resolve({ url: out.trim(), close: () => new Promise((r) => { child.once('exit', () => r()); child.kill(); }) });
+      }
+    });
+  });
+}
+
 // The headline variants (ragwasm length-bucketed and transformers.js, per weight type), or all six.
 function selectVariants(list, all) {
   return all ? list : list.filter((v) => v.theirs || v.key.endsWith('-length'));
@@ -226,8 +249,9 @@ function selectVariants(list, all) {
 // The same variants in headless Chromium (tests/bench/browser/onnx.html), one onnxruntime-web module.
 async function startBrowserRun({ texts, threads, reps, skip, keys }) {
   const { chromium } = await import('playwright-core');
-  const { startServer } = await import('../../../scripts/serve.mjs');
-  const server = await startServer({ port: 0, quiet: true, extraAllowed: ['/tests/bench/browser/', '/node_modules/@huggingface/transformers/dist/'] });
+  // The page's files come from a server in a child process: this process's event loop is busy with the
+  // Node leg's ONNX Runtime runs (synchronous WASM between awaits) and would starve the model downloads.
+  const server = await childServer(['/tests/bench/browser/', '/node_modules/@huggingface/transformers/dist/']);
   const { CHROMIUM_ARGS } = await import('../../browser/harness.mjs');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   let r;
@@ -235,6 +259,7 @@ async function startBrowserRun({ texts, threads, reps, skip, keys }) {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.text().startsWith('onnx bench:')) process.stderr.write(`${m.text()}\n`); });
     await page.goto(`${server.url}tests/bench/browser/onnx.html`);
     await page.waitForFunction(() => document.getElementById('status').textContent !== 'loading' || !window.runOnnxBench, null, { timeout: 60000 });
     if (errors.length) throw new Error(errors.join('; '));
