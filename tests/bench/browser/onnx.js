@@ -6,7 +6,7 @@ import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
 const ort = ortNs.default ?? ortNs;
 
-window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir, modelName, skip }) => {
+window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir, modelName, skip, keys }) => {
   const skipped = new Set(skip);  // passages cut at maxLength (see maxAbsDiff in suites/onnx.mjs)
   ort.env.wasm.numThreads = threads;
   ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
@@ -36,14 +36,14 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
       dispose: () => ex.dispose(),
     };
   };
-  const variants = [
+  const variants = [  // the suite picks which run (`keys`: the headline four, or all six)
     { key: 'ragwasm-fp32-length', make: () => ours('model.onnx', 'length') },
     { key: 'ragwasm-fp32-input', make: () => ours('model.onnx', 'input') },
     { key: 'tjs-fp32', make: () => theirs('fp32') },
     { key: 'ragwasm-int8-length', make: () => ours('model_quantized.onnx', 'length') },
     { key: 'ragwasm-int8-input', make: () => ours('model_quantized.onnx', 'input') },
     { key: 'tjs-int8', make: () => theirs('q8') },
-  ];
+  ].filter((v) => !keys || keys.includes(v.key));
   for (const v of variants) {
     v.impl = await v.make();
     await v.impl.embed(texts.slice(0, 8));
@@ -54,6 +54,7 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
       const t0 = performance.now();
       const out = await v.impl.embed(texts);
       v.samples.push(performance.now() - t0);
+      console.log(`onnx bench: Chromium ${v.key} run ${r + 1}/${reps}: ${(v.samples.at(-1) / 1000).toFixed(1)} s`);
       if (r === 0) v.vectors = out;
     }
   }

@@ -4,6 +4,7 @@
 // globalThis[Symbol.for('onnxruntime')]), WASM backend, same thread count, same batch size and maximum
 // length. Model: a MiniLM-L6-shaped BERT with random weights (tests/bench/lib/minilm-model.mjs), float32
 // and dynamic int8. Texts: the first 1,000 SciFact passages ("title text").
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -50,11 +51,18 @@ export default {
       ctx.table('ONNX embedding', ['status'], [[`skipped: ${model.skip}`]]);
       return;
     }
+    // One ORT thread per runner: onnxruntime-web's own default on this 2-core machine (min(4, ceil(cores / 2))).
     const threads = Number(process.env.RAGWASM_BENCH_THREADS ?? 1);
-    // --quick: 64 passages (two batches), two timed runs: on a loaded 2-core machine a full run of the five
-    // variants over 1,000 passages takes tens of minutes.
+    // --quick: 64 passages (two batches), all six variants, two timed runs. The full run: 1,000 passages, the
+    // four headline variants (ragwasm length-bucketed vs transformers.js, fp32 and int8), one timed run each
+    // after a warm-up, and the Node and Chromium legs at the same time (one core each; ragwasm and
+    // transformers.js alternate inside each leg, so both meet the same conditions): about 9 minutes on an
+    // idle 2-core machine. RAGWASM_BENCH_ONNX_VARIANTS=all adds the input-order variants,
+    // RAGWASM_BENCH_ONNX_REPS=N sets the timed runs, RAGWASM_BENCH_ONNX_SEQUENTIAL=1 runs Chromium after Node.
     const n = Number(process.env.RAGWASM_BENCH_ONNX_PASSAGES ?? (ctx.quick ? 64 : 1000));
-    const reps = ctx.quick ? 2 : 3;
+    const reps = Number(process.env.RAGWASM_BENCH_ONNX_REPS ?? (ctx.quick ? 2 : 1));
+    const allVariants = (process.env.RAGWASM_BENCH_ONNX_VARIANTS ?? (ctx.quick ? 'all' : 'headline')) === 'all';
+    const concurrent = process.env.RAGWASM_BENCH_ONNX_SEQUENTIAL !== '1';
     // Passages as doc chat makes them: SciFact "title. abstract" cut by ragwasm's recursive chunker into
     // chunks of at most 500 characters (no overlap), in corpus order.
     const { docs } = readScifact(corpus.replace(/corpus\.jsonl$/, ''));
@@ -105,7 +113,7 @@ export default {
       }
       return out;
     };
-    const variants = [
+    const variants = selectVariants([
       { key: 'ragwasm-fp32-length', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'length (sorted by tokens)', make: () => ours(model.fp32, 'length'), peer: 'tjs-fp32' },
       { key: 'ragwasm-fp32-input', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'input order', make: () => ours(model.fp32, 'input'), peer: 'tjs-fp32' },
       { key: 'tjs-fp32', runner: `transformers.js ${tfVersion}`, dtype: 'fp32', batching: 'input order', make: () => theirs('fp32'), theirs: true },
@@ -114,7 +122,26 @@ export default {
       // vectors agree; sorted batches move them (docs/embed.md).
       { key: 'ragwasm-int8-input', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'input order', make: () => ours(model.int8, 'input'), peer: 'tjs-int8' },
       { key: 'tjs-int8', runner: `transformers.js ${tfVersion}`, dtype: 'q8 (int8)', batching: 'input order', make: () => theirs('q8'), theirs: true },
-    ];
+    ], allVariants);
+    const labels = Object.fromEntries(variants.map((v) => [v.key, v]));
+    // The Chromium leg starts now and runs beside the Node leg (its own process, one ORT thread).
+    const wantBrowser = process.env.RAGWASM_BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium');  // RAGWASM_BENCH_BROWSER=0 skips Chromium
+    const browserArgs = { texts, threads, reps, skip: [...truncated], keys: variants.map((v) => v.key) };
+    let browser = wantBrowser && concurrent ? startBrowserRun(browserArgs).then((r) => ({ r }), (error) => ({ error })) : null;
+    // Tokenization alone (batches of 32 in input order, padded, as each runner feeds ORT), median of 3:
+    // the share of the run that is not ONNX Runtime.
+    const tokMs = { ours: [], theirs: [] };
+    const tfTokenizer = await tf.AutoTokenizer.from_pretrained(model.name);
+    for (let r = 0; r < 3; r++) {
+      let t0 = performance.now();
+      for (let i = 0; i < n; i += BATCH) tokenizer.encodeBatch(texts.slice(i, i + BATCH), { maxLength: MAX_LENGTH });
+      tokMs.ours.push(performance.now() - t0);
+      t0 = performance.now();
+      for (let i = 0; i < n; i += BATCH) tfTokenizer(texts.slice(i, i + BATCH), { padding: true, truncation: true, max_length: MAX_LENGTH });
+      tokMs.theirs.push(performance.now() - t0);
+    }
+    const tokOurs = ctx.stats(tokMs.ours).median;
+    const tokTheirs = ctx.stats(tokMs.theirs).median;
     for (const v of variants) {
       const t0 = performance.now();
       const made = await v.make();
@@ -130,6 +157,7 @@ export default {
         const t0 = performance.now();
         const out = await v.embed(texts);
         v.samples.push(performance.now() - t0);
+        process.stderr.write(`onnx bench: Node ${v.key} run ${r + 1}/${reps}: ${(v.samples.at(-1) / 1000).toFixed(1)} s\n`);
         if (r === 0) v.vectors = out;
       }
     }
@@ -146,6 +174,7 @@ export default {
       result[v.key] = { medianMs: st.median, p95Ms: st.p95, samples: st.samples, passagesPerS: pps, speedupVsTransformersJs: peer ? speedup : null, maxAbsDiffVsTransformersJs: diff, loadMs: v.loadMs };
     }
     const quantError = maxAbsDiff(byKey['ragwasm-int8-length'].vectors, byKey['ragwasm-fp32-length'].vectors);
+    const nodeSeconds = variants.reduce((a, v) => a + v.samples.reduce((x, y) => x + y, 0), 0) / 1000;
     let minCos = 1;
     for (let i = 0; i < n; i++) {
       let dot = 0;
@@ -160,10 +189,13 @@ export default {
     ctx.table('Padding and quantization',
       ['measure', 'value'],
       [['padded tokens, input-order batches of 32', padInput], ['padded tokens, length-sorted batches of 32', padSorted],
+        [`tokenization of the ${n} passages in batches of 32, ragwasm (C++ WordPiece in WASM), median of 3, ms`, tokOurs],
+        [`the same, transformers.js ${tfVersion} tokenizer, ms`, tokTheirs],
         ['real tokens', realTokens], [`passages cut at ${MAX_LENGTH} tokens (left out of the |diff| columns)`, truncated.size], ['padding saved by sorting', `${(100 * (1 - padSorted / padInput)).toFixed(1)}%`],
         ['int8 vs fp32 (ragwasm): max |diff|', quantError.toExponential(2)], ['int8 vs fp32 (ragwasm): min cosine', minCos.toFixed(5)]]);
     ctx.record('onnx', {
-      passages: n, tokens: realTokens, maxLength: MAX_LENGTH, batchSize: BATCH, threads, reps,
+      passages: n, tokens: realTokens, longestPassageTokens: Math.max(...lengths), maxLength: MAX_LENGTH, batchSize: BATCH, transformersJsBatchSize: BATCH, threads, reps,
+      browserConcurrentWithNode: Boolean(browser), nodeTimedSeconds: nodeSeconds, tokenizationMs: { ragwasm: tokOurs, transformersJs: tokTheirs },
       onnxruntimeWeb: ort.env.versions.web, transformersJs: tfVersion, transformersJsOrt: tfOrt, sameOrtModule: sameOrt,
       paddedTokens: { input: padInput, lengthSorted: padSorted }, truncatedPassages: truncated.size, int8VsFp32: { maxAbsDiff: quantError, minCosine: minCos },
       loadavg: os.loadavg(), variants: result,
@@ -175,22 +207,51 @@ export default {
         id: `onnx-${label}-node`, what: `neural embedding, MiniLM-L6-shaped BERT (random weights, real vocab), ${n} SciFact passages, ${label}, Node, ${threads} thread(s), length-bucketed`,
         ragwasm: `${v.passagesPerS.toFixed(2)} passages/s`, peer: `transformers.js ${tfVersion} ${(n / (v.medianMs * v.speedupVsTransformersJs / 1000)).toFixed(2)} passages/s (same ORT module: ${sameOrt})`,
         ratio: v.speedupVsTransformersJs, ratioText: `${v.speedupVsTransformersJs.toFixed(2)}×`, target: { min: 1.3 }, targetText: '≥ 1.3×',
-        note: `max |diff| ${v.maxAbsDiffVsTransformersJs?.toExponential(1)}; sorting by length saves ${(100 * (1 - padSorted / padInput)).toFixed(0)} % of padded tokens`,
+        note: `max |diff| ${v.maxAbsDiffVsTransformersJs?.toExponential(1)}; sorting by length saves ${(100 * (1 - padSorted / padInput)).toFixed(0)} % of padded tokens${browser ? '; Chromium leg ran beside it, one core each' : ''}`,
       });
     }
     for (const v of variants) await v.dispose();
     tokenizer.dispose();
-    if (process.env.RAGWASM_BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium')) {  // RAGWASM_BENCH_BROWSER=0 skips Chromium
-      await browserRun(ctx, { texts, threads, reps, skip: [...truncated], labels: Object.fromEntries(variants.map((v) => [v.key, v])) });
+    if (wantBrowser) {
+      browser = await (browser ?? startBrowserRun(browserArgs).then((r) => ({ r }), (error) => ({ error })));
+      if (browser.error) throw browser.error;
+      reportBrowser(ctx, { r: browser.r, texts, threads, labels, concurrent: concurrent });
     }
   },
 };
 
-// The same five variants in headless Chromium (tests/bench/browser/onnx.html), one onnxruntime-web module.
-async function browserRun(ctx, { texts, threads, reps, skip, labels }) {
+// scripts/serve.mjs's startServer in a child Node process; resolves to {url, close}.
+function childServer(extraAllowed) {
+  const serve = new URL('../../../scripts/serve.mjs', import.meta.url).href;
+  const code = `const { startServer } = await import(${JSON.stringify(serve)});
+const s = await startServer({ port: 0, quiet: true, extraAllowed: ${JSON.stringify(extraAllowed)} });
+process.stdout.write(s.url + '\\n');`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (c) => reject(new Error(`onnx bench: the page server exited (${c}) before it listened`)));
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) {
+        child.removeAllListeners('exit');
+        resolve({ url: out.trim(), close: () => new Promise((r) => { child.once('exit', () => r()); child.kill(); }) });
+      }
+    });
+  });
+}
+
+// The headline variants (ragwasm length-bucketed and transformers.js, per weight type), or all six.
+function selectVariants(list, all) {
+  return all ? list : list.filter((v) => v.theirs || v.key.endsWith('-length'));
+}
+
+// The same variants in headless Chromium (tests/bench/browser/onnx.html), one onnxruntime-web module.
+async function startBrowserRun({ texts, threads, reps, skip, keys }) {
   const { chromium } = await import('playwright-core');
-  const { startServer } = await import('../../../scripts/serve.mjs');
-  const server = await startServer({ port: 0, quiet: true, extraAllowed: ['/tests/bench/browser/', '/node_modules/@huggingface/transformers/dist/'] });
+  // The page's files come from a server in a child process: this process's event loop is busy with the
+  // Node leg's ONNX Runtime runs (synchronous WASM between awaits) and would starve the model downloads.
+  const server = await childServer(['/tests/bench/browser/', '/node_modules/@huggingface/transformers/dist/']);
   const { CHROMIUM_ARGS } = await import('../../browser/harness.mjs');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   let r;
@@ -198,15 +259,20 @@ async function browserRun(ctx, { texts, threads, reps, skip, labels }) {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.text().startsWith('onnx bench:')) process.stderr.write(`${m.text()}\n`); });
     await page.goto(`${server.url}tests/bench/browser/onnx.html`);
     await page.waitForFunction(() => document.getElementById('status').textContent !== 'loading' || !window.runOnnxBench, null, { timeout: 60000 });
     if (errors.length) throw new Error(errors.join('; '));
     r = await page.evaluate((args) => window.runOnnxBench(args),
-      { texts, threads, batch: BATCH, maxLength: MAX_LENGTH, reps, modelDir: '/models/build/', modelName: 'minilm-l6-random', skip });
+      { texts, threads, batch: BATCH, maxLength: MAX_LENGTH, reps, modelDir: '/models/build/', modelName: 'minilm-l6-random', skip, keys });
   } finally {
     await browser.close();
     await server.close();
   }
+  return r;
+}
+
+function reportBrowser(ctx, { r, texts, threads, labels, concurrent }) {
   const med = Object.fromEntries(r.variants.map((v) => [v.key, ctx.stats(v.samples).median]));
   const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
   const rows = r.variants.map((v) => {
@@ -215,16 +281,21 @@ async function browserRun(ctx, { texts, threads, reps, skip, labels }) {
       v.maxAbsDiff === null ? '' : v.maxAbsDiff.toExponential(2)];
   });
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
-  ctx.table(`The same in headless Chromium (${r.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}), onnxruntime-web ${r.ortVersion} WASM, ${threads} thread(s); load ${load}`,
+  ctx.table(`The same in headless Chromium (${r.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}), onnxruntime-web ${r.ortVersion} WASM, ${threads} thread(s)${concurrent ? ', run beside the Node leg' : ''}; load ${load}`,
     ['runner', 'weights', 'batching', 'median s', 'passages/s', 'speed-up vs transformers.js (same weights)', 'max |diff| vs transformers.js'], rows);
-  const fp32 = med['ragwasm-fp32-length'] && med['tjs-fp32'] ? med['tjs-fp32'] / med['ragwasm-fp32-length'] : null;
-  if (fp32) {
+  const diffs = Object.fromEntries(r.variants.map((v) => [v.key, v.maxAbsDiff]));
+  for (const label of ['fp32', 'int8']) {
+    const ours = med[`ragwasm-${label}-length`];
+    const theirs = med[`tjs-${label}`];
+    if (!ours || !theirs) continue;
+    const ratio = theirs / ours;
     ctx.speed({
-      id: 'onnx-fp32-chromium', what: `neural embedding, the same fp32 model, ${texts.length} passages, headless Chromium, ${threads} thread(s), length-bucketed`,
-      ragwasm: `${(texts.length / (med['ragwasm-fp32-length'] / 1000)).toFixed(2)} passages/s`, peer: `transformers.js ${(texts.length / (med['tjs-fp32'] / 1000)).toFixed(2)} passages/s`,
-      ratio: fp32, ratioText: `${fp32.toFixed(2)}×`, target: { min: 1.3 }, targetText: '≥ 1.3×',
+      id: `onnx-${label}-chromium`, what: `neural embedding, the same ${label} model, ${texts.length} passages, headless Chromium, ${threads} thread(s), length-bucketed`,
+      ragwasm: `${(texts.length / (ours / 1000)).toFixed(2)} passages/s`, peer: `transformers.js ${(texts.length / (theirs / 1000)).toFixed(2)} passages/s`,
+      ratio, ratioText: `${ratio.toFixed(2)}×`, target: { min: 1.3 }, targetText: '≥ 1.3×',
+      note: `max |diff| ${diffs[`ragwasm-${label}-length`]?.toExponential(1)}${concurrent ? '; run beside the Node leg, one core each' : ''}`,
     });
   }
-  ctx.json.results.onnx.chromium = { userAgent: r.userAgent, onnxruntimeWeb: r.ortVersion, transformersJsOrt: r.tfOrt, loadavg: os.loadavg(),
+  ctx.json.results.onnx.chromium = { concurrentWithNode: concurrent, userAgent: r.userAgent, onnxruntimeWeb: r.ortVersion, transformersJsOrt: r.tfOrt, loadavg: os.loadavg(),
     variants: Object.fromEntries(r.variants.map((v) => [v.key, { medianMs: med[v.key], samples: v.samples, passagesPerS: texts.length / (med[v.key] / 1000), maxAbsDiffVsTransformersJs: v.maxAbsDiff }])) };
 }
