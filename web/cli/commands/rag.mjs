@@ -53,7 +53,10 @@ export default {
     + 'min(retrieval.k, answerer.chunks) chunks; --k 0 is the no-retrieval baseline. Correctness (0-100) needs an LLM judge '
     + 'endpoint (--base-url; --judge-model defaults to the first model); token F1 against the reference and the rank of '
     + 'the first chunk of a reference document in the top 100 hits are always reported. Without --base-url only the '
-    + 'extractive answerer runs. The API key is read from --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY).',
+    + 'extractive answerer runs. --judges triad (or the config\'s judges.triad) adds the RAG triad per question (context '
+    + 'relevance, answer relevance, groundedness; 0-1, means with 95% bootstrap CIs) from the judge model. A config whose '
+    + 'chunker.context sets llmSummary or llmChunkContext runs those steps on --base-url with --context-model (default the '
+    + 'judge model). The API key is read from --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY).',
   options: {
     dataset: { type: 'string', help: 'dataset folder', default: 'examples/corpus' },
     answerer: { type: 'string', help: 'llm, extractive or both (default: the config\'s answerer.type when --config sets it, else llm with --base-url, else extractive)' },
