@@ -66,11 +66,30 @@ Status parse_chunker_extras(const json& j, ChunkerConfig& c) {
   RAGWASM_TRY(opt_bool(j, p, "keepSeparator", keep_separator));
   if (auto it = j.find("context"); it != j.end()) {
     const std::string cp = "chunker.context";
-    RAGWASM_TRY(jsonr::expect_object(*it, cp, {"template", "summary", "separator", "headerPath"}));
+    RAGWASM_TRY(jsonr::expect_object(*it, cp, {"template", "summary", "separator", "headerPath", "llmSummary", "llmChunkContext"}));
     for (const char* key : {"template", "summary", "separator"}) {
       if (auto t = it->find(key); t != it->end() && !t->is_string()) return jsonr::type_error(jsonr::key_path(cp, key), "a string", *t);
     }
     RAGWASM_TRY(opt_bool(*it, cp, "headerPath", c.context_header_path));
+    // The LLM steps (run by Collection with its `llm` option): {prompt?: a prompt template object
+    // (checked by definePrompt in JS), maxTokens?}. The LLM summary fills the context's {summary}.
+    for (const char* key : {"llmSummary", "llmChunkContext"}) {
+      auto s = it->find(key);
+      if (s == it->end()) continue;
+      const std::string sp = jsonr::key_path(cp, key);
+      RAGWASM_TRY(jsonr::expect_object(*s, sp, {"prompt", "maxTokens"}));
+      if (auto t = s->find("prompt"); t != s->end() && !t->is_object()) return jsonr::type_error(jsonr::key_path(sp, "prompt"), "a prompt template object", *t);
+      std::size_t max_tokens = 0;
+      RAGWASM_TRY(opt_size(*s, sp, "maxTokens", max_tokens, 1, 100000));
+    }
+    if (it->contains("llmSummary")) {
+      if (it->contains("summary")) {
+        return make_error(ErrorCode::kInvalidArgument, cp + ".llmSummary: the LLM writes the summary; remove " + cp + ".summary");
+      }
+      if (auto t = it->find("template"); t != it->end() && t->get_ref<const std::string&>().find("{summary}") == std::string::npos) {
+        return make_error(ErrorCode::kInvalidArgument, cp + ".llmSummary: " + cp + ".template has no {summary} placeholder for it");
+      }
+    }
     c.has_context = true;
   }
   if (c.strategy == "semantic") {
@@ -312,7 +331,7 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   auto pj = jsonr::parse(text, "pipeline config");
   if (!pj.ok()) return pj.error();
   const json& j = pj.value();
-  RAGWASM_TRY(jsonr::expect_object(j, "", {"version", "chunker", "indexes", "retrieval", "rerank", "assembly", "answerer"}));
+  RAGWASM_TRY(jsonr::expect_object(j, "", {"version", "chunker", "indexes", "retrieval", "rerank", "assembly", "answerer", "judges"}));
   PipelineConfig c = default_config();
   if (auto it = j.find("version"); it != j.end()) {
     if (!it->is_number_integer() && !it->is_number_unsigned()) return jsonr::type_error("version", "the integer 1", *it);
@@ -422,6 +441,11 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     RAGWASM_TRY(opt_number(*it, p, "threshold", c.answerer.threshold, 0.0, 1.0));
     RAGWASM_TRY(opt_size(*it, p, "maxSentences", c.answerer.max_sentences, 1, 32));
   }
+  if (auto it = j.find("judges"); it != j.end()) {
+    RAGWASM_TRY(jsonr::expect_object(*it, "judges", {"triad"}));
+    RAGWASM_TRY(opt_bool(*it, "judges", "triad", c.judges.triad));
+    c.judges.set = true;
+  }
   return c;
 }
 
@@ -474,6 +498,7 @@ std::string to_json(const PipelineConfig& c) {
                     {"maxSentences", c.answerer.max_sentences}}},
   };
   if (!c.rerank.model.empty()) out["rerank"]["model"] = c.rerank.model;
+  if (c.judges.set) out["judges"] = {{"triad", c.judges.triad}};
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -24,7 +24,8 @@ struct ChunkerConfig {
   std::size_t chunk_overlap = 200;     // < chunk_size; default min(200, chunk_size / 5)
   std::string unit = "utf16";          // utf16 | codepoints | bytes | tokens
   std::string options_json = "{}";     // the whole "chunker" object, for chunk() in JS
-  // "context": {template, summary, separator, headerPath}: what chunk() puts before each chunk's text
+  // "context": {template, summary, separator, headerPath, llmSummary, llmChunkContext}: what chunk() (and the
+  // Collection's LLM steps) put before each chunk's text
   // in its indexText (the Collection indexes indexText in BM25 and the dense leg).
   bool has_context = false;
   bool context_header_path = false;  // the chunk's markdown header path ("A > B") as its chunk context
@@ -112,6 +113,12 @@ struct AnswererConfig {
   std::size_t max_sentences = 2;    // extractive units in an answer, 1..32
 };
 
+// "judges": which LLM judges the commands that answer (rag, experiment) run besides correctness.
+struct JudgesConfig {
+  bool set = false;    // the section was given (written back only then)
+  bool triad = false;  // RAG triad: context relevance, answer relevance, groundedness
+};
+
 struct PipelineConfig {
   int version = kConfigVersion;
   ChunkerConfig chunker;
@@ -121,6 +128,7 @@ struct PipelineConfig {
   RerankConfig rerank;
   AssemblyConfig assembly;
   AnswererConfig answerer;
+  JudgesConfig judges;
   // Old names read by parse_config, in the order met (not part of the config: to_json writes only
   // the new names, so parse_config(to_json(c)) has none).
   std::vector<Deprecation> deprecations;

@@ -518,3 +518,29 @@ test('doc chat: query clarification shows grounded readings as buttons, and a bu
     await new Promise((r) => server.close(r));
   }
 });
+
+test('doc chat: a loaded pipeline config re-indexes with its chunker; a malformed one names the JSON path and keeps the documents', async () => {
+  await withPage(async ({ page, url }) => {
+    await page.goto(`${url}web/demo/chat.html`);
+    assert.match(await waitState(page, ['done']), /^ready/);
+    await page.click('#sample');
+    await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+    const before = Number(await page.getAttribute('#collection', 'data-chunks'));
+    const file = (name, body) => ({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
+    await page.click('#config-settings summary');
+    await page.setInputFiles('#config-file', file('small.json', JSON.stringify({ chunker: { strategy: 'recursive', chunkSize: 200, chunkOverlap: 0 }, indexes: { bm25: {} } })));
+    await page.waitForFunction(() => /^using small\.json|not used/.test(document.getElementById('config-status').textContent), null, { timeout: 60000 });
+    assert.match(await page.textContent('#config-status'), /^using small\.json: 26 documents, \d+ chunks/);
+    const after = Number(await page.getAttribute('#collection', 'data-chunks'));
+    assert.ok(after > before, `a 200-character chunker gives more chunks (${after}) than the preset (${before})`);
+    const answered = await ask(page, QUESTION);
+    assert.match(answered.answer, /22 days/, answered.answer);
+    // Malformed: the library's error names the JSON path; the indexed documents and chunks stay.
+    await page.setInputFiles('#config-file', file('bad.json', JSON.stringify({ retrieval: { fusion: { weights: [1, 'x'] } } })));
+    await page.waitForFunction(() => /bad\.json not used/.test(document.getElementById('config-status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#config-status'), /retrieval\.fusion\.weights\[1\]/);
+    assert.equal(Number(await page.getAttribute('#collection', 'data-chunks')), after);
+    assert.equal(await page.$$eval('#doclist li', (li) => li.length), 26);
+    assert.match((await ask(page, QUESTION)).answer, /22 days/);
+  });
+});

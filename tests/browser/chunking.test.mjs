@@ -181,3 +181,29 @@ test('chunking playground: shared SEC text picked from the example list gives th
     assert.deepEqual(consoleErrors, []);
   });
 });
+
+test('chunking playground: a pipeline config file sets configuration A; a malformed one names the JSON path and changes nothing', async () => {
+  await init();
+  await withPage(async ({ page, url, consoleErrors }) => {
+    await page.goto(`${url}web/demo/chunking.html`);
+    await waitDone(page);
+    const doc = corpus.documents.find((d) => d.id === 'leave-policy');
+    const A = { strategy: 'recursive', chunkSize: 400, chunkOverlap: 80, unit: 'utf16', strict: false };
+    const B = { strategy: 'markdown-header', chunkSize: 1000, chunkOverlap: 0, unit: 'utf16', splitLevels: 3 };
+    const fromConfig = { strategy: 'fixed', chunkSize: 150, chunkOverlap: 0, unit: 'utf16' };
+    const want = [chunk(doc, fromConfig).length, chunk(doc, B).length];
+    assert.notEqual(want[0], chunk(doc, A).length);
+    const file = (name, body) => ({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
+    await page.setInputFiles('#config-file', file('fixed.json', JSON.stringify({ chunker: { strategy: 'fixed', chunkSize: 150, chunkOverlap: 0 }, indexes: { bm25: {} } })));
+    await page.waitForFunction((n) => /configuration A from fixed\.json/.test(document.getElementById('config-status').textContent)
+      && document.querySelector('[data-stat=count]')?.textContent === String(n) && document.getElementById('status').dataset.state === 'done', want[0], { timeout: 45000 });
+    assert.deepEqual(await counts(page), want);
+    // A malformed config: the library's error names the JSON path; configuration A and the counts stay.
+    await page.setInputFiles('#config-file', file('bad.json', JSON.stringify({ chunker: { strategy: 'fixed', chunkSize: 150, chunkOverlap: 400 } })));
+    await page.waitForFunction(() => /bad\.json not used/.test(document.getElementById('config-status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#config-status'), /chunker\.chunkOverlap: expected less than chunker\.chunkSize/);
+    assert.equal(await page.inputValue('#a-chunkSize'), '150');
+    assert.deepEqual(await counts(page), want);
+    assert.deepEqual(consoleErrors, []);
+  });
+});

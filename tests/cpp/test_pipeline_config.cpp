@@ -244,6 +244,38 @@ TEST_CASE("#14 chunker context options are validated and kept", "[unit]") {
   REQUIRE(error_of(R"({"chunker": {"sizeIncludesContext": 1}})").find("chunker.sizeIncludesContext") != std::string::npos);
 }
 
+TEST_CASE("#16 chunker context LLM steps are validated with their JSON paths and kept", "[unit]") {
+  auto c = parse_config(R"({"chunker": {"context": {"template": "{title}: {summary}", "llmSummary": {"maxTokens": 80},
+                            "llmChunkContext": {"prompt": {"id": "p"}}}}})");
+  REQUIRE(c.ok());
+  const std::string j = to_json(c.value());
+  REQUIRE(j.find(R"("llmSummary":{"maxTokens":80})") != std::string::npos);
+  REQUIRE(j.find(R"("llmChunkContext":{"prompt":{"id":"p"}})") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  REQUIRE(error_of(R"({"chunker": {"context": {"llmSummary": true}}})") == "ragwasm: chunker.context.llmSummary: expected an object, got true");
+  REQUIRE(error_of(R"({"chunker": {"context": {"llmSummary": {"maxTokens": 0}}}})").find("chunker.context.llmSummary.maxTokens: expected an integer") !=
+          std::string::npos);
+  REQUIRE(error_of(R"({"chunker": {"context": {"llmChunkContext": {"prompt": "x"}}}})") ==
+          "ragwasm: chunker.context.llmChunkContext.prompt: expected a prompt template object, got \"x\"");
+  REQUIRE(error_of(R"({"chunker": {"context": {"llmChunkContext": {"model": "x"}}}})").find("chunker.context.llmChunkContext.model: unknown key") !=
+          std::string::npos);
+  REQUIRE(error_of(R"({"chunker": {"context": {"summary": "s", "llmSummary": {}}}})").find("chunker.context.llmSummary: the LLM writes the summary") !=
+          std::string::npos);
+  REQUIRE(error_of(R"({"chunker": {"context": {"template": "{title}", "llmSummary": {}}}})").find("has no {summary} placeholder") != std::string::npos);
+}
+
+TEST_CASE("#16 the judges section: triad, kept only when given", "[unit]") {
+  auto c = parse_config(R"({"judges": {"triad": true}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().judges.triad);
+  const std::string j = to_json(c.value());
+  REQUIRE(j.find(R"("judges":{"triad":true})") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  REQUIRE(to_json(parse_config("{}").value()).find("judges") == std::string::npos);
+  REQUIRE(error_of(R"({"judges": {"triad": 1}})").find("judges.triad") != std::string::npos);
+  REQUIRE(error_of(R"({"judges": {"faithfulness": true}})").find("judges.faithfulness: unknown key") != std::string::npos);
+}
+
 TEST_CASE("#13 a one-retriever config needs no fusion weights", "[unit]") {
   for (const char* src : {R"({"indexes": {"bm25": {}}})", R"({"indexes": {"dense": {}}})",
                           R"({"indexes": {"bm25": {}, "dense": {}}, "retrieval": {"retrievers": ["dense"]}})",

@@ -295,3 +295,25 @@ test('#16 experiment cells that differ only in rerank share a collection but eac
   }
   assert.ok(differs > 0, 'the rerank section changed no ranking');
 });
+
+test('#16 eval --config with chunker.context.llmSummary runs it through --context-url; without it the key is named', async () => {
+  const { dir, beir } = folders();
+  try {
+    const cfg = join(dir, 'summary.json');
+    writeFileSync(cfg, JSON.stringify({ chunker: { strategy: 'recursive', chunkSize: 300, context: { llmSummary: { maxTokens: 30 } } }, indexes: { bm25: {} } }));
+    let r = await cli('eval', '--dataset', beir, '--config', cfg, '--json');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /chunker\.context\.llmSummary: the config asks for an LLM step: give its endpoint with --context-url/);
+    double.reset();
+    double.always(() => ({ json: openaiJson('[scripted] summary') }));
+    r = await cli('eval', '--dataset', beir, '--config', cfg, '--context-url', `${double.origin}/v1`, '--json');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(double.requests.length, DOCS.length);  // one summary per document
+    assert.ok(double.requests.every((q) => q.body.max_tokens === 30));
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.chunkContextCalls, DOCS.length);
+    assert.match(out.chunker, /\+ llmSummary/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -13,7 +13,7 @@ import { Collection, init, parsePipelineConfig, RagwasmError } from '../../web/s
 import { experimentReportHtml, parseExperimentGrid, planExperiment, runExperiment } from '../../web/src/llm.js';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { captureIo, repoRoot, requireStaticModel } from './helpers.mjs';
-import { openaiJson, ProtocolTestDouble } from './llm-protocol-double.mjs';
+import { openaiJson, ProtocolTestDouble, triadScript as scriptedTriad } from './llm-protocol-double.mjs';
 
 let double;
 before(async () => { await init(); double = await ProtocolTestDouble.start(); });
@@ -297,4 +297,58 @@ test('#16 every chunker strategy runs from a grid, semantic and a dense leg with
   assert.deepEqual(r.cells.map((c) => [c.name, c.status, c.questions]), [['semantic', 'ok', 5], ['sentence', 'ok', 5], ['hybrid', 'ok', 5]]);
   for (const c of r.cells) assert.ok(c.retrieval.recall[1] > 0, `${c.name}: no evidence found at rank 1`);
   assert.equal(r.cells[0].answers, null);  // answerer none: retrieval only
+});
+
+// #16 LLM context steps and the RAG triad. Judge replies are scripted by prompt: every passage grades 2 (context
+// relevance 2/3), every answer 1 (answer relevance 1/3), every claim 3 (groundedness 1): the means the script implies.
+const triadScript = scriptedTriad((user) => `Summary: zanzibarite ${user.includes('Leave Policy') ? 'leave' : 'other'} notes.`);
+
+test('#16 chunker.context.llmSummary in a grid: answer.context writes it, the reply cache makes a re-run free', async () => {
+  const base = { ...BASE, chunker: { ...BASE.chunker, context: { llmSummary: { maxTokens: 40 } } }, answerer: { type: 'extractive' } };
+  expectPathError({ base }, 'answer.context: cell "base" sets chunker.context.llmSummary: give the endpoint that writes it (same fields as a model)');
+  double.reset();
+  double.always(triadScript);
+  const { ResponseCache } = await import('../../web/src/llm.js');
+  const cache = new ResponseCache();
+  const grid = { base, answer: { context: endpoint('ctx') } };
+  const plan = await planExperiment(grid, dataset);
+  assert.equal(plan.llmCalls, DOCS.length);  // one summary per document
+  const first = await runExperiment(grid, dataset, { cache });
+  assert.equal(double.requests.length, DOCS.length);
+  assert.ok(double.requests.every((r) => r.body.max_tokens === 40));
+  assert.deepEqual(first.cells[0].indexLlm, { calls: DOCS.length, cachedCalls: 0, cost: first.cells[0].indexLlm.cost });
+  assert.ok(first.cells[0].indexLlm.cost > 0);
+  const again = await runExperiment(grid, dataset, { cache });
+  assert.equal(double.requests.length, DOCS.length);  // nothing sent again
+  assert.equal(again.cells[0].indexLlm.calls, 0);
+  assert.equal(again.cells[0].indexLlm.cachedCalls, DOCS.length);
+  // The summary reached BM25: a word only in the scripted summaries finds chunks.
+  const col = await Collection.create(base, { llm: (await import('../../web/src/llm.js')).createLlmClient({ provider: 'openai', baseUrl: `${double.origin}/v1`, model: 'ctx', cache }) });
+  await col.add(DOCS);
+  assert.equal(double.requests.length, DOCS.length);
+  assert.ok((await col.search('zanzibarite', { k: 3 })).length > 0);
+  col.dispose();
+});
+
+test('#16 judges.triad in a grid: per-question triad scores, means with CIs in the summary and the markdown', async () => {
+  double.reset();
+  double.always(triadScript);
+  const base = { ...BASE, answerer: { type: 'extractive' }, judges: { triad: true } };
+  expectPathError({ base }, 'answer.judge: cell "base" sets judges.triad: give the judge endpoint (same fields as a model)');
+  const grid = { base, answer: { judge: endpoint('judge') } };
+  const records = [];
+  const r = await runExperiment(grid, dataset, { onRecord: (x) => records.push(x) });
+  const a = r.cells[0].answers;
+  assert.ok(Math.abs(a.contextRelevance.mean - 2 / 3) < 1e-12);
+  assert.ok(Math.abs(a.answerRelevance.mean - 1 / 3) < 1e-12);
+  assert.equal(a.groundedness.mean, 1);
+  assert.equal(a.answerRelevance.n, QUESTIONS.length);  // every answered question, unanswerable ones too
+  assert.equal(records.length, QUESTIONS.length);
+  assert.ok(records.every((x) => x.scores.answerRelevance === 1 / 3));
+  const md = (await import('../../web/src/llm.js')).experimentMarkdown(r);
+  assert.match(md, /RAG triad/);
+  assert.match(md, /\| base \| 0\.667 \[0\.667, 0\.667\] \| 0\.333 \[0\.333, 0\.333\] \| 1\.000/);
+  const html = experimentReportHtml(r, records);
+  assert.match(html, /RAG triad/);
+  assert.match(html, /triad CR \/ AR \/ G/);
 });

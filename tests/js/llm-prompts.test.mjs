@@ -14,6 +14,7 @@ const inputs = {
   answer_grounded: { question: 'When was Acme founded?', passages },
   metadata_extract: { document: 'ACME CORP\nFORM 10-Q\nFor the quarter ended March 31, 2023\n...', keys: 'company, date, form type, key figures, sections' },
   chunk_context: { document: 'ACME CORP ANNUAL REPORT 2023\n1. Business\n...\n7. Results\nRevenue rose 12%.', chunk: 'Revenue rose 12%.' },
+  document_summary: { title: 'ACME CORP ANNUAL REPORT 2023', document: 'ACME CORP ANNUAL REPORT 2023\n1. Business\nAcme makes rotor blades in Oslo.\n7. Results\nRevenue rose 12%.' },
   query_rewrite: { question: 'and in 2023?', history: 'user: What was Acme revenue in 2022?\nassistant: $3.7 billion [1].' },
   judge_context_relevance: { question: 'When was Acme founded?', passage: 'Acme Corp was founded in 1998 in Oslo.', examples: '' },
   judge_groundedness: { context: passages, claims: formatClaims(['Acme was founded in 1998.', 'Acme has 7 plants.']) },

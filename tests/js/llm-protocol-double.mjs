@@ -171,3 +171,24 @@ export async function rejectsWith(promise, code, secret) {
   }
   assert.fail(`expected a ${code} error`);
 }
+
+/**
+ * Scripted judge replies for the RAG triad, chosen by the prompt: every passage grades 2 (context
+ * relevance 2/3), every answer 1 (answer relevance 1/3), every claim 3 (groundedness 1); a document
+ * summary request gets `summary(userText)`, anything else a correctness of 80%.
+ */
+export function triadScript(summary = () => 'A zanzibarite summary.') {
+  return (req) => {
+    const system = req.body.messages[0].content;
+    const c = req.body.messages[1].content;
+    const user = typeof c === 'string' ? c : c.map((p) => p.text).join('\n');
+    if (/document summaries/.test(system)) return { json: openaiJson(summary(user)) };
+    if (/relevance assessor/.test(system)) return { json: openaiJson('Score: 2') };
+    if (/responds to the question/.test(system)) return { json: openaiJson('Score: 1') };
+    if (/supported by source passages/.test(system)) {
+      const n = (user.split('Claims:')[1].match(/^\[\d+\]/gm) ?? []).length;
+      return { json: openaiJson(Array.from({ length: n }, (_, i) => `[${i + 1}] Score: 3 | Evidence: none`).join('\n')) };
+    }
+    return { json: openaiJson('[scripted] Correctness: 80%') };
+  };
+}

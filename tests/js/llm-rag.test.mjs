@@ -3,13 +3,13 @@
 // printed correctness numbers are the script's, not a model's.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init } from '../../web/src/index.js';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { repoRoot } from './helpers.mjs';
-import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
+import { ProtocolTestDouble, openaiJson, triadScript as scriptedTriad } from './llm-protocol-double.mjs';
 
 const dataset = join(repoRoot, 'examples/corpus');
 let double;
@@ -66,4 +66,51 @@ test('bad rag arguments exit with 2', async () => {
   assert.equal(await main(['rag', '--answerer', 'llm'], io), 2);
   assert.equal(await main(['rag', '--k', 'x'], io), 2);  // --k 0 is the no-retrieval baseline (cli-config.test.mjs)
   assert.match(io.err, /--k/);
+});
+
+// #16: judge replies scripted by prompt: every passage grades 2, every answer 1, every claim 3, so the
+// triad means are 2/3, 1/3 and 1 (groundedness over the non-abstaining answers).
+const triadScript = scriptedTriad();
+
+test('#16 --judges triad reports context relevance, answer relevance and groundedness per question and as means with CIs', async (t) => {
+  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
+  double.reset();
+  double.always(triadScript);
+  const io = capture();
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-rag-'));
+  const code = await main(['rag', '--dataset', dataset, '--limit', '4', '--answerer', 'extractive', '--base-url', `${double.origin}/v1`,
+    '--judge-model', 'judge', '--judges', 'triad', '--out', join(dir, 'out.jsonl')], io);
+  assert.equal(code, 0, io.err);
+  assert.match(io.out, /### RAG triad \(LLM judge, 0-1; mean \[95% bootstrap CI\]\)/);
+  assert.match(io.out, /\| extractive \| 4 \| 0\.667 \[0\.667, 0\.667\] \| 0\.333 \[0\.333, 0\.333\] \| 1\.000/);
+  const rows = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(rows.length, 4);
+  for (const r of rows) {
+    assert.ok(Math.abs(r.contextRelevance - 2 / 3) < 1e-12);
+    assert.equal(r.answerRelevance, 1 / 3);
+    assert.ok(r.groundedness === 1 || r.groundedness === null);
+  }
+  // Without a judge endpoint the triad is refused, naming the key.
+  const io2 = capture();
+  assert.equal(await main(['rag', '--dataset', dataset, '--limit', '1', '--judges', 'triad'], io2), 2);
+  assert.match(io2.err, /judges\.triad/);
+});
+
+test('#16 rag runs the config\'s chunker.context.llmSummary through --base-url, one call per document', async (t) => {
+  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-rag-'));
+  const cfg = join(dir, 'cfg.json');
+  writeFileSync(cfg, JSON.stringify({ chunker: { strategy: 'recursive', chunkSize: 1000, context: { llmSummary: {} } }, indexes: { bm25: {} }, retrieval: { k: 3 } }));
+  const io0 = capture();
+  assert.equal(await main(['rag', '--dataset', dataset, '--limit', '1', '--config', cfg], io0), 2);
+  assert.match(io0.err, /chunker\.context\.llmSummary: the config asks for an LLM step/);
+  double.reset();
+  double.always(triadScript);
+  const io = capture();
+  const code = await main(['rag', '--dataset', dataset, '--limit', '2', '--answerer', 'extractive', '--config', cfg, '--base-url', `${double.origin}/v1`,
+    '--context-model', 'ctx'], io);
+  assert.equal(code, 0, io.err);
+  const docs = JSON.parse(readFileSync(join(dataset, 'manifest.json'), 'utf8')).length;
+  assert.match(io.out, new RegExp(`LLM context steps \\(chunker\\.context\\.llmSummary\\): ${docs} calls to ctx`));
+  assert.equal(double.requests.filter((r) => r.body.model === 'ctx').length, docs);
 });

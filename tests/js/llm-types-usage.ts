@@ -95,3 +95,19 @@ export async function experimentUsage(): Promise<string> {
   void f1; void names; void plan.llmCalls;
   return experimentMarkdown(r) + experimentReportHtml(r, records, { title: 't' });
 }
+
+// #16: the pipeline config's LLM context steps and the RAG triad.
+import { judgeRagTriad, summarizeDocument } from '../../web/src/llm.js';
+import { Collection as CollectionClass, llmContextSteps } from '../../web/src/index.js';
+export async function contextStepsUsage(): Promise<number | null> {
+  const client = createLlmClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' });
+  const config = { chunker: { context: { llmSummary: { maxTokens: 80 }, llmChunkContext: {} } }, indexes: { bm25: {} }, judges: { triad: true } };
+  const steps: Array<{ key: 'llmSummary' | 'llmChunkContext'; path: string }> = llmContextSteps(config);
+  void steps;
+  const col = await CollectionClass.create(config, { llm: client });
+  col.dispose();
+  const s: string = (await summarizeDocument(client, 'text', { title: 't', maxTokens: 100 })).summary;
+  void s;
+  const t = await judgeRagTriad(client, { question: 'q', answer: 'a', passages: [{ id: 'c1', text: 'p' }] });
+  return t.groundedness ?? t.contextRelevance ?? t.answerRelevance;
+}

@@ -3,7 +3,7 @@
 // every answer from the library's ask() (the same call as `ragwasm ask`). Nothing here touches the
 // network except this site's own files (the WASM module, the static model) and, only when the user
 // configured one, the LLM endpoint.
-import { ask, Collection, createStaticEmbedder, init, loadBytes, PRESETS, removeBytes, storageBackend } from '../src/index.js';
+import { ask, Collection, createStaticEmbedder, init, loadBytes, parsePipelineConfig, PRESETS, removeBytes, storageBackend } from '../src/index.js';
 import { createLlmClient, RequestLedger } from '../src/llm.js';
 
 const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
@@ -17,12 +17,38 @@ let denseError = null;
 let startup = null;
 let controller = null;   // aborts the running add / ask
 let chunkedDocs = 0;     // documents chunked by this worker (0 after loading a saved collection)
+let config = null;       // a pipeline config the user loaded (null: the doc-chat preset)
 const ledger = new RequestLedger();  // every LLM request made from this worker
 
 const post = (m) => self.postMessage(m);
 
+// The config's Collection: the embedder goes with a dense index or the semantic chunker.
+function fromConfig(cfg) {
+  return Collection.create(cfg, embedder && (cfg.indexes.dense || cfg.chunker.strategy === 'semantic') ? { embedder } : {});
+}
+
 async function newCollection() {
+  if (config) return fromConfig(config);
   return embedder ? Collection.create(PRESETS.docChat, { embedder }) : Collection.create(PRESETS.docChatBm25);
+}
+
+/** Uses a pipeline config (JSON text): validated by the library, then every document indexed again; the open collection is replaced only on success. */
+async function useConfig(id, text, docs) {
+  const next = parsePipelineConfig(text);  // RagwasmError naming the JSON path
+  const fresh = await fromConfig(next);
+  try {
+    if (docs.length) {
+      await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
+        signal: controller.signal, onProgress: (done, total) => post({ type: 'progress', id, phase: 'indexing with the config', done, total }) });
+    }
+  } catch (e) {
+    fresh.dispose();
+    throw e;
+  }
+  col.dispose();
+  col = fresh;
+  config = next;
+  chunkedDocs = docs.length;
 }
 
 // The static model download starts with the worker, in parallel with the WASM module's compile.
@@ -48,6 +74,10 @@ async function start() {
 }
 
 function features() {
+  if (config && col) {
+    const both = !!(col.config.indexes.bm25 && col.config.indexes.dense);
+    return { bm25: !!col.config.indexes.bm25, dense: !!col.config.indexes.dense, denseLabel, denseError, fusion: both ? `${col.config.retrieval.fusion.mode} fusion` : 'none' };
+  }
   return { bm25: true, dense: !!embedder, denseLabel, denseError, fusion: embedder ? 'safe hybrid (leg check)' : 'none' };
 }
 
@@ -141,6 +171,10 @@ self.onmessage = async ({ data }) => {
         post({ type: 'indexed', id, ...summary(), ...r, backend: await storageBackend().catch(() => null) });
         break;
       }
+      case 'config':
+        await useConfig(id, data.text, data.docs);
+        post({ type: 'indexed', id, ...summary(), ...(await trySave()) });
+        break;
       case 'onnx':
         await useOnnx(id, data);
         post({ type: 'indexed', id, ...summary(), ...(data.save === false ? {} : await trySave()) });

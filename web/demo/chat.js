@@ -308,6 +308,54 @@ async function restore(verb = 'restored') {
   }
 }
 
+// ---------- pipeline config ----------
+// The library validates the config (parsePipelineConfig, errors naming the JSON path) and builds the
+// Collection from it in the worker; a config it refuses changes nothing that is indexed.
+async function useConfig(text, source) {
+  const started = epoch;
+  showProgress(true);
+  setStatus($('config-status'), `indexing again with ${source}…`, 'busy');
+  try {
+    const list = [...docs.values()];
+    const r = await call({ type: 'config', text, docs: list.map((d) => ({ id: d.id, name: d.name, title: documentTitle(d.text, d.name), text: d.text })) }, onProgress);
+    lastSummary = r;
+    features = r.features;
+    renderDocs(r);
+    setStatus($('config-status'), `using ${source}: ${r.documents} documents, ${r.chunks} chunks`, 'ok');
+    setStatus(status, `ready: ${r.documents} documents, ${r.chunks} chunks indexed in this page (config ${source})`, 'ok');
+    status.dataset.state = 'done';
+  } catch (e) {
+    if (e.code !== 'ABORTED') setStatus($('config-status'), `${source} not used: ${errorText(e)}. The indexed documents are unchanged.`, 'err');
+  } finally {
+    if (started === epoch) showProgress(false);
+  }
+}
+
+$('config-file').addEventListener('change', async () => {
+  const f = $('config-file').files[0];
+  if (!f) return;
+  await useConfig(await f.text(), f.name);
+  $('config-file').value = '';
+});
+
+// ?config=URL: a config file of this site, loaded after the saved documents are restored.
+async function configFromAddress() {
+  const v = new URLSearchParams(location.search).get('config');
+  if (!v) return;
+  const u = new URL(v, location.href);
+  if (u.origin !== location.origin) {
+    setStatus($('config-status'), `?config=${v} not used: only a file of this site (${location.origin}) is read.`, 'err');
+    return;
+  }
+  $('config-settings').open = true;
+  const r = await fetch(u);
+  if (!r.ok) {
+    setStatus($('config-status'), `?config=${v} not used: HTTP ${r.status}.`, 'err');
+    return;
+  }
+  await useConfig(await r.text(), u.pathname.split('/').pop());
+}
+
 $('use-onnx').addEventListener('click', async () => {
   const started = epoch;
   showProgress(true);
@@ -557,6 +605,7 @@ try {
   $('version').textContent = `v${info.version} (${info.build} build)`;
   if (!features.bm25 && !features.dense) throw Object.assign(new Error(`this build has no retriever (${features.denseError ?? 'no BM25 or dense module'})`), { code: 'UNSUPPORTED_ENVIRONMENT' });
   await restore();
+  await configFromAddress();
   performance.mark('chat:ready');
 } catch (e) {
   setStatus(status, `Could not start: ${errorText(e)}`, 'err');

@@ -1,7 +1,7 @@
 // Module Worker of the chunking playground: chunks a document with each configuration
 // (compareChunkings), and for sample-corpus documents with labelled questions, chunks the whole
 // corpus, indexes the chunks with BM25 and measures evidence recall@k (evaluateEvidence).
-import { init, compareChunkings, chunkAsync, createStaticEmbedder, metrics } from '../src/index.js';
+import { init, compareChunkings, chunkAsync, createStaticEmbedder, metrics, parsePipelineConfig } from '../src/index.js';
 
 const { evaluateEvidence } = metrics;
 
@@ -74,6 +74,8 @@ self.onmessage = async ({ data }) => {
     const t0 = performance.now();
     const loaded = await init();
     if (data.type === 'hello') { self.postMessage({ type: 'ready', id, version: loaded.version, build: loaded.build }); return; }
+    // A pipeline config: validated by the library (errors name the JSON path); its normalized chunker section.
+    if (data.type === 'config') { self.postMessage({ type: 'config', id, chunker: parsePipelineConfig(data.text).chunker }); return; }
     progress(id, 'chunking', 0, 1);
     const configs0 = await withEmbedders(data.configs);
     const results = await compareChunkings(data.doc, configs0);

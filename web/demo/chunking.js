@@ -122,8 +122,10 @@ function onWorkerMessage({ data }) {
     $('version').textContent = `v${data.version} (${data.build} build)`;
     setStatus(status, 'ready', 'ok');
     if (doc) run();
+    if (!configChecked) { configChecked = true; configFromAddress(); }
     return;
   }
+  if (data.id === configRequest) { configLoaded(data); return; }
   if (data.id !== running) return;  // a cancelled run
   if (data.type === 'progress') {
     $('progress').max = data.total || 1;
@@ -151,6 +153,60 @@ function finish(text, state) {
   setStatus(status, text, state);
   status.dataset.state = state === 'ok' ? 'done' : state;
   if (pending) run();
+}
+
+// ---------- pipeline config ----------
+// A pipeline config file (?config=URL of this site, or "Load config into A"): the library validates it
+// in the worker (parsePipelineConfig: errors name the JSON path) and its chunker section fills form A.
+let configRequest = null;
+let configChecked = false;
+let configSource = '';
+function loadConfig(text, source) {
+  configRequest = ++seq;
+  configSource = source;
+  worker.postMessage({ type: 'config', id: configRequest, text });
+}
+
+const FORM_KEYS = ['strategy', 'chunkSize', 'chunkOverlap', 'unit', 'overlapSentences', 'splitLevels', 'strict', 'breakpointAmount'];
+function configLoaded(data) {
+  configRequest = null;
+  const el = $('config-status');
+  el.hidden = false;
+  if (data.type === 'error') {
+    setStatus(el, `${configSource} not used: ${data.error.code}: ${data.error.message}. Configuration A is unchanged.`, 'err');
+    return;
+  }
+  const c = data.chunker;
+  for (const k of FORM_KEYS) {
+    if (c[k] === undefined) continue;
+    const input = $(`a-${k}`);
+    if (input.type === 'checkbox') input.checked = !!c[k];
+    else input.value = String(c[k]);
+  }
+  syncForm('a');
+  const shown = new Set([...FORM_KEYS, 'invalidUtf8']);
+  const other = Object.keys(c).filter((k) => !shown.has(k));
+  setStatus(el, `configuration A from ${configSource}: ${c.strategy}, chunk size ${c.chunkSize}${other.length ? ` (not shown on this page: ${other.join(', ')})` : ''}`, 'ok');
+  run();
+}
+
+$('config-file').addEventListener('change', async () => {
+  const f = $('config-file').files[0];
+  if (!f) return;
+  loadConfig(await f.text(), f.name);
+  $('config-file').value = '';
+});
+
+async function configFromAddress() {
+  const v = new URLSearchParams(location.search).get('config');
+  if (!v) return;
+  const u = new URL(v, location.href);
+  const el = $('config-status');
+  el.hidden = false;
+  if (u.origin !== location.origin) { setStatus(el, `?config=${v} not used: only a file of this site (${location.origin}) is read.`, 'err'); return; }
+  const r = await fetch(u);
+  if (!r.ok) { setStatus(el, `?config=${v} not used: HTTP ${r.status}.`, 'err'); return; }
+  loadConfig(await r.text(), u.pathname.split('/').pop());
 }
 
 $('run').addEventListener('click', run);

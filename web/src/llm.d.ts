@@ -144,6 +144,11 @@ export class LlmClient {
     inputTokens: number; outputTokens: number; cost: number; unpricedCalls: number };
   setApiKey(key: string | null): void;
   complete(request: CompletionRequest, options?: CallOptions): Promise<CompletionResult>;
+  /** chunker.context.llmSummary for Collection.create(config, {llm: client}): the document's summary (summarizeDocument). */
+  documentSummary(document: { id: string; title?: string; text: string }, options?: { prompt?: object; maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+  /** chunker.context.llmChunkContext for Collection.create(config, {llm: client}): one context note per chunk (contextualizeChunks). */
+  chunkContexts(document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[],
+    options?: { prompt?: object; maxTokens?: number; signal?: AbortSignal }): Promise<string[]>;
   stream(request: CompletionRequest, options?: { signal?: AbortSignal }): AsyncGenerator<StreamEvent>;
   toJSON(): { provider: Provider; baseUrl: string; model: string; hasApiKey: boolean };
 }
@@ -272,6 +277,11 @@ export interface GroundednessResult {
 export function judgeGroundedness(client: LlmClient, input: { answer: string; contexts: Array<{ id?: string; text: string }> },
   options?: { claims?: string[] | 'sentences' | 'llm'; question?: string; temperature?: number; maxTokens?: number; prompt?: PromptTemplate;
     signal?: AbortSignal }): Promise<GroundednessResult>;
+/** The RAG triad of one answer, each in [0, 1] (null: not scored): mean context relevance of the passages / 3,
+ *  answer relevance / 3, groundedness. One judge call per passage + 2. */
+export function judgeRagTriad(client: LlmClient, input: { question: string; answer: string; passages: Array<{ id?: string; text: string }> },
+  options?: { signal?: AbortSignal }): Promise<{ contextRelevance: number | null; answerRelevance: number | null; groundedness: number | null;
+    passageScores: Array<number | null>; cost: number | null }>;
 /** Numbered or bulleted lines of a reply ("1. x", "- y"); [] for NONE. */
 export function parseListReply(reply: string): string[];
 export function stripCitations(text: string): string;
@@ -309,6 +319,9 @@ export function extractMetadata(client: LlmClient, document: string,
 export function contextualizeChunks(client: LlmClient, document: string, chunks: string[],
   options?: { signal?: AbortSignal; maxTokens?: number; prompt?: PromptTemplate }):
   Promise<Array<{ chunk: string; context: string; text: string; usage: Usage; cost: number | null }>>;
+/** A 2-4 sentence summary of a whole document (prompt 'document_summary'), the document context of chunker.context.llmSummary. */
+export function summarizeDocument(client: LlmClient, document: string, options?: { title?: string; maxTokens?: number; prompt?: PromptTemplate; signal?: AbortSignal }):
+  Promise<{ summary: string; usage: object; cost: number | null }>;
 /** Collection.add's chunkContexts from an LLM (contextualizeChunks per document); stats counts calls and cost. */
 export function llmChunkContexts(client: LlmClient, options?: { maxTokens?: number; prompt?: PromptTemplate; signal?: AbortSignal }):
   ((document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => Promise<string[]>) & { stats: { documents: number; chunks: number; cost: number | null } };

@@ -8,9 +8,9 @@ export { PriceTable } from './llm/cost.js';
 export { parseSse } from './llm/sse.js';
 export { PROMPT_IDS, loadPrompt, definePrompt, renderPrompt, formatPassages, formatClaims } from './llm/prompts.js';
 export { parseJudgeScore, parseClaimScores, parseKeyValues, isAbstention, aggregateScores } from './llm/parse.js';
-export { judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, judgeGroundedness, stripCitations, splitClaims, parseListReply, JUDGES } from './llm/judges.js';
+export { judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, judgeGroundedness, judgeRagTriad, stripCitations, splitClaims, parseListReply, JUDGES } from './llm/judges.js';
 export { generateAnswer, extractiveAnswer, extractCitations } from './llm/answer.js';
-export { extractMetadata, contextualizeChunks, llmChunkContexts, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
+export { extractMetadata, contextualizeChunks, llmChunkContexts, summarizeDocument, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
 export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';
 export { createLlmReranker } from './retrieve/rerank.js';
 // Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).

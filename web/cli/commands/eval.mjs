@@ -2,7 +2,7 @@
 // Chunk hits are mapped to documents by their best chunk score (qrels are document-level), then the
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
 import { writeFileSync } from 'node:fs';
-import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, metrics } from '../../src/index.js';
+import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, llmContextSteps, metrics } from '../../src/index.js';
 import { createLlmClient, llmChunkContexts } from '../../src/llm.js';
 import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
@@ -94,7 +94,7 @@ export function runEval(o) {
  * as {id, title, text}: the config's fields and chunk context decide where the title goes), reranks
  * when its rerank section is on (o.reranker), maps chunk hits to documents by their best chunk.
  * A query the config cannot search (e.g. only stopwords with a BM25 leg) gets an empty ranking (scores 0).
- * @param {{dataset: string, config: object, chunker?: string, embedder?: object, reranker?: Function, chunkContexts?: Function, split?: string, k?: number,
+ * @param {{dataset: string, config: object, chunker?: string, embedder?: object, reranker?: Function, chunkContexts?: Function, llm?: object, split?: string, k?: number,
  *   chunkK?: number, measures?: string[], maxQueries?: number, hits?: (queryId: string, hits: object[]) => void}} o
  *   hits: called with each query's chunk hits (the first retrieval.k), e.g. to compare commands
  */
@@ -106,7 +106,9 @@ export async function runPipelineEval(o) {
   const overrides = o.chunker === undefined ? [] : CONFIG_FLAGS.chunker.paths(o.chunker).map(([path, value]) => ({ path, value, source: '--chunker' }));
   const cfg = applyConfigOverrides(o.config, overrides).config;
   const t1 = performance.now();
-  const col = await Collection.create(cfg, o.embedder ? { embedder: o.embedder } : {});
+  const copts = o.embedder ? { embedder: o.embedder } : {};
+  if (o.llm) copts.llm = o.llm;  // the config's LLM context steps (chunker.context.llmSummary / llmChunkContext)
+  const col = await Collection.create(cfg, copts);
   let result;
   let t2;
   let t3;
@@ -146,8 +148,9 @@ export async function runPipelineEval(o) {
     dataset: o.dataset,
     retriever: (col.config.retrieval.retrievers.length > 1 ? `hybrid (${f.mode} ${f.normalization} ${f.weights.join('/')}${legNote})` : col.config.retrieval.retrievers[0]) + rr,
     legCheck: leg ?? null,
-    chunker: (ch.chunkSize >= 100000000 ? 'none' : `${ch.strategy}:${ch.chunkSize}/${ch.chunkOverlap}`) + (o.chunkContexts ? ' + LLM chunk context' : ''),
-    chunkContextCalls: o.chunkContexts ? o.chunkContexts.stats.chunks : 0,
+    chunker: (ch.chunkSize >= 100000000 ? 'none' : `${ch.strategy}:${ch.chunkSize}/${ch.chunkOverlap}`) + (o.chunkContexts ? ' + LLM chunk context' : '')
+      + llmContextSteps(cfg).map((st) => ` + ${st.key}`).join(''),
+    chunkContextCalls: o.chunkContexts ? o.chunkContexts.stats.chunks : (o.llm?.stats?.calls ?? 0),
     documents: data.corpus.length,
     chunks,
     numQueries: result.numQueries,
@@ -256,6 +259,8 @@ export default {
         config = commandConfig(values, CONFIG_FLAG_NAMES, { base: EVAL_BASE_CONFIG, stderr: io.stderr, command: 'ragwasm eval' }).config;
         embedder = await embedderFor(config, values.model);
         rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'] });
+        const step = llmContextSteps(config)[0];
+        if (step && values['context-url'] === undefined) throw new UsageError(`${step.path}: the config asks for an LLM step: give its endpoint with --context-url (and --context-model)`);
       }
     } catch (e) {
       embedder?.dispose();
@@ -283,10 +288,15 @@ export default {
       if (values.engine !== undefined) {
         r = await runEngineEval({ ...o, engine: values.engine, schema: values.schema, retriever: values.retriever, model: values.model });
       } else if (config) {
-        const chunkContexts = values['context-url'] === undefined ? undefined : llmChunkContexts(createLlmClient({
+        const contextClient = values['context-url'] === undefined ? undefined : createLlmClient({
           provider: 'openai', baseUrl: values['context-url'], model: values['context-model'],
-          apiKey: values['context-api-key-env'] ? process.env[values['context-api-key-env']] || undefined : undefined }));
-        r = await runPipelineEval({ ...o, chunker: undefined, config, embedder, reranker: rerank?.reranker, chunkContexts,
+          apiKey: values['context-api-key-env'] ? process.env[values['context-api-key-env']] || undefined : undefined });
+        // A config with LLM context steps (chunker.context.llmSummary / llmChunkContext) runs them through
+        // --context-url; without such keys --context-url is the chunk-context step (llmChunkContexts).
+        const steps = llmContextSteps(config);
+        const llm = steps.length > 0 ? contextClient : undefined;
+        const chunkContexts = steps.length === 0 && contextClient ? llmChunkContexts(contextClient) : undefined;
+        r = await runPipelineEval({ ...o, chunker: undefined, config, embedder, reranker: rerank?.reranker, chunkContexts, llm,
           hits: values.hits ? (queryId, hits) => hitLines.push(JSON.stringify({ queryId, hits: hits.map((h) => (h.rerankScore === undefined
           ? { id: h.id, docId: h.docId, score: h.score } : { id: h.id, docId: h.docId, score: h.score, rerankScore: h.rerankScore })) })) : undefined });
       } else {

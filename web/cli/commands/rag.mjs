@@ -4,14 +4,14 @@
 // reference document, latency and cost. Configurations = answerer x model x answer prompt.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Collection, metrics } from '../../src/index.js';
-import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, PriceTable, RequestLedger } from '../../src/llm.js';
+import { Collection, llmContextSteps, metrics } from '../../src/index.js';
+import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, judgeRagTriad, PriceTable, RequestLedger } from '../../src/llm.js';
 import { commandConfig, configOptions, configReranker } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
 
 // The flags of rag that are pipeline-config paths (web/cli/lib/config.mjs).
-const CONFIG_FLAG_NAMES = ['chunker', 'chunk-size', 'k', 'retriever', 'rerank-model'];
+const CONFIG_FLAG_NAMES = ['chunker', 'chunk-size', 'k', 'retriever', 'rerank-model', 'judges'];
 // rag's own config when no --config is given: recursive chunks of 1000 characters, BM25 (title + text), k 5.
 export const RAG_BASE_CONFIG = Object.freeze({ chunker: { strategy: 'recursive', chunkSize: 1000 }, indexes: { bm25: {} }, retrieval: { k: 5 } });
 // Hits searched per question: deep enough for the rank of the reference document (as ragwasm experiment).
@@ -24,6 +24,16 @@ function table(title, columns, rows) {
 }
 
 const f = (v, d = 3) => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : Number(v).toFixed(d));
+
+// Mean with its 95% bootstrap CI (metrics.bootstrapCI of the values against 0; seed 1, 1000 samples).
+function meanCI(values) {
+  if (values.length === 0) return 'n/a';
+  const m = values.reduce((s, v) => s + v, 0) / values.length;
+  if (values.length < 2) return `${f(m)} (n 1)`;
+  const b = metrics.bootstrapCI(values, values.map(() => 0), { samples: 1000, seed: 1 });
+  return `${f(m)} [${f(b.low)}, ${f(b.high)}]`;
+}
+const TRIAD = ['contextRelevance', 'answerRelevance', 'groundedness'];
 
 function summaryRow(name, values, digits = 3) {
   if (values.length === 0) return [name, '0', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
@@ -43,7 +53,10 @@ export default {
     + 'min(retrieval.k, answerer.chunks) chunks; --k 0 is the no-retrieval baseline. Correctness (0-100) needs an LLM judge '
     + 'endpoint (--base-url; --judge-model defaults to the first model); token F1 against the reference and the rank of '
     + 'the first chunk of a reference document in the top 100 hits are always reported. Without --base-url only the '
-    + 'extractive answerer runs. The API key is read from --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY).',
+    + 'extractive answerer runs. --judges triad (or the config\'s judges.triad) adds the RAG triad per question (context '
+    + 'relevance, answer relevance, groundedness; 0-1, means with 95% bootstrap CIs) from the judge model. A config whose '
+    + 'chunker.context sets llmSummary or llmChunkContext runs those steps on --base-url with --context-model (default the '
+    + 'judge model). The API key is read from --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY).',
   options: {
     dataset: { type: 'string', help: 'dataset folder', default: 'examples/corpus' },
     answerer: { type: 'string', help: 'llm, extractive or both (default: the config\'s answerer.type when --config sets it, else llm with --base-url, else extractive)' },
@@ -51,6 +64,7 @@ export default {
     'base-url': { type: 'string', help: 'LLM endpoint base URL' },
     models: { type: 'string', help: 'answer models, comma-separated (a grid dimension)' },
     'judge-model': { type: 'string', help: 'model for the correctness judge (default: the first model)' },
+    'context-model': { type: 'string', help: 'model on --base-url for the config\'s LLM context steps (chunker.context.llmSummary / llmChunkContext; default: the judge model)' },
     prompts: { type: 'string', help: 'answer prompt JSON files, comma-separated (a grid dimension; default built-in)' },
     'api-key-env': { type: 'string', help: 'environment variable holding the API key' },
     ...configOptions(CONFIG_FLAG_NAMES, { k: 'default 5', 'chunk-size': 'default 1000' }),
@@ -98,6 +112,25 @@ export default {
       io.stderr.write('ragwasm rag: the llm answerer needs --base-url and --models\n');
       return 2;
     }
+    const triad = config.judges?.triad === true;
+    if (triad && !hasLlm) {
+      io.stderr.write('ragwasm rag: judges.triad: the RAG-triad judges need the judge endpoint: give --base-url (and --judge-model)\n');
+      return 2;
+    }
+    const steps = llmContextSteps(config);
+    if (steps.length > 0 && !hasLlm) {
+      io.stderr.write(`ragwasm rag: ${steps[0].path}: the config asks for an LLM step: give the endpoint with --base-url (and --context-model)\n`);
+      return 2;
+    }
+    const ledger = new RequestLedger();
+    const apiKey = process.env[values['api-key-env'] ?? (values.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')] || undefined;
+    const prices = new PriceTable();
+    const clientFor = (model) => {
+      if (values['price-in'] !== undefined || values['price-out'] !== undefined) {
+        prices.set(model, { inputPerMTok: Number(values['price-in'] ?? 0), outputPerMTok: Number(values['price-out'] ?? 0) });
+      }
+      return createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model, apiKey, concurrency, timeoutMs, prices, ledger });
+    };
     const dir = values.dataset;
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     const questions = readFileSync(join(dir, 'questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).slice(0, limit);
@@ -116,8 +149,13 @@ export default {
       return 2;
     }
     try {
-      col = await Collection.create(config, embedder ? { embedder } : {});
+      const copts = embedder ? { embedder } : {};
+      // The config's LLM context steps (chunker.context.llmSummary / llmChunkContext) on --base-url.
+      const contextClient = steps.length > 0 ? clientFor(values['context-model'] ?? values['judge-model'] ?? models[0] ?? 'context') : null;
+      if (contextClient) copts.llm = contextClient;
+      col = await Collection.create(config, copts);
       await col.add(manifest.map((d) => ({ id: d.id, title: d.title ?? '', text: readFileSync(join(dir, d.file), 'utf8') })));
+      const contextCalls = contextClient ? contextClient.stats.calls : 0;
       const depth = Math.min(Math.max(REF_RANK_DEPTH, k), Math.max(1, col.chunks.size));
       const passagesOf = Math.min(k, config.answerer.chunks);
       const retrieved = [];
@@ -136,15 +174,6 @@ export default {
         retrieved.push({ top: hits.slice(0, passagesOf), ids: hits.slice(0, k).map((h) => h.id), refRank: at < 0 ? null : at + 1 });
       }
 
-      const ledger = new RequestLedger();
-      const apiKey = process.env[values['api-key-env'] ?? (values.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')] || undefined;
-      const prices = new PriceTable();
-      const clientFor = (model) => {
-        if (values['price-in'] !== undefined || values['price-out'] !== undefined) {
-          prices.set(model, { inputPerMTok: Number(values['price-in'] ?? 0), outputPerMTok: Number(values['price-out'] ?? 0) });
-        }
-        return createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model, apiKey, concurrency, timeoutMs, prices, ledger });
-      };
       const judgeClient = hasLlm ? clientFor(values['judge-model'] ?? models[0] ?? 'judge') : null;
       const promptFiles = (values.prompts ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const prompts = promptFiles.length ? promptFiles.map((p) => ({ name: p, template: definePrompt(JSON.parse(readFileSync(p, 'utf8'))) })) : [{ name: 'built-in', template: undefined }];
@@ -179,7 +208,8 @@ export default {
             }
           } catch (e) {
             error = `${e.code ?? 'ERROR'}: ${e.message}`;
-            return { id: q.id, error, answer: null, f1: null, correctness: null, latencyMs: null, cost: null, refRank: retrieved[i].refRank, retrieved: retrieved[i].ids };
+            return { id: q.id, error, answer: null, f1: null, correctness: null, ...(triad ? { contextRelevance: null, answerRelevance: null, groundedness: null } : {}),
+              latencyMs: null, cost: null, refRank: retrieved[i].refRank, retrieved: retrieved[i].ids };
           }
           const reference = q.answerable === false ? 'The documents do not answer this question.' : q.answer;
           const f1 = metrics.tokenF1(answer.replace(/\s*\[\d+\]/g, ''), reference);
@@ -195,7 +225,19 @@ export default {
               error = `judge ${e.code ?? 'ERROR'}: ${e.message}`;
             }
           }
-          return { id: q.id, answer, f1, correctness, rule, latencyMs, cost, refRank: retrieved[i].refRank, retrieved: retrieved[i].ids, error };
+          // The RAG triad (judges.triad): context relevance of the passages the answerer read, answer relevance, groundedness.
+          const scores = {};
+          if (triad) {
+            try {
+              const t = await judgeRagTriad(judgeClient, { question: q.question, answer, passages: passages.map((p) => ({ id: p.id, text: p.text })) });
+              for (const key of TRIAD) scores[key] = t[key];
+              cost = cost === null || t.cost === null ? null : cost + t.cost;
+            } catch (e) {
+              for (const key of TRIAD) scores[key] = null;
+              error = `triad judge ${e.code ?? 'ERROR'}: ${e.message}`;
+            }
+          }
+          return { id: q.id, answer, f1, correctness, rule, ...scores, latencyMs, cost, refRank: retrieved[i].refRank, retrieved: retrieved[i].ids, error };
         }));
         rows.push({ cfg, results });
       }
@@ -203,6 +245,11 @@ export default {
       const out = [];
       const head = ['configuration', 'count', 'min', 'max', 'mean', 'p50', 'p90', 'p95'];
       out.push(table('answer correctness (0-100, LLM judge)', head, rows.map(({ cfg, results }) => summaryRow(cfg.name, results.filter((r) => r.correctness !== null).map((r) => r.correctness), 1))));
+      if (triad) {
+        out.push(table('RAG triad (LLM judge, 0-1; mean [95% bootstrap CI])', ['configuration', 'questions', 'context relevance', 'answer relevance', 'groundedness'],
+          rows.map(({ cfg, results }) => [cfg.name, String(results.length),
+            ...TRIAD.map((key) => meanCI(results.map((r) => r[key]).filter((v) => v !== null && v !== undefined)))])));
+      }
       out.push(table('token F1 vs the reference answer', head, rows.map(({ cfg, results }) => summaryRow(cfg.name, results.filter((r) => r.f1 !== null).map((r) => r.f1)))));
       const answerable = questions.map((q, i) => ({ q, rank: retrieved[i].refRank })).filter((x) => x.q.answerable !== false);
       const ranks = answerable.filter((x) => x.rank !== null).map((x) => x.rank);
@@ -216,6 +263,7 @@ export default {
           cfg.kind === 'extractive' && !judgeClient ? '0 (local)' : known ? results.reduce((s, r) => s + r.cost, 0).toFixed(6) : 'unknown (no price)'];
       })));
       io.stdout.write(out.join('\n\n') + '\n');
+      if (contextClient) io.stdout.write(`LLM context steps (${steps.map((st) => st.path).join(', ')}): ${contextCalls} calls to ${contextClient.model}\n`);
       io.stdout.write(`requests sent: ${ledger.entries.length}${ledger.entries.length ? ` to ${Object.entries(ledger.bytesByHost()).map(([h, b]) => `${h} (${b} bytes)`).join(', ')}` : ''}\n`);
       if (values.out) writeFileSync(values.out, rows.flatMap(({ cfg, results }) => results.map((r) => JSON.stringify({ configuration: cfg.name, ...r }))).join('\n') + '\n');
       if (values.ledger) writeFileSync(values.ledger, ledger.toJsonl());

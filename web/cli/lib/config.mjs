@@ -44,6 +44,13 @@ export const CONFIG_FLAGS = {
       return [['answerer.type', v]];
     },
   },
+  judges: {
+    help: 'judges.triad: triad (context relevance, answer relevance, groundedness; needs the judge endpoint) or none',
+    paths: (v) => {
+      if (!['triad', 'none'].includes(v)) throw new UsageError(`--judges: expected triad or none, got '${v}'`);
+      return [['judges.triad', v === 'triad']];
+    },
+  },
   'rerank-model': {
     help: 'rerank with this cross-encoder (.onnx file; tokenizer.json beside it or in its parent folder): rerank.enabled, rerank.type cross-encoder, rerank.model',
     paths: (v) => [['rerank.enabled', true], ['rerank.type', 'cross-encoder'], ['rerank.model', v]],

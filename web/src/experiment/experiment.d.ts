@@ -31,8 +31,9 @@ export interface ExperimentGrid {
   cells?: Array<{ name: string; config?: object }>;
   /** Extra cells: 'no-retrieval' (base with retrieval.k 0) and 'oracle' (the reference documents' chunks first). */
   baselines?: Array<'no-retrieval' | 'oracle'>;
-  /** reranker: the endpoint of cells whose config enables rerank type "llm" (createLlmReranker). */
-  answer?: { models?: ExperimentEndpoint[]; prompts?: ExperimentPrompt[]; judge?: ExperimentEndpoint; reranker?: ExperimentEndpoint; outputTokens?: number };
+  /** reranker: the endpoint of cells whose config enables rerank type "llm" (createLlmReranker); context: the endpoint
+   *  of cells whose chunker.context sets llmSummary / llmChunkContext (Collection.create's llm; cached like every call). */
+  answer?: { models?: ExperimentEndpoint[]; prompts?: ExperimentPrompt[]; judge?: ExperimentEndpoint; reranker?: ExperimentEndpoint; context?: ExperimentEndpoint; outputTokens?: number };
   /** The cell the others are tested against, or {path, label}: each cell against the cell that differs
    * from it only in that varied path, set to that label (same model and prompt). */
   baseline?: string | { path: string; label: string };
@@ -54,7 +55,7 @@ export interface ParsedExperimentGrid {
   baseline: string | null;
   /** The paired comparisons to make: each cell and its baseline cell. */
   pairs: Array<{ cell: string; baseline: string }>;
-  answer: { models: ExperimentEndpoint[]; prompts: Array<{ name: string; template: object | null }>; judge: ExperimentEndpoint | null; reranker: ExperimentEndpoint | null; outputTokens: number };
+  answer: { models: ExperimentEndpoint[]; prompts: Array<{ name: string; template: object | null }>; judge: ExperimentEndpoint | null; reranker: ExperimentEndpoint | null; context: ExperimentEndpoint | null; outputTokens: number };
   evaluation: { cutoffs: number[]; maxK: number; threshold: number; samples: number; trials: number; seed: number; minGain: number };
 }
 
@@ -87,7 +88,8 @@ export interface ExperimentRecord {
     recall?: Record<number, number>; precision?: Record<number, number>; rr?: number; curve?: number[]; relevant?: boolean[]; error?: string };
   answer?: { text: string; abstained: boolean };
   scores?: { f1: number | null; em: number | null; anls: number | null; rougeL: number | null; abstainedCorrectly: number | null;
-    citationPrecision?: number; citationRecall?: number; correctness?: number | null; correct?: number | null };
+    citationPrecision?: number; citationRecall?: number; correctness?: number | null; correct?: number | null;
+    contextRelevance?: number | null; answerRelevance?: number | null; groundedness?: number | null };
   judge?: { score: number | null; rule: string | null; unparsed: number };
   latencyMs: { retrieve: number; answer: number; judge: number; total?: number };
   llm: { calls: number; cachedCalls: number; retries: number; cost: number | null };
@@ -114,9 +116,13 @@ export interface ExperimentCellSummary {
   referenceRank: { found: number; questions: number; p50: number | null; mean: number | null };
   answers: { answerable: number; unanswerable: number; f1: MeanCI | null; em: number | null; anls: number | null; rougeL: number | null;
     correctness: MeanCI | null; accuracy: MeanCI | null; citationPrecision: number | null; citationRecall: number | null;
-    abstainedUnanswerable: number | null; wrongAbstentions: number } | null;
+    abstainedUnanswerable: number | null; wrongAbstentions: number;
+    /** the RAG triad (config judges.triad), each in [0, 1]; null when not judged */
+    contextRelevance: MeanCI | null; answerRelevance: MeanCI | null; groundedness: MeanCI | null } | null;
   latencyMs: Record<'retrieve' | 'answer' | 'judge' | 'total', { p50: number; p90: number; p95: number; mean: number } | null>;
   llm: { callsPerQuestion: number; cachedCalls: number; retries: number; costPerQuestion: number | null; cost: number | null };
+  /** LLM calls of the chunker's context steps made while this cell built its collection (null: none). */
+  indexLlm: { calls: number; cachedCalls: number; cost: number | null } | null;
 }
 export interface ExperimentComparison {
   cell: string; baseline: string; measure: 'f1' | 'correctness' | 'recall@k'; questions: number;

@@ -7,9 +7,10 @@ import { RagwasmError } from '../core/errors.js';
 import { describe, expectJsonValue, isArray, isPlainObject } from '../core/validate.js';
 import { parsePipelineConfig } from '../pipeline/pipeline.js';
 import { setConfigPath } from '../pipeline/overrides.js';
+import { llmContextSteps } from '../pipeline/collection.js';
 
 const GRID_KEYS = ['base', 'vary', 'cells', 'baselines', 'answer', 'baseline', 'evaluation'];
-const ANSWER_KEYS = ['models', 'prompts', 'judge', 'reranker', 'outputTokens'];
+const ANSWER_KEYS = ['models', 'prompts', 'judge', 'reranker', 'context', 'outputTokens'];
 const MODEL_KEYS = ['name', 'provider', 'baseUrl', 'model', 'price', 'apiKeyEnv', 'maxRetries', 'retryBaseMs', 'retryMaxMs', 'timeoutMs', 'concurrency'];
 const EVALUATION_KEYS = ['cutoffs', 'maxK', 'threshold', 'samples', 'trials', 'seed', 'minGain'];
 const BASELINES = ['no-retrieval', 'oracle'];
@@ -201,7 +202,7 @@ export function parseExperimentGrid(grid) {
   }
 
   // Answer models x prompts (and the judge).
-  const answer = { models: [], prompts: [{ name: 'built-in', template: null }], judge: null, reranker: null, outputTokens: 200 };
+  const answer = { models: [], prompts: [{ name: 'built-in', template: null }], judge: null, reranker: null, context: null, outputTokens: 200 };
   if (g.answer !== undefined) {
     keysOf(g.answer, 'answer', ANSWER_KEYS);
     if (g.answer.models !== undefined) {
@@ -219,6 +220,7 @@ export function parseExperimentGrid(grid) {
     }
     if (g.answer.judge !== undefined) answer.judge = parseModel(g.answer.judge, 'answer.judge');
     if (g.answer.reranker !== undefined) answer.reranker = parseModel(g.answer.reranker, 'answer.reranker');
+    if (g.answer.context !== undefined) answer.context = parseModel(g.answer.context, 'answer.context');
     if (g.answer.outputTokens !== undefined) {
       if (!Number.isInteger(g.answer.outputTokens) || g.answer.outputTokens < 1 || g.answer.outputTokens > 100000) {
         throw expected('answer.outputTokens', 'an integer in [1, 100000]', g.answer.outputTokens);
@@ -257,6 +259,12 @@ export function parseExperimentGrid(grid) {
   });
   const llmRerank = cells.find((c) => c.config.rerank.enabled && c.config.rerank.type === 'llm' && c.config.retrieval.k > 0);
   if (llmRerank && !answer.reranker) throw gridError('answer.reranker', `cell ${quote(llmRerank.name)} enables rerank type "llm": give the reranking endpoint (same fields as a model)`);
+  const llmContext = cells.find((c) => llmContextSteps(c.config).length > 0);
+  if (llmContext && !answer.context) {
+    throw gridError('answer.context', `cell ${quote(llmContext.name)} sets ${llmContextSteps(llmContext.config)[0].path}: give the endpoint that writes it (same fields as a model)`);
+  }
+  const triad = cells.find((c) => c.config.judges?.triad && c.answerer !== 'none');
+  if (triad && !answer.judge) throw gridError('answer.judge', `cell ${quote(triad.name)} sets judges.triad: give the judge endpoint (same fields as a model)`);
   if (cells.length > MAX_CELLS) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: grid: at most ${MAX_CELLS} cells allowed, got ${cells.length}`);
   const seenNames = new Set();
   for (const c of cells) {

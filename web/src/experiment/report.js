@@ -127,12 +127,12 @@ function drillDown(cells, records) {
   for (const [qid, { q, rows }] of byQ) {
     rows.sort((a, b) => (order.get(a.cell) ?? 0) - (order.get(b.cell) ?? 0));
     html += `<details class="q"><summary><b>${esc(qid)}</b> ${esc(q.question)}${q.answerable ? '' : ' <em>(unanswerable)</em>'}</summary>`;
-    html += `<p><b>Reference:</b> ${esc(q.reference ?? 'n/a')}</p><table><thead><tr><th>cell</th><th>answer</th><th>F1</th><th>correctness</th><th>judge rule</th><th>evidence recall@k</th><th>retrieved chunks</th></tr></thead><tbody>`;
+    html += `<p><b>Reference:</b> ${esc(q.reference ?? 'n/a')}</p><table><thead><tr><th>cell</th><th>answer</th><th>F1</th><th>correctness</th><th>judge rule</th><th>triad CR / AR / G</th><th>evidence recall@k</th><th>retrieved chunks</th></tr></thead><tbody>`;
     for (const r of rows) {
       const kRecall = r.retrieval?.recall && r.k > 0 ? r.retrieval.recall[r.k] ?? null : null;
       const chunks = (r.retrieval?.chunks ?? []).map((c, i) => `<li><b>${i + 1}. ${esc(c.id)}</b> ${r.retrieval.relevant?.[i] ? '<span class="ev">evidence</span> ' : ''}${esc(c.text)}</li>`).join('');
       html += `<tr><td class="name">${esc(r.cell)}</td><td>${esc(r.answer?.text ?? '(no answer)')}</td><td>${fmt(r.scores?.f1)}</td><td>${fmt(r.scores?.correctness, 0)}</td>`
-        + `<td>${esc(r.judge?.rule ?? (r.judge ? 'judged' : ''))}</td><td>${fmt(kRecall)}</td><td>${chunks ? `<details><summary>${(r.retrieval?.chunks ?? []).length} chunks</summary><ol>${chunks}</ol></details>` : ''}</td></tr>`;
+        + `<td>${esc(r.judge?.rule ?? (r.judge ? 'judged' : ''))}</td><td>${r.scores?.answerRelevance !== undefined ? `${fmt(r.scores.contextRelevance)} / ${fmt(r.scores.answerRelevance)} / ${fmt(r.scores.groundedness)}` : ''}</td><td>${fmt(kRecall)}</td><td>${chunks ? `<details><summary>${(r.retrieval?.chunks ?? []).length} chunks</summary><ol>${chunks}</ol></details>` : ''}</td></tr>`;
     }
     html += '</tbody></table></details>';
   }

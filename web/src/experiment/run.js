@@ -7,14 +7,14 @@
 // failed and the other cells go on. Nothing here reads files or the environment.
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
-import { Collection } from '../pipeline/collection.js';
+import { Collection, llmContextSteps } from '../pipeline/collection.js';
 import { createStaticEmbedder } from '../embed/embed.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { citationMetrics, evaluateEvidence } from '../metrics/metrics.js';
 import { createLlmClient } from '../llm/client.js';
 import { PriceTable } from '../llm/cost.js';
 import { generateAnswer } from '../llm/answer.js';
-import { judgeAnswerCorrectness } from '../llm/judges.js';
+import { judgeAnswerCorrectness, judgeRagTriad } from '../llm/judges.js';
 import { createLlmReranker } from '../retrieve/rerank.js';
 import { rerank as rerankItems } from '../retrieve/fusion.js';
 import { canonicalJson, sha256Hex } from '../llm/cache.js';
@@ -77,7 +77,10 @@ function messageChars(messages) {
 async function cellId(cell, grid) {
   const m = cell.model ? { provider: cell.model.provider, baseUrl: cell.model.baseUrl, model: cell.model.model } : null;
   const j = grid.answer.judge ? { provider: grid.answer.judge.provider, baseUrl: grid.answer.judge.baseUrl, model: grid.answer.judge.model } : null;
-  const key = canonicalJson({ config: cell.config, kind: cell.kind, model: m, prompt: cell.prompt?.template ?? null, judge: cell.answerer === 'none' ? null : j, evaluation: grid.evaluation });
+  const cx = grid.answer.context && llmContextSteps(cell.config).length > 0
+    ? { provider: grid.answer.context.provider, baseUrl: grid.answer.context.baseUrl, model: grid.answer.context.model } : null;
+  const key = canonicalJson({ config: cell.config, kind: cell.kind, model: m, prompt: cell.prompt?.template ?? null, judge: cell.answerer === 'none' ? null : j, evaluation: grid.evaluation,
+    ...(cx ? { context: cx } : {}) });
   return (await sha256Hex(key)).slice(0, 16);
 }
 
@@ -109,6 +112,7 @@ export async function planExperiment(grid, dataset, options = {}) {
   const judgeTemplate = await loadPrompt('judge_answer_correctness');
   const relevanceTemplate = await loadPrompt('judge_context_relevance');
   const searched = new Set();
+  const built = new Set();  // collections whose LLM context steps are counted
   const cells = [];
   let llmCalls = 0;
   let cost = 0;
@@ -125,6 +129,24 @@ export async function planExperiment(grid, dataset, options = {}) {
     const searchKey = canonicalJson({ chunker: cell.config.chunker, indexes: cell.config.indexes, retrieval: cell.config.retrieval, rerank: rr });
     const reranks = rr.enabled && rr.type === 'llm' && cell.config.retrieval.k > 0 && !searched.has(searchKey) ? rr.candidates : 0;
     searched.add(searchKey);
+    // LLM context steps: once per distinct collection with work left (summaries: one per document;
+    // chunk contexts: one per chunk, estimated as ceil(length / (chunkSize - overlap)) per document).
+    const colKey = canonicalJson({ chunker: cell.config.chunker, indexes: cell.config.indexes });
+    if (todo.length > 0 && !built.has(colKey)) {
+      built.add(colKey);
+      for (const st of llmContextSteps(cell.config)) {
+        const ch = cell.config.chunker;
+        const t = await loadPrompt(st.key === 'llmSummary' ? 'document_summary' : 'chunk_context');
+        const outTokens = st.options.maxTokens ?? (st.key === 'llmSummary' ? 200 : 160);
+        for (const d of data.documents) {
+          const len = String(d.text ?? '').length;
+          const n = st.key === 'llmSummary' ? 1 : Math.max(1, Math.ceil(len / Math.max(1, ch.chunkSize - (ch.chunkOverlap ?? 0))));
+          calls += n;
+          const c = priceOf(g.answer.context, estimateTokens(messageChars(t.messages) + len + (st.key === 'llmSummary' ? 0 : ch.chunkSize)), outTokens);
+          if (c === null) unpriced += n; else cellCost += n * c;
+        }
+      }
+    }
     for (const q of todo) {
       const out = g.answer.outputTokens;
       if (reranks) {
@@ -145,6 +167,14 @@ export async function planExperiment(grid, dataset, options = {}) {
         calls++;
         const c = priceOf(g.answer.judge, estimateTokens(chars), 100);
         if (c === null) unpriced++; else cellCost += c;
+      }
+      if (g.answer.judge && cell.answerer !== 'none' && cell.config.judges?.triad) {
+        // The RAG triad: one context-relevance call per passage read, answer relevance, groundedness.
+        const n = Math.min(answerChunkCount(cell), cell.config.retrieval.k);
+        const chars = (n + 2) * (messageChars(relevanceTemplate.messages) + q.question.length + out * 4) + 2 * passageChars;
+        calls += n + 2;
+        const c = priceOf(g.answer.judge, estimateTokens(chars), 100 * (n + 2));
+        if (c === null) unpriced += n + 2; else cellCost += c;
       }
     }
     llmCalls += calls;
@@ -226,6 +256,7 @@ export async function runExperiment(grid, dataset, options = {}) {
   const endpoints = [...new Set(g.cells.filter((c) => c.answerer === 'llm').map((c) => c.model))];
   if (g.answer.judge && g.cells.some((c) => c.answerer !== 'none')) endpoints.push(g.answer.judge);
   if (g.answer.reranker && g.cells.some((c) => c.config.rerank.enabled && c.config.rerank.type === 'llm')) endpoints.push(g.answer.reranker);
+  if (g.answer.context && g.cells.some((c) => llmContextSteps(c.config).length > 0)) endpoints.push(g.answer.context);
   if (budget !== null) {
     for (const m of endpoints) {
       if (!m.price) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.budget: endpoint ${JSON.stringify(m.name)} has no price (answer.models[].price or answer.judge.price); a budget needs every price`);
@@ -284,9 +315,30 @@ export async function runExperiment(grid, dataset, options = {}) {
         // caller's, else the default static model, loaded once.
         const needs = cell.config.indexes.dense || cell.config.chunker.strategy === 'semantic';
         if (needs && embedder === null) embedder = o.embedder ?? await createStaticEmbedder();
-        const col = await Collection.create(cell.config, needs ? { embedder } : {});
+        // The chunker's LLM context steps (chunker.context.llmSummary / llmChunkContext) go through the
+        // answer.context endpoint's client: its replies are in the reply cache like every other call.
+        const copts = needs ? { embedder } : {};
+        if (llmContextSteps(cell.config).length > 0) copts.llm = clientFor(g.answer.context);
+        const before = snapshot(clients);
+        let col = null;
+        try {
+          col = await Collection.create(cell.config, copts);
+          await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text })));
+        } catch (e) {
+          col?.dispose();
+          if (!(e instanceof RagwasmError)) throw e;
+          result.status = 'failed';
+          result.error = `indexing: ${e.code}: ${e.message.replace(/^ragwasm: /, '')}`;
+          continue;
+        } finally {
+          const after = snapshot(clients);
+          const cost = after.unpriced === before.unpriced ? after.cost - before.cost : null;
+          if (cost !== null) spent += cost;
+          if (after.calls > before.calls) {
+            result.indexLlm = { calls: after.calls - before.calls - (after.cacheHits - before.cacheHits), cachedCalls: after.cacheHits - before.cacheHits, cost };
+          }
+        }
         collections.set(colKey, col);
-        await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text })));
       }
       const col = collections.get(colKey);
       const searchKey = canonicalJson({ colKey, retrieval: cell.config.retrieval, rerank: cell.config.rerank });
@@ -450,5 +502,14 @@ async function answerAndJudge(rec, q, cell, passages, client, judge) {
     rec.scores.correctness = j.score;
     rec.scores.correct = j.score === null ? null : (j.score >= 50 ? 1 : 0);
     rec.judge = { score: j.score, rule: j.rule, unparsed: j.unparsed };
+  }
+  // The RAG triad (config judges.triad), on every answered question: each score in [0, 1] or null.
+  if (judge && cell.config.judges?.triad) {
+    const t1 = now();
+    const t = await judgeRagTriad(judge, { question: q.question, answer: text, passages: passages.map((h) => ({ id: h.id, text: h.text })) });
+    rec.latencyMs.judge += now() - t1;
+    rec.scores.contextRelevance = t.contextRelevance;
+    rec.scores.answerRelevance = t.answerRelevance;
+    rec.scores.groundedness = t.groundedness;
   }
 }

@@ -79,6 +79,8 @@ function cellSummary(cell, ev) {
   return {
     name: cell.name, id: cell.id, kind: cell.kind, answerer: cell.answerer, model: cell.model, prompt: cell.prompt, k: cell.k,
     settings: cell.settings, status: cell.status, error: cell.error, questions: recs.length,
+    // LLM calls of the chunker's context steps (chunker.context.llmSummary / llmChunkContext) while this cell built its collection.
+    indexLlm: cell.indexLlm ?? null,
     retrieval,
     referenceRank: { found: ranks.length, questions: withRef.length, p50: ranks.length ? summarize(ranks).p50 : null, mean: mean(ranks) },
     answers: answered.length === 0 ? null : {
@@ -87,6 +89,9 @@ function cellSummary(cell, ev) {
       rougeL: mean(pick(ans, (r) => r.scores.rougeL)),
       correctness: meanCI(pick(ans, (r) => r.scores.correctness), ev), accuracy: meanCI(pick(ans, (r) => r.scores.correct), ev),
       citationPrecision: mean(pick(ans, (r) => r.scores.citationPrecision)), citationRecall: mean(pick(ans, (r) => r.scores.citationRecall)),
+      // The RAG triad (judges.triad) over every answered question, answerable or not.
+      contextRelevance: meanCI(pick(answered, (r) => r.scores.contextRelevance), ev), answerRelevance: meanCI(pick(answered, (r) => r.scores.answerRelevance), ev),
+      groundedness: meanCI(pick(answered, (r) => r.scores.groundedness), ev),
       abstainedUnanswerable: mean(pick(unans, (r) => r.scores.abstainedCorrectly)),
       wrongAbstentions: ans.filter((r) => r.answer?.abstained).length,
     },
@@ -221,6 +226,10 @@ export function summaryTables(summary) {
       return [c.name, c.model ? `${c.answerer} (${c.model}${c.prompt && c.prompt !== 'built-in' ? `, ${c.prompt}` : ''})` : c.answerer, fmtCI(a.f1), fmt(a.em), fmt(a.anls), fmt(a.rougeL),
         fmtCI(a.correctness, 1), fmtCI(a.accuracy), fmt(a.citationPrecision), fmt(a.citationRecall), fmt(a.abstainedUnanswerable), `${a.wrongAbstentions}/${a.answerable}`];
     })));
+  if (cells.some((c) => c.answers?.contextRelevance || c.answers?.answerRelevance || c.answers?.groundedness)) {
+    parts.push(table('RAG triad (LLM judge, 0-1, every answered question; judges.triad)', ['cell', 'context relevance [95% CI]', 'answer relevance [95% CI]', 'groundedness [95% CI]'],
+      cells.map((c) => [c.name, ...['contextRelevance', 'answerRelevance', 'groundedness'].map((k) => (c.answers?.[k] ? fmtCI(c.answers[k]) : 'n/a'))])));
+  }
   const lat = (c, s) => (c.latencyMs[s] ? `${fmt(c.latencyMs[s].p50, 1)} / ${fmt(c.latencyMs[s].p90, 1)} / ${fmt(c.latencyMs[s].p95, 1)}` : 'n/a');
   parts.push(table('latency p50 / p90 / p95 (ms) and LLM use', ['cell', 'retrieve', 'answer', 'judge', 'total', 'LLM calls / question', 'cached calls', 'retries', 'cost / question', 'status'],
     cells.map((c) => [c.name, lat(c, 'retrieve'), lat(c, 'answer'), lat(c, 'judge'), lat(c, 'total'), fmt(c.llm.callsPerQuestion, 2), String(c.llm.cachedCalls),
@@ -233,6 +242,9 @@ export function summaryTables(summary) {
       comps.map((c) => [c.cell, ...(single ? [] : [c.baseline]), c.measure, String(c.questions), fmt(c.meanA), fmt(c.meanB), `${fmt(c.difference)} [${fmt(c.low)}, ${fmt(c.high)}]`, fmt(c.pValue, 4)])));
   }
   const notes = [];
+  for (const c of cells) {
+    if (c.indexLlm) notes.push(`${c.name}: indexing (LLM context steps) made ${c.indexLlm.calls} LLM calls (${c.indexLlm.cachedCalls} cached), cost ${c.indexLlm.cost === null ? 'unknown (no price)' : fmt(c.indexLlm.cost, 6)}; not in the per-question columns`);
+  }
   if (o.stopped) notes.push(`stopped (${o.stopped.reason}) before cell "${o.stopped.cell}" question ${o.stopped.question}: spent ${fmt(o.stopped.spent, 6)} of ${fmt(o.stopped.budget, 6)}`);
   return { tables: parts, notes };
 }

@@ -11,6 +11,9 @@ import {
 import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';
+// Circular on purpose: enrich.js checks its client with LlmClient; both are used only inside functions.
+import { contextualizeChunks, summarizeDocument } from './enrich.js';
+import { definePrompt } from './prompts.js';
 import { PROVIDERS, StreamReader, buildBody, endpointUrl, readReply } from './providers.js';
 import { parseSse, readerIterable } from './sse.js';
 
@@ -130,6 +133,33 @@ export class LlmClient {
   /** Never print the key, even through util.inspect or JSON.stringify. */
   toJSON() {
     return { provider: this.provider, baseUrl: this.baseUrl, model: this.model, hasApiKey: this.hasApiKey };
+  }
+
+  /**
+   * The Collection's LLM context steps (pipeline config `chunker.context.llmSummary`): the document's
+   * summary, as summarizeDocument. `Collection.create(config, {llm: client})` calls it once per document.
+   * @param {{id: string, title?: string, text: string}} document
+   * @param {{prompt?: object, maxTokens?: number, signal?: AbortSignal}} [options]
+   * @returns {Promise<string>}
+   */
+  async documentSummary(document, options = {}) {
+    const { prompt, ...o } = options;
+    const r = await summarizeDocument(this, document?.text, { ...o, ...(document?.title ? { title: document.title } : {}), ...(prompt ? { prompt: definePrompt(prompt) } : {}) });
+    return r.summary;
+  }
+
+  /**
+   * The Collection's LLM context steps (pipeline config `chunker.context.llmChunkContext`): one context
+   * note per chunk, as contextualizeChunks (one call per chunk, the document first).
+   * @param {{id: string, title?: string, text: string}} document
+   * @param {{id: string, text: string}[]} chunks
+   * @param {{prompt?: object, maxTokens?: number, signal?: AbortSignal}} [options]
+   * @returns {Promise<string[]>}
+   */
+  async chunkContexts(document, chunks, options = {}) {
+    const { prompt, ...o } = options;
+    const r = await contextualizeChunks(this, document?.text, chunks.map((c) => c.text), { ...o, ...(prompt ? { prompt: definePrompt(prompt) } : {}) });
+    return r.map((x) => x.context);
   }
 
   /**

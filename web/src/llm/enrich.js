@@ -35,6 +35,27 @@ export async function extractMetadata(client, document, options = {}) {
 }
 
 /**
+ * A short summary (2-4 sentences) of a whole document, the document context prepended to every chunk
+ * of it before indexing (pipeline config `chunker.context.llmSummary`; finance-RAG "document context").
+ * @param {LlmClient} client
+ * @param {string} document full text
+ * @param {{title?: string, signal?: AbortSignal, maxTokens?: number, prompt?: object}} [options] prompt: a template
+ *   with the variables title and document (default the built-in 'document_summary'); maxTokens default 200
+ * @returns {Promise<{summary: string, usage: object, cost: number|null}>} summary: the reply, trimmed
+ * @throws {RagwasmError} INVALID_ARGUMENT; what client.complete throws
+ */
+export async function summarizeDocument(client, document, options = {}) {
+  expectClient(client);
+  const o = expectOptions(options, 'summarizeDocument options', ['title', 'signal', 'maxTokens', 'prompt']);
+  const title = o.title === undefined ? '' : expectString(o.title, 'options.title');
+  const maxTokens = o.maxTokens === undefined ? 200 : expectInteger(o.maxTokens, 'options.maxTokens', { min: 1 });
+  const t = o.prompt ?? await loadPrompt('document_summary');
+  const messages = renderPrompt(t, { title, document: expectString(document, 'document') });
+  const r = await client.complete({ messages, temperature: 0, maxTokens, purpose: 'enrich:document_summary' }, { signal: o.signal });
+  return { summary: r.text.trim(), usage: r.usage, cost: r.cost };
+}
+
+/**
  * Context notes (50-100 tokens) situating each chunk in its document, for contextual retrieval.
  * The document block comes first and is byte-identical for every chunk (marked cacheable for
  * Anthropic; OpenAI-compatible servers cache shared prefixes automatically).

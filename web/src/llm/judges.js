@@ -250,6 +250,42 @@ export async function judgeGroundedness(client, input, options = {}) {
   };
 }
 
+/**
+ * The RAG triad of one answered question (TruLens): context relevance (the mean 0-3 grade of the
+ * retrieved passages / 3), answer relevance (0-3 / 3) and groundedness (judgeGroundedness, sentence
+ * claims), each in [0, 1]; null when the judge could not score it (no passages, an unparsed reply, an
+ * abstaining answer for groundedness). One call per passage, one for answer relevance, one for groundedness.
+ * @param {LlmClient} client the judge
+ * @param {{question: string, answer: string, passages: Array<{id?: string, text: string}>}} input
+ * @param {{signal?: AbortSignal}} [options]
+ * @returns {Promise<{contextRelevance: number|null, answerRelevance: number|null, groundedness: number|null,
+ *   passageScores: Array<number|null>, cost: number|null}>}
+ * @throws {RagwasmError} INVALID_ARGUMENT, and the client's HTTP/NETWORK/TIMEOUT/ABORTED/PARSE_ERROR
+ */
+export async function judgeRagTriad(client, input, options = {}) {
+  expectClient(client);
+  const o = expectOptions(options, 'judgeRagTriad options', ['signal']);
+  const i = expectOptions(input, 'input', ['question', 'answer', 'passages']);
+  const question = expectString(i.question, 'input.question');
+  const answer = expectString(i.answer, 'input.answer');
+  expectArray(i.passages, 'input.passages', { maxLength: 1000 });
+  const passages = i.passages.map((p, k) => ({ ...(p?.id !== undefined ? { id: String(p.id) } : {}), text: expectString(p?.text, `input.passages[${k}].text`) }));
+  const co = o.signal === undefined ? {} : { signal: o.signal };
+  const rel = [];
+  for (const p of passages) rel.push(await judgeContextRelevance(client, { question, passage: p.text }, co));
+  const ar = await judgeAnswerRelevance(client, { question, answer }, co);
+  const gr = passages.length ? await judgeGroundedness(client, { answer, contexts: passages }, co) : null;
+  const scored = rel.map((r) => r.score).filter((v) => v !== null);
+  const costs = [...rel, ar, ...(gr ? [gr] : [])].map((r) => r.cost);
+  return {
+    contextRelevance: scored.length ? scored.reduce((s, v) => s + v, 0) / scored.length / 3 : null,
+    answerRelevance: ar.score === null ? null : ar.score / 3,
+    groundedness: gr ? gr.score : null,
+    passageScores: rel.map((r) => r.score),
+    cost: costs.some((c) => c === null) ? null : costs.reduce((s, c) => s + c, 0),
+  };
+}
+
 /** Names of the judges for CLIs and calibration. */
 export const JUDGES = Object.freeze({
   context_relevance: judgeContextRelevance,

@@ -11,7 +11,7 @@ import { BUILTIN_PROMPTS } from './prompts/index.js';
 /** Most passages or claims one prompt numbers. */
 const MAX_PASSAGES = 100000;
 
-export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'query_rewrite',
+export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'document_summary', 'query_rewrite',
   'judge_context_relevance', 'judge_groundedness', 'judge_answer_relevance', 'judge_answer_correctness', 'claim_split',
   'question_generate', 'query_clarify']);
 

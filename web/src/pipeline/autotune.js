@@ -8,7 +8,7 @@ import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
 import { chunk, chunkAsync } from '../chunk/chunk.js';
-import { chunkOptions, denseOptions } from './collection.js';
+import { chunkOptions, denseOptions, llmContextSteps } from './collection.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
 import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from '../metrics/metrics.js';
@@ -207,6 +207,8 @@ function baseChunkers(grid, base) {
 export async function autotune(options) {
   const o = expectOptions(options, 'autotune options', ['documents', 'queries', 'qrels', 'evidence', 'grid', 'metric', 'embedder', 'candidates', 'signal', 'onProgress', 'bootstrap', 'base']);
   const base = o.base === undefined ? null : parsePipelineConfig(o.base);
+  const llmStep = base ? llmContextSteps(base)[0] : undefined;
+  if (llmStep) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.base ${llmStep.path}: autotune runs no LLM steps (build the collection with Collection.create(config, {llm}) and evaluate it)`, { path: llmStep.path });
   if (base?.rerank.enabled) throw invalid('options.base.rerank.enabled', 'false (autotune does not rerank; tune the retrieval, then rerank its best config)', true);
   if (base && base.retrieval.k === 0) throw invalid('options.base.retrieval.k', 'an integer >= 1 (k 0 retrieves nothing to tune)', 0);
   if (options === undefined) throw invalid('autotune options', 'an options object', options);

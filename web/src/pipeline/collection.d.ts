@@ -84,11 +84,23 @@ export interface CollectionImportOptions {
  * A Collection created or loaded with a `workers` count that may be > 1: its BM25 and dense legs are
  * sharded across Workers (docs/parallel.md), and toBytes() then returns a Promise of the bytes.
  */
+/**
+ * The LLM of a config's context steps (Collection.create option `llm`): an LlmClient of ragwasm/llm
+ * (createLlmClient) has both methods. chunker.context.llmSummary calls documentSummary once per document,
+ * chunker.context.llmChunkContext calls chunkContexts once per document (one request per chunk).
+ */
+export interface CollectionLlm {
+  documentSummary(document: { id: string; title?: string; text: string }, options: { prompt?: object; maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+  chunkContexts(document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[],
+    options: { prompt?: object; maxTokens?: number; signal?: AbortSignal }): Promise<string[]>;
+}
+/** The LLM context steps a pipeline config asks for (chunker.context.llmSummary, llmChunkContext): what Collection.create needs `llm` for. */
+export function llmContextSteps(config: string | object): Array<{ key: 'llmSummary' | 'llmChunkContext'; path: string; options: { prompt?: object; maxTokens?: number } }>;
 export type ParallelCollection = Omit<Collection, 'toBytes'> & { toBytes(): Uint8Array | Promise<Uint8Array> };
 export class Collection {
-  static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1 }): Promise<Collection>;
+  static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Promise<Collection>;
   /** workers 1–64: both legs sharded across that many Workers (flat dense index, default static model; docs/parallel.md) */
-  static create(config: string | object | undefined, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number }): Promise<ParallelCollection>;
+  static create(config: string | object | undefined, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; llm?: CollectionLlm }): Promise<ParallelCollection>;
   static fromBytes(bytes: Uint8Array, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1 }): Collection;
   /** workers > 1: the checked chunks are indexed again into sharded legs across a new pool. */
   static fromBytes(bytes: Uint8Array, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number }): Collection | Promise<ParallelCollection>;

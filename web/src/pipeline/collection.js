@@ -78,11 +78,45 @@ export function chunkOptions(c, embedder) {
     o.embedder = (texts) => embedTexts(embedder, texts, { kind: 'document' });
   }
   if (o.context) {
-    const { headerPath, ...ctx } = o.context;
+    const { headerPath, llmSummary, llmChunkContext, ...ctx } = o.context;  // eslint-disable-line no-unused-vars
     if (headerPath) ctx.chunkContexts = (ch) => ch.headerPath.join(' > ');
     o.context = ctx;
   }
   return o;
+}
+
+/** The pipeline config keys of the LLM context steps (run by Collection.add with the create option `llm`). */
+export const LLM_CONTEXT_STEPS = Object.freeze(['llmSummary', 'llmChunkContext']);
+
+/**
+ * The LLM context steps a pipeline config asks for (chunker.context.llmSummary, llmChunkContext), in
+ * that order: what Collection.create needs an `llm` for. Reads the config as given (not validated).
+ * @param {string|object} config a pipeline config (JSON text, raw or normalized object)
+ * @returns {{key: 'llmSummary'|'llmChunkContext', path: string, options: {prompt?: object, maxTokens?: number}}[]}
+ */
+export function llmContextSteps(config) {
+  const c = typeof config === 'string' ? parsePipelineConfig(config) : config;
+  const ctx = isPlainObject(c) && isPlainObject(c.chunker) ? c.chunker.context : undefined;
+  if (!isPlainObject(ctx)) return [];
+  return LLM_CONTEXT_STEPS.filter((k) => ctx[k] !== undefined).map((k) => ({ key: k, path: `chunker.context.${k}`, options: ctx[k] }));
+}
+
+// The create option `llm` checked against the config: a config asking for an LLM step needs it (an
+// LlmClient of ragwasm/llm, or any object with its documentSummary / chunkContexts methods).
+function checkLlm(cfg, llm) {
+  const steps = llmContextSteps(cfg);
+  const method = { llmSummary: 'documentSummary', llmChunkContext: 'chunkContexts' };
+  if (llm === undefined) {
+    if (steps.length > 0) {
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${steps[0].path}: the config asks for an LLM step but no LLM was given: pass Collection.create(config, {llm: client}) (createLlmClient of ragwasm/llm)`, { path: steps[0].path });
+    }
+    return null;
+  }
+  if (!isObject(llm)) throw invalid('options.llm', 'an LlmClient (createLlmClient of ragwasm/llm)', llm);
+  for (const st of steps) {
+    if (!hasMethod(llm, method[st.key])) throw invalid('options.llm', `an LlmClient (a ${method[st.key]} method, for ${st.path})`, llm);
+  }
+  return llm;
 }
 
 // Document metadata -> the part Bm25Index can filter on (strings and finite numbers; booleans and
@@ -165,26 +199,36 @@ export class Collection {
    *   the BM25 leg is a ShardedBm25Index, the dense leg a ShardedVectorIndex (flat f32 or int8 only) fed
    *   by the default static model in every Worker (createParallelEmbedder; a given embedder is refused);
    *   the same hits and scores as workers: 1, and toBytes() (then async) the same bytes; dispose() stops them
+   * @param {object} [options.llm] the LLM of the config's context steps (docs/experiments.md "LLM context steps"):
+   *   an LlmClient of ragwasm/llm (createLlmClient). chunker.context.llmSummary: add() asks it for one summary per
+   *   document (client.documentSummary), the context's {summary} (the whole context without a template);
+   *   chunker.context.llmChunkContext: one context note per chunk (client.chunkContexts), as add's chunkContexts.
+   *   Required when the config has either key; not saved (a loaded collection adds without them: see load)
    * @param {boolean} [options.keepVectors=false] keep a copy of every indexed vector (4 x dimension
    *   bytes per chunk) so exportJsonl({vectors: true}) writes them as indexed instead of re-embedding
    * @returns {Promise<Collection>}
    * @throws {RagwasmError} as parsePipelineConfig; INVALID_ARGUMENT when the dense index or the semantic
-   *   chunker has no embedder
+   *   chunker has no embedder, or the config asks for an LLM step (naming its key) without options.llm
    */
   static async create(config = {}, options = {}) {
-    const o = expectOptions(options, 'Collection.create options', ['embedder', 'dimension', 'keepVectors', 'workers']);
+    const o = expectOptions(options, 'Collection.create options', ['embedder', 'dimension', 'keepVectors', 'workers', 'llm']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
     const workers = o.workers === undefined ? 1 : expectInteger(o.workers, 'options.workers', { min: 1, max: 64 });
     const cfg = parsePipelineConfig(config);
+    const llm = checkLlm(cfg, o.llm);
     // A dense index without an embedder uses the default static model (package ragwasm-static-model);
     // the semantic chunker alone still needs one given (collection-api.test.mjs).
     const defaultModel = o.embedder === undefined && o.dimension === undefined && cfg.indexes.dense;
     if (workers > 1) {
       checkShardable(cfg, defaultModel, 'options.workers', workers);
-      return Collection._sharded(cfg, workers, o.embedder, o.dimension, new Map(), keepVectors, []);
+      const c = await Collection._sharded(cfg, workers, o.embedder, o.dimension, new Map(), keepVectors, []);
+      c._llm = llm;
+      return c;
     }
     const embedder = !defaultModel ? o.embedder : await createStaticEmbedder();
-    return new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
+    const c = new Collection(cfg, embedder, o.dimension, null, null, new Map(), keepVectors);
+    c._llm = llm;
+    return c;
   }
 
   // A collection whose legs are sharded across a new pool of `workers` (docs/parallel.md): the dense
@@ -265,6 +309,7 @@ export class Collection {
   constructor(cfg, embedder, dimension, bm25, dense, docs, keepVectors = false, zeroVectors = []) {
     expectInternal(isPlainObject(cfg) && isPlainObject(cfg.indexes) && isPlainObject(cfg.chunker) && isInstance(docs, Map), 'Collection', 'Collection.create(config, options), Collection.load or Collection.fromBytes');
     this.config = cfg;
+    this._llm = null;  // the create option llm (the config's LLM context steps)
     const needsEmbedder = cfg.indexes.dense || cfg.chunker.strategy === 'semantic';
     /** The embedder (embed/contract.js shape) or null. */
     this.embedder = needsEmbedder ? denseEmbedder(embedder, dimension) : null;
@@ -366,6 +411,13 @@ export class Collection {
     const extra = this._checkDocuments(documents);
     if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
     if (o.chunkContexts !== undefined) expectFunction(o.chunkContexts, 'options.chunkContexts');
+    const steps = llmContextSteps(this.config);
+    if (steps.length > 0 && !this._llm) {
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${steps[0].path}: this collection has no LLM for its context step (a loaded collection: build it again with Collection.create(config, {llm: client}))`, { path: steps[0].path });
+    }
+    if (o.chunkContexts !== undefined && steps.some((st) => st.key === 'llmChunkContext')) {
+      throw invalid('options.chunkContexts', 'no chunk contexts (the config\'s chunker.context.llmChunkContext writes them)', o.chunkContexts);
+    }
     const batchSize = o.batchSize === undefined ? 64 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 100000 });
     return this._exclusive(() => this._add(documents.slice(), extra, o, batchSize));
   }
@@ -373,6 +425,9 @@ export class Collection {
   async _add(documents, extra, o, batchSize) {
     const copts = chunkOptions(this.config.chunker, this.embedder);
     const semantic = this.config.chunker.strategy === 'semantic';
+    const steps = llmContextSteps(this.config);
+    const summaryStep = steps.find((st) => st.key === 'llmSummary');
+    const chunkStep = steps.find((st) => st.key === 'llmChunkContext');
     let chunksAdded = 0;
     const zero = [];
     for (let i = 0; i < documents.length; i += batchSize) {
@@ -383,9 +438,11 @@ export class Collection {
         // The title is visible to the context template as {title}, as any metadata key.
         const meta = d.title === undefined || d.title === null ? (d.metadata ?? {}) : { title: d.title, ...(d.metadata ?? {}) };
         const doc = { id: d.id, text: d.text, metadata: meta };
-        const cs = semantic ? await chunkAsync(doc, copts) : chunk(doc, copts);
+        const dopts = summaryStep ? { ...copts, context: { ...copts.context, summary: await this._llmCall(summaryStep, d, null, o.signal) } } : copts;
+        const cs = semantic ? await chunkAsync(doc, dopts) : chunk(doc, dopts);
         const stored = cs.map(storedChunk);
-        if (o.chunkContexts !== undefined && stored.length > 0) await this._addChunkContexts(d, stored, o.chunkContexts);
+        const contextsOf = chunkStep ? (x, chunks) => this._llmCall(chunkStep, d, chunks, o.signal) : o.chunkContexts;
+        if (contextsOf !== undefined && stored.length > 0) await this._addChunkContexts(d, stored, contextsOf, chunkStep?.path);
         perDoc.push(stored);
       }
       if (this._disposed) throw disposedError();
@@ -436,15 +493,27 @@ export class Collection {
     return { documents: documents.length, chunks: chunksAdded, zeroVectors: zero };
   }
 
+  // One LLM context step for document d (chunks null: the summary), with the step's prompt and maxTokens.
+  async _llmCall(step, d, chunks, signal) {
+    const doc = { id: d.id, text: d.text };
+    if (d.title !== undefined && d.title !== null) doc.title = d.title;
+    const opts = { ...step.options };
+    if (signal !== undefined) opts.signal = signal;
+    const r = chunks === null ? await this._llm.documentSummary(doc, opts) : await this._llm.chunkContexts(doc, chunks, opts);
+    this._alive();
+    if (chunks === null) return expectString(r, `${step.path}: the LLM summary of document ${JSON.stringify(d.id)}`, { maxLength: 1 << 20 }).trim();
+    return r;
+  }
+
   // Caller-written chunk contexts (contextual retrieval) prepended to each chunk's text in its indexText.
-  async _addChunkContexts(d, stored, fn) {
+  async _addChunkContexts(d, stored, fn, name = 'options.chunkContexts') {
     const doc = { id: d.id, text: d.text };
     if (d.title !== undefined && d.title !== null) doc.title = d.title;
     const contexts = await fn(doc, stored.map((c) => ({ id: c.id, text: c.text })));
     this._alive();
-    expectArray(contexts, `options.chunkContexts result for document ${JSON.stringify(d.id)}`, { maxLength: stored.length, item: (v, n) => expectString(v, n, { maxLength: 1 << 20 }) });
+    expectArray(contexts, `${name} result for document ${JSON.stringify(d.id)}`, { maxLength: stored.length, item: (v, n) => expectString(v, n, { maxLength: 1 << 20 }) });
     if (contexts.length !== stored.length) {
-      throw invalid(`options.chunkContexts result for document ${JSON.stringify(d.id)}`, `${stored.length} strings (one per chunk)`, contexts);
+      throw invalid(`${name} result for document ${JSON.stringify(d.id)}`, `${stored.length} strings (one per chunk)`, contexts);
     }
     const sep = this.config.chunker.context?.separator ?? '\n\n';
     stored.forEach((c, i) => {

@@ -3,7 +3,10 @@ export interface PipelineConfig {
   chunker: {
     strategy: 'fixed' | 'recursive' | 'markdown' | 'markdown-header' | 'sentence' | 'semantic'; chunkSize: number; chunkOverlap: number; unit: string;
     /** indexText = context + separator + text; headerPath: the chunk's markdown header path as its chunk context (Collection) */
-    context?: { template?: string; summary?: string; separator?: string; headerPath?: boolean };
+    /** llmSummary: an LLM summary per document as the context's {summary}; llmChunkContext: an LLM note per chunk
+     *  (both run by Collection.add with Collection.create's `llm` option; prompt: a PromptTemplate object) */
+    context?: { template?: string; summary?: string; separator?: string; headerPath?: boolean;
+      llmSummary?: { prompt?: object; maxTokens?: number }; llmChunkContext?: { prompt?: object; maxTokens?: number } };
     [key: string]: unknown;
   };
   indexes: {
@@ -29,6 +32,8 @@ export interface PipelineConfig {
   assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; docContext: boolean; tokenCount: 'estimate' | 'wordpiece' };
   /** What answers from the top min(retrieval.k, chunks) chunks (retrieval.k 0 = no retrieval). */
   answerer: { type: 'extractive' | 'llm' | 'none'; chunks: number; threshold: number; maxSentences: number };
+  /** Judges the answering commands run besides correctness (rag, experiment); only when the config gives the section. */
+  judges?: { triad: boolean };
 }
 export function parsePipelineConfig(config: string | object): PipelineConfig;
 export function defaultPipelineConfig(): PipelineConfig;

@@ -11,14 +11,16 @@ import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
 /**
  * Parses and validates a pipeline config, filling in defaults. `{}` is the default hybrid pipeline
  * (BM25 + dense, safe hybrid fusion). Keys: version (1), chunker {strategy (every chunk() strategy,
- * semantic included), chunkSize, chunkOverlap, unit, context: {template, summary, separator, headerPath},
+ * semantic included), chunkSize, chunkOverlap, unit, context: {template, summary, separator, headerPath,
+ * llmSummary: {prompt?, maxTokens?}, llmChunkContext: {prompt?, maxTokens?} (the Collection's LLM steps)},
  * ...chunk() options}, indexes {bm25: Bm25Index options {fields (default text and title, boost 1;
  * also the shorthand {name: boost}), scorer, k1, b, delta, analyzer}, dense: VectorIndex options
  * {dimension (default: the embedder's), metric, storage, binaryRescore, index, hnsw: {M, efConstruction,
  * efSearch, seed}} + model}, retrieval {retrievers, k (hits returned), candidates, fusion: {mode,
  * normalization, weights, rrfK, primary, legCheck}}, rerank {enabled, type, model, candidates, keep},
  * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}, answerer {type: extractive | llm |
- * none, chunks, threshold, maxSentences}; retrieval.k 0 = no retrieval. Defaults in docs/fusion.md.
+ * none, chunks, threshold, maxSentences}, judges {triad} (rag / experiment: the RAG-triad judges; kept only when
+ * given); retrieval.k 0 = no retrieval. Defaults in docs/fusion.md.
  * The normalized `indexes.bm25` is what `Bm25Index.create` takes, `indexes.dense` without `model`
  * what `VectorIndex.create` takes. Old names (docs/api.md "Old names": bm25 variant / stemmer /
  * stopwords, dense quantization / hnsw.m, fusion k) are read with a one-time console.warn each.
