@@ -55,9 +55,15 @@ test('llmSummary: one call per document, the summary prepended to every chunk an
   assert.deepEqual([...new Set((await col.search('quetzalcoatl', { k: 50 })).map((h) => h.docId))], ['d2']);
   // A loaded collection has no LLM: adding fails naming the key, nothing is sent.
   const again = Collection.fromBytes(col.toBytes());
-  await assert.rejects(again.add([{ id: 'd3', text: 'x y z' }]), (e) => e.code === 'INVALID_ARGUMENT' && /chunker\.context\.llmSummary/.test(e.message));
+  await assert.rejects(again.add([{ id: 'd3', text: 'x y z' }]), (e) => e.code === 'INVALID_ARGUMENT' && /chunker\.context\.llmSummary/.test(e.message) && /Collection\.load \/ fromBytes/.test(e.message));
   assert.equal(double.requests.length, 2);
-  col.dispose(); again.dispose();
+  // Given the LLM again on load, the loaded collection adds with the summary step; a bad llm is refused.
+  assert.throws(() => Collection.fromBytes(col.toBytes(), { llm: {} }), (e) => e.code === 'INVALID_ARGUMENT' && /options\.llm/.test(e.message));
+  const withLlm = Collection.fromBytes(col.toBytes(), { llm: client() });
+  await withLlm.add([{ id: 'd3', title: 'Harbour report', text: 'Tugboats were repainted during the winter months.' }]);
+  assert.equal(double.requests.length, 3);
+  assert.deepEqual([...new Set((await withLlm.search('zanzibarite', { k: 50 })).map((h) => h.docId))].sort(), ['d1', 'd3']);
+  col.dispose(); again.dispose(); withLlm.dispose();
 });
 
 test('llmSummary fills the template\'s {summary}; llmChunkContext adds one note per chunk', async () => {

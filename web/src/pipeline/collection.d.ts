@@ -101,11 +101,11 @@ export class Collection {
   static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Promise<Collection>;
   /** workers 1–64: both legs sharded across that many Workers (flat dense index, default static model; docs/parallel.md) */
   static create(config: string | object | undefined, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; llm?: CollectionLlm }): Promise<ParallelCollection>;
-  static fromBytes(bytes: Uint8Array, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1 }): Collection;
+  static fromBytes(bytes: Uint8Array, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Collection;
   /** workers > 1: the checked chunks are indexed again into sharded legs across a new pool. */
-  static fromBytes(bytes: Uint8Array, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number }): Collection | Promise<ParallelCollection>;
-  static load(name: string, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<Collection>;
-  static load(name: string, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<ParallelCollection>;
+  static fromBytes(bytes: Uint8Array, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; llm?: CollectionLlm }): Collection | Promise<ParallelCollection>;
+  static load(name: string, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<Collection>;
+  static load(name: string, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; llm?: CollectionLlm; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<ParallelCollection>;
   /** Workers the indexes are sharded across (1 = none, the calling thread). */
   readonly workers: number;
   /** Builds a collection from exportJsonl() output (a string, or its lines as an (async) iterable). */

@@ -103,11 +103,12 @@ export function llmContextSteps(config) {
 
 // The create option `llm` checked against the config: a config asking for an LLM step needs it (an
 // LlmClient of ragwasm/llm, or any object with its documentSummary / chunkContexts methods).
-function checkLlm(cfg, llm) {
+// `required` false (fromBytes/load): a loaded collection searches without it; add() then names the key.
+function checkLlm(cfg, llm, required = true) {
   const steps = llmContextSteps(cfg);
   const method = { llmSummary: 'documentSummary', llmChunkContext: 'chunkContexts' };
   if (llm === undefined) {
-    if (steps.length > 0) {
+    if (steps.length > 0 && required) {
       throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${steps[0].path}: the config asks for an LLM step but no LLM was given: pass Collection.create(config, {llm: client}) (createLlmClient of ragwasm/llm)`, { path: steps[0].path });
     }
     return null;
@@ -203,7 +204,7 @@ export class Collection {
    *   an LlmClient of ragwasm/llm (createLlmClient). chunker.context.llmSummary: add() asks it for one summary per
    *   document (client.documentSummary), the context's {summary} (the whole context without a template);
    *   chunker.context.llmChunkContext: one context note per chunk (client.chunkContexts), as add's chunkContexts.
-   *   Required when the config has either key; not saved (a loaded collection adds without them: see load)
+   *   Required when the config has either key; not saved (give it again to fromBytes/load to add to a loaded collection)
    * @param {boolean} [options.keepVectors=false] keep a copy of every indexed vector (4 x dimension
    *   bytes per chunk) so exportJsonl({vectors: true}) writes them as indexed instead of re-embedding
    * @returns {Promise<Collection>}
@@ -413,7 +414,7 @@ export class Collection {
     if (o.chunkContexts !== undefined) expectFunction(o.chunkContexts, 'options.chunkContexts');
     const steps = llmContextSteps(this.config);
     if (steps.length > 0 && !this._llm) {
-      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${steps[0].path}: this collection has no LLM for its context step (a loaded collection: build it again with Collection.create(config, {llm: client}))`, { path: steps[0].path });
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${steps[0].path}: this collection has no LLM for its context step (a loaded collection: give it to Collection.load / fromBytes as {llm: client})`, { path: steps[0].path });
     }
     if (o.chunkContexts !== undefined && steps.some((st) => st.key === 'llmChunkContext')) {
       throw invalid('options.chunkContexts', 'no chunk contexts (the config\'s chunker.context.llmChunkContext writes them)', o.chunkContexts);
@@ -907,11 +908,12 @@ export class Collection {
    * Rebuilds a collection from toBytes() output (format versions 1, 2 and 3). Every header field is
    * checked against the sections it describes before the collection is returned (docs/collection.md).
    * @param {Uint8Array} bytes
-   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, workers?: number}} [options] embedder
+   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, workers?: number, llm?: object}} [options] embedder
    *   needed when the dense index is on; it must be the model the collection was built with.
    *   `workers` > 1 (as create()): the bytes are checked as here, then the chunks are indexed into
    *   sharded legs across a new pool (the dense leg re-embedded with the default static model, which
-   *   must be the saved embedder); the result is then a Promise
+   *   must be the saved embedder); the result is then a Promise. `llm` (as create()): the LLM of the
+   *   saved config's context steps, needed only to add() to the loaded collection
    * @returns {Collection|Promise<Collection>} a Promise when `workers` > 1
    * @throws {RagwasmError} CORRUPT_INDEX (magic, length, checksum, or a header field that disagrees with
    *   the data: the message names the field), UNSUPPORTED_VERSION, INVALID_ARGUMENT (no embedder, or an
@@ -919,11 +921,12 @@ export class Collection {
    *   DIMENSION_MISMATCH (same id, other dimension)
    */
   static fromBytes(bytes, options = {}) {
-    const o = expectOptions(options, 'Collection.fromBytes options', ['embedder', 'dimension', 'keepVectors', 'workers']);
+    const o = expectOptions(options, 'Collection.fromBytes options', ['embedder', 'dimension', 'keepVectors', 'workers', 'llm']);
     const keepVectors = o.keepVectors === undefined ? false : expectBoolean(o.keepVectors, 'options.keepVectors');
     const workers = o.workers === undefined ? 1 : expectInteger(o.workers, 'options.workers', { min: 1, max: 64 });
     if (workers > 1) return Collection._fromBytesSharded(bytes, o, workers, keepVectors);
     const { h, sections, corrupt } = readHeader(bytes);
+    const llm = checkLlm(h.cfg, o.llm, false);
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     let bm25 = null;
@@ -934,7 +937,9 @@ export class Collection {
       checkSections(h, bm25, dense, corrupt);
       const needs = h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic';
       const embedder = needs ? checkEmbedder(o, h.embedder, dense?.dimension) : o.embedder;
-      return new Collection(h.cfg, embedder, needs ? undefined : o.dimension, bm25, dense, h.docs, keepVectors, h.zeroVectors);
+      const c = new Collection(h.cfg, embedder, needs ? undefined : o.dimension, bm25, dense, h.docs, keepVectors, h.zeroVectors);
+      c._llm = llm;
+      return c;
     } catch (e) {
       // e.g. a header that disagrees with an index: free the indexes already loaded
       bm25?.dispose();
@@ -945,13 +950,15 @@ export class Collection {
 
   static async _fromBytesSharded(bytes, o, workers, keepVectors) {
     const { h } = readHeader(bytes);  // corrupt headers fail before any Worker starts
+    const llm = checkLlm(h.cfg, o.llm, false);
+    const withLlm = (c) => { c._llm = llm; return c; };
     const defaultModel = o.embedder === undefined && o.dimension === undefined && h.cfg.indexes.dense;
     checkShardable(h.cfg, defaultModel, 'options.workers', workers);
     if (!h.cfg.indexes.dense) {
       // every section checked as workers: 1 does, then the chunks indexed into the shards
       const plain = Collection.fromBytes(bytes, { ...o, workers: 1 });
       plain.dispose();
-      return Collection._sharded(h.cfg, workers, o.embedder, o.dimension, plain.docs, keepVectors, []);
+      return withLlm(await Collection._sharded(h.cfg, workers, o.embedder, o.dimension, plain.docs, keepVectors, []));
     }
     const embedder = await createStaticEmbedder();
     let plain;
@@ -961,7 +968,7 @@ export class Collection {
       embedder.dispose();
     }
     plain.dispose();
-    return Collection._sharded(h.cfg, workers, undefined, undefined, plain.docs, keepVectors, [...plain.zeroVectors]);
+    return withLlm(await Collection._sharded(h.cfg, workers, undefined, undefined, plain.docs, keepVectors, [...plain.zeroVectors]));
   }
 
   /**
@@ -1008,13 +1015,14 @@ export class Collection {
   /**
    * Loads a collection saved with save().
    * @param {string} name
-   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, workers?: number, dir?: string, backend?: string}} [options]
+   * @param {{embedder?: object|Function, dimension?: number, keepVectors?: boolean, workers?: number, llm?: object, dir?: string, backend?: string}} [options]
+   *   as fromBytes()
    * @returns {Promise<Collection>}
    * @throws {RagwasmError} NOT_FOUND, as fromBytes()
    */
   static async load(name, options = {}) {
-    const { embedder, dimension, keepVectors, workers, ...storage } = expectOptions(options, 'Collection.load options',
-      ['embedder', 'dimension', 'keepVectors', 'workers', 'dir', 'backend']);
+    const { embedder, dimension, keepVectors, workers, llm, ...storage } = expectOptions(options, 'Collection.load options',
+      ['embedder', 'dimension', 'keepVectors', 'workers', 'llm', 'dir', 'backend']);
     const bytes = await loadBytes(name, storage);
     if (bytes === null) throw new RagwasmError('NOT_FOUND', `ragwasm: no collection stored under "${name}"`);
     const o = {};
@@ -1022,6 +1030,7 @@ export class Collection {
     if (dimension !== undefined) o.dimension = dimension;
     if (keepVectors !== undefined) o.keepVectors = keepVectors;
     if (workers !== undefined) o.workers = workers;
+    if (llm !== undefined) o.llm = llm;
     return Collection.fromBytes(bytes, o);
   }
 
