@@ -12,7 +12,7 @@ namespace {
 
 // ids, texts, contexts: Uint8Array[] (UTF-8 bytes); scores: number[]; no_answer_text: UTF-8 bytes.
 val extractive_answer(const Bytes& question, val ids, val texts, val scores, val contexts, int max_sentences,
-                      int max_chunks, double threshold, double header_weight, double type_mismatch, double entity_mismatch, bool yes_no_prefix,
+                      int max_chunks, double threshold, double header_weight, double type_mismatch, double entity_mismatch, double key_mismatch, bool yes_no_prefix,
                       const Bytes& no_answer_text) {
   return guard([&] {
     const unsigned n = ids["length"].as<unsigned>();
@@ -33,6 +33,7 @@ val extractive_answer(const Bytes& question, val ids, val texts, val scores, val
     o.header_weight = header_weight;
     o.type_mismatch = type_mismatch;
     o.entity_mismatch = entity_mismatch;
+    o.key_mismatch = key_mismatch;
     o.yes_no_prefix = yes_no_prefix;
     o.no_answer_text = no_answer_text;
     auto r = answer::extractive_answer(question, chunks, o);
@@ -67,7 +68,7 @@ val extractive_answer(const Bytes& question, val ids, val texts, val scores, val
 
 // The best unit score per chunk (answer::chunk_scores), as a Float64Array.
 val chunk_scores(const Bytes& question, val texts, val contexts, int max_chunks, double header_weight, double type_mismatch,
-                 double entity_mismatch) {
+                 double entity_mismatch, double key_mismatch) {
   return guard([&] {
     const unsigned n = texts["length"].as<unsigned>();
     if (contexts["length"].as<unsigned>() != n) {
@@ -83,6 +84,7 @@ val chunk_scores(const Bytes& question, val texts, val contexts, int max_chunks,
     o.header_weight = header_weight;
     o.type_mismatch = type_mismatch;
     o.entity_mismatch = entity_mismatch;
+    o.key_mismatch = key_mismatch;
     auto r = answer::chunk_scores(question, chunks, o);
     if (!r.ok()) return reply_error(r.error());
     return reply_ok(to_typed_array(r.value()));

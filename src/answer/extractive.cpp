@@ -183,6 +183,110 @@ std::vector<std::string> counted_terms(std::string_view question) {
   return out;
 }
 
+std::vector<std::string> question_key_terms(std::string_view question) {
+  static const std::unordered_set<std::string> kDeterminers = {"the", "a", "an", "any", "its", "their", "our", "your",
+                                                               "this", "that", "these", "those"};
+  // Words that end a noun phrase besides stop words: modal verbs the stop list lacks, and "per" ("requests per day").
+  static const std::unordered_set<std::string> kClosers = {"must", "may", "might", "shall", "cannot", "need", "needs", "per"};
+  // After these, a phrase that runs to the end of the question ends with its verb ("does the HX-9 use?").
+  static const std::unordered_set<std::string> kModals = {"do", "does", "did", "can", "could", "will", "would", "should",
+                                                          "must", "may", "might", "shall"};
+  static const std::unordered_set<std::string> kAuxLike = {"have", "has", "had", "be", "been", "being", "is", "are",
+                                                           "was", "were", "do", "does", "did", "get", "gets"};
+  static const std::unordered_set<std::string> kCalendar = {
+      "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+      "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
+  std::vector<std::string> out;
+  const auto add_terms = [&](std::string_view word) {
+    for (auto& w : raw_words(text::fold(word))) {
+      if (w.size() < 2 || stop_words().count(w) || kCalendar.count(w) || kClosers.count(w)) continue;
+      if (std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+      out.push_back(light_stem(std::move(w)));
+    }
+  };
+  bool open = false;          // inside a noun phrase
+  bool after_modal = false;   // the phrase's determiner follows a modal verb
+  std::size_t words = 0;      // words in the open phrase
+  std::size_t last_at = 0;    // where the terms of its last word start in `out`
+  std::string previous;       // the previous word, folded
+  std::size_t i = 0;
+  while (i < question.size()) {
+    const char c = question[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < question.size() && question[j] != ' ' && question[j] != '\t' && question[j] != '\n' && question[j] != '\r') ++j;
+    std::string_view tok = question.substr(i, j - i);
+    i = j;
+    // Punctuation after a word ("period?", "office,") closes the phrase after it; "U.S." keeps its dots.
+    bool closes = false;
+    while (!tok.empty() && (tok.back() == '?' || tok.back() == ',' || tok.back() == ';' || tok.back() == ':' ||
+                            tok.back() == '!' || tok.back() == ')' || tok.back() == '"' ||
+                            (tok.back() == '.' && tok.find('.') == tok.size() - 1))) {
+      tok.remove_suffix(1);
+      closes = true;
+    }
+    while (!tok.empty() && (tok.front() == '(' || tok.front() == '"')) tok.remove_prefix(1);
+    bool possessive = false;
+    for (std::string_view poss : {std::string_view("'s"), std::string_view("\xE2\x80\x99s")}) {
+      if (tok.size() > poss.size() && tok.substr(tok.size() - poss.size()) == poss) {
+        tok.remove_suffix(poss.size());
+        possessive = true;
+      }
+    }
+    const std::string f = text::fold(tok);
+    // "When can an employee take a sabbatical?": a phrase opened after a modal verb runs into the
+    // question's main verb; it is its last word unless the phrase ends at an auxiliary ("does the office have").
+    const bool ends_phrase = open && (kDeterminers.count(f) || stop_words().count(f) || kClosers.count(f));
+    if (ends_phrase && after_modal && words >= 2 && !kAuxLike.count(f)) out.resize(last_at);
+    if (kDeterminers.count(f)) {
+      open = !closes;
+      after_modal = kModals.count(previous) > 0;
+      words = 0;
+      previous = f;
+      continue;
+    }
+    previous = f;
+    // A participle after the phrase's first word is its verb ("the team approved a budget").
+    const bool participle = words > 0 && f.size() > 4 && ends_with(f, "ed") && !ends_with(f, "eed");
+    if (stop_words().count(f) || kClosers.count(f) || participle) {
+      open = false;
+      continue;
+    }
+    if (open) {
+      last_at = out.size();
+      add_terms(tok);
+      ++words;
+      // "How long does a DL-7 firmware update take?": the phrase ran into the question's verb.
+      if (closes && after_modal && words >= 2) out.resize(last_at);
+    }
+    // A possessive opens the phrase it qualifies ("Larkspire's full-year revenue").
+    if (possessive && !open) {
+      open = true;
+      after_modal = false;
+      words = 0;
+    }
+    if (closes) open = false;
+  }
+  for (auto& t : counted_terms(question)) {
+    if (!kClosers.count(t)) out.push_back(std::move(t));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool supports_term(const std::vector<std::string>& terms, const std::string& term) {
+  for (const auto& t : terms) {
+    if (t == term) return true;
+    const std::size_t shorter = std::min(t.size(), term.size());
+    if (shorter >= 4 && t.compare(0, shorter, term, 0, shorter) == 0) return true;
+  }
+  return false;
+}
+
 QuestionType question_type(std::string_view question) {
   const std::string f = text::fold(question);
   const auto words = raw_words(f);
@@ -345,6 +449,9 @@ Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk
   if (!(options.entity_mismatch >= 0 && options.entity_mismatch <= 1)) {
     return invalid("options.entity_mismatch: expected a number in [0, 1], got " + std::to_string(options.entity_mismatch));
   }
+  if (!(options.key_mismatch >= 0 && options.key_mismatch <= 1)) {
+    return invalid("options.key_mismatch: expected a number in [0, 1], got " + std::to_string(options.key_mismatch));
+  }
   if (options.max_chunks < 1) return invalid("options.max_chunks: expected at least 1, got 0");
   if (chunks.size() > kMaxChunks) {
     return make_error(ErrorCode::kLimitExceeded, "chunks: at most " + std::to_string(kMaxChunks) + " allowed, got " +
@@ -379,6 +486,7 @@ struct Candidate {
   std::unordered_set<std::string> header_terms;  // header + chunk context
   bool type_ok = true;
   bool entities_ok = true;  // the unit's chunk names every identifier of the question (question_entities)
+  bool keys_ok = true;      // the unit's chunk supports every key term of the question (question_key_terms)
   double score = 0;
 };
 
@@ -394,21 +502,26 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
   const auto entities = question_entities(question);
   const auto counted = type == QuestionType::kNumber ? counted_terms(question) : std::vector<std::string>{};
+  const auto keys = options.key_mismatch < 1 ? question_key_terms(question) : std::vector<std::string>{};
   for (std::size_t c = 0; c < n_chunks; ++c) {
     std::unordered_set<std::string> context_terms;
     for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
     // Does this chunk (text or context) name every identifier of the question, its terms in a row?
     bool names_all = true;
-    if (!entities.empty()) {
+    bool supports_all = true;
+    if (!entities.empty() || !keys.empty()) {
       const std::vector<std::string> text_terms = answer_terms(chunks[c].text);
       const std::vector<std::string> ctx_terms = answer_terms(chunks[c].context);
       for (const auto& e : entities) {
         if (!contains_run(text_terms, e) && !contains_run(ctx_terms, e)) names_all = false;
       }
+      for (const auto& k : keys) {
+        if (!supports_term(text_terms, k) && !supports_term(ctx_terms, k)) supports_all = false;
+      }
     }
     for (auto& unit : answer_units(chunks[c].text)) {
       if (unit.end - unit.start > options.max_sentence_bytes) continue;
-      Candidate cand{c, std::move(unit), {}, context_terms, true, names_all, 0};
+      Candidate cand{c, std::move(unit), {}, context_terms, true, names_all, supports_all, 0};
       for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
       cand.type_ok = matches_type(cand.unit.text, type, question);
@@ -460,7 +573,7 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
     double s = 0;
     for (const auto& [i, in_unit] : hits[c]) s += in_unit ? w[i] : options.header_weight * w[i];
     cands[c].score = (total > 0 ? s / total : 0) * (cands[c].type_ok ? 1.0 : options.type_mismatch) *
-                     (cands[c].entities_ok ? 1.0 : options.entity_mismatch);
+                     (cands[c].entities_ok ? 1.0 : options.entity_mismatch) * (cands[c].keys_ok ? 1.0 : options.key_mismatch);
   }
   *q_out = std::move(q);
   return cands;

@@ -38,6 +38,12 @@ struct ExtractiveOptions {
   // Score factor in [0, 1] for a unit whose chunk (text or context) lacks an identifier the question
   // names (question_entities: "revision D", "Q2", "Canada"): the documents then talk about another thing.
   double entity_mismatch = 1.0;
+  // Score factor in [0, 1] for a unit whose chunk (text or context) does not support every key term of
+  // the question (question_key_terms: the nouns of its noun phrases, "the probation period" ->
+  // {"probation", "period"}), exactly or as a close variant (one term a prefix of the other, the shorter
+  // at least 4 bytes: "approv" ~ "approval"): the chunk then answers a neighbouring question ("the
+  // hotel cap in the Netherlands" for "the probation period in the Netherlands"). 1 = off.
+  double key_mismatch = 1.0;
   bool yes_no_prefix = true;   // yes/no questions: answer "Yes." / "No." (a negation in the unit) before the unit
   std::string no_answer_text = "Your documents don't say.";
 };
@@ -76,6 +82,17 @@ std::vector<std::string> answer_terms(std::string_view text);
 //   question_entities("Which company is Larkspire's distributor in Canada?")  // {{"larkspire"}, {"canada"}}
 std::vector<std::vector<std::string>> question_entities(std::string_view question);
 
+// Key terms of a question, each as an answer_term: the words of its noun phrases, i.e. the words after a
+// determiner ("the", "a", "an", "any", "its", "their", "our", "your", "this", "that", "these", "those") or a
+// possessive ("DL-7's"), up to the next stop word, auxiliary verb or punctuation; plus counted_terms. Numbers,
+// month and weekday names and one-letter terms are not key terms. Sorted, distinct.
+//   question_key_terms("What is the probation period in the Netherlands?")  // {"netherland", "period", "probation"}
+std::vector<std::string> question_key_terms(std::string_view question);
+
+// Is `term` supported by `terms`: present, or a close variant present (one a prefix of the other, the
+// shorter at least 4 bytes: "employe" ~ "employee", "approv" ~ "approval")?
+bool supports_term(const std::vector<std::string>& terms, const std::string& term);
+
 // What a "how many" / "how much" question counts: the answer_terms of the (at most 3) words after
 // "how many" / "how much" up to a verb ("How many car parking spaces does ..." -> {"car", "park",
 // "spac"}; "How much is ..." -> {}). A number-type sentence or list item matches only when it, its
@@ -113,12 +130,14 @@ bool matches_type(std::string_view unit_text, QuestionType t, std::string_view q
 //   cover   = sum_{t in Q} w(t) * (1 if t in the unit, header_weight if t only in its header or the
 //             chunk's context, else 0) / sum_{t in Q} w(t)
 //   score   = cover * (1 if matches_type(unit, question_type(question)) else type_mismatch)
+//                   * (1 if the unit's chunk names every question_entities identifier else entity_mismatch)
+//                   * (1 if the unit's chunk supports every question_key_terms term else key_mismatch)
 // so a question term found nowhere (df = 0) carries the largest weight and lowers every score.
 // The answer is the best unit, then (up to max_sentences) the next best units that reach the threshold
 // and 0.75 x the best score and contain a question term the answer does not contain yet. Ties: earlier chunk, then earlier unit.
 // Abstains (answered = false, text = no_answer_text) when the best score < threshold.
-// Errors: INVALID_ARGUMENT (max_sentences outside 1..32, threshold / header_weight / type_mismatch
-// outside [0, 1], max_chunks 0), INVALID_UTF8 (question, a chunk text or context is not UTF-8),
+// Errors: INVALID_ARGUMENT (max_sentences outside 1..32, threshold / header_weight / type_mismatch /
+// entity_mismatch / key_mismatch outside [0, 1], max_chunks 0), INVALID_UTF8 (question, a chunk text or context is not UTF-8),
 // LIMIT_EXCEEDED (more than 10,000 chunks).
 Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
                                            const ExtractiveOptions& options = {});

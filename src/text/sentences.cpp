@@ -19,11 +19,11 @@ constexpr std::array<std::string_view, 33> kTitleAbbreviations = {
     "mr", "mrs", "ms", "dr", "prof", "st", "rev", "hon", "gen", "col", "capt", "lt", "sgt",
     "maj", "cmdr", "adm", "gov", "sen", "rep", "pres", "messrs", "mme", "mlle", "mt", "ft",
     "vs", "cf", "e.g", "i.e", "viz", "approx", "ca", "resp"};
-// Abbreviations followed by a number ("No. 5", "Fig. 3", "Jan. 12"): no break before a digit.
-constexpr std::array<std::string_view, 27> kNumberAbbreviations = {
+// Abbreviations followed by a number ("No. 5", "Fig. 3", "Jan. 12", "ext. 4400"): no break before a digit.
+constexpr std::array<std::string_view, 29> kNumberAbbreviations = {
     "no", "nos", "vol", "vols", "p", "pp", "fig", "figs", "eq", "eqs", "sec", "art", "ch",
     "ref", "refs", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-    "dec"};
+    "dec", "ext", "tel"};
 // Abbreviations that may also end a sentence: a break only when a typical sentence opener follows.
 constexpr std::array<std::string_view, 20> kFinalAbbreviations = {
     "inc", "ltd", "co", "corp", "llc", "plc", "jr", "sr", "etc", "al", "u.s", "u.k", "a.m", "p.m",

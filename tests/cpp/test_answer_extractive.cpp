@@ -397,6 +397,64 @@ TEST_CASE("A how many question needs the number to come with what it counts", "[
   CHECK(r.value().best_score == Approx(w1 / (w1 + 2 * w0)).epsilon(1e-12));  // no type factor
 }
 
+TEST_CASE("Question key terms are the words of its noun phrases", "[unit]") {
+  using V = std::vector<std::string>;
+  // the words after a determiner up to a stop word; light_stem as answer_terms ("Netherlands" -> "netherland")
+  CHECK(question_key_terms("What is the sick leave limit in the Netherlands?") == V{"leave", "limit", "netherland", "sick"});
+  // a possessive opens the phrase it qualifies; numbers and one-letter terms are not key terms
+  CHECK(question_key_terms("What was Brightwell's full-year 2023 profit?") == V{"full", "profit", "year"});
+  // a phrase after a modal verb ends with the question's verb, which is not a key term
+  CHECK(question_key_terms("How long does a garden pump warranty last?") == V{"garden", "pump", "warranty"});
+  CHECK(question_key_terms("When can a trainee book a flight?") == V{"flight", "trainee"});
+  // an auxiliary ending the phrase is the verb itself: the phrase keeps its last word
+  CHECK(question_key_terms("How many desks does the Lyon office have?") == V{"desk", "lyon", "office"});
+  // a participle after the phrase's first word is its verb; "speed" is not a participle
+  CHECK(question_key_terms("The board approved a loan. What is the engine speed limit?") == V{"board", "engine", "limit", "loan", "spe"});
+  // interrogative determiners name the kind of answer, not its topic; months are scenario values
+  CHECK(question_key_terms("Which fuel does it use in May?").empty());
+  // what a how-many question counts is a key term ("per" is not)
+  CHECK(question_key_terms("How many meeting rooms per floor are there?") == V{"meet", "room"});
+  CHECK(supports_term({"employee", "office"}, "employe"));      // a close variant: one a prefix of the other
+  CHECK(supports_term({"approval"}, "approv"));
+  CHECK_FALSE(supports_term({"allowance"}, "phone"));
+  CHECK_FALSE(supports_term({"car"}, "cart"));                   // the shorter must have at least 4 bytes
+}
+
+TEST_CASE("A unit whose chunk lacks a key term of the question is scored key_mismatch times lower", "[unit]") {
+  // "Netherlands" and "period" match a notice-period row; the plain key noun "probation" is missing.
+  std::vector<ExtractiveChunk> chunks = {
+      {"h", "| Country | Notice period |\n|---|---|\n| Netherlands | one month |\n", 1, "Contracts"},
+      {"t", "Trainees in Spain are reviewed after three months.", 1, "Onboarding"},
+  };
+  ExtractiveOptions o;
+  o.threshold = 0;
+  const std::string q = "What is the probation period in the Netherlands?";
+  const double off = extractive_answer(q, chunks, o).value().best_score;
+  o.key_mismatch = 0.5;
+  CHECK(extractive_answer(q, chunks, o).value().best_score == Approx(0.5 * off).epsilon(1e-12));
+  // the same row answers a question whose key terms it holds: no factor
+  ExtractiveOptions plain = o;
+  plain.key_mismatch = 1;
+  const std::string q2 = "What is the notice period in the Netherlands?";
+  CHECK(extractive_answer(q2, chunks, o).value().best_score == Approx(extractive_answer(q2, chunks, plain).value().best_score).epsilon(1e-12));
+  // a key term in the chunk's context (the document title) counts as supported
+  const std::vector<ExtractiveChunk> titled = {{"p", "It lasts six months in the Netherlands.", 1, "Probation period"}};
+  CHECK(extractive_answer(q, titled, o).value().best_score == Approx(extractive_answer(q, titled, plain).value().best_score).epsilon(1e-12));
+  // with a threshold, the unsupported question is refused (answered without the factor) and the supported one answered
+  o.threshold = 0.3;
+  plain.threshold = 0.3;
+  CHECK(off == Approx(2 * std::log(3 / 1.5) / (2 * std::log(3 / 1.5) + std::log(3 / 0.5))).epsilon(1e-12));
+  CHECK(extractive_answer(q, chunks, plain).value().answered);
+  CHECK_FALSE(extractive_answer(q, chunks, o).value().answered);
+  CHECK(extractive_answer(q2, chunks, o).value().answered);
+  // chunk_scores applies the same factor
+  ExtractiveOptions s0;
+  s0.key_mismatch = 0.5;
+  CHECK(chunk_scores(q, chunks, s0).value()[0] == Approx(0.5 * chunk_scores(q, chunks, {}).value()[0]).epsilon(1e-12));
+  o.key_mismatch = -0.1;
+  CHECK(extractive_answer(q, chunks, o).error().code == ErrorCode::kInvalidArgument);
+}
+
 TEST_CASE("Empty inputs give the no-answer text", "[unit]") {
   CHECK_FALSE(extractive_answer("When was Acme founded?", {}).value().answered);
   CHECK_FALSE(extractive_answer("the of and", sample_chunks()).value().answered);  // only stop words

@@ -168,6 +168,9 @@ TEST_CASE("abbreviations and initials do not end sentences", "[unit]") {
                                    "Then they left."});
   REQUIRE(sentences("See Fig. 3 and No. 12 for details. Acme Inc. The company grew.") ==
           std::vector<std::string>{"See Fig. 3 and No. 12 for details.", "Acme Inc.", "The company grew."});
+  // a phone extension is followed by its number
+  REQUIRE(sentences("Call the desk on ext. 2150 or tel. 555 0100 today. Done.") ==
+          std::vector<std::string>{"Call the desk on ext. 2150 or tel. 555 0100 today.", "Done."});
   REQUIRE(sentences("Use tools, e.g. hammers, etc. and more. Done.") ==
           std::vector<std::string>{"Use tools, e.g. hammers, etc. and more.", "Done."});
 }

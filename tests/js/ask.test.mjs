@@ -196,3 +196,24 @@ test('entityMismatch lowers the score of units whose chunk lacks an identifier t
   await assert.rejects(ask(col, 'q', { entityMismatch: 2 }), (e) => e.code === 'INVALID_ARGUMENT' && /entityMismatch/.test(e.message));
   col.dispose();
 });
+
+test('keyMismatch lowers the score of units whose chunk lacks a key noun of the question', async () => {
+  // "Netherlands" and "period" match the notice-period row; the key noun "probation" is in no chunk.
+  const chunks = [
+    { id: 'c', text: '| Country | Notice period |\n|---|---|\n| Netherlands | one month |\n', context: 'Contracts' },
+    { id: 't', text: 'Trainees in Spain are reviewed after three months.', context: 'Onboarding' },
+  ];
+  const q = 'What is the probation period in the Netherlands?';
+  const full = extractiveAnswer(q, chunks, { threshold: 0 }).bestScore;
+  assert.ok(full > 0.3);
+  assert.equal(extractiveAnswer(q, chunks, { threshold: 0, keyMismatch: 0.5 }).bestScore, 0.5 * full);
+  assert.equal(extractiveAnswer(q, chunks, { threshold: 0.3, keyMismatch: 0.5 }).answered, false);
+  // the same row answers the notice-period question: every key term is there, no factor
+  const q2 = 'What is the notice period in the Netherlands?';
+  assert.equal(extractiveAnswer(q2, chunks, { threshold: 0, keyMismatch: 0.5 }).bestScore, extractiveAnswer(q2, chunks, { threshold: 0 }).bestScore);
+  assert.deepEqual(answerScores(q, chunks, { keyMismatch: 0.5 }), answerScores(q, chunks).map((x) => 0.5 * x));
+  assert.throws(() => extractiveAnswer(q, chunks, { keyMismatch: 1.5 }), (e) => e.code === 'INVALID_ARGUMENT' && /keyMismatch/.test(e.message));
+  const col = await collection();
+  await assert.rejects(ask(col, 'q', { keyMismatch: -1 }), (e) => e.code === 'INVALID_ARGUMENT' && /keyMismatch/.test(e.message));
+  col.dispose();
+});

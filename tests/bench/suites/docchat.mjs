@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { ask, Collection, createStaticEmbedder, metrics, PRESETS } from '../../../web/src/index.js';
 import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
-import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';
+import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, KEY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';
 
 // The retrieval candidates the preset is chosen from (tuning half only; docs/docchat.md). The first
 // entries are the simpler ones: on a tie the earlier one wins.
@@ -115,10 +115,12 @@ export async function selectPreset(documents, questions, tuningIds, answerOption
     await col.add(documents);
     const grid = [];
     for (const ac of ANSWER_CHUNKS) {
-      for (const em of ENTITY_MISMATCH) {
-        for (const th of THRESHOLDS) {
-          const runs = await runQuestions(col, tuningQs, { ...answerOptions, answerChunks: ac, entityMismatch: em, threshold: th });
-          grid.push({ answerChunks: ac, entityMismatch: em, threshold: th, perQ: new Map(perQuestion(runs).map((r) => [r.id, r])) });
+      for (const km of KEY_MISMATCH) {
+        for (const em of ENTITY_MISMATCH) {
+          for (const th of THRESHOLDS) {
+            const runs = await runQuestions(col, tuningQs, { ...answerOptions, answerChunks: ac, entityMismatch: em, keyMismatch: km, threshold: th });
+            grid.push({ answerChunks: ac, entityMismatch: em, keyMismatch: km, threshold: th, perQ: new Map(perQuestion(runs).map((r) => [r.id, r])) });
+          }
         }
       }
     }
@@ -130,7 +132,7 @@ export async function selectPreset(documents, questions, tuningIds, answerOption
     const s = summarize([...c.retrieval.values()]);
     const best = select([c], tuningIds);
     const b = summarize([...best.pair.perQ.values()]);
-    return [c.name, s.hit1, s.hit5, s.mrr10, best.answerChunks, best.entityMismatch, best.threshold, b.tokenF1, `${b.abstainedUnanswerable}/${b.unanswerable}`, `${b.wrongAbstentions}/${b.answerable}`, b.squad2];
+    return [c.name, s.hit1, s.hit5, s.mrr10, best.answerChunks, best.entityMismatch, best.keyMismatch, best.threshold, b.tokenF1, `${b.abstainedUnanswerable}/${b.unanswerable}`, `${b.wrongAbstentions}/${b.answerable}`, b.squad2];
   });
   return { tuningQs, candidates, chosen, candRows };
 }
@@ -191,17 +193,17 @@ async function run(ctx) {
   // tuning half. Every candidate answers through ask() with PRESETS.docChatAnswer's other options.
   const { tuningQs, candidates, chosen, candRows } = await selectPreset(documents, questions, halves.tuning, answerOptions);
   ctx.table(`Preset candidates on the tuning half (${tuningQs.length} questions), each with its best abstention pair`,
-    ['candidate', 'hit@1', 'hit@5', 'MRR@10', 'answerChunks', 'entityMismatch', 'threshold', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions', 'F1 all (SQuAD2-style)'], candRows);
+    ['candidate', 'hit@1', 'hit@5', 'MRR@10', 'answerChunks', 'entityMismatch', 'keyMismatch', 'threshold', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions', 'F1 all (SQuAD2-style)'], candRows);
   const cv = crossValidate(candidates, tuningQs);
   ctx.table('3-fold cross-validation of the selection inside the tuning half (chosen on 2 folds, scored on the third)',
-    ['fold', 'chosen candidate', 'answerChunks', 'entityMismatch', 'threshold', 'hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'],
-    [...cv.rows.map((r) => [r.fold, r.config, r.answerChunks, r.entityMismatch, r.threshold, r.hit1, r.hit5, r.mrr10, r.tokenF1, `${r.abstainedUnanswerable}/${r.unanswerable}`, `${r.wrongAbstentions}/${r.answerable}`]),
-      ['pooled', '', '', '', '', cv.pooled.hit1, cv.pooled.hit5, cv.pooled.mrr10, cv.pooled.tokenF1, `${cv.pooled.abstainedUnanswerable}/${cv.pooled.unanswerable}`, `${cv.pooled.wrongAbstentions}/${cv.pooled.answerable}`]]);
-  process.stdout.write(`\nchosen on the tuning half: ${chosen.config}, answerChunks ${chosen.answerChunks}, entityMismatch ${chosen.entityMismatch}, threshold ${chosen.threshold} `
-    + `(PRESETS.docChatAnswer: answerChunks ${PRESETS.docChatAnswer.answerChunks}, entityMismatch ${PRESETS.docChatAnswer.entityMismatch}, threshold ${PRESETS.docChatAnswer.threshold})\n`);
+    ['fold', 'chosen candidate', 'answerChunks', 'entityMismatch', 'keyMismatch', 'threshold', 'hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'],
+    [...cv.rows.map((r) => [r.fold, r.config, r.answerChunks, r.entityMismatch, r.keyMismatch, r.threshold, r.hit1, r.hit5, r.mrr10, r.tokenF1, `${r.abstainedUnanswerable}/${r.unanswerable}`, `${r.wrongAbstentions}/${r.answerable}`]),
+      ['pooled', '', '', '', '', '', cv.pooled.hit1, cv.pooled.hit5, cv.pooled.mrr10, cv.pooled.tokenF1, `${cv.pooled.abstainedUnanswerable}/${cv.pooled.unanswerable}`, `${cv.pooled.wrongAbstentions}/${cv.pooled.answerable}`]]);
+  process.stdout.write(`\nchosen on the tuning half: ${chosen.config}, answerChunks ${chosen.answerChunks}, entityMismatch ${chosen.entityMismatch}, keyMismatch ${chosen.keyMismatch}, threshold ${chosen.threshold} `
+    + `(PRESETS.docChatAnswer: answerChunks ${PRESETS.docChatAnswer.answerChunks}, entityMismatch ${PRESETS.docChatAnswer.entityMismatch}, keyMismatch ${PRESETS.docChatAnswer.keyMismatch ?? 1}, threshold ${PRESETS.docChatAnswer.threshold})\n`);
   ctx.record('selection', {
-    candidates: candRows, chosen: { config: chosen.config, answerChunks: chosen.answerChunks, entityMismatch: chosen.entityMismatch, threshold: chosen.threshold },
-    crossValidation: cv, preset: { answerChunks: PRESETS.docChatAnswer.answerChunks, entityMismatch: PRESETS.docChatAnswer.entityMismatch, threshold: PRESETS.docChatAnswer.threshold },
+    candidates: candRows, chosen: { config: chosen.config, answerChunks: chosen.answerChunks, entityMismatch: chosen.entityMismatch, keyMismatch: chosen.keyMismatch, threshold: chosen.threshold },
+    crossValidation: cv, preset: { answerChunks: PRESETS.docChatAnswer.answerChunks, entityMismatch: PRESETS.docChatAnswer.entityMismatch, keyMismatch: PRESETS.docChatAnswer.keyMismatch, threshold: PRESETS.docChatAnswer.threshold },
   });
 }
 

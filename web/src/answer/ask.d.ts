@@ -35,6 +35,8 @@ export interface AskOptions {
   k?: number; answerChunks?: number; threshold?: number; maxSentences?: number;
   /** score factor in [0, 1] for a unit whose chunk lacks an identifier the question names (default 1) */
   entityMismatch?: number;
+  /** score factor in [0, 1] for a unit whose chunk lacks a key term of the question ("the probation period"; default 1) */
+  keyMismatch?: number;
   /** keep interrogative words in the retrieval query (default true); false retrieves with questionQuery() */
   questionWords?: boolean;
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;

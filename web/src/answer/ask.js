@@ -108,6 +108,8 @@ function hitOut(h) {
  * @param {number} [options.maxSentences=2] extractive units in the answer (1..32)
  * @param {number} [options.entityMismatch=1] extractive score factor in [0, 1] for a unit whose chunk
  *   lacks an identifier the question names ("revision D", "Q2", "Canada"; extractiveAnswer)
+ * @param {number} [options.keyMismatch=1] extractive score factor in [0, 1] for a unit whose chunk does not hold
+ *   every key term of the question (the words of its noun phrases, "the probation period"; extractiveAnswer)
  * @param {boolean} [options.questionWords=true] keep the question's interrogative and auxiliary words in
  *   the retrieval query; false retrieves with questionQuery(query) (PRESETS.docChatAnswer does); the
  *   answerer always reads the question as asked
@@ -139,7 +141,7 @@ export async function ask(collection, question, options = {}) {
   if (!isObject(collection) || !hasMethod(collection, 'search')) {
     throw invalid('collection', 'a Collection', collection);
   }
-  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'entityMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
+  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'entityMismatch', 'keyMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
   expectString(question, 'question', { allowEmpty: false });
   if (question.trim() === '') throw invalid('question', 'a non-empty question', question);
   const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: 100 });
@@ -147,6 +149,7 @@ export async function ask(collection, question, options = {}) {
   const threshold = o.threshold === undefined ? 0.35 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
   const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
   const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
+  const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
   const questionWords = o.questionWords === undefined ? true : expectBoolean(o.questionWords, 'options.questionWords');
   const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
@@ -221,7 +224,7 @@ export async function ask(collection, question, options = {}) {
 
   // The question as asked (not the rewrite) decides the answer type; the rewrite's carried terms help coverage.
   const r = extractiveAnswer(query, top.map((h) => ({ id: h.id, text: h.text, score: h.score, context: h.title ?? '' })),
-    { maxChunks: top.length, threshold, maxSentences, entityMismatch });
+    { maxChunks: top.length, threshold, maxSentences, entityMismatch, keyMismatch });
   out.answer = r.text;
   out.abstained = !r.answered;
   out.citations = r.sentences.map((s) => {

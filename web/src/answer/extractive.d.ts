@@ -10,6 +10,6 @@ export interface ExtractiveAnswer {
 }
 export function extractiveAnswer(question: string, chunks: Array<{ id: string; text: string; score?: number; context?: string }>,
   options?: { maxSentences?: number; maxChunks?: number; threshold?: number; headerWeight?: number; typeMismatch?: number;
-    entityMismatch?: number; yesNoPrefix?: boolean; noAnswerText?: string }): ExtractiveAnswer;
+    entityMismatch?: number; keyMismatch?: number; yesNoPrefix?: boolean; noAnswerText?: string }): ExtractiveAnswer;
 export function answerScores(question: string, chunks: Array<{ text: string; context?: string }>,
-  options?: { headerWeight?: number; typeMismatch?: number; entityMismatch?: number }): number[];
+  options?: { headerWeight?: number; typeMismatch?: number; entityMismatch?: number; keyMismatch?: number }): number[];

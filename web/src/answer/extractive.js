@@ -22,11 +22,13 @@ export const NO_ANSWER_TEXT = "Your documents don't say.";
  * @param {Array<{id: string, text: string, score?: number, context?: string}>} chunks in rank order;
  *   context = document title and header path (its terms count like a header's)
  * @param {{maxSentences?: number, maxChunks?: number, threshold?: number, headerWeight?: number,
- *   typeMismatch?: number, entityMismatch?: number, yesNoPrefix?: boolean, noAnswerText?: string}} [options]
+ *   typeMismatch?: number, entityMismatch?: number, keyMismatch?: number, yesNoPrefix?: boolean, noAnswerText?: string}} [options]
  *   maxSentences 1..32 (default 2), maxChunks >= 1 (default 5), threshold in [0, 1] (default 0.35),
  *   headerWeight in [0, 1] (default 0.5), typeMismatch in [0, 1] (default 0.6), entityMismatch in [0, 1]
  *   (default 1: the score factor of a unit whose chunk, text or context, lacks an identifier the question
- *   names: a word mixing letters and digits or a capitalized word not starting a sentence), yesNoPrefix (default true),
+ *   names: a word mixing letters and digits or a capitalized word not starting a sentence), keyMismatch in [0, 1]
+ *   (default 1: the score factor of a unit whose chunk does not hold every key term of the question, exactly or as a
+ *   close variant: the words of its noun phrases, "the probation period" -> probation, period), yesNoPrefix (default true),
  *   noAnswerText (default NO_ANSWER_TEXT)
  * @returns {{answered: boolean, text: string, citations: string[], bestScore: number, questionType: string,
  *   sentences: Array<{chunkIndex: number, chunkId: string, start: number, end: number, text: string, score: number,
@@ -35,7 +37,7 @@ export const NO_ANSWER_TEXT = "Your documents don't say.";
  * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT (WASM build without the answerer)
  */
 export function extractiveAnswer(question, chunks, options = {}) {
-  const o = expectOptions(options, 'extractiveAnswer options', ['maxSentences', 'maxChunks', 'threshold', 'headerWeight', 'typeMismatch', 'entityMismatch', 'yesNoPrefix', 'noAnswerText']);
+  const o = expectOptions(options, 'extractiveAnswer options', ['maxSentences', 'maxChunks', 'threshold', 'headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch', 'yesNoPrefix', 'noAnswerText']);
   const q = encodeText(expectString(question, 'question'), 'question');
   expectArray(chunks, 'chunks', { maxLength: 10000 });
   const ids = [];
@@ -55,6 +57,7 @@ export function extractiveAnswer(question, chunks, options = {}) {
   const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
   const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
   const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
+  const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
   const yesNoPrefix = o.yesNoPrefix === undefined ? true : expectBoolean(o.yesNoPrefix, 'options.yesNoPrefix');
   // Every string crosses as UTF-8 bytes (Embind's own string conversion corrupts lone surrogates).
   const noAnswer = encodeText(o.noAnswerText === undefined ? NO_ANSWER_TEXT : expectString(o.noAnswerText, 'options.noAnswerText'), 'options.noAnswerText');
@@ -62,7 +65,7 @@ export function extractiveAnswer(question, chunks, options = {}) {
   if (typeof m.answer_extractive !== 'function') {
     throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
   }
-  return callWasm(() => m.answer_extractive(q, ids, texts, scores, contexts, maxSentences, maxChunks, threshold, headerWeight, typeMismatch, entityMismatch, yesNoPrefix, noAnswer));
+  return callWasm(() => m.answer_extractive(q, ids, texts, scores, contexts, maxSentences, maxChunks, threshold, headerWeight, typeMismatch, entityMismatch, keyMismatch, yesNoPrefix, noAnswer));
 }
 
 /**
@@ -72,12 +75,12 @@ export function extractiveAnswer(question, chunks, options = {}) {
  * answerScores('When was Acme founded?', [{text: 'Acme was founded in 1998.'}, {text: 'Pumps.'}])  // [1, 0]
  * @param {string} question
  * @param {Array<{text: string, context?: string}>} chunks
- * @param {{headerWeight?: number, typeMismatch?: number, entityMismatch?: number}} [options] as extractiveAnswer
+ * @param {{headerWeight?: number, typeMismatch?: number, entityMismatch?: number, keyMismatch?: number}} [options] as extractiveAnswer
  * @returns {number[]} one score in [0, 1] per chunk
  * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT
  */
 export function answerScores(question, chunks, options = {}) {
-  const o = expectOptions(options, 'answerScores options', ['headerWeight', 'typeMismatch', 'entityMismatch']);
+  const o = expectOptions(options, 'answerScores options', ['headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch']);
   const q = encodeText(expectString(question, 'question'), 'question');
   expectArray(chunks, 'chunks', { maxLength: 10000 });
   const texts = [];
@@ -90,10 +93,11 @@ export function answerScores(question, chunks, options = {}) {
   const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
   const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
   const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
+  const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
   const m = wasm();
   if (typeof m.answer_chunkScores !== 'function') {
     throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
   }
   if (chunks.length === 0) return [];
-  return Array.from(callWasm(() => m.answer_chunkScores(q, texts, contexts, Math.max(1, chunks.length), headerWeight, typeMismatch, entityMismatch)));
+  return Array.from(callWasm(() => m.answer_chunkScores(q, texts, contexts, Math.max(1, chunks.length), headerWeight, typeMismatch, entityMismatch, keyMismatch)));
 }
