@@ -127,6 +127,7 @@ export async function runMillion(api, { base, queries, target, slice = 10000, ba
   lat.sort((x, y) => x - y);
   const hybrid = { queries: lat.length, failedQueries: failed, hits, qps: lat.length / (tq / 1000), p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: lat[lat.length - 1] };
   sample();
+  const heapAt = { built: build.wasmHeapAtBuild, queried: api.heapBytes() };  // WASM heap after each phase
 
   const saved = {};
   try {
@@ -137,15 +138,17 @@ export async function runMillion(api, { base, queries, target, slice = 10000, ba
     saved.headerBytes = headerBytes(bytes);
     bytes = null;  // not kept while saving (the suspended function would hold it)
     sample();
+    heapAt.toBytes = api.heapBytes();
     t = now();
     Object.assign(saved, await api.save(col));
     saved.saveMs = now() - t;
     sample();
+    heapAt.saved = api.heapBytes();
   } catch (e) {
     saved.error = `${e?.code ?? e?.name ?? ''}: ${e?.message ?? e}`;
   }
   if (api.settled) settled.saved = await api.settled('saved');
-  const result = { build, legCheckMs, legWarning: legCheck.warning ?? null, hybrid, saved, settled, peakAtTarget: { ...peak } };
+  const result = { build, legCheckMs, legWarning: legCheck.warning ?? null, hybrid, saved, settled, heapAt, peakAtTarget: { ...peak } };
   api.progress({ phase: 'measured', result });
 
   if (ceiling > target) {

@@ -877,6 +877,28 @@ export class Collection {
     }
   }
 
+  // save()'s load-back check: the checks of fromBytes (header, both sections loaded and compared with
+  // it, the embedder), loading one index section at a time and freeing it before the next: the live
+  // collection's indexes are in the same WASM heap, which never shrinks (issue #18, docs/scale.md).
+  static _checkBytes(bytes, o) {
+    const { h, sections, corrupt } = readHeader(bytes);
+    if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
+    if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
+    if (h.cfg.indexes.bm25) {
+      const bm25 = Bm25Index.fromBytes(sections[1]);
+      try { checkSections(h, bm25, null, corrupt); } finally { bm25.dispose(); }
+    }
+    let dimension;
+    if (h.cfg.indexes.dense) {
+      const dense = VectorIndex.fromBytes(sections[2]);
+      try {
+        checkSections(h, null, dense, corrupt);
+        dimension = dense.dimension;
+      } finally { dense.dispose(); }
+    }
+    if (h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic') checkEmbedder(o, h.embedder, dimension);
+  }
+
   static async _fromBytesSharded(bytes, o, workers, keepVectors) {
     const { h } = readHeader(bytes);  // corrupt headers fail before any Worker starts
     const defaultModel = o.embedder === undefined && o.dimension === undefined && h.cfg.indexes.dense;
@@ -934,7 +956,7 @@ export class Collection {
     const bytes = await this.toBytes();
     const o = { keepVectors: false };
     if (this.embedder) o.embedder = this.embedder;
-    Collection.fromBytes(bytes, o).dispose();
+    Collection._checkBytes(bytes, o);
     this._alive();
     await saveBytes(name, bytes, opts);
   }
