@@ -47,8 +47,9 @@ export function repeatedDocs(base, start, count) {
   return out;
 }
 
-// The JSON header's length in Collection bytes: the u32 LE after the 8-byte magic and the u32 version (docs/collection.md).
-const headerBytes = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
+// The JSON header's length in Collection bytes (format 3, docs/formats.md): the first section (tag 1,
+// the header) has its u64 length at offset 20, after the 16-byte container start and its u32 tag.
+const headerBytes = (bytes) => Number(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(20, true));
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
