@@ -1,8 +1,11 @@
-// Embind for src/common: the one saved container (container::pack / unpack, docs/formats.md) for the
-// JS-side saved objects (Collection, sharded indexes). Converts and calls; the framing, the checks
-// and the XXH64 seal are src/common/container.cpp's.
+// Embind for src/common: the one saved container (container::Writer / unpack_layout, docs/formats.md)
+// for the JS-side saved objects (Collection, sharded indexes). Converts and calls; the framing, the
+// checks and the XXH64 seal are src/common/container.cpp's. The sections stay in JS: a collection's
+// payload can be half a gigabyte, and a WASM heap never shrinks, so the bytes cross into the heap
+// only in windows of kWindow bytes (to be hashed) and never whole.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bind_common.h"
@@ -11,33 +14,88 @@
 namespace ragwasm::wasm {
 namespace {
 
-// payload = the sections' bytes back to back; tags and lengths one per section.
-val pack_container(const std::string& magic, std::uint32_t version, val tags_js, const Bytes& payload, val lengths_js) {
+constexpr std::size_t kWindow = 1 << 20;
+
+// Copies bytes[at, at + n) (a JS Uint8Array) into dst (heap memory of n bytes).
+void copy_in(const val& bytes, double at, std::size_t n, std::uint8_t* dst) {
+  val(emscripten::typed_memory_view(n, dst)).call<void>("set", bytes.call<val>("subarray", at, at + static_cast<double>(n)));
+}
+
+// pieces: one JS array of Uint8Array per section (its bytes back to back); lengths: the byte length
+// of each section (counted by the caller before any heap allocation here). -> the container bytes.
+val pack_container(const std::string& magic, std::uint32_t version, val tags_js, val pieces_js, val lengths_js) {
   return guard([&] {
     const auto tags = emscripten::convertJSArrayToNumberVector<std::uint32_t>(tags_js);
     const auto lengths = emscripten::convertJSArrayToNumberVector<double>(lengths_js);
-    if (magic.size() != container::kMagicBytes || tags.size() != lengths.size()) {
-      return reply_error("INTERNAL", "ragwasm: container binding: magic must be 8 bytes and tags match lengths");
+    const auto count = pieces_js["length"].as<std::size_t>();
+    if (magic.size() != container::kMagicBytes || tags.size() != lengths.size() || tags.size() != count) {
+      return reply_error("INTERNAL", "ragwasm: container binding: magic must be 8 bytes and tags match sections");
     }
-    std::vector<container::Section> sections;
-    sections.reserve(tags.size());
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < tags.size(); ++i) {
-      if (!(lengths[i] >= 0 && lengths[i] <= static_cast<double>(payload.size() - at))) {
-        return reply_error("INTERNAL", "ragwasm: container binding: section lengths do not cover the payload");
+    std::vector<std::uint8_t> window(kWindow);
+    double total = container::kHeaderBytes + container::kSealBytes;
+    for (double n : lengths) total += container::kSectionHeaderBytes + n;
+    val out = val::global("Uint8Array").new_(total);
+    double at = 0;
+    auto put = [&](const std::string& framing) {
+      out.call<void>("set", val(emscripten::typed_memory_view(framing.size(), reinterpret_cast<const std::uint8_t*>(framing.data()))), at);
+      at += static_cast<double>(framing.size());
+    };
+    container::Writer w(magic, version, static_cast<std::uint32_t>(count));
+    put(w.start());
+    for (std::size_t i = 0; i < count; ++i) {
+      put(w.section(tags[i], static_cast<std::uint64_t>(lengths[i])));
+      const val pieces = pieces_js[i];
+      const auto np = pieces["length"].as<std::size_t>();
+      double written = 0;
+      for (std::size_t j = 0; j < np; ++j) {
+        const val piece = pieces[j];
+        const auto n = piece["length"].as<double>();
+        if (written + n > lengths[i]) break;
+        out.call<void>("set", piece, at);
+        for (double off = 0; off < n; off += kWindow) {
+          const auto m = static_cast<std::size_t>(n - off < kWindow ? n - off : kWindow);
+          copy_in(piece, off, m, window.data());
+          w.payload(std::string_view(reinterpret_cast<const char*>(window.data()), m));
+        }
+        at += n;
+        written += n;
       }
-      const auto n = static_cast<std::size_t>(lengths[i]);
-      sections.push_back({tags[i], std::string_view(payload).substr(at, n)});
-      at += n;
+      if (written != lengths[i]) return reply_error("INTERNAL", "ragwasm: container binding: section pieces do not match their lengths");
     }
-    if (at != payload.size()) return reply_error("INTERNAL", "ragwasm: container binding: section lengths do not cover the payload");
-    const std::string out = container::pack(magic, version, sections);
-    return reply_ok(val(emscripten::typed_memory_view(out.size(), reinterpret_cast<const std::uint8_t*>(out.data()))).call<val>("slice"));
+    put(w.seal());
+    return reply_ok(out);
   });
 }
 
+// container::Source over a JS Uint8Array: framing reads and the seal in windows.
+class JsSource final : public container::Source {
+ public:
+  explicit JsSource(const val& bytes) : bytes_(bytes), size_(bytes["length"].as<double>()), window_(kWindow) {}
+  std::uint64_t size() const override { return static_cast<std::uint64_t>(size_); }
+  std::string read(std::uint64_t at, std::size_t n) const override {
+    std::string out(n, '\0');
+    copy_in(bytes_, static_cast<double>(at), n, reinterpret_cast<std::uint8_t*>(out.data()));
+    return out;
+  }
+  std::uint64_t seal(std::uint64_t n, std::uint64_t (*legacy)(std::string_view)) const override {
+    if (legacy != nullptr) return legacy(read(0, static_cast<std::size_t>(n)));  // no JS-side format has one
+    Xxh64Stream h;
+    for (std::uint64_t off = 0; off < n; off += kWindow) {
+      const auto m = static_cast<std::size_t>(n - off < kWindow ? n - off : kWindow);
+      copy_in(bytes_, static_cast<double>(off), m, window_.data());
+      h.update(window_.data(), m);
+    }
+    return h.digest();
+  }
+
+ private:
+  val bytes_;
+  double size_;
+  mutable std::vector<std::uint8_t> window_;
+};
+
 // -> {version, tags: Uint32Array, starts: Float64Array, lengths: Float64Array} (byte positions in bytes)
-val unpack_container(const Bytes& bytes, const std::string& magic, const std::string& what, std::uint32_t min_version, std::uint32_t max_version) {
+val unpack_container(val bytes, const std::string& magic, const std::string& what, std::uint32_t min_version, std::uint32_t max_version) {
   return guard([&] {
     if (magic.size() != container::kMagicBytes) return reply_error("INTERNAL", "ragwasm: container binding: magic must be 8 bytes");
     container::Format f;
@@ -45,14 +103,14 @@ val unpack_container(const Bytes& bytes, const std::string& magic, const std::st
     f.what = what;
     f.min_version = min_version;
     f.max_version = max_version;
-    auto u = container::unpack(bytes, f);
+    auto u = container::unpack_layout(JsSource(bytes), f);
     if (!u.ok()) return reply_error(u.error());
     std::vector<std::uint32_t> tags;
     std::vector<double> starts, lengths;
     for (const auto& s : u.value().sections) {
       tags.push_back(s.tag);
-      starts.push_back(static_cast<double>(s.bytes.data() - bytes.data()));
-      lengths.push_back(static_cast<double>(s.bytes.size()));
+      starts.push_back(static_cast<double>(s.offset));
+      lengths.push_back(static_cast<double>(s.length));
     }
     val r = val::object();
     r.set("version", u.value().version);

@@ -46,11 +46,27 @@ constexpr std::array<std::uint32_t, 256> kCrcTable = make_crc_table();
 
 }  // namespace
 
-std::uint64_t xxh64(const std::uint8_t* p, std::size_t n, std::uint64_t seed) {
+Xxh64Stream::Xxh64Stream(std::uint64_t seed)
+    : v_{seed + kP1 + kP2, seed + kP2, seed, seed - kP1}, seed_(seed), buffer_{} {}
+
+void Xxh64Stream::update(const std::uint8_t* p, std::size_t n) {
+  if (n == 0) return;
+  total_ += n;
+  if (buffered_ + n < 32) {
+    std::memcpy(buffer_ + buffered_, p, n);
+    buffered_ += n;
+    return;
+  }
   const std::uint8_t* const end = p + n;
-  std::uint64_t h;
-  if (n >= 32) {
-    std::uint64_t v1 = seed + kP1 + kP2, v2 = seed + kP2, v3 = seed, v4 = seed - kP1;
+  if (buffered_ > 0) {
+    const std::size_t fill = 32 - buffered_;
+    std::memcpy(buffer_ + buffered_, p, fill);
+    p += fill;
+    for (int i = 0; i < 4; ++i) v_[i] = round(v_[i], load64(buffer_ + 8 * i));
+    buffered_ = 0;
+  }
+  if (end - p >= 32) {
+    std::uint64_t v1 = v_[0], v2 = v_[1], v3 = v_[2], v4 = v_[3];
     const std::uint8_t* const limit = end - 32;
     do {
       v1 = round(v1, load64(p));
@@ -59,15 +75,28 @@ std::uint64_t xxh64(const std::uint8_t* p, std::size_t n, std::uint64_t seed) {
       v4 = round(v4, load64(p + 24));
       p += 32;
     } while (p <= limit);
-    h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
-    h = merge(h, v1);
-    h = merge(h, v2);
-    h = merge(h, v3);
-    h = merge(h, v4);
-  } else {
-    h = seed + kP5;
+    v_[0] = v1;
+    v_[1] = v2;
+    v_[2] = v3;
+    v_[3] = v4;
   }
-  h += static_cast<std::uint64_t>(n);
+  if (p < end) {
+    std::memcpy(buffer_, p, static_cast<std::size_t>(end - p));
+    buffered_ = static_cast<std::size_t>(end - p);
+  }
+}
+
+std::uint64_t Xxh64Stream::digest() const {
+  std::uint64_t h;
+  if (total_ >= 32) {
+    h = rotl(v_[0], 1) + rotl(v_[1], 7) + rotl(v_[2], 12) + rotl(v_[3], 18);
+    for (int i = 0; i < 4; ++i) h = merge(h, v_[i]);
+  } else {
+    h = seed_ + kP5;
+  }
+  h += total_;
+  const std::uint8_t* p = buffer_;
+  const std::uint8_t* const end = buffer_ + buffered_;
   while (end - p >= 8) {
     h ^= round(0, load64(p));
     h = rotl(h, 27) * kP1 + kP4;
@@ -89,6 +118,12 @@ std::uint64_t xxh64(const std::uint8_t* p, std::size_t n, std::uint64_t seed) {
   h *= kP3;
   h ^= h >> 32;
   return h;
+}
+
+std::uint64_t xxh64(const std::uint8_t* p, std::size_t n, std::uint64_t seed) {
+  Xxh64Stream s(seed);
+  s.update(p, n);
+  return s.digest();
 }
 
 std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/checksum.h"
 #include "common/result.h"
 
 namespace ragwasm::container {
@@ -34,6 +35,27 @@ struct Section {
 
 // Writes a container. magic must be 8 bytes (checked by RAGWASM_DCHECK: it is a constant of the caller).
 std::string pack(std::string_view magic, std::uint32_t version, const std::vector<Section>& sections);
+
+// The same bytes as pack(), written piece by piece by a caller that holds the payloads elsewhere (the
+// WASM binding: a collection's sections stay in JS): start(), then per section section() and its
+// `length` bytes through payload() in pieces of any size (the caller writes them out itself), then
+// seal(). Each call returns the framing bytes to write at that point. pack() is this writer.
+class Writer {
+ public:
+  Writer(std::string_view magic, std::uint32_t version, std::uint32_t sections);
+  std::string start();                                            // 16 bytes: magic, version, count
+  std::string section(std::uint32_t tag, std::uint64_t length);   // 12 bytes: tag, length
+  void payload(std::string_view piece);                           // hashes a piece of the section
+  std::string seal();                                             // 8 bytes: XXH64 of all before
+
+ private:
+  std::string magic_;
+  std::uint32_t version_;
+  std::uint32_t sections_;
+  std::uint32_t written_ = 0;   // sections started
+  std::uint64_t left_ = 0;      // payload bytes the current section still expects
+  Xxh64Stream hash_;
+};
 
 struct Format {
   std::string_view magic;          // 8 bytes
@@ -54,6 +76,27 @@ struct Unpacked {
 };
 
 Result<Unpacked> unpack(std::string_view bytes, const Format& format);
+
+// unpack() for bytes that are not in this memory (the WASM binding reads a JS Uint8Array through
+// it): the same checks in the same order with the same messages, reading only the framing.
+class Source {
+ public:
+  virtual ~Source() = default;
+  virtual std::uint64_t size() const = 0;
+  virtual std::string read(std::uint64_t at, std::size_t n) const = 0;  // in bounds (checked before)
+  // The seal of the first n bytes: XXH64, or `legacy` when it is not null.
+  virtual std::uint64_t seal(std::uint64_t n, std::uint64_t (*legacy)(std::string_view)) const = 0;
+};
+struct SectionSpan {
+  std::uint32_t tag = 0;
+  std::uint64_t offset = 0;  // of the payload, from the start of the bytes
+  std::uint64_t length = 0;
+};
+struct Layout {
+  std::uint32_t version = 0;
+  std::vector<SectionSpan> sections;  // in file order
+};
+Result<Layout> unpack_layout(const Source& source, const Format& format);
 
 // The 8-byte magic and u32 version at the start of bytes, if it is long enough (used to route a
 // file to the reader of its version before unpacking).

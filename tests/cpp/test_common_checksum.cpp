@@ -26,3 +26,37 @@ TEST_CASE("crc32 gives the IEEE check value", "[unit]") {
   CHECK(ragwasm::crc32("123456789") == 0xCBF43926u);
   CHECK(ragwasm::crc32("") == 0u);
 }
+
+TEST_CASE("xxh64 fed in pieces of every size equals the whole input at once", "[unit]") {
+  std::string b(1000, '\0');
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;  // seeded xorshift bytes
+  for (auto& c : b) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c = static_cast<char>(x & 0xFF);
+  }
+  for (std::size_t len : {0u, 1u, 31u, 32u, 33u, 63u, 64u, 100u, 1000u}) {
+    const std::string_view whole = std::string_view(b).substr(0, len);
+    for (std::size_t piece = 1; piece <= 70; ++piece) {
+      ragwasm::Xxh64Stream s;
+      for (std::size_t at = 0; at < len; at += piece) s.update(whole.substr(at, piece));
+      INFO("length " << len << " piece " << piece);
+      CHECK(s.digest() == ragwasm::xxh64(whole));
+    }
+  }
+  // uneven pieces, a seed, and digest() in the middle does not disturb the stream
+  ragwasm::Xxh64Stream s(7);
+  std::size_t at = 0, step = 1;
+  while (at < b.size()) {
+    s.update(std::string_view(b).substr(at, step));
+    (void)s.digest();
+    at += step;
+    step = step * 3 % 97 + 1;
+  }
+  CHECK(s.digest() == ragwasm::xxh64(b, 7));
+  ragwasm::Xxh64Stream abc;
+  abc.update("ab");
+  abc.update("c");
+  CHECK(abc.digest() == 0x44BC2CF5AD770999ull);
+}

@@ -1,6 +1,7 @@
 // src/common/container.h: the one saved container (layout, checks and messages).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "common/checksum.h"
@@ -76,4 +77,74 @@ TEST_CASE("versions below sealed_from are checked with the legacy seal", "[unit]
 TEST_CASE("the container passes its own corruption suite", "[fuzz]") {
   const std::string good = pack("RWTEST01", 2, {{1, std::string(40, 'a')}, {2, ""}, {3, std::string(100, 'b')}});
   CHECK(ragwasm::testing::run_corruption_suite(good, 3, load) > 600);
+}
+
+namespace {
+// A Source that hands out the framing and hashes the body in 5-byte pieces (as the WASM binding
+// hashes a JS Uint8Array in bounded windows).
+class PieceSource final : public Source {
+ public:
+  explicit PieceSource(const std::string& b) : b_(b) {}
+  std::uint64_t size() const override { return b_.size(); }
+  std::string read(std::uint64_t at, std::size_t n) const override { return b_.substr(at, n); }
+  std::uint64_t seal(std::uint64_t n, std::uint64_t (*legacy)(std::string_view)) const override {
+    if (legacy != nullptr) return legacy(std::string_view(b_).substr(0, n));
+    ragwasm::Xxh64Stream s;
+    for (std::uint64_t at = 0; at < n; at += 5) s.update(std::string_view(b_).substr(at, std::min<std::uint64_t>(5, n - at)));
+    return s.digest();
+  }
+
+ private:
+  const std::string& b_;
+};
+// unpack_layout through PieceSource: the same verdict, message and sections as unpack.
+Status load_layout(const std::string& b) {
+  auto whole = unpack(b, test_format());
+  auto l = unpack_layout(PieceSource(b), test_format());
+  REQUIRE(whole.ok() == l.ok());
+  if (!l.ok()) {
+    REQUIRE(l.error().code == whole.error().code);
+    REQUIRE(l.error().message == whole.error().message);
+    return l.error();
+  }
+  REQUIRE(l.value().version == whole.value().version);
+  REQUIRE(l.value().sections.size() == whole.value().sections.size());
+  for (std::size_t i = 0; i < l.value().sections.size(); ++i) {
+    const auto& s = l.value().sections[i];
+    REQUIRE(s.tag == whole.value().sections[i].tag);
+    REQUIRE(b.substr(s.offset, s.length) == whole.value().sections[i].bytes);
+  }
+  return Status::success();
+}
+}  // namespace
+
+TEST_CASE("the writer fed in pieces gives the bytes of pack", "[unit]") {
+  const std::string a(1000, 'a'), c = "gamma";
+  std::string payload_b;
+  for (int i = 0; i < 333; ++i) payload_b.push_back(static_cast<char>(i * 7));
+  const std::vector<Section> sections{{1, a}, {5, payload_b}, {2, ""}, {9, c}};
+  std::string out;
+  Writer w("RWTEST01", 2, static_cast<std::uint32_t>(sections.size()));
+  out += w.start();
+  for (const auto& s : sections) {
+    out += w.section(s.tag, s.bytes.size());
+    for (std::size_t at = 0; at < s.bytes.size(); at += 17) {
+      w.payload(s.bytes.substr(at, 17));
+      out.append(s.bytes.substr(at, 17));
+    }
+  }
+  out += w.seal();
+  CHECK(out == pack("RWTEST01", 2, sections));
+  CHECK(load_layout(out).ok());
+}
+
+TEST_CASE("unpack_layout from a piecewise source agrees with unpack on every corruption", "[fuzz]") {
+  const std::string good = pack("RWTEST01", 2, {{1, std::string(40, 'a')}, {2, ""}, {3, std::string(100, 'b')}});
+  CHECK(ragwasm::testing::run_corruption_suite(good, 3, load_layout) > 600);
+  Format f = test_format();
+  f.sealed_from = 2;
+  f.legacy_seal = [](std::string_view body) { return ragwasm::xxh64(body, 99); };
+  std::string v1 = pack("RWTEST01", 1, {{1, "x"}});
+  ragwasm::testing::put_u64_at(v1, v1.size() - 8, ragwasm::xxh64(std::string_view(v1).substr(0, v1.size() - 8), 99));
+  CHECK(unpack_layout(PieceSource(v1), f).ok());
 }

@@ -7,7 +7,21 @@ import { init, Collection, createStaticEmbedder, removeBytes } from '/web/src/in
 import { wasm } from '/web/src/core/module.js';
 import { runMillion } from '/tests/bench/lib/million-corpus.mjs';
 
+// JS memory retained at a point of the run: a GC here (Chromium runs with --js-flags=--expose-gc), then
+// the page measures (measureUserAgentSpecificMemory, page + this Worker) and answers with the bytes.
+const settled = (label) => new Promise((resolve) => {
+  const on = (e) => {
+    if (e.data?.type !== 'measure-done') return;
+    self.removeEventListener('message', on);
+    resolve(e.data.bytes);
+  };
+  self.addEventListener('message', on);
+  self.gc?.();
+  self.postMessage({ type: 'measure', label });
+});
+
 self.onmessage = async (e) => {
+  if (e.data?.type === 'measure-done') return;
   const { corpusUrl, modelUrl, ...opts } = e.data;
   try {
     const t0 = performance.now();
@@ -23,6 +37,7 @@ self.onmessage = async (e) => {
       heapBytes: () => wasm().HEAPU8.length,
       memory: () => ({}),
       progress: (msg) => self.postMessage({ type: 'progress', ...msg }),
+      settled,
       save: async (col) => {
         await col.save(name);
         const root = await navigator.storage.getDirectory();

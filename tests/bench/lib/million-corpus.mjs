@@ -47,8 +47,9 @@ export function repeatedDocs(base, start, count) {
   return out;
 }
 
-// The JSON header's length in Collection bytes: the u32 LE after the 8-byte magic and the u32 version (docs/collection.md).
-const headerBytes = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
+// The JSON header's length in Collection bytes (format 3, docs/formats.md): the first section (tag 1,
+// the header) has its u64 length at offset 20, after the 16-byte container start and its u32 tag.
+const headerBytes = (bytes) => Number(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(20, true));
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
@@ -59,7 +60,7 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.
  * `ceiling` > target, keeps adding (toBytes() tried at every `checkEvery` chunks) until the first
  * error or `ceiling` chunks or `ceilingMs`.
  * @param {object} api {Collection, embedder, heapBytes(), memory(), save(col) -> {backend, storedBytes},
- *   progress(msg), now()}
+ *   progress(msg), now(), settled?(label) -> JS bytes retained after a GC (the Worker asks the page)}
  */
 export async function runMillion(api, { base, queries, target, slice = 10000, batchSize = 1000, k = 10, warmup = 20, ceiling = 0, checkEvery = 250000, ceilingMs = 15 * 60000 }) {
   const { Collection, embedder } = api;
@@ -99,7 +100,10 @@ export async function runMillion(api, { base, queries, target, slice = 10000, ba
   const t0 = now();
   await addUpTo(target, (done) => api.progress({ phase: 'build', done, total: target, ms: now() - t0, wasmHeap: api.heapBytes() }));
   const buildMs = now() - t0;
-  const build = { ms: buildMs, chunks: col.chunks.size, embedMs: parts.embed, bm25AddMs: parts.bm25, denseAddMs: parts.dense,
+  // Retained memory (after a GC, where the runtime allows one): api.settled(label) -> bytes or null.
+  const settled = {};
+  if (api.settled) settled.built = await api.settled('built');
+  const build = { ms: buildMs, wasmHeapAtBuild: api.heapBytes(), chunks: col.chunks.size, embedMs: parts.embed, bm25AddMs: parts.bm25, denseAddMs: parts.dense,
     chunkAndRestMs: buildMs - parts.embed - parts.bm25 - parts.dense };
 
   // Hybrid latencies (the leg check runs once first, as on a first search, and is timed apart).
@@ -124,23 +128,28 @@ export async function runMillion(api, { base, queries, target, slice = 10000, ba
   lat.sort((x, y) => x - y);
   const hybrid = { queries: lat.length, failedQueries: failed, hits, qps: lat.length / (tq / 1000), p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: lat[lat.length - 1] };
   sample();
+  const heapAt = { built: build.wasmHeapAtBuild, queried: api.heapBytes() };  // WASM heap after each phase
 
   const saved = {};
   try {
     let t = now();
-    const bytes = col.toBytes();
+    let bytes = col.toBytes();
     saved.toBytesMs = now() - t;
     saved.bytes = bytes.length;
     saved.headerBytes = headerBytes(bytes);
+    bytes = null;  // not kept while saving (the suspended function would hold it)
     sample();
+    heapAt.toBytes = api.heapBytes();
     t = now();
     Object.assign(saved, await api.save(col));
     saved.saveMs = now() - t;
     sample();
+    heapAt.saved = api.heapBytes();
   } catch (e) {
     saved.error = `${e?.code ?? e?.name ?? ''}: ${e?.message ?? e}`;
   }
-  const result = { build, legCheckMs, legWarning: legCheck.warning ?? null, hybrid, saved, peakAtTarget: { ...peak } };
+  if (api.settled) settled.saved = await api.settled('saved');
+  const result = { build, legCheckMs, legWarning: legCheck.warning ?? null, hybrid, saved, settled, heapAt, peakAtTarget: { ...peak } };
   api.progress({ phase: 'measured', result });
 
   if (ceiling > target) {

@@ -17,19 +17,14 @@ export function packContainer(magic, version, sections) {
   const m = wasm();
   const pieces = sections.map((s) => (Array.isArray(s.bytes) ? s.bytes : [s.bytes]));
   const lengths = pieces.map((p) => p.reduce((n, b) => n + b.length, 0));
-  const payload = new Uint8Array(lengths.reduce((a, n) => a + n, 0));
-  let at = 0;
-  for (const p of pieces) {
-    for (const b of p) {
-      payload.set(b, at);
-      at += b.length;
-    }
-  }
-  return callWasm(() => m.common_packContainer(magic, version, sections.map((s) => s.tag), payload, lengths));
+  // The pieces are copied into the result here and cross into the WASM heap only in 1 MiB windows
+  // (to be hashed): a whole payload copied there would stay as heap (a WASM heap never shrinks).
+  return callWasm(() => m.common_packContainer(magic, version, sections.map((s) => s.tag), pieces, lengths));
 }
 
 /**
- * Checks and splits a container (size, magic, version, seal, every section length: container::unpack).
+ * Checks and splits a container (size, magic, version, seal, every section length:
+ * container::unpack_layout; the bytes are read in 1 MiB windows, never copied whole into the WASM heap).
  * @param {Uint8Array} bytes
  * @param {string} magic the expected 8-character magic
  * @param {{minVersion: number, maxVersion: number, what: string, label: string}} options `what` is named

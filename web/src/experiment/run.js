@@ -210,7 +210,7 @@ function oracleOrder(hits, q, col) {
   const first = hits.filter((h) => refs.has(h.docId));
   const seen = new Set(first.map((h) => h.id));
   for (const docId of q.docIds) {
-    for (const c of col.docs.get(docId)?.chunks ?? []) {
+    for (const c of col.docs.get(docId)?.chunkList() ?? []) {
       if (!seen.has(c.id)) { seen.add(c.id); first.push({ id: c.id, docId, text: c.text, start: c.start, end: c.end, score: 0, title: col.docs.get(docId).title }); }
     }
   }

@@ -13,6 +13,7 @@ import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { unpackSections } from '../core/checksum.js';
 import { packContainer, unpackContainer } from '../core/container.js';
+import { ChunkMap, DocRecord } from './chunk-store.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
@@ -279,7 +280,7 @@ export class Collection {
     const chunks = [];
     const records = [];
     for (const d of this.docs.values()) {
-      for (const c of d.chunks) {
+      for (const c of d.chunkList()) {
         chunks.push(c);
         records.push(d);
       }
@@ -317,10 +318,10 @@ export class Collection {
     if (cfg.indexes.dense) this.dimension = this.embedder.dimension;
     this.bm25 = cfg.indexes.bm25 ? (bm25 ?? Bm25Index.create(cfg.indexes.bm25)) : null;
     this.dense = cfg.indexes.dense ? (dense ?? VectorIndex.create(denseOptions(cfg.indexes.dense, this.dimension))) : null;
-    /** @type {Map<string, {title?: string, fields?: object, metadata: object, length?: number, chunks: object[]}>} */
+    /** @type {Map<string, DocRecord>} documents: `{title?, fields?, metadata, length, chunks}` (chunk-store.js) */
     this.docs = docs;
-    this.chunks = new Map();
-    for (const d of docs.values()) for (const c of d.chunks) this.chunks.set(c.id, c);
+    /** chunk id -> chunk, Map-like and read-only; chunk objects made on demand (chunk-store.js) */
+    this.chunks = new ChunkMap(docs);
     /** Chunk ids whose document embedding is all zeros: kept out of the dense leg (docs/collection.md). */
     this.zeroVectors = new Set(zeroVectors);
     /** @type {Map<string, Float32Array>|null} chunk id -> the vector indexed for it (keepVectors) */
@@ -481,8 +482,9 @@ export class Collection {
       }
       if (this._vectors) flat.forEach((c, k) => this._vectors.set(c.id, Float32Array.from(vectors[k])));
       batch.forEach((d, j) => {
-        this.docs.set(d.id, { ...records[j], chunks: perDoc[j] });
-        for (const c of perDoc[j]) this.chunks.set(c.id, c);
+        const rec = new DocRecord(d.id, records[j], perDoc[j], { text: d.text });
+        this.docs.set(d.id, rec);
+        this.chunks.added(rec);
         this.revision++;
       });
       chunksAdded += flat.length;
@@ -555,7 +557,7 @@ export class Collection {
     for (const id of ids) {
       const d = this.docs.get(id);
       if (!d) continue;
-      const chunkIds = d.chunks.map((c) => c.id);
+      const chunkIds = d.chunkList().map((c) => c.id);
       if (chunkIds.length > 0) {
         const inDense = chunkIds.filter((c) => !this.zeroVectors.has(c));
         if (this._pool) {
@@ -568,12 +570,12 @@ export class Collection {
         }
       }
       for (const c of chunkIds) {
-        this.chunks.delete(c);
         this.zeroVectors.delete(c);
         this.revision++;
         this._vectors?.delete(c);
       }
       this.docs.delete(id);
+      this.chunks.removed(d);
       removed++;
     }
     return removed;
@@ -607,7 +609,7 @@ export class Collection {
     const out = new Set();
     for (const d of this.docs.values()) {
       if (!metadataMatches(d.metadata ?? {}, filter)) continue;
-      for (const c of d.chunks) if (!this.zeroVectors.has(c.id)) out.add(c.id);
+      for (const c of d.chunkList()) if (!this.zeroVectors.has(c.id)) out.add(c.id);
     }
     return out;
   }
@@ -657,8 +659,7 @@ export class Collection {
     const fused = lists.length === 1 ? single(lists[0]) : await this._fuse(lists, o.signal);
     this._alive();
     // A chunk removed while this search awaited the embedder or the leg check is not returned.
-    let items = fused.hits.filter((h) => this.chunks.has(h.id)).map((h) => {
-      const c = this.chunks.get(h.id);
+    let items = fused.hits.map((h) => [h, this.chunks.get(h.id)]).filter(([, c]) => c !== undefined).map(([h, c]) => {
       const item = { id: h.id, docId: c.docId, text: c.text, start: c.start, end: c.end, score: h.score };
       const title = this.docs.get(c.docId)?.title;
       if (title !== undefined) item.title = title;
@@ -800,7 +801,9 @@ export class Collection {
       const kept = this._keepVectors ? new Map() : null;
       const zero = [];
       try {
-        const all = [...this.chunks.values()];
+        const all = [];
+        const recordOf = new Map();  // chunk -> its document record then (a replaced document has a new one)
+        for (const d of this.docs.values()) for (const c of d.chunkList()) { all.push(c); recordOf.set(c, d); }
         for (let i = 0; i < all.length; i += batchSize) {
           abortCheck(o.signal);
           const batch = all.slice(i, i + batchSize);
@@ -808,7 +811,7 @@ export class Collection {
           if (this._disposed) throw disposedError();
           abortCheck(o.signal);
           // A document removed meanwhile (remove() does not wait) is left out.
-          const keep = batch.flatMap((c, k) => (this.chunks.get(c.id) === c ? [k] : []));
+          const keep = batch.flatMap((c, k) => (this.docs.get(c.docId) === recordOf.get(c) ? [k] : []));
           const nonZero = keep.filter((k) => !isZeroVector(vectors[k]));
           for (const k of keep) if (isZeroVector(vectors[k])) zero.push(batch[k].id);
           if (nonZero.length > 0) fresh.add(nonZero.map((k) => ({ id: batch[k].id, vector: vectors[k] })));
@@ -948,6 +951,28 @@ export class Collection {
     }
   }
 
+  // save()'s load-back check: the checks of fromBytes (header, both sections loaded and compared with
+  // it, the embedder), loading one index section at a time and freeing it before the next: the live
+  // collection's indexes are in the same WASM heap, which never shrinks (issue #18, docs/scale.md).
+  static _checkBytes(bytes, o) {
+    const { h, sections, corrupt } = readHeader(bytes);
+    if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
+    if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
+    if (h.cfg.indexes.bm25) {
+      const bm25 = Bm25Index.fromBytes(sections[1]);
+      try { checkSections(h, bm25, null, corrupt); } finally { bm25.dispose(); }
+    }
+    let dimension;
+    if (h.cfg.indexes.dense) {
+      const dense = VectorIndex.fromBytes(sections[2]);
+      try {
+        checkSections(h, null, dense, corrupt);
+        dimension = dense.dimension;
+      } finally { dense.dispose(); }
+    }
+    if (h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic') checkEmbedder(o, h.embedder, dimension);
+  }
+
   static async _fromBytesSharded(bytes, o, workers, keepVectors) {
     const { h } = readHeader(bytes);  // corrupt headers fail before any Worker starts
     const llm = checkLlm(h.cfg, o.llm, false);
@@ -1007,7 +1032,7 @@ export class Collection {
     const bytes = await this.toBytes();
     const o = { keepVectors: false };
     if (this.embedder) o.embedder = this.embedder;
-    Collection.fromBytes(bytes, o).dispose();
+    Collection._checkBytes(bytes, o);
     this._alive();
     await saveBytes(name, bytes, opts);
   }
@@ -1061,7 +1086,7 @@ export class Collection {
     if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
     if (withVectors && !this.config.indexes.dense) throw invalid('options.vectors', 'false (the config has no dense index)', true);
     const docs = [...this.docs.entries()];
-    const total = docs.reduce((s, [, d]) => s + d.chunks.length, 0);
+    const total = docs.reduce((s, [, d]) => s + d.chunkCount, 0);
     if (header) {
       const line = { type: JSONL_HEADER, version: JSONL_FORMAT_VERSION, config: this.config,
         dimension: this.config.indexes.dense ? this.dimension : null, documents: docs.length, chunks: total, vectors: withVectors };
@@ -1083,7 +1108,7 @@ export class Collection {
           abortCheck(o.signal);
           missing.forEach((i, j) => {
             vectors[i] = Float32Array.from(out[j]);
-            if (kept && this.chunks.get(pending[i][0].id) === pending[i][0]) kept.set(pending[i][0].id, vectors[i]);
+            if (kept && this.docs.get(pending[i][0].docId) === pending[i][1]) kept.set(pending[i][0].id, vectors[i]);
           });
         }
       }
@@ -1094,7 +1119,7 @@ export class Collection {
       return lines;
     };
     for (const [id, d] of docs) {
-      if (d.chunks.length === 0) {
+      if (d.chunkCount === 0) {
         if (pending.length > 0) yield* await flush();
         const line = { type: JSONL_DOCUMENT, id, metadata: d.metadata ?? {} };
         const fields = docFields(d);
@@ -1102,7 +1127,7 @@ export class Collection {
         yield JSON.stringify(line);
         continue;
       }
-      for (const c of d.chunks) {
+      for (const c of d.chunkList()) {
         pending.push([c, d]);
         if (pending.length >= batchSize) yield* await flush();
       }
@@ -1197,9 +1222,9 @@ export class Collection {
         await new Promise((r) => setTimeout(r, 0));
       }
       for (const [id, d] of docs) {
-        const chunks = d.chunks.map((x) => x.chunk);
-        col.docs.set(id, { ...records.get(id), chunks });
-        for (const c of chunks) col.chunks.set(c.id, c);
+        const rec = new DocRecord(id, records.get(id), d.chunks.map((x) => x.chunk));
+        col.docs.set(id, rec);
+        col.chunks.added(rec);
       }
       return col;
     } catch (e) {
@@ -1535,8 +1560,8 @@ function headerPieces(header, docs, zeroVectors) {
   const pieces = [];
   let cur = `${JSON.stringify(header).slice(0, -1)},"docs":[`;
   let first = true;
-  for (const [id, d] of docs) {
-    cur += (first ? '' : ',') + JSON.stringify({ id, ...d });
+  for (const d of docs.values()) {
+    cur += (first ? '' : ',') + JSON.stringify(d.toStored());
     first = false;
     if (cur.length >= PIECE_CHARS) {
       pieces.push(enc.encode(cur));
@@ -1733,10 +1758,10 @@ function checkHeader(header, version, corrupt) {
       return storedChunk(c);
     });
     // Format 1 did not save the document length: its last chunk end is the best lower bound.
-    const record = { metadata, length: length ?? chunks.reduce((m, c) => Math.max(m, c.end), 0), chunks };
+    const record = { metadata, length: length ?? chunks.reduce((m, c) => Math.max(m, c.end), 0) };
     if (d.title !== undefined) record.title = d.title;
     if (d.fields !== undefined) record.fields = d.fields;
-    docs.set(d.id, record);
+    docs.set(d.id, new DocRecord(d.id, record, chunks, { loaded: true }));
   });
   const zeroVectors = header.zeroVectors === undefined ? [] : header.zeroVectors;
   if (!isArray(zeroVectors)) throw corrupt(`header zeroVectors: expected an array of chunk ids, got ${describe(zeroVectors)}`);

@@ -114,7 +114,7 @@ export async function exportToPostgres(collection, client, options = {}) {
 
   // 2. documents: delete the removed, upsert the changed (hash over metadata + chunks + vector flag)
   const docs = [...collection.docs.entries()].map(([id, d]) => ({
-    id, d, hash: contentHash({ m: d.metadata ?? {}, c: d.chunks.map((c) => [c.id, c.ordinal, c.start, c.end, c.text]), v: withVectors }),
+    id, d, hash: contentHash({ m: d.metadata ?? {}, c: d.chunkList().map((c) => [c.id, c.ordinal, c.start, c.end, c.text]), v: withVectors }),
   }));
   const stored = new Map((await client.query(`SELECT id, content_hash FROM ${t.documents}`)).rows.map((r) => [r.id, r.content_hash]));
   const live = new Set(docs.map((x) => x.id));
@@ -125,16 +125,16 @@ export async function exportToPostgres(collection, client, options = {}) {
     progress('delete', Math.min(i + batchSize, removed.length), removed.length);
   }
   const changed = docs.filter((x) => stored.get(x.id) !== x.hash);
-  const totalChunks = changed.reduce((n, x) => n + x.d.chunks.length, 0);
+  const totalChunks = changed.reduce((n, x) => n + x.d.chunkCount, 0);
   let doneChunks = 0;
   for (let i = 0; i < changed.length;) {
     const batch = [];
     let n = 0;
-    while (i < changed.length && (batch.length === 0 || n + changed[i].d.chunks.length <= batchSize)) {
-      n += changed[i].d.chunks.length;
+    while (i < changed.length && (batch.length === 0 || n + changed[i].d.chunkCount <= batchSize)) {
+      n += changed[i].d.chunkCount;
       batch.push(changed[i++]);
     }
-    const chunks = batch.flatMap((x) => x.d.chunks.map((c) => ({ c, meta: x.d.metadata ?? {} })));
+    const chunks = batch.flatMap((x) => x.d.chunkList().map((c) => ({ c, meta: x.d.metadata ?? {} })));
     const vectors = withVectors && chunks.length > 0 ? await embedChunks(collection, chunks.map((x) => x.c)) : null;
     await inTransaction(client, async () => {
       const ids = batch.map((x) => x.id);
