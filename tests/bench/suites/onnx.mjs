@@ -61,7 +61,8 @@ export default {
     // RAGWASM_BENCH_ONNX_REPS=N sets the timed runs, RAGWASM_BENCH_ONNX_SEQUENTIAL=1 runs Chromium after Node.
     const n = Number(process.env.RAGWASM_BENCH_ONNX_PASSAGES ?? (ctx.quick ? 64 : 1000));
     const reps = Number(process.env.RAGWASM_BENCH_ONNX_REPS ?? (ctx.quick ? 2 : 1));
-    const allVariants = (process.env.RAGWASM_BENCH_ONNX_VARIANTS ?? (ctx.quick ? 'all' : 'headline')) === 'all';
+    // 'headline', 'all', or a comma-separated list of variant keys (e.g. ragwasm-int8-length,ragwasm-int8-length32,tjs-int8).
+    const variantChoice = process.env.RAGWASM_BENCH_ONNX_VARIANTS ?? (ctx.quick ? 'all' : 'headline');
     const concurrent = process.env.RAGWASM_BENCH_ONNX_SEQUENTIAL !== '1';
     // Passages as doc chat makes them: SciFact "title. abstract" cut by ragwasm's recursive chunker into
     // chunks of at most 500 characters (no overlap), in corpus order.
@@ -101,7 +102,9 @@ export default {
     const padInput = paddedTokens(lengths, inputOrder);
     const padSorted = paddedTokens(lengths, sortedOrder);
 
-    const ours = (path, batching) => createOnnxEmbedder({ model: pathToFileURL(path), tokenizer, ort, batchSize: BATCH, maxLength: MAX_LENGTH, batching });
+    // ragwasm's '-length' variants run the embedder's defaults (length-sorted, at most 32 texts and the default
+    // batchTokens padded tokens per run); '-length32' is the plan before the token budget (32 texts per run).
+    const ours = (path, batching, extra = {}) => createOnnxEmbedder({ model: pathToFileURL(path), tokenizer, ort, batchSize: BATCH, maxLength: MAX_LENGTH, batching, ...extra });
     const theirs = (dtype) => tf.pipeline('feature-extraction', model.name, { dtype, device: 'auto' });
     const runTheirs = (ex) => async (list) => {
       const out = [];
@@ -115,14 +118,16 @@ export default {
     };
     const variants = selectVariants([
       { key: 'ragwasm-fp32-length', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'length (sorted by tokens)', make: () => ours(model.fp32, 'length'), peer: 'tjs-fp32' },
+      { key: 'ragwasm-fp32-length32', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'length, 32 texts (no token budget)', make: () => ours(model.fp32, 'length', { batchTokens: 0 }), peer: 'tjs-fp32' },
       { key: 'ragwasm-fp32-input', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'input order', make: () => ours(model.fp32, 'input'), peer: 'tjs-fp32' },
       { key: 'tjs-fp32', runner: `transformers.js ${tfVersion}`, dtype: 'fp32', batching: 'input order', make: () => theirs('fp32'), theirs: true },
       { key: 'ragwasm-int8-length', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'length (sorted by tokens)', make: () => ours(model.int8, 'length'), peer: 'tjs-int8' },
+      { key: 'ragwasm-int8-length32', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'length, 32 texts (no token budget)', make: () => ours(model.int8, 'length', { batchTokens: 0 }), peer: 'tjs-int8' },
       // Dynamic int8 picks one activation scale per batch: with the same batches as transformers.js the
       // vectors agree; sorted batches move them (docs/embed.md).
       { key: 'ragwasm-int8-input', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'input order', make: () => ours(model.int8, 'input'), peer: 'tjs-int8' },
       { key: 'tjs-int8', runner: `transformers.js ${tfVersion}`, dtype: 'q8 (int8)', batching: 'input order', make: () => theirs('q8'), theirs: true },
-    ], allVariants);
+    ], variantChoice);
     const labels = Object.fromEntries(variants.map((v) => [v.key, v]));
     // The Chromium leg starts now and runs beside the Node leg (its own process, one ORT thread).
     const wantBrowser = process.env.RAGWASM_BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium');  // RAGWASM_BENCH_BROWSER=0 skips Chromium
@@ -173,10 +178,11 @@ export default {
       rows.push([v.runner, v.dtype, v.batching, st.median / 1000, pps, speedup, diff === null ? '' : diff.toExponential(2), v.loadMs / 1000]);
       result[v.key] = { medianMs: st.median, p95Ms: st.p95, samples: st.samples, passagesPerS: pps, speedupVsTransformersJs: peer ? speedup : null, maxAbsDiffVsTransformersJs: diff, loadMs: v.loadMs };
     }
-    const quantError = maxAbsDiff(byKey['ragwasm-int8-length'].vectors, byKey['ragwasm-fp32-length'].vectors);
+    const both = byKey['ragwasm-int8-length'] && byKey['ragwasm-fp32-length'];  // a listed subset may lack one
+    const quantError = both ? maxAbsDiff(byKey['ragwasm-int8-length'].vectors, byKey['ragwasm-fp32-length'].vectors) : NaN;
     const nodeSeconds = variants.reduce((a, v) => a + v.samples.reduce((x, y) => x + y, 0), 0) / 1000;
-    let minCos = 1;
-    for (let i = 0; i < n; i++) {
+    let minCos = both ? 1 : NaN;
+    for (let i = 0; both && i < n; i++) {
       let dot = 0;
       const a = byKey['ragwasm-int8-length'].vectors[i];
       const b = byKey['ragwasm-fp32-length'].vectors[i];
@@ -197,7 +203,7 @@ export default {
       passages: n, tokens: realTokens, longestPassageTokens: Math.max(...lengths), maxLength: MAX_LENGTH, batchSize: BATCH, transformersJsBatchSize: BATCH, threads, reps,
       browserConcurrentWithNode: Boolean(browser), nodeTimedSeconds: nodeSeconds, tokenizationMs: { ragwasm: tokOurs, transformersJs: tokTheirs },
       onnxruntimeWeb: ort.env.versions.web, transformersJs: tfVersion, transformersJsOrt: tfOrt, sameOrtModule: sameOrt,
-      paddedTokens: { input: padInput, lengthSorted: padSorted }, truncatedPassages: truncated.size, int8VsFp32: { maxAbsDiff: quantError, minCosine: minCos },
+      paddedTokens: { input: padInput, lengthSorted: padSorted }, truncatedPassages: truncated.size, int8VsFp32: both ? { maxAbsDiff: quantError, minCosine: minCos } : null,
       loadavg: os.loadavg(), variants: result,
     });
     for (const [key, label] of [['ragwasm-fp32-length', 'fp32'], ['ragwasm-int8-length', 'int8']]) {
@@ -241,9 +247,15 @@ process.stdout.write(s.url + '\\n');`;
   });
 }
 
-// The headline variants (ragwasm length-bucketed and transformers.js, per weight type), or all six.
-function selectVariants(list, all) {
-  return all ? list : list.filter((v) => v.theirs || v.key.endsWith('-length'));
+// The headline variants (ragwasm length-bucketed and transformers.js, per weight type), all eight, or the
+// keys listed (comma-separated).
+function selectVariants(list, choice) {
+  if (choice === 'all') return list;
+  if (choice === 'headline') return list.filter((v) => v.theirs || v.key.endsWith('-length'));
+  const keys = choice.split(',').map((k) => k.trim());
+  const unknown = keys.filter((k) => !list.some((v) => v.key === k));
+  if (unknown.length) throw new Error(`RAGWASM_BENCH_ONNX_VARIANTS: unknown variant(s) ${unknown.join(', ')}; known: ${list.map((v) => v.key).join(', ')}`);
+  return list.filter((v) => keys.includes(v.key));
 }
 
 // The same variants in headless Chromium (tests/bench/browser/onnx.html), one onnxruntime-web module.

@@ -75,10 +75,11 @@ export class OnnxEmbedder {
 
   // The batches of one embed() call: {order: Uint32Array | null, starts}. batching 'length' (when there is
   // more than one batch): texts sorted by token length, so each batch is padded to a similar length
-  // (src/embed/batching.h); 'input': consecutive texts in input order (order null).
+  // (src/embed/batching.h), cut at batchSize texts or batchTokens padded tokens (texts x the longest), whichever
+  // comes first; 'input': consecutive texts in input order (order null).
   _plan(texts) {
-    const { batchSize, batching, maxLength } = this._cfg;
-    if (batching === 'input' || texts.length <= batchSize) {
+    const { batchSize, batchTokens, batching, maxLength } = this._cfg;
+    if (batching === 'input' || (texts.length <= batchSize && batchTokens === 0)) {
       const starts = [];
       for (let i = 0; i < texts.length; i += batchSize) starts.push(i);
       starts.push(texts.length);
@@ -90,7 +91,7 @@ export class OnnxEmbedder {
       ? tok._encodeBatch(bytes, offsets, maxLength, 'none')
       : callWasm(() => tok.native.encodeBatch(bytes, offsets, maxLength, true, 'none', true));
     const m = wasm();
-    return callWasm(() => m.embed_planLengthBatches(lengths, batchSize));
+    return callWasm(() => m.embed_planLengthBatches(lengths, batchSize, batchTokens));
   }
 
   /** embed(texts, {kind: 'query'}) */
@@ -150,6 +151,9 @@ export class OnnxEmbedder {
  * @param {'length'|'input'} [options.batching='length'] how one embed() call is cut into batches: 'length'
  *   sorts the texts by token length first (batches of similar lengths carry less padding; results are
  *   returned in input order), 'input' keeps consecutive texts together
+ * @param {number} [options.batchTokens=0] with batching 'length': at most this many padded tokens (texts x
+ *   the longest text's tokens) per ONNX Runtime run, besides at most batchSize texts; a text longer than
+ *   the budget runs alone. 0 = no token budget (batches of batchSize texts). Range 0..16777216
  * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
  * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
  * @param {object} [options.sessionOptions] passed to InferenceSession.create
@@ -161,7 +165,7 @@ export class OnnxEmbedder {
  */
 export async function createOnnxEmbedder(options) {
   const o = expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
-    'queryPrefix', 'documentPrefix', 'batchSize', 'batching', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
+    'queryPrefix', 'documentPrefix', 'batchSize', 'batchTokens', 'batching', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
   const name = 'createOnnxEmbedder options';
   if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL', undefined);
   const modelName = o.name === undefined ? undefined : expectString(o.name, `${name}.name`, { allowEmpty: false, maxLength: 200 });
@@ -187,7 +191,11 @@ export async function createOnnxEmbedder(options) {
     documentPrefix: o.documentPrefix === undefined ? '' : expectString(o.documentPrefix, `${name}.documentPrefix`, { maxLength: 1000 }),
     batchSize: o.batchSize === undefined ? 32 : expectInteger(o.batchSize, `${name}.batchSize`, { min: 1, max: 4096 }),
     batching: o.batching === undefined ? 'length' : expectEnum(o.batching, `${name}.batching`, ['length', 'input']),
+    batchTokens: o.batchTokens === undefined ? 0 : expectInteger(o.batchTokens, `${name}.batchTokens`, { min: 0, max: 16777216 }),
   };
+  if (cfg.batching === 'input' && cfg.batchTokens > 0) {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.batchTokens: a token budget needs batching 'length' (texts sorted by length), got batching 'input'`);
+  }
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
   const { tokenizer, owns: ownsTokenizer } = tokenizerOption(o.tokenizer, name, { allowStatic: true });
   const release = () => { if (ownsTokenizer) tokenizer.dispose(); };
