@@ -10,6 +10,10 @@ import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
+// Default padded-token budget per ONNX Runtime run with batching 'length' (docs/embed.md: measured on the
+// MiniLM-L6-shaped BERT, runs of <= 2,048 padded tokens beat 32-row runs of 100-188-token texts for int8).
+const DEFAULT_BATCH_TOKENS = 2048;
+
 /**
  * An embedder running a sentence-embedding model with ONNX Runtime (onnxruntime-web by default);
  * tokenization, pooling and normalization run in ragwasm's WASM. Implements the embedder contract
@@ -79,7 +83,7 @@ export class OnnxEmbedder {
   // comes first; 'input': consecutive texts in input order (order null).
   _plan(texts) {
     const { batchSize, batchTokens, batching, maxLength } = this._cfg;
-    if (batching === 'input' || (texts.length <= batchSize && batchTokens === 0)) {
+    if (batching === 'input' || texts.length === 1 || (texts.length <= batchSize && batchTokens === 0)) {
       const starts = [];
       for (let i = 0; i < texts.length; i += batchSize) starts.push(i);
       starts.push(texts.length);
@@ -151,9 +155,10 @@ export class OnnxEmbedder {
  * @param {'length'|'input'} [options.batching='length'] how one embed() call is cut into batches: 'length'
  *   sorts the texts by token length first (batches of similar lengths carry less padding; results are
  *   returned in input order), 'input' keeps consecutive texts together
- * @param {number} [options.batchTokens=0] with batching 'length': at most this many padded tokens (texts x
+ * @param {number} [options.batchTokens=2048] with batching 'length': at most this many padded tokens (texts x
  *   the longest text's tokens) per ONNX Runtime run, besides at most batchSize texts; a text longer than
- *   the budget runs alone. 0 = no token budget (batches of batchSize texts). Range 0..16777216
+ *   the budget runs alone. 0 = no token budget (batches of batchSize texts). Range 0..16777216;
+ *   ignored (must be left out or 0) with batching 'input'
  * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
  * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
  * @param {object} [options.sessionOptions] passed to InferenceSession.create
@@ -191,9 +196,9 @@ export async function createOnnxEmbedder(options) {
     documentPrefix: o.documentPrefix === undefined ? '' : expectString(o.documentPrefix, `${name}.documentPrefix`, { maxLength: 1000 }),
     batchSize: o.batchSize === undefined ? 32 : expectInteger(o.batchSize, `${name}.batchSize`, { min: 1, max: 4096 }),
     batching: o.batching === undefined ? 'length' : expectEnum(o.batching, `${name}.batching`, ['length', 'input']),
-    batchTokens: o.batchTokens === undefined ? 0 : expectInteger(o.batchTokens, `${name}.batchTokens`, { min: 0, max: 16777216 }),
+    batchTokens: o.batchTokens === undefined ? DEFAULT_BATCH_TOKENS : expectInteger(o.batchTokens, `${name}.batchTokens`, { min: 0, max: 16777216 }),
   };
-  if (cfg.batching === 'input' && cfg.batchTokens > 0) {
+  if (cfg.batching === 'input' && o.batchTokens !== undefined && cfg.batchTokens > 0) {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.batchTokens: a token budget needs batching 'length' (texts sorted by length), got batching 'input'`);
   }
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
