@@ -15,7 +15,9 @@ import { readScifact } from '../../js/embed-fixtures.mjs';
 import { ensureMinilmModel } from '../lib/minilm-model.mjs';
 
 const BATCH = 32;
-const MAX_LENGTH = 256;  // all-MiniLM-L6-v2's max_seq_length; the generated tokenizer_config.json says the same
+const MAX_LENGTH = 256;
+// The padded-token budget per run docs/embed.md recommends for dynamic-int8 models (RAGWASM_BENCH_ONNX_INT8_TOKENS=N).
+const INT8_BATCH_TOKENS = Number(process.env.RAGWASM_BENCH_ONNX_INT8_TOKENS ?? 2048);  // all-MiniLM-L6-v2's max_seq_length; the generated tokenizer_config.json says the same
 
 // Max |a - b| over the rows not in `skip` (texts cut at maxLength: transformers.js 4.3.1 then drops the
 // final [SEP], where ragwasm, like Hugging Face tokenizers, keeps [CLS] ... [SEP]).
@@ -102,8 +104,8 @@ export default {
     const padInput = paddedTokens(lengths, inputOrder);
     const padSorted = paddedTokens(lengths, sortedOrder);
 
-    // ragwasm's '-length' variants run the embedder's defaults (length-sorted, at most 32 texts and the default
-    // batchTokens padded tokens per run); '-length32' is the plan before the token budget (32 texts per run).
+    // ragwasm's fp32 '-length' variant runs the embedder's defaults (length-sorted, 32 texts per run); int8 adds
+    // the documented batchTokens for int8 (docs/embed.md); '-length32' = length-sorted, 32 texts, no budget.
     const ours = (path, batching, extra = {}) => createOnnxEmbedder({ model: pathToFileURL(path), tokenizer, ort, batchSize: BATCH, maxLength: MAX_LENGTH, batching, ...extra });
     const theirs = (dtype) => tf.pipeline('feature-extraction', model.name, { dtype, device: 'auto' });
     const runTheirs = (ex) => async (list) => {
@@ -121,7 +123,7 @@ export default {
       { key: 'ragwasm-fp32-length32', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'length, 32 texts (no token budget)', make: () => ours(model.fp32, 'length', { batchTokens: 0 }), peer: 'tjs-fp32' },
       { key: 'ragwasm-fp32-input', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'input order', make: () => ours(model.fp32, 'input'), peer: 'tjs-fp32' },
       { key: 'tjs-fp32', runner: `transformers.js ${tfVersion}`, dtype: 'fp32', batching: 'input order', make: () => theirs('fp32'), theirs: true },
-      { key: 'ragwasm-int8-length', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'length (sorted by tokens)', make: () => ours(model.int8, 'length'), peer: 'tjs-int8' },
+      { key: 'ragwasm-int8-length', runner: 'ragwasm/onnx', dtype: 'int8', batching: `length, <= ${INT8_BATCH_TOKENS} padded tokens per run`, make: () => ours(model.int8, 'length', { batchTokens: INT8_BATCH_TOKENS }), peer: 'tjs-int8' },
       { key: 'ragwasm-int8-length32', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'length, 32 texts (no token budget)', make: () => ours(model.int8, 'length', { batchTokens: 0 }), peer: 'tjs-int8' },
       // Dynamic int8 picks one activation scale per batch: with the same batches as transformers.js the
       // vectors agree; sorted batches move them (docs/embed.md).
@@ -200,7 +202,7 @@ export default {
         ['real tokens', realTokens], [`passages cut at ${MAX_LENGTH} tokens (left out of the |diff| columns)`, truncated.size], ['padding saved by sorting', `${(100 * (1 - padSorted / padInput)).toFixed(1)}%`],
         ['int8 vs fp32 (ragwasm): max |diff|', quantError.toExponential(2)], ['int8 vs fp32 (ragwasm): min cosine', minCos.toFixed(5)]]);
     ctx.record('onnx', {
-      passages: n, tokens: realTokens, longestPassageTokens: Math.max(...lengths), maxLength: MAX_LENGTH, batchSize: BATCH, transformersJsBatchSize: BATCH, threads, reps,
+      passages: n, tokens: realTokens, int8BatchTokens: INT8_BATCH_TOKENS, longestPassageTokens: Math.max(...lengths), maxLength: MAX_LENGTH, batchSize: BATCH, transformersJsBatchSize: BATCH, threads, reps,
       browserConcurrentWithNode: Boolean(browser), nodeTimedSeconds: nodeSeconds, tokenizationMs: { ragwasm: tokOurs, transformersJs: tokTheirs },
       onnxruntimeWeb: ort.env.versions.web, transformersJs: tfVersion, transformersJsOrt: tfOrt, sameOrtModule: sameOrt,
       paddedTokens: { input: padInput, lengthSorted: padSorted }, truncatedPassages: truncated.size, int8VsFp32: both ? { maxAbsDiff: quantError, minCosine: minCos } : null,
@@ -276,7 +278,7 @@ async function startBrowserRun({ texts, threads, reps, skip, keys }) {
     await page.waitForFunction(() => document.getElementById('status').textContent !== 'loading' || !window.runOnnxBench, null, { timeout: 60000 });
     if (errors.length) throw new Error(errors.join('; '));
     r = await page.evaluate((args) => window.runOnnxBench(args),
-      { texts, threads, batch: BATCH, maxLength: MAX_LENGTH, reps, modelDir: '/models/build/', modelName: 'minilm-l6-random', skip, keys });
+      { texts, threads, batch: BATCH, maxLength: MAX_LENGTH, reps, modelDir: '/models/build/', modelName: 'minilm-l6-random', skip, keys, int8BatchTokens: INT8_BATCH_TOKENS });
   } finally {
     await browser.close();
     await server.close();
@@ -286,7 +288,7 @@ async function startBrowserRun({ texts, threads, reps, skip, keys }) {
 
 function reportBrowser(ctx, { r, texts, threads, labels, concurrent }) {
   const med = Object.fromEntries(r.variants.map((v) => [v.key, ctx.stats(v.samples).median]));
-  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
+  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-length32': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-length32': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
   const rows = r.variants.map((v) => {
     const l = labels[v.key];
     return [l.runner, l.dtype, l.batching, med[v.key] / 1000, texts.length / (med[v.key] / 1000), peers[v.key] ? med[peers[v.key]] / med[v.key] : 1,

@@ -10,9 +10,10 @@ import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
-// Default padded-token budget per ONNX Runtime run with batching 'length' (docs/embed.md: measured on the
-// MiniLM-L6-shaped BERT, runs of <= 2,048 padded tokens beat 32-row runs of 100-188-token texts for int8).
-const DEFAULT_BATCH_TOKENS = 2048;
+// Default padded-token budget per ONNX Runtime run with batching 'length': none. On the MiniLM-L6-shaped BERT
+// (docs/embed.md) a budget of 2,048 sped up the dynamic-int8 model in 3 of 4 paired runs but slowed the
+// float32 model in every clean pair, so it is an option, not the default.
+const DEFAULT_BATCH_TOKENS = 0;
 
 /**
  * An embedder running a sentence-embedding model with ONNX Runtime (onnxruntime-web by default);
@@ -155,9 +156,10 @@ export class OnnxEmbedder {
  * @param {'length'|'input'} [options.batching='length'] how one embed() call is cut into batches: 'length'
  *   sorts the texts by token length first (batches of similar lengths carry less padding; results are
  *   returned in input order), 'input' keeps consecutive texts together
- * @param {number} [options.batchTokens=2048] with batching 'length': at most this many padded tokens (texts x
+ * @param {number} [options.batchTokens=0] with batching 'length': at most this many padded tokens (texts x
  *   the longest text's tokens) per ONNX Runtime run, besides at most batchSize texts; a text longer than
- *   the budget runs alone. 0 = no token budget (batches of batchSize texts). Range 0..16777216;
+ *   the budget runs alone. 0 = no token budget (batches of batchSize texts). 2048 sped up a dynamic-int8
+ *   MiniLM-L6-shaped model (docs/embed.md). Range 0..16777216;
  *   ignored (must be left out or 0) with batching 'input'
  * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
  * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
