@@ -206,11 +206,13 @@ val pool(val hidden_js, val mask_js, double rows, double tokens, double dim, std
   });
 }
 
-// Length-bucketed batch plan: lengths (Uint32Array of token counts) -> {order, starts} (Uint32Arrays).
-val plan_length_batches(val lengths_js, double batch_size) {
+// Length-bucketed batch plan: lengths (Uint32Array of token counts), rows cap, padded-token budget (0: none)
+// -> {order, starts} (Uint32Arrays).
+val plan_length_batches(val lengths_js, double batch_size, double max_tokens) {
   return guard([&] {
     const std::vector<std::uint32_t> lengths = emscripten::convertJSArrayToNumberVector<std::uint32_t>(lengths_js);
-    auto r = embed::plan_length_batches(lengths.data(), lengths.size(), static_cast<std::size_t>(batch_size));
+    auto r = embed::plan_length_batches(lengths.data(), lengths.size(), static_cast<std::size_t>(batch_size),
+                                        static_cast<std::size_t>(max_tokens));
     if (!r.ok()) return reply_error(r.error());
     val o = val::object();
     o.set("order", to_typed_array(r.value().order));

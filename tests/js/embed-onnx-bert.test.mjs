@@ -151,6 +151,44 @@ test('length-bucketed batching gives the input-order vectors within 1e-6 in inpu
   tokenizer.dispose();
 });
 
+test('token-budget batching gives the input-order vectors within 1e-6 and keeps each run within its budget', async (t) => {
+  const f = fixture(t);
+  if (!f) return;
+  const corpus = skipUnlessShared(t, 'data/scifact/corpus.jsonl');
+  if (!corpus) return;
+  const { docs } = readScifact(corpus.replace(/corpus\.jsonl$/, ''));
+  const texts = docs.slice(0, 60).flatMap((d) => [d.title, d.text.slice(0, 40 + (d.text.length % 400))]);
+  const tokenizer = Tokenizer.fromTokenizerJson(readFileSync(f.tok));
+  const opts = { model: f.model, tokenizer, maxLength: 128 };
+  const budget = 600;
+  const budgeted = await createOnnxEmbedder({ ...opts, batchSize: 64, batchTokens: budget });
+  const plain = await createOnnxEmbedder({ ...opts, batchSize: 16, batching: 'input' });
+  const progress = [];
+  const a = await budgeted.embed(texts, { onProgress: (p) => progress.push(p.done) });
+  const b = await plain.embed(texts);
+  // Each run's rows x longest text (tokens, sorted ascending) within the budget unless the run is one text.
+  const lengths = tokenizer.encodeBatch(texts, { padding: 'none', maxLength: 128 }).lengths;
+  const sorted = Array.from(lengths).sort((x, y) => x - y);
+  let prev = 0;
+  for (const done of progress) {
+    const rows = done - prev;
+    assert.ok(rows >= 1 && rows <= 64, `run of ${rows} texts (cap 64)`);
+    if (rows > 1) assert.ok(rows * sorted[done - 1] <= budget, `run of ${rows} texts padded to ${sorted[done - 1]} tokens exceeds ${budget}`);
+    prev = done;
+  }
+  assert.equal(prev, texts.length);
+  assert.ok(progress.length > Math.ceil(texts.length / 64), 'the budget, not the row cap, must cut some runs for this check to mean anything');
+  let maxDiff = 0;
+  for (let i = 0; i < texts.length; i++) for (let k = 0; k < 32; k++) maxDiff = Math.max(maxDiff, Math.abs(a[i][k] - b[i][k]));
+  t.diagnostic(`${texts.length} texts in ${progress.length} runs, max |budget - input batching| = ${maxDiff.toExponential(3)}`);
+  assert.ok(maxDiff <= 1e-6, `max difference ${maxDiff} > 1e-6 (tolerance: float32 kernels over a different padded width)`);
+  await assert.rejects(createOnnxEmbedder({ ...opts, batchTokens: -1 }), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && /batchTokens/.test(e.message));
+  await assert.rejects(createOnnxEmbedder({ ...opts, batchTokens: 100, batching: 'input' }), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && /batchTokens/.test(e.message));
+  await budgeted.dispose();
+  await plain.dispose();
+  tokenizer.dispose();
+});
+
 test('bad options and mismatching models are rejected with RagwasmError', async (t) => {
   const f = fixture(t);
   if (!f) return;

@@ -6,7 +6,7 @@ import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
 const ort = ortNs.default ?? ortNs;
 
-window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir, modelName, skip, keys }) => {
+window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir, modelName, skip, keys, int8BatchTokens }) => {
   const skipped = new Set(skip);  // passages cut at maxLength (see maxAbsDiff in suites/onnx.mjs)
   ort.env.wasm.numThreads = threads;
   ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
@@ -20,7 +20,7 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
   await init();
   const tokenizerJson = await (await fetch(`${modelDir}${modelName}/tokenizer.json`)).text();
   const tokenizer = Tokenizer.fromTokenizerJson(tokenizerJson);
-  const ours = (file, batching) => createOnnxEmbedder({ model: `${modelDir}${modelName}/onnx/${file}`, tokenizer, ort, batchSize: batch, maxLength, batching, cache: false });
+  const ours = (file, batching, extra = {}) => createOnnxEmbedder({ model: `${modelDir}${modelName}/onnx/${file}`, tokenizer, ort, batchSize: batch, maxLength, batching, cache: false, ...extra });
   const theirs = async (dtype) => {
     const ex = await tf.pipeline('feature-extraction', modelName, { dtype, device: 'auto' });
     return {
@@ -40,7 +40,9 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
     { key: 'ragwasm-fp32-length', make: () => ours('model.onnx', 'length') },
     { key: 'ragwasm-fp32-input', make: () => ours('model.onnx', 'input') },
     { key: 'tjs-fp32', make: () => theirs('fp32') },
-    { key: 'ragwasm-int8-length', make: () => ours('model_quantized.onnx', 'length') },
+    { key: 'ragwasm-int8-length', make: () => ours('model_quantized.onnx', 'length', { batchTokens: int8BatchTokens }) },
+    { key: 'ragwasm-int8-length32', make: () => ours('model_quantized.onnx', 'length') },
+    { key: 'ragwasm-fp32-length32', make: () => ours('model.onnx', 'length') },
     { key: 'ragwasm-int8-input', make: () => ours('model_quantized.onnx', 'input') },
     { key: 'tjs-int8', make: () => theirs('q8') },
   ].filter((v) => !keys || keys.includes(v.key));
@@ -64,7 +66,7 @@ window.runOnnxBench = async ({ texts, threads, batch, maxLength, reps, modelDir,
     for (let i = 0; i < a.length; i++) if (!skipped.has(i)) for (let k = 0; k < a[i].length; k++) m = Math.max(m, Math.abs(a[i][k] - b[i][k]));
     return m;
   };
-  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
+  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-length32': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-length32': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
   for (const v of variants) await v.impl.dispose();
   tokenizer.dispose();
   return { ortVersion: ort.env.versions.web, tfOrt: tf.env.backends.onnx?.versions ?? null, userAgent: navigator.userAgent,

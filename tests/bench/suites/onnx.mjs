@@ -15,7 +15,9 @@ import { readScifact } from '../../js/embed-fixtures.mjs';
 import { ensureMinilmModel } from '../lib/minilm-model.mjs';
 
 const BATCH = 32;
-const MAX_LENGTH = 256;  // all-MiniLM-L6-v2's max_seq_length; the generated tokenizer_config.json says the same
+const MAX_LENGTH = 256;
+// The padded-token budget per run docs/embed.md recommends for dynamic-int8 models (RAGWASM_BENCH_ONNX_INT8_TOKENS=N).
+const INT8_BATCH_TOKENS = Number(process.env.RAGWASM_BENCH_ONNX_INT8_TOKENS ?? 2048);  // all-MiniLM-L6-v2's max_seq_length; the generated tokenizer_config.json says the same
 
 // Max |a - b| over the rows not in `skip` (texts cut at maxLength: transformers.js 4.3.1 then drops the
 // final [SEP], where ragwasm, like Hugging Face tokenizers, keeps [CLS] ... [SEP]).
@@ -61,7 +63,8 @@ export default {
     // RAGWASM_BENCH_ONNX_REPS=N sets the timed runs, RAGWASM_BENCH_ONNX_SEQUENTIAL=1 runs Chromium after Node.
     const n = Number(process.env.RAGWASM_BENCH_ONNX_PASSAGES ?? (ctx.quick ? 64 : 1000));
     const reps = Number(process.env.RAGWASM_BENCH_ONNX_REPS ?? (ctx.quick ? 2 : 1));
-    const allVariants = (process.env.RAGWASM_BENCH_ONNX_VARIANTS ?? (ctx.quick ? 'all' : 'headline')) === 'all';
+    // 'headline', 'all', or a comma-separated list of variant keys (e.g. ragwasm-int8-length,ragwasm-int8-length32,tjs-int8).
+    const variantChoice = process.env.RAGWASM_BENCH_ONNX_VARIANTS ?? (ctx.quick ? 'all' : 'headline');
     const concurrent = process.env.RAGWASM_BENCH_ONNX_SEQUENTIAL !== '1';
     // Passages as doc chat makes them: SciFact "title. abstract" cut by ragwasm's recursive chunker into
     // chunks of at most 500 characters (no overlap), in corpus order.
@@ -101,7 +104,9 @@ export default {
     const padInput = paddedTokens(lengths, inputOrder);
     const padSorted = paddedTokens(lengths, sortedOrder);
 
-    const ours = (path, batching) => createOnnxEmbedder({ model: pathToFileURL(path), tokenizer, ort, batchSize: BATCH, maxLength: MAX_LENGTH, batching });
+    // ragwasm's fp32 '-length' variant runs the embedder's defaults (length-sorted, 32 texts per run); int8 adds
+    // the documented batchTokens for int8 (docs/embed.md); '-length32' = length-sorted, 32 texts, no budget.
+    const ours = (path, batching, extra = {}) => createOnnxEmbedder({ model: pathToFileURL(path), tokenizer, ort, batchSize: BATCH, maxLength: MAX_LENGTH, batching, ...extra });
     const theirs = (dtype) => tf.pipeline('feature-extraction', model.name, { dtype, device: 'auto' });
     const runTheirs = (ex) => async (list) => {
       const out = [];
@@ -115,14 +120,16 @@ export default {
     };
     const variants = selectVariants([
       { key: 'ragwasm-fp32-length', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'length (sorted by tokens)', make: () => ours(model.fp32, 'length'), peer: 'tjs-fp32' },
+      { key: 'ragwasm-fp32-length32', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'length, 32 texts (no token budget)', make: () => ours(model.fp32, 'length', { batchTokens: 0 }), peer: 'tjs-fp32' },
       { key: 'ragwasm-fp32-input', runner: 'ragwasm/onnx', dtype: 'fp32', batching: 'input order', make: () => ours(model.fp32, 'input'), peer: 'tjs-fp32' },
       { key: 'tjs-fp32', runner: `transformers.js ${tfVersion}`, dtype: 'fp32', batching: 'input order', make: () => theirs('fp32'), theirs: true },
-      { key: 'ragwasm-int8-length', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'length (sorted by tokens)', make: () => ours(model.int8, 'length'), peer: 'tjs-int8' },
+      { key: 'ragwasm-int8-length', runner: 'ragwasm/onnx', dtype: 'int8', batching: `length, <= ${INT8_BATCH_TOKENS} padded tokens per run`, make: () => ours(model.int8, 'length', { batchTokens: INT8_BATCH_TOKENS }), peer: 'tjs-int8' },
+      { key: 'ragwasm-int8-length32', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'length, 32 texts (no token budget)', make: () => ours(model.int8, 'length', { batchTokens: 0 }), peer: 'tjs-int8' },
       // Dynamic int8 picks one activation scale per batch: with the same batches as transformers.js the
       // vectors agree; sorted batches move them (docs/embed.md).
       { key: 'ragwasm-int8-input', runner: 'ragwasm/onnx', dtype: 'int8', batching: 'input order', make: () => ours(model.int8, 'input'), peer: 'tjs-int8' },
       { key: 'tjs-int8', runner: `transformers.js ${tfVersion}`, dtype: 'q8 (int8)', batching: 'input order', make: () => theirs('q8'), theirs: true },
-    ], allVariants);
+    ], variantChoice);
     const labels = Object.fromEntries(variants.map((v) => [v.key, v]));
     // The Chromium leg starts now and runs beside the Node leg (its own process, one ORT thread).
     const wantBrowser = process.env.RAGWASM_BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium');  // RAGWASM_BENCH_BROWSER=0 skips Chromium
@@ -173,10 +180,11 @@ export default {
       rows.push([v.runner, v.dtype, v.batching, st.median / 1000, pps, speedup, diff === null ? '' : diff.toExponential(2), v.loadMs / 1000]);
       result[v.key] = { medianMs: st.median, p95Ms: st.p95, samples: st.samples, passagesPerS: pps, speedupVsTransformersJs: peer ? speedup : null, maxAbsDiffVsTransformersJs: diff, loadMs: v.loadMs };
     }
-    const quantError = maxAbsDiff(byKey['ragwasm-int8-length'].vectors, byKey['ragwasm-fp32-length'].vectors);
+    const both = byKey['ragwasm-int8-length'] && byKey['ragwasm-fp32-length'];  // a listed subset may lack one
+    const quantError = both ? maxAbsDiff(byKey['ragwasm-int8-length'].vectors, byKey['ragwasm-fp32-length'].vectors) : NaN;
     const nodeSeconds = variants.reduce((a, v) => a + v.samples.reduce((x, y) => x + y, 0), 0) / 1000;
-    let minCos = 1;
-    for (let i = 0; i < n; i++) {
+    let minCos = both ? 1 : NaN;
+    for (let i = 0; both && i < n; i++) {
       let dot = 0;
       const a = byKey['ragwasm-int8-length'].vectors[i];
       const b = byKey['ragwasm-fp32-length'].vectors[i];
@@ -194,10 +202,10 @@ export default {
         ['real tokens', realTokens], [`passages cut at ${MAX_LENGTH} tokens (left out of the |diff| columns)`, truncated.size], ['padding saved by sorting', `${(100 * (1 - padSorted / padInput)).toFixed(1)}%`],
         ['int8 vs fp32 (ragwasm): max |diff|', quantError.toExponential(2)], ['int8 vs fp32 (ragwasm): min cosine', minCos.toFixed(5)]]);
     ctx.record('onnx', {
-      passages: n, tokens: realTokens, longestPassageTokens: Math.max(...lengths), maxLength: MAX_LENGTH, batchSize: BATCH, transformersJsBatchSize: BATCH, threads, reps,
+      passages: n, tokens: realTokens, int8BatchTokens: INT8_BATCH_TOKENS, longestPassageTokens: Math.max(...lengths), maxLength: MAX_LENGTH, batchSize: BATCH, transformersJsBatchSize: BATCH, threads, reps,
       browserConcurrentWithNode: Boolean(browser), nodeTimedSeconds: nodeSeconds, tokenizationMs: { ragwasm: tokOurs, transformersJs: tokTheirs },
       onnxruntimeWeb: ort.env.versions.web, transformersJs: tfVersion, transformersJsOrt: tfOrt, sameOrtModule: sameOrt,
-      paddedTokens: { input: padInput, lengthSorted: padSorted }, truncatedPassages: truncated.size, int8VsFp32: { maxAbsDiff: quantError, minCosine: minCos },
+      paddedTokens: { input: padInput, lengthSorted: padSorted }, truncatedPassages: truncated.size, int8VsFp32: both ? { maxAbsDiff: quantError, minCosine: minCos } : null,
       loadavg: os.loadavg(), variants: result,
     });
     for (const [key, label] of [['ragwasm-fp32-length', 'fp32'], ['ragwasm-int8-length', 'int8']]) {
@@ -241,9 +249,15 @@ process.stdout.write(s.url + '\\n');`;
   });
 }
 
-// The headline variants (ragwasm length-bucketed and transformers.js, per weight type), or all six.
-function selectVariants(list, all) {
-  return all ? list : list.filter((v) => v.theirs || v.key.endsWith('-length'));
+// The headline variants (ragwasm length-bucketed and transformers.js, per weight type), all eight, or the
+// keys listed (comma-separated).
+function selectVariants(list, choice) {
+  if (choice === 'all') return list;
+  if (choice === 'headline') return list.filter((v) => v.theirs || v.key.endsWith('-length'));
+  const keys = choice.split(',').map((k) => k.trim());
+  const unknown = keys.filter((k) => !list.some((v) => v.key === k));
+  if (unknown.length) throw new Error(`RAGWASM_BENCH_ONNX_VARIANTS: unknown variant(s) ${unknown.join(', ')}; known: ${list.map((v) => v.key).join(', ')}`);
+  return list.filter((v) => keys.includes(v.key));
 }
 
 // The same variants in headless Chromium (tests/bench/browser/onnx.html), one onnxruntime-web module.
@@ -264,7 +278,7 @@ async function startBrowserRun({ texts, threads, reps, skip, keys }) {
     await page.waitForFunction(() => document.getElementById('status').textContent !== 'loading' || !window.runOnnxBench, null, { timeout: 60000 });
     if (errors.length) throw new Error(errors.join('; '));
     r = await page.evaluate((args) => window.runOnnxBench(args),
-      { texts, threads, batch: BATCH, maxLength: MAX_LENGTH, reps, modelDir: '/models/build/', modelName: 'minilm-l6-random', skip, keys });
+      { texts, threads, batch: BATCH, maxLength: MAX_LENGTH, reps, modelDir: '/models/build/', modelName: 'minilm-l6-random', skip, keys, int8BatchTokens: INT8_BATCH_TOKENS });
   } finally {
     await browser.close();
     await server.close();
@@ -274,7 +288,7 @@ async function startBrowserRun({ texts, threads, reps, skip, keys }) {
 
 function reportBrowser(ctx, { r, texts, threads, labels, concurrent }) {
   const med = Object.fromEntries(r.variants.map((v) => [v.key, ctx.stats(v.samples).median]));
-  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
+  const peers = { 'ragwasm-fp32-length': 'tjs-fp32', 'ragwasm-fp32-length32': 'tjs-fp32', 'ragwasm-fp32-input': 'tjs-fp32', 'ragwasm-int8-length': 'tjs-int8', 'ragwasm-int8-length32': 'tjs-int8', 'ragwasm-int8-input': 'tjs-int8' };
   const rows = r.variants.map((v) => {
     const l = labels[v.key];
     return [l.runner, l.dtype, l.batching, med[v.key] / 1000, texts.length / (med[v.key] / 1000), peers[v.key] ? med[peers[v.key]] / med[v.key] : 1,

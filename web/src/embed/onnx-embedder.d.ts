@@ -26,6 +26,13 @@ export interface OnnxEmbedderOptions {
    * Default 'length'.
    */
   batching?: 'length' | 'input';
+  /**
+   * With batching 'length': at most this many padded tokens (texts × the longest text's tokens) per ONNX
+   * Runtime run, besides at most `batchSize` texts; a text longer than the budget runs alone.
+   * 0 = no token budget. Range 0..16777216. Default 0 (2048 sped up a dynamic-int8 MiniLM-L6-shaped model,
+   * docs/embed.md). Not allowed (above 0) with batching 'input'.
+   */
+  batchTokens?: number;
   /** Output to pool. Default 'last_hidden_state' or the first output. */
   outputName?: string;
   /** An onnxruntime module (onnxruntime-web or onnxruntime-node). Default: import('onnxruntime-web'). */

@@ -10,6 +10,11 @@ import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
 
+// Default padded-token budget per ONNX Runtime run with batching 'length': none. On the MiniLM-L6-shaped BERT
+// (docs/embed.md) a budget of 2,048 sped up the dynamic-int8 model in 3 of 4 paired runs but slowed the
+// float32 model in every clean pair, so it is an option, not the default.
+const DEFAULT_BATCH_TOKENS = 0;
+
 /**
  * An embedder running a sentence-embedding model with ONNX Runtime (onnxruntime-web by default);
  * tokenization, pooling and normalization run in ragwasm's WASM. Implements the embedder contract
@@ -75,10 +80,11 @@ export class OnnxEmbedder {
 
   // The batches of one embed() call: {order: Uint32Array | null, starts}. batching 'length' (when there is
   // more than one batch): texts sorted by token length, so each batch is padded to a similar length
-  // (src/embed/batching.h); 'input': consecutive texts in input order (order null).
+  // (src/embed/batching.h), cut at batchSize texts or batchTokens padded tokens (texts x the longest), whichever
+  // comes first; 'input': consecutive texts in input order (order null).
   _plan(texts) {
-    const { batchSize, batching, maxLength } = this._cfg;
-    if (batching === 'input' || texts.length <= batchSize) {
+    const { batchSize, batchTokens, batching, maxLength } = this._cfg;
+    if (batching === 'input' || texts.length === 1 || (texts.length <= batchSize && batchTokens === 0)) {
       const starts = [];
       for (let i = 0; i < texts.length; i += batchSize) starts.push(i);
       starts.push(texts.length);
@@ -90,7 +96,7 @@ export class OnnxEmbedder {
       ? tok._encodeBatch(bytes, offsets, maxLength, 'none')
       : callWasm(() => tok.native.encodeBatch(bytes, offsets, maxLength, true, 'none', true));
     const m = wasm();
-    return callWasm(() => m.embed_planLengthBatches(lengths, batchSize));
+    return callWasm(() => m.embed_planLengthBatches(lengths, batchSize, batchTokens));
   }
 
   /** embed(texts, {kind: 'query'}) */
@@ -150,6 +156,11 @@ export class OnnxEmbedder {
  * @param {'length'|'input'} [options.batching='length'] how one embed() call is cut into batches: 'length'
  *   sorts the texts by token length first (batches of similar lengths carry less padding; results are
  *   returned in input order), 'input' keeps consecutive texts together
+ * @param {number} [options.batchTokens=0] with batching 'length': at most this many padded tokens (texts x
+ *   the longest text's tokens) per ONNX Runtime run, besides at most batchSize texts; a text longer than
+ *   the budget runs alone. 0 = no token budget (batches of batchSize texts). 2048 sped up a dynamic-int8
+ *   MiniLM-L6-shaped model (docs/embed.md). Range 0..16777216;
+ *   ignored (must be left out or 0) with batching 'input'
  * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
  * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
  * @param {object} [options.sessionOptions] passed to InferenceSession.create
@@ -161,7 +172,7 @@ export class OnnxEmbedder {
  */
 export async function createOnnxEmbedder(options) {
   const o = expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
-    'queryPrefix', 'documentPrefix', 'batchSize', 'batching', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
+    'queryPrefix', 'documentPrefix', 'batchSize', 'batchTokens', 'batching', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
   const name = 'createOnnxEmbedder options';
   if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL', undefined);
   const modelName = o.name === undefined ? undefined : expectString(o.name, `${name}.name`, { allowEmpty: false, maxLength: 200 });
@@ -187,7 +198,11 @@ export async function createOnnxEmbedder(options) {
     documentPrefix: o.documentPrefix === undefined ? '' : expectString(o.documentPrefix, `${name}.documentPrefix`, { maxLength: 1000 }),
     batchSize: o.batchSize === undefined ? 32 : expectInteger(o.batchSize, `${name}.batchSize`, { min: 1, max: 4096 }),
     batching: o.batching === undefined ? 'length' : expectEnum(o.batching, `${name}.batching`, ['length', 'input']),
+    batchTokens: o.batchTokens === undefined ? DEFAULT_BATCH_TOKENS : expectInteger(o.batchTokens, `${name}.batchTokens`, { min: 0, max: 16777216 }),
   };
+  if (cfg.batching === 'input' && o.batchTokens !== undefined && cfg.batchTokens > 0) {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}.batchTokens: a token budget needs batching 'length' (texts sorted by length), got batching 'input'`);
+  }
   const cache = o.cache === undefined ? true : expectBoolean(o.cache, `${name}.cache`);
   const { tokenizer, owns: ownsTokenizer } = tokenizerOption(o.tokenizer, name, { allowStatic: true });
   const release = () => { if (ownsTokenizer) tokenizer.dispose(); };
