@@ -24,7 +24,6 @@ function capture() {
 }
 
 test('the extractive configuration runs without any endpoint', async (t) => {
-  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
   const io = capture();
   const dir = mkdtempSync(join(tmpdir(), 'ragwasm-rag-'));
   const code = await main(['rag', '--dataset', dataset, '--limit', '6', '--out', join(dir, 'out.jsonl')], io);
@@ -42,7 +41,6 @@ test('the extractive configuration runs without any endpoint', async (t) => {
 });
 
 test('an LLM grid with a judge reports the scripted correctness per configuration', async (t) => {
-  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
   double.reset();
   double.always((req) => {
     const judging = /Reference answer:/.test(req.raw);
@@ -73,7 +71,6 @@ test('bad rag arguments exit with 2', async () => {
 const triadScript = scriptedTriad();
 
 test('#16 --judges triad reports context relevance, answer relevance and groundedness per question and as means with CIs', async (t) => {
-  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
   double.reset();
   double.always(triadScript);
   const io = capture();
@@ -97,7 +94,6 @@ test('#16 --judges triad reports context relevance, answer relevance and grounde
 });
 
 test('#16 rag runs the config\'s chunker.context.llmSummary through --base-url, one call per document', async (t) => {
-  if (!existsSync(join(dataset, 'questions.jsonl'))) return t.skip('examples/corpus is not in this checkout');
   const dir = mkdtempSync(join(tmpdir(), 'ragwasm-rag-'));
   const cfg = join(dir, 'cfg.json');
   writeFileSync(cfg, JSON.stringify({ chunker: { strategy: 'recursive', chunkSize: 1000, context: { llmSummary: {} } }, indexes: { bm25: {} }, retrieval: { k: 3 } }));
