@@ -12,7 +12,7 @@ import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';
 // Circular on purpose: enrich.js checks its client with LlmClient; both are used only inside functions.
-import { contextualizeChunks, summarizeDocument } from './enrich.js';
+import { llmChunkContexts, summarizeDocument } from './enrich.js';
 import { definePrompt } from './prompts.js';
 import { PROVIDERS, StreamReader, buildBody, endpointUrl, readReply } from './providers.js';
 import { parseSse, readerIterable } from './sse.js';
@@ -150,7 +150,7 @@ export class LlmClient {
 
   /**
    * The Collection's LLM context steps (pipeline config `chunker.context.llmChunkContext`): one context
-   * note per chunk, as contextualizeChunks (one call per chunk, the document first).
+   * note per chunk, as llmChunkContexts (one call per chunk, the document first).
    * @param {{id: string, title?: string, text: string}} document
    * @param {{id: string, text: string}[]} chunks
    * @param {{prompt?: object, maxTokens?: number, signal?: AbortSignal}} [options]
@@ -158,8 +158,7 @@ export class LlmClient {
    */
   async chunkContexts(document, chunks, options = {}) {
     const { prompt, ...o } = options;
-    const r = await contextualizeChunks(this, document?.text, chunks.map((c) => c.text), { ...o, ...(prompt ? { prompt: definePrompt(prompt) } : {}) });
-    return r.map((x) => x.context);
+    return llmChunkContexts(this, { ...o, ...(prompt ? { prompt: definePrompt(prompt) } : {}) })(document, chunks);
   }
 
   /**
