@@ -190,7 +190,15 @@ export class ChunkMap {
   }
 
   * keys() {
-    for (const c of this.values()) yield c.id;
+    // ids without making the chunk objects (pinned objects keep their own ids)
+    for (const d of this._docs.values()) {
+      if (d._more?.objects) {
+        for (const c of d._more.objects) yield c.id;
+        continue;
+      }
+      const n = d.chunkCount;
+      for (let j = 0; j < n; j++) yield `${d._id}#${j}`;
+    }
   }
 
   * entries() {
