@@ -553,3 +553,31 @@ test('doc chat: a loaded pipeline config re-indexes with its chunker; a malforme
     assert.match((await ask(page, QUESTION)).answer, /22 days/);
   });
 });
+
+test('doc chat: ?config=URL builds the collection from a file of this site; another origin is refused without a request', async () => {
+  const { init, chunk } = await import('../../web/src/index.js');
+  await init();
+  const options = { strategy: 'recursive', chunkSize: 200, chunkOverlap: 0 };
+  await withPage(async ({ page, url, requests }) => {
+    await page.route(`${url}configs/small.json`, (route) => route.fulfill({ status: 200, contentType: 'application/json',
+      body: JSON.stringify({ chunker: options, indexes: { bm25: {} } }) }));
+    await page.goto(`${url}web/demo/chat.html?config=/configs/small.json`);
+    await page.waitForFunction(() => /^using small\.json|not used/.test(document.getElementById('config-status').textContent), null, { timeout: 60000 });
+    assert.match(await page.textContent('#config-status'), /^using small\.json: 0 documents, 0 chunks/);
+    await page.click('#sample');
+    await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+    const chunks = Number(await page.getAttribute('#collection', 'data-chunks'));
+    assert.ok(chunks > 0);
+    // The sample corpus was chunked with the config's chunker: at least as many chunks as chunk() gives for
+    // the documents' own text with those options (the page may add a title line before a document's text).
+    const expected = corpus.documents.reduce((n, d) => n + chunk(d, options).length, 0);
+    assert.ok(Math.abs(chunks - expected) <= corpus.documents.length, `config chunker: ${chunks} chunks in the page, ${expected} by chunk() in Node`);
+    assert.match((await ask(page, QUESTION)).answer, /22 days/);
+
+    const before = requests.length;
+    await page.goto(`${url}web/demo/chat.html?config=http://config.invalid/cfg.json`);
+    await page.waitForFunction(() => /not used/.test(document.getElementById('config-status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#config-status'), /only a file of this site .* is read/);
+    assert.deepEqual(requests.slice(before).filter((r) => new URL(r).host === 'config.invalid'), [], 'no request to another origin');
+  });
+});

@@ -207,3 +207,34 @@ test('chunking playground: a pipeline config file sets configuration A; a malfor
     assert.deepEqual(consoleErrors, []);
   });
 });
+
+test('chunking playground: ?config=URL reads a file of this site into configuration A; another origin or an HTTP error is refused and named', async () => {
+  await init();
+  await withPage(async ({ page, url, requests }) => {
+    const doc = corpus.documents.find((d) => d.id === 'leave-policy');
+    const fromConfig = { strategy: 'fixed', chunkSize: 120, chunkOverlap: 0, unit: 'utf16' };
+    const B = { strategy: 'markdown-header', chunkSize: 1000, chunkOverlap: 0, unit: 'utf16', splitLevels: 3 };
+    const want = [chunk(doc, fromConfig).length, chunk(doc, B).length];
+    // The page's own fetch of a same-origin address, answered here (the static server serves only the demo's files).
+    await page.route(`${url}configs/**`, (route) => (route.request().url().endsWith('/fixed.json')
+      ? route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ chunker: { strategy: 'fixed', chunkSize: 120, chunkOverlap: 0 }, indexes: { bm25: {} } }) })
+      : route.fulfill({ status: 404, body: 'not here' })));
+    await page.goto(`${url}web/demo/chunking.html?config=/configs/fixed.json`);
+    await page.waitForFunction((n) => /configuration A from fixed\.json/.test(document.getElementById('config-status').textContent)
+      && document.querySelector('[data-stat=count]')?.textContent === String(n) && document.getElementById('status').dataset.state === 'done', want[0], { timeout: 45000 });
+    assert.deepEqual(await counts(page), want);
+    assert.equal(await page.inputValue('#a-chunkSize'), '120');
+
+    await page.goto(`${url}web/demo/chunking.html?config=/configs/missing.json`);
+    await page.waitForFunction(() => /not used/.test(document.getElementById('config-status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#config-status'), /\?config=\/configs\/missing\.json not used: HTTP 404/);
+    await waitDone(page);
+    assert.equal(await page.inputValue('#a-chunkSize'), '400', 'configuration A keeps its default');
+
+    const before = requests.length;
+    await page.goto(`${url}web/demo/chunking.html?config=http://config.invalid/cfg.json`);
+    await page.waitForFunction(() => /not used/.test(document.getElementById('config-status').textContent), null, { timeout: 45000 });
+    assert.match(await page.textContent('#config-status'), /only a file of this site .* is read/);
+    assert.deepEqual(requests.slice(before).filter((r) => new URL(r).host === 'config.invalid'), [], 'no request to another origin');
+  });
+});
