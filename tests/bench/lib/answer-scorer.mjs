@@ -108,15 +108,15 @@ export function squadRows(squad, keep, answerOptions = {}, negatives = 'other-ar
 /**
  * Held-out quality of coefficients `w` on squadRows output: unit selection accuracy (the top unit of
  * the own paragraph holds the answer; ties: the earlier unit) for the model and for the answerer's own
- * cover, the unit-level accuracy at p = 0.5, and answerability: the share of (own, foreign) pairs of a
+ * cover, the unit-level accuracy at p = 0.5 (and of always answering 0), and answerability: the share of (own, foreign) pairs of a
  * question where the own paragraph's best p is higher (a pairwise AUC).
  */
 export function evaluateRows(w, rows) {
-  let sel = 0, selCover = 0, own = 0, correct = 0, units = 0, pairs = 0, ranked = 0;
+  let sel = 0, selCover = 0, own = 0, correct = 0, units = 0, negatives = 0, pairs = 0, ranked = 0;
   const bestP = new Map();
   for (const r of rows) {
     const ps = r.X.map((x) => predict(w, x));
-    ps.forEach((p, i) => { units++; if ((p >= 0.5 ? 1 : 0) === r.y[i]) correct++; });
+    ps.forEach((p, i) => { units++; if (r.y[i] === 0) negatives++; if ((p >= 0.5 ? 1 : 0) === r.y[i]) correct++; });
     const m = Math.max(...ps);
     if (!bestP.has(r.qid)) bestP.set(r.qid, {});
     bestP.get(r.qid)[r.foreign ? 'foreign' : 'own'] = m;
@@ -131,5 +131,5 @@ export function evaluateRows(w, rows) {
     pairs++;
     ranked += v.own > v.foreign ? 1 : v.own === v.foreign ? 0.5 : 0;
   }
-  return { questions: own, selection: sel / Math.max(1, own), selectionByCover: selCover / Math.max(1, own), unitAccuracy: correct / Math.max(1, units), units, answerabilityAuc: ranked / Math.max(1, pairs), pairs };
+  return { questions: own, selection: sel / Math.max(1, own), selectionByCover: selCover / Math.max(1, own), unitAccuracy: correct / Math.max(1, units), majorityAccuracy: negatives / Math.max(1, units), units, answerabilityAuc: ranked / Math.max(1, pairs), pairs };
 }
