@@ -91,10 +91,60 @@ val chunk_scores(const Bytes& question, val texts, val contexts, int max_chunks,
   });
 }
 
+// Every candidate unit with its features (answer::unit_features); spans as UTF-16 offsets.
+val unit_features(const Bytes& question, val texts, val contexts, int max_chunks, double header_weight, double type_mismatch,
+                  double entity_mismatch, double key_mismatch) {
+  return guard([&] {
+    const unsigned n = texts["length"].as<unsigned>();
+    if (contexts["length"].as<unsigned>() != n) {
+      return reply_error("INVALID_ARGUMENT", "ragwasm: chunks: texts and contexts differ in length");
+    }
+    std::vector<answer::ExtractiveChunk> chunks(n);
+    for (unsigned i = 0; i < n; ++i) {
+      chunks[i].text = texts[i].as<std::string>();
+      chunks[i].context = contexts[i].as<std::string>();
+    }
+    answer::ExtractiveOptions o;
+    o.max_chunks = max_chunks < 0 ? 0 : static_cast<std::size_t>(max_chunks);
+    o.header_weight = header_weight;
+    o.type_mismatch = type_mismatch;
+    o.entity_mismatch = entity_mismatch;
+    o.key_mismatch = key_mismatch;
+    auto r = answer::unit_features(question, chunks, o);
+    if (!r.ok()) return reply_error(r.error());
+    val out = val::array();
+    for (const auto& f : r.value()) {
+      text::OffsetMapper map(chunks[f.chunk_index].text);
+      val x = val::object();
+      x.set("chunkIndex", static_cast<double>(f.chunk_index));
+      x.set("start", static_cast<double>(map.to_utf16(f.start)));
+      x.set("end", static_cast<double>(map.to_utf16(f.end)));
+      x.set("text", f.text);
+      x.set("kind", std::string(f.kind == answer::UnitKind::kTableRow ? "table-row" : f.kind == answer::UnitKind::kListItem ? "list-item" : "sentence"));
+      x.set("score", f.score);
+      x.set("cover", f.cover);
+      x.set("unitCover", f.unit_cover);
+      x.set("termShare", f.term_share);
+      x.set("bigramShare", f.bigram_share);
+      x.set("keyShare", f.key_share);
+      x.set("entityShare", f.entity_share);
+      x.set("typeOk", f.type_ok);
+      x.set("entitiesOk", f.entities_ok);
+      x.set("keysOk", f.keys_ok);
+      x.set("position", f.position);
+      x.set("unitTerms", static_cast<double>(f.unit_terms));
+      x.set("missingShare", f.missing_share);
+      out.call<void>("push", x);
+    }
+    return reply_ok(out);
+  });
+}
+
 }  // namespace
 }  // namespace ragwasm::wasm
 
 EMSCRIPTEN_BINDINGS(ragwasm_answer) {
   emscripten::function("answer_extractive", &ragwasm::wasm::extractive_answer);
   emscripten::function("answer_chunkScores", &ragwasm::wasm::chunk_scores);
+  emscripten::function("answer_unitFeatures", &ragwasm::wasm::unit_features);
 }

@@ -76,6 +76,52 @@ std::vector<std::string> raw_words(const std::string& folded) {
 
 Error invalid(std::string_view m) { return make_error(ErrorCode::kInvalidArgument, m); }
 
+// One white-space separated word of a question, edge punctuation and a possessive 's removed.
+struct QuestionWord {
+  std::string_view word;       // "Larkspire's?" -> "Larkspire"; "U.S." keeps its inner dots
+  bool ends_sentence = false;  // the raw word ends in '.', '?' or '!'
+  bool closes = false;         // punctuation followed the word ("period?", "office,"): it ends a phrase
+  bool possessive = false;     // a trailing 's / ’s was removed
+};
+
+// The words of a question as question_entities and question_key_terms read them.
+std::vector<QuestionWord> question_words(std::string_view question) {
+  const auto is_edge_punct = [](char c) {
+    return c == '(' || c == ')' || c == '"' || c == '\'' || c == '?' || c == ',' || c == '.' || c == ':' || c == ';' ||
+           c == '!' || c == '[' || c == ']';
+  };
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::vector<QuestionWord> out;
+  std::size_t i = 0;
+  while (i < question.size()) {
+    if (is_space(question[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < question.size() && !is_space(question[j])) ++j;
+    QuestionWord w;
+    std::string_view tok = question.substr(i, j - i);
+    i = j;
+    w.ends_sentence = tok.back() == '.' || tok.back() == '?' || tok.back() == '!';
+    while (!tok.empty() && is_edge_punct(tok.front())) tok.remove_prefix(1);
+    // "U.S." keeps its inner dots; a sentence's final dot goes.
+    while (!tok.empty() && is_edge_punct(tok.back()) && !(tok.back() == '.' && tok.size() >= 2 && tok.find('.') < tok.size() - 1)) {
+      tok.remove_suffix(1);
+      w.closes = true;
+    }
+    for (std::string_view poss : {std::string_view("'s"), std::string_view("\xE2\x80\x99s")}) {
+      if (tok.size() > poss.size() && tok.substr(tok.size() - poss.size()) == poss) {
+        tok.remove_suffix(poss.size());
+        w.possessive = true;
+      }
+    }
+    w.word = tok;
+    out.push_back(w);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> answer_terms(std::string_view text) {
@@ -88,34 +134,12 @@ std::vector<std::string> answer_terms(std::string_view text) {
 
 std::vector<std::vector<std::string>> question_entities(std::string_view question) {
   std::vector<std::vector<std::string>> out;
-  const auto is_edge_punct = [](unsigned char c) {
-    return c == '(' || c == ')' || c == '"' || c == '\'' || c == '?' || c == ',' || c == '.' || c == ':' || c == ';' ||
-           c == '!' || c == '[' || c == ']';
-  };
   bool sentence_start = true;
   std::vector<std::string> previous;  // terms of the previous word
-  std::size_t i = 0;
-  while (i < question.size()) {
-    if (question[i] == ' ' || question[i] == '\t' || question[i] == '\n' || question[i] == '\r') {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < question.size() && question[j] != ' ' && question[j] != '\t' && question[j] != '\n' && question[j] != '\r') ++j;
-    std::string_view tok = question.substr(i, j - i);
-    const bool ends_sentence = !tok.empty() && (tok.back() == '.' || tok.back() == '?' || tok.back() == '!');
+  for (const QuestionWord& qw : question_words(question)) {
+    const std::string_view tok = qw.word;
     const bool first = sentence_start;
-    i = j;
-    sentence_start = ends_sentence;
-    while (!tok.empty() && is_edge_punct(static_cast<unsigned char>(tok.front()))) tok.remove_prefix(1);
-    // "U.S." keeps its inner dots; a sentence's final dot goes.
-    while (!tok.empty() && is_edge_punct(static_cast<unsigned char>(tok.back())) &&
-           !(tok.back() == '.' && tok.size() >= 2 && tok.find('.') < tok.size() - 1)) {
-      tok.remove_suffix(1);
-    }
-    for (std::string_view poss : {std::string_view("'s"), std::string_view("\xE2\x80\x99s")}) {
-      if (tok.size() > poss.size() && tok.substr(tok.size() - poss.size()) == poss) tok.remove_suffix(poss.size());
-    }
+    sentence_start = qw.ends_sentence;
     if (tok.empty()) {
       previous.clear();
       continue;
@@ -209,33 +233,10 @@ std::vector<std::string> question_key_terms(std::string_view question) {
   std::size_t words = 0;      // words in the open phrase
   std::size_t last_at = 0;    // where the terms of its last word start in `out`
   std::string previous;       // the previous word, folded
-  std::size_t i = 0;
-  while (i < question.size()) {
-    const char c = question[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < question.size() && question[j] != ' ' && question[j] != '\t' && question[j] != '\n' && question[j] != '\r') ++j;
-    std::string_view tok = question.substr(i, j - i);
-    i = j;
-    // Punctuation after a word ("period?", "office,") closes the phrase after it; "U.S." keeps its dots.
-    bool closes = false;
-    while (!tok.empty() && (tok.back() == '?' || tok.back() == ',' || tok.back() == ';' || tok.back() == ':' ||
-                            tok.back() == '!' || tok.back() == ')' || tok.back() == '"' ||
-                            (tok.back() == '.' && tok.find('.') == tok.size() - 1))) {
-      tok.remove_suffix(1);
-      closes = true;
-    }
-    while (!tok.empty() && (tok.front() == '(' || tok.front() == '"')) tok.remove_prefix(1);
-    bool possessive = false;
-    for (std::string_view poss : {std::string_view("'s"), std::string_view("\xE2\x80\x99s")}) {
-      if (tok.size() > poss.size() && tok.substr(tok.size() - poss.size()) == poss) {
-        tok.remove_suffix(poss.size());
-        possessive = true;
-      }
-    }
+  for (const QuestionWord& qw : question_words(question)) {
+    const std::string_view tok = qw.word;
+    const bool closes = qw.closes;
+    const bool possessive = qw.possessive;
     const std::string f = text::fold(tok);
     // "When can an employee take a sabbatical?": a phrase opened after a modal verb runs into the
     // question's main verb; it is its last word unless the phrase ends at an auxiliary ("does the office have").
@@ -488,6 +489,9 @@ struct Candidate {
   bool entities_ok = true;  // the unit's chunk names every identifier of the question (question_entities)
   bool keys_ok = true;      // the unit's chunk supports every key term of the question (question_key_terms)
   double score = 0;
+  double cover = 0;         // the IDF-weighted coverage (header credit included)
+  double unit_cover = 0;    // the same with the unit's own terms only
+  double position = 0;      // unit index in its chunk / (units - 1)
 };
 
 // The candidate units of the first max_chunks chunks with their scores (the formula in extractive.h);
@@ -504,14 +508,13 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   const auto counted = type == QuestionType::kNumber ? counted_terms(question) : std::vector<std::string>{};
   const auto keys = options.key_mismatch < 1 ? question_key_terms(question) : std::vector<std::string>{};
   for (std::size_t c = 0; c < n_chunks; ++c) {
-    std::unordered_set<std::string> context_terms;
-    for (auto& t : answer_terms(chunks[c].context)) context_terms.insert(std::move(t));
+    const std::vector<std::string> ctx_terms = answer_terms(chunks[c].context);
+    const std::unordered_set<std::string> context_terms(ctx_terms.begin(), ctx_terms.end());
     // Does this chunk (text or context) name every identifier of the question, its terms in a row?
     bool names_all = true;
     bool supports_all = true;
     if (!entities.empty() || !keys.empty()) {
       const std::vector<std::string> text_terms = answer_terms(chunks[c].text);
-      const std::vector<std::string> ctx_terms = answer_terms(chunks[c].context);
       for (const auto& e : entities) {
         if (!contains_run(text_terms, e) && !contains_run(ctx_terms, e)) names_all = false;
       }
@@ -519,9 +522,12 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
         if (!supports_term(text_terms, k) && !supports_term(ctx_terms, k)) supports_all = false;
       }
     }
-    for (auto& unit : answer_units(chunks[c].text)) {
+    std::vector<Unit> units = answer_units(chunks[c].text);
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      Unit& unit = units[u];
       if (unit.end - unit.start > options.max_sentence_bytes) continue;
       Candidate cand{c, std::move(unit), {}, context_terms, true, names_all, supports_all, 0};
+      cand.position = units.size() > 1 ? static_cast<double>(u) / static_cast<double>(units.size() - 1) : 0.0;
       for (auto& t : answer_terms(cand.unit.text)) cand.terms.insert(std::move(t));
       for (auto& t : answer_terms(cand.unit.header)) cand.header_terms.insert(std::move(t));
       cand.type_ok = matches_type(cand.unit.text, type, question);
@@ -571,8 +577,14 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   }
   for (std::size_t c = 0; c < cands.size(); ++c) {
     double s = 0;
-    for (const auto& [i, in_unit] : hits[c]) s += in_unit ? w[i] : options.header_weight * w[i];
-    cands[c].score = (total > 0 ? s / total : 0) * (cands[c].type_ok ? 1.0 : options.type_mismatch) *
+    double s_unit = 0;
+    for (const auto& [i, in_unit] : hits[c]) {
+      s += in_unit ? w[i] : options.header_weight * w[i];
+      if (in_unit) s_unit += w[i];
+    }
+    cands[c].cover = total > 0 ? s / total : 0;
+    cands[c].unit_cover = total > 0 ? s_unit / total : 0;
+    cands[c].score = cands[c].cover * (cands[c].type_ok ? 1.0 : options.type_mismatch) *
                      (cands[c].entities_ok ? 1.0 : options.entity_mismatch) * (cands[c].keys_ok ? 1.0 : options.key_mismatch);
   }
   *q_out = std::move(q);
@@ -657,6 +669,67 @@ Result<std::vector<double>> chunk_scores(std::string_view question, const std::v
     best[c.chunk] = std::max(best[c.chunk], c.score);
   }
   return best;
+}
+
+Result<std::vector<UnitFeatures>> unit_features(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                                 const ExtractiveOptions& options) {
+  RAGWASM_TRY(check_inputs(question, chunks, options));
+  const QuestionType type = question_type(question);
+  std::vector<std::string> q;
+  const std::vector<Candidate> cands = score_units(question, type, chunks, options, &q);
+  std::vector<UnitFeatures> out;
+  if (cands.empty()) return out;
+  const std::vector<std::string> q_seq = answer_terms(question);  // in question order, for bigrams
+  std::vector<std::pair<std::string, std::string>> bigrams;
+  for (std::size_t i = 0; i + 1 < q_seq.size(); ++i) bigrams.emplace_back(q_seq[i], q_seq[i + 1]);
+  const auto entities = question_entities(question);
+  const auto keys = question_key_terms(question);
+  // Question terms no unit holds (df = 0), as a share of the question's distinct terms.
+  std::size_t missing = 0;
+  for (const auto& t : q) {
+    if (std::none_of(cands.begin(), cands.end(), [&](const Candidate& c) { return c.terms.count(t) > 0; })) ++missing;
+  }
+  const double missing_share = q.empty() ? 0.0 : static_cast<double>(missing) / static_cast<double>(q.size());
+  out.reserve(cands.size());
+  for (const Candidate& c : cands) {
+    UnitFeatures f;
+    f.chunk_index = c.chunk;
+    f.start = c.unit.start;
+    f.end = c.unit.end;
+    f.text = c.unit.text;
+    f.kind = c.unit.kind;
+    f.score = c.score;
+    f.cover = c.cover;
+    f.unit_cover = c.unit_cover;
+    std::size_t in_unit = 0;
+    for (const auto& t : q) in_unit += c.terms.count(t);
+    f.term_share = q.empty() ? 0.0 : static_cast<double>(in_unit) / static_cast<double>(q.size());
+    const std::vector<std::string> seq = answer_terms(c.unit.text);
+    std::size_t bigram_hits = 0;
+    for (const auto& b : bigrams) {
+      for (std::size_t i = 0; i + 1 < seq.size(); ++i) {
+        if (seq[i] == b.first && seq[i + 1] == b.second) {
+          ++bigram_hits;
+          break;
+        }
+      }
+    }
+    f.bigram_share = bigrams.empty() ? 0.0 : static_cast<double>(bigram_hits) / static_cast<double>(bigrams.size());
+    std::size_t key_hits = 0;
+    for (const auto& k : keys) key_hits += supports_term(seq, k) ? 1 : 0;
+    f.key_share = keys.empty() ? 1.0 : static_cast<double>(key_hits) / static_cast<double>(keys.size());
+    std::size_t entity_hits = 0;
+    for (const auto& e : entities) entity_hits += contains_run(seq, e) ? 1 : 0;
+    f.entity_share = entities.empty() ? 1.0 : static_cast<double>(entity_hits) / static_cast<double>(entities.size());
+    f.type_ok = c.type_ok;
+    f.entities_ok = c.entities_ok;
+    f.keys_ok = c.keys_ok;
+    f.position = c.position;
+    f.unit_terms = seq.size();
+    f.missing_share = missing_share;
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 }  // namespace ragwasm::answer

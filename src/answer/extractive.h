@@ -149,4 +149,34 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
 Result<std::vector<double>> chunk_scores(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
                                          const ExtractiveOptions& options = {});
 
+// What the unit scorer of docs/docchat.md ("A learned unit scorer", issue 15 round 4) reads about one
+// candidate unit: the answerer's own quantities, not a model.
+struct UnitFeatures {
+  std::size_t chunk_index = 0;  // index into the input chunks
+  std::size_t start = 0;        // byte span of the unit's source inside the chunk's text
+  std::size_t end = 0;
+  std::string text;             // the unit as plain text
+  UnitKind kind = UnitKind::kSentence;
+  double score = 0;             // the extractive_answer score (formula above)
+  double cover = 0;             // IDF-weighted question-term coverage, header / context credit included
+  double unit_cover = 0;        // the same, the unit's own terms only
+  double term_share = 0;        // share of the distinct question terms the unit holds
+  double bigram_share = 0;      // share of the question's adjacent term pairs adjacent in the unit (0 if none)
+  double key_share = 1;         // share of question_key_terms the unit itself supports (1 if none)
+  double entity_share = 1;      // share of question_entities the unit itself names (1 if none)
+  bool type_ok = true;          // matches_type (and the counted-term rule)
+  bool entities_ok = true;      // the unit's chunk names every identifier
+  bool keys_ok = true;          // the unit's chunk supports every key term (checked only when key_mismatch < 1)
+  double position = 0;          // unit index within its chunk / (units in the chunk - 1); 0 for a lone unit
+  std::size_t unit_terms = 0;   // answer_terms of the unit (stop words removed)
+  double missing_share = 0;     // share of the question's distinct terms no unit read holds (same for every unit)
+};
+
+// Every candidate unit of the first max_chunks chunks with its features, in (chunk, position) order;
+// units longer than max_sentence_bytes are left out, as extractive_answer leaves them out. Errors as
+// extractive_answer.
+//   auto f = unit_features("How long is the warranty?", chunks, o);  // f.value()[i].cover in [0, 1]
+Result<std::vector<UnitFeatures>> unit_features(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
+                                                const ExtractiveOptions& options = {});
+
 }  // namespace ragwasm::answer

@@ -455,6 +455,41 @@ TEST_CASE("A unit whose chunk lacks a key term of the question is scored key_mis
   CHECK(extractive_answer(q, chunks, o).error().code == ErrorCode::kInvalidArgument);
 }
 
+TEST_CASE("unit_features reports each unit's coverage, shares, checks, position and length", "[unit]") {
+  const std::vector<ExtractiveChunk> chunks = {{"a", "Acme was founded in 1998. It makes pumps.", 1, ""}};
+  auto r = unit_features("When was Acme founded?", chunks);
+  REQUIRE(r.ok());
+  const auto& f = r.value();
+  REQUIRE(f.size() == 2);
+  // question terms {acme, found}, both in the first unit only: w = ln(3 / 1.5) each
+  CHECK(f[0].text == "Acme was founded in 1998.");
+  CHECK(f[0].cover == Approx(1.0));
+  CHECK(f[0].unit_cover == Approx(1.0));
+  CHECK(f[0].term_share == Approx(1.0));
+  CHECK(f[0].bigram_share == Approx(1.0));  // "acme found" adjacent in the unit
+  CHECK(f[0].entity_share == Approx(1.0));  // "Acme" named by the unit itself
+  CHECK(f[0].key_share == Approx(1.0));     // no key terms: 1
+  CHECK(f[0].type_ok);                      // a date question, a year in the unit
+  CHECK(f[0].position == Approx(0.0));
+  CHECK(f[0].unit_terms == 3);              // acme, found, 1998
+  CHECK(f[1].cover == Approx(0.0));
+  CHECK(f[1].entity_share == Approx(0.0));
+  CHECK_FALSE(f[1].type_ok);
+  CHECK(f[1].position == Approx(1.0));
+  CHECK(f[1].unit_terms == 2);              // make, pump
+  CHECK(f[0].missing_share == Approx(0.0));
+  // the score is extractive_answer's; a question term no unit holds is counted in missing_share
+  CHECK(f[0].score == Approx(extractive_answer("When was Acme founded?", chunks).value().best_score).epsilon(1e-12));
+  auto m = unit_features("When was Acme founded in Oslo?", chunks);
+  REQUIRE(m.ok());
+  CHECK(m.value()[0].missing_share == Approx(1.0 / 3.0));
+  CHECK(m.value()[0].bigram_share == Approx(0.5));  // "acme found" yes, "found oslo" no
+  ExtractiveOptions bad;
+  bad.key_mismatch = -0.1;
+  CHECK(unit_features("q", chunks, bad).error().code == ErrorCode::kInvalidArgument);
+  CHECK(unit_features("q", {}).value().empty());
+}
+
 TEST_CASE("Empty inputs give the no-answer text", "[unit]") {
   CHECK_FALSE(extractive_answer("When was Acme founded?", {}).value().answered);
   CHECK_FALSE(extractive_answer("the of and", sample_chunks()).value().answered);  // only stop words

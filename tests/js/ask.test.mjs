@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { ask, Collection, init, NO_ANSWER_TEXT, PRESETS, questionQuery, rewriteFollowUp } from '../../web/src/index.js';
 import { fileToDocument } from '../../web/src/parse.js';
 import { createLlmClient, extractiveAnswer } from '../../web/src/llm.js';
-import { answerScores } from '../../web/src/answer/extractive.js';
+import { answerScores, answerUnitFeatures } from '../../web/src/answer/extractive.js';
 import { ProtocolTestDouble, openaiJson, openaiSse } from './llm-protocol-double.mjs';
 
 let double;
@@ -216,4 +216,17 @@ test('keyMismatch lowers the score of units whose chunk lacks a key noun of the 
   const col = await collection();
   await assert.rejects(ask(col, 'q', { keyMismatch: -1 }), (e) => e.code === 'INVALID_ARGUMENT' && /keyMismatch/.test(e.message));
   col.dispose();
+});
+
+test('answerUnitFeatures gives every unit the quantities the answerer scores it by', () => {
+  const chunks = [{ text: 'Acme was founded in 1998. It makes pumps.' }, { text: 'Unrelated gardening text.', context: 'Garden' }];
+  const f = answerUnitFeatures('When was Acme founded?', chunks);
+  assert.deepEqual(f.map((u) => [u.chunkIndex, u.text, u.kind]), [[0, 'Acme was founded in 1998.', 'sentence'], [0, 'It makes pumps.', 'sentence'], [1, 'Unrelated gardening text.', 'sentence']]);
+  assert.equal(f[0].score, answerScores('When was Acme founded?', chunks)[0]);  // the same score as the answerer's
+  assert.deepEqual([f[0].cover, f[0].termShare, f[0].bigramShare, f[0].typeOk, f[0].position, f[0].unitTerms], [1, 1, 1, true, 0, 3]);
+  assert.deepEqual([f[1].cover, f[1].typeOk, f[1].position, f[2].position], [0, false, 1, 0]);
+  assert.deepEqual([f[0].start, f[0].end], [0, 25]);  // UTF-16 span in the chunk text
+  assert.deepEqual(answerUnitFeatures('q', []), []);
+  assert.throws(() => answerUnitFeatures('q', [{ text: 1 }]), (e) => e.code === 'INVALID_ARGUMENT');
+  assert.throws(() => answerUnitFeatures('q', chunks, { keyMismatch: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
 });

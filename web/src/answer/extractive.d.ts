@@ -13,3 +13,10 @@ export function extractiveAnswer(question: string, chunks: Array<{ id: string; t
     entityMismatch?: number; keyMismatch?: number; yesNoPrefix?: boolean; noAnswerText?: string }): ExtractiveAnswer;
 export function answerScores(question: string, chunks: Array<{ text: string; context?: string }>,
   options?: { headerWeight?: number; typeMismatch?: number; entityMismatch?: number; keyMismatch?: number }): number[];
+export interface AnswerUnitFeatures {
+  chunkIndex: number; start: number; end: number; text: string; kind: 'sentence' | 'list-item' | 'table-row';
+  score: number; cover: number; unitCover: number; termShare: number; bigramShare: number; keyShare: number; entityShare: number;
+  typeOk: boolean; entitiesOk: boolean; keysOk: boolean; position: number; unitTerms: number; missingShare: number;
+}
+export function answerUnitFeatures(question: string, chunks: Array<{ text: string; context?: string }>,
+  options?: { maxChunks?: number; headerWeight?: number; typeMismatch?: number; entityMismatch?: number; keyMismatch?: number }): AnswerUnitFeatures[];

@@ -101,3 +101,40 @@ export function answerScores(question, chunks, options = {}) {
   if (chunks.length === 0) return [];
   return Array.from(callWasm(() => m.answer_chunkScores(q, texts, contexts, Math.max(1, chunks.length), headerWeight, typeMismatch, entityMismatch, keyMismatch)));
 }
+
+/**
+ * Every candidate answer unit of the chunks with the quantities the extractive answerer computes for it
+ * (src/answer/extractive.h, unit_features): what the learned unit scorer of docs/docchat.md reads.
+ * @example
+ * answerUnitFeatures('When was Acme founded?', [{text: 'Acme was founded in 1998. It makes pumps.'}])[0].typeOk  // true
+ * @param {string} question
+ * @param {Array<{text: string, context?: string}>} chunks
+ * @param {{maxChunks?: number, headerWeight?: number, typeMismatch?: number, entityMismatch?: number, keyMismatch?: number}} [options] as extractiveAnswer
+ * @returns {Array<{chunkIndex: number, start: number, end: number, text: string, kind: string, score: number, cover: number,
+ *   unitCover: number, termShare: number, bigramShare: number, keyShare: number, entityShare: number, typeOk: boolean,
+ *   entitiesOk: boolean, keysOk: boolean, position: number, unitTerms: number, missingShare: number}>} in (chunk, position) order
+ * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT
+ */
+export function answerUnitFeatures(question, chunks, options = {}) {
+  const o = expectOptions(options, 'answerUnitFeatures options', ['maxChunks', 'headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch']);
+  const q = encodeText(expectString(question, 'question'), 'question');
+  expectArray(chunks, 'chunks', { maxLength: 10000 });
+  const texts = [];
+  const contexts = [];
+  chunks.forEach((c, k) => {
+    if (!isPlainObject(c)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: chunks[${k}]: expected {text, context?}`);
+    texts.push(encodeText(expectString(c.text, `chunks[${k}].text`), `chunks[${k}].text`));
+    contexts.push(encodeText(c.context === undefined ? '' : expectString(c.context, `chunks[${k}].context`), `chunks[${k}].context`));
+  });
+  const maxChunks = o.maxChunks === undefined ? 5 : expectInteger(o.maxChunks, 'options.maxChunks', { min: 1, max: 10000 });
+  const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
+  const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
+  const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
+  const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
+  const m = wasm();
+  if (typeof m.answer_unitFeatures !== 'function') {
+    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
+  }
+  if (chunks.length === 0) return [];
+  return callWasm(() => m.answer_unitFeatures(q, texts, contexts, maxChunks, headerWeight, typeMismatch, entityMismatch, keyMismatch));
+}
