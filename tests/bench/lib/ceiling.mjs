@@ -117,15 +117,18 @@ export async function startCeiling({ spinIterations, readBytes }) {
     return performance.now() - t0;
   };
   return {
-    /** One round: {cpu: {w1, w2, ratio}, memory: {w1, w2, ratio, gbps1, gbps2}} (ms; median of `reps` each). */
+    /** One round: {cpu: {w1, w2, ratio}, memory: {w1, w2, ratio, gbps1, gbps2}} (ms; medians of `reps` kernel runs and 3 × `reps` read passes, 1 and 2 Workers alternating). */
     async round(reps = 3) {
       const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
       const s = { c1: [], c2: [], m1: [], m2: [] };
       for (let r = 0; r < reps; r++) {
         s.c1.push(await timed(one, { op: 'spin', n: spinIterations }));
         s.c2.push(await timed(two, { op: 'spin', n: Math.floor(spinIterations / 2) }));
-        s.m1.push(await timed(one, { op: 'read' }));
-        s.m2.push(await timed(two, { op: 'read' }));
+        // a read pass is short (40 ms for 400 MB): three of each per repetition
+        for (let k = 0; k < 3; k++) {
+          s.m1.push(await timed(one, { op: 'read' }));
+          s.m2.push(await timed(two, { op: 'read' }));
+        }
       }
       const [c1, c2, m1, m2] = [s.c1, s.c2, s.m1, s.m2].map(med);
       const gb = (ms) => readBytes / (ms / 1000) / 1e9;
