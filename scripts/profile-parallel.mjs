@@ -7,6 +7,9 @@
 //        2-Worker build (BM25 add + embedding at once): the serial statistics sync
 //   node scripts/profile-parallel.mjs clone                 calling-thread CPU ms of posting the build's
 //        documents / texts / texts packed into transferred UTF-8 buffers to a Worker (2,048 per message)
+//   node scripts/profile-parallel.mjs bm25 [--trees A,B] [--rounds N]   the bm25 suite's 2-Worker build of
+//        SciFact (5,183 docs, add + first search, a warm pool), per round and tree: wall ms, CPU ms per thread,
+//        and the timeline of the pool's calls (each add piece, the statistics sync: rawStats / stats, setGlobalDf)
 // --trees: repository roots whose web/src is imported (default: this one), interleaved, to compare a
 // change with its base (a base tree needs web/dist: a symlink to this one's is enough).
 // Needs ../shared/data/scifact and models/build/static-model.bin. Prints; writes nothing.
@@ -112,7 +115,60 @@ if (what === 'parts') {
     console.log(`calling-thread CPU ms to post ${docs.length} docs: objects ${objects}, text strings ${strings}, packed UTF-8 (transferred) ${packed}; load ${load()}`);
   }
   await w.terminate();
+} else if (what === 'bm25') {
+  const { loadBeir } = await import(join(repoRoot, 'web/cli/datasets.mjs'));
+  const ds = loadBeir(join(shared, 'data/scifact'));
+  const ri = rest.indexOf('--rounds');
+  const rounds = ri >= 0 ? Number(rest[ri + 1]) : 8;
+  const libs = await libraries();
+  for (const lib of libs) {
+    lib.beforePool = threadCpu();
+    // a tree without WorkerPool's `warm` option refuses it: warm it with one build instead (below)
+    lib.pool = await lib.WorkerPool.create({ workers: 2, warm: true }).catch(() => lib.WorkerPool.create({ workers: 2 }));
+    lib.ms = [];
+    lib.t0 = 0;
+    lib.log = [];
+    const call = lib.pool._call.bind(lib.pool);
+    const all = lib.pool._all.bind(lib.pool);
+    const note = (name, p) => {
+      const start = performance.now() - lib.t0;
+      p.then(() => lib.log.push(`${name} ${start.toFixed(0)}-${(performance.now() - lib.t0).toFixed(0)}`), () => {});
+      return p;
+    };
+    lib.pool._call = (i, op, args, transfer) => note(`${op.replace('bm25.', '')}@${i}${op === 'bm25.add' ? `(${args[1].length})` : ''}`, call(i, op, args, transfer));
+    lib.pool._all = (op, args) => note(`${op.replace('bm25.', '')}@all`, all(op, args));
+  }
+  const once = async (lib) => {
+    const i = await lib.ShardedBm25Index.create({}, { pool: lib.pool });
+    await i.add(ds.corpus);
+    await i.search(ds.queries[0].text, { k: 10 });
+    return i;
+  };
+  for (const lib of libs) await (await once(lib)).dispose();  // warm-up build
+  for (let r = 0; r < rounds; r++) {
+    const one = libs[0].Bm25Index.create();
+    const a = performance.now();
+    one.add(ds.corpus);
+    const oneMs = performance.now() - a;
+    one.dispose();
+    for (const lib of r % 2 ? [...libs].reverse() : libs) {
+      lib.log = [];
+      const before = threadCpu();
+      lib.t0 = performance.now();
+      const i = await once(lib);
+      const ms = performance.now() - lib.t0;
+      lib.ms.push(ms);
+      const t = threadSplit(lib.beforePool, before, threadCpu());
+      console.log(`round ${r + 1} ${lib.name}: 2 Workers ${ms.toFixed(0)} ms (one Bm25Index in this thread ${oneMs.toFixed(0)} ms); CPU ms calling thread ${t.main} / Workers ${t.workers.join('+')} / helpers ${t.helpers}; `
+        + `timeline ms ${lib.log.filter((x) => !x.startsWith('create')).join(', ')}; load ${load()}`);
+      await i.dispose();
+    }
+  }
+  const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  for (const lib of libs) console.log(`${lib.name}: 2-Worker build median ${med(lib.ms).toFixed(1)} ms over ${rounds} rounds`);
+  if (libs.length === 2) console.log(`paired ratio ${libs[0].name} / ${libs[1].name} per round: ${libs[0].ms.map((x, i) => (x / libs[1].ms[i]).toFixed(2)).join(' ')}`);
+  for (const lib of libs) await lib.pool.terminate();
 } else {
-  console.error('usage: node scripts/profile-parallel.mjs parts|wait|clone [--trees A,B]');
+  console.error('usage: node scripts/profile-parallel.mjs parts|wait|clone|bm25 [--trees A,B] [--rounds N]');
   process.exit(2);
 }

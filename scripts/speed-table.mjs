@@ -22,6 +22,20 @@ export function verdict(ratio, target) {
   throw new Error(`speed-table: a target needs min or max, got ${JSON.stringify(target)}`);
 }
 
+/** The median of a list of numbers (the mean of the two middle values for an even count). */
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+}
+
+// A row measured in rounds: the verdict is on the median of its rounds' ratios, shown with their min–max.
+function roundsText(rounds) {
+  const s = [...rounds].sort((a, b) => a - b);
+  const f = (x) => x.toFixed(2);
+  return `median of ${s.length} rounds, min–max ${f(s[0])}–${f(s[s.length - 1])}×`;
+}
+
 function cell(s) {
   return String(s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
@@ -42,10 +56,12 @@ export function render(results) {
   ];
   for (const r of [...results].sort((a, b) => a.suite.localeCompare(b.suite))) {
     for (const row of r.speed ?? []) {
-      const v = verdict(row.ratio, row.target);
+      const many = Array.isArray(row.rounds) && row.rounds.length > 1;
+      const v = verdict(many ? median(row.rounds) : row.ratio, row.target);
       const target = row.targetText ? `${row.targetText}${v ? ` ${v}` : ''}` : v;
       const what = row.note ? `${row.what} (${row.note})` : row.what;
-      lines.push(`| ${[what, row.ragwasm, row.peer, row.ratioText, target, `\`${r.suite}\` ${runLabel(r.machine)}`].map(cell).join(' | ')} |`);
+      const ratio = many ? `${row.ratioText} (${roundsText(row.rounds)})` : row.ratioText;
+      lines.push(`| ${[what, row.ragwasm, row.peer, ratio, target, `\`${r.suite}\` ${runLabel(r.machine)}`].map(cell).join(' | ')} |`);
     }
   }
   return lines.join('\n');

@@ -10,6 +10,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { init } from '../../web/src/index.js';
+import { median } from '../../scripts/speed-table.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
@@ -38,10 +39,12 @@ function fmt(v) {
   return a >= 100 ? v.toFixed(1) : a >= 1 ? v.toFixed(2) : v.toFixed(4);
 }
 
-export function makeContext(suiteName, { quick = false } = {}) {
+export function makeContext(suiteName, { quick = false, rounds } = {}) {
   const json = { suite: suiteName, machine: machine(), quick, results: {} };
   return {
     quick,
+    /** Rounds of the suites that repeat whole measurements and report the median round (`--rounds N`; default 5, 1 with --quick). */
+    rounds: rounds ?? (quick ? 1 : 5),
     repoRoot,
     json,
     /** Times fn (sync or async) `reps` times after `warmup` runs; milliseconds. */
@@ -73,11 +76,21 @@ export function makeContext(suiteName, { quick = false } = {}) {
      * Records one row of the README speed table (scripts/speed-table.mjs renders them): `ratio` is the
      * measured ratio against the peer of the same run (or the measured value itself when `peer` is empty),
      * `target` `{ min }` or `{ max }` on that number; the verdict is computed from them, never written by hand.
+     * `rounds`: the ratio of every round of a repeated measurement; `ratio` is then their median
+     * (computed here when omitted) and the table shows it with the rounds' min–max.
      */
-    speed({ id, what, ragwasm, peer = '', ratio, ratioText, target = null, targetText = '', note = '' }) {
+    speed({ id, what, ragwasm, peer = '', ratio, ratioText, target = null, targetText = '', note = '', rounds }) {
       if (typeof id !== 'string' || !id) throw new Error('ctx.speed: id must be a non-empty string');
+      if (rounds !== undefined) {
+        if (!Array.isArray(rounds) || rounds.length === 0 || !rounds.every(Number.isFinite)) throw new Error(`ctx.speed(${id}): rounds must be finite ratios, got ${rounds}`);
+        const m = median(rounds);
+        if (ratio === undefined) ratio = m;
+        else if (ratio !== m) throw new Error(`ctx.speed(${id}): ratio ${ratio} is not the median of its rounds (${m})`);
+      }
       if (!Number.isFinite(ratio)) throw new Error(`ctx.speed(${id}): ratio must be a finite number, got ${ratio}`);
-      (json.speed ??= []).push({ id, what, ragwasm, peer, ratio, ratioText: ratioText ?? `${fmt(ratio)}×`, target, targetText, note });
+      const row = { id, what, ragwasm, peer, ratio, ratioText: ratioText ?? `${fmt(ratio)}×`, target, targetText, note };
+      if (rounds !== undefined) row.rounds = [...rounds];
+      (json.speed ??= []).push(row);
     },
     shared(rel) {
       const p = join(sharedRoot, rel);
@@ -95,6 +108,18 @@ export function makeContext(suiteName, { quick = false } = {}) {
 async function main() {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
+  // --rounds N (or --rounds=N): rounds of the suites that repeat whole measurements (parallel, bm25's 2-Worker row)
+  let rounds;
+  const ri = args.findIndex((a) => a === '--rounds' || a.startsWith('--rounds='));
+  if (ri >= 0) {
+    const v = args[ri].includes('=') ? args[ri].slice('--rounds='.length) : args[ri + 1];
+    rounds = Number(v);
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) {
+      console.error(`bench: --rounds takes an integer 1-100, got ${v}`);
+      process.exit(2);
+    }
+    if (!args[ri].includes('=')) args.splice(ri + 1, 1);
+  }
   const wanted = args.filter((a) => !a.startsWith('--'));
   const suitesDir = join(here, 'suites');
   const all = readdirSync(suitesDir).filter((f) => f.endsWith('.mjs')).map((f) => f.replace(/\.mjs$/, '')).sort();
@@ -112,7 +137,7 @@ async function main() {
   for (const name of run) {
     const suite = (await import(join(suitesDir, `${name}.mjs`))).default;
     process.stdout.write(`\n## bench ${suite.name}: ${suite.description}\n`);
-    const ctx = makeContext(suite.name, { quick });
+    const ctx = makeContext(suite.name, { quick, rounds });
     const t0 = performance.now();
     try {
       await suite.run(ctx);

@@ -143,6 +143,52 @@ test('the statistics sync after a write runs in the background, and a write that
   }
 });
 
+test('the statistics sync sums the shards\' raw statistics as sumStats does, each shard getting its own terms\' totals (non-ASCII terms too)', () => {
+  const rand = seededRandom(4242);
+  // many overlapping words (the byte-string table probes past collisions), accented and CJK terms
+  const words = [...Array.from({ length: 4000 }, (_, i) => `t${(i * 7919).toString(36)}`), 'café', 'cafe', 'naïve', '東京', '東京都', 'ß', 'ss'];
+  const shards = [0, 1, 2].map((s) => {
+    const ix = Bm25Index.create({ fields: ['text'], analyzer: { stemmer: 'none', stopwords: false, foldAccents: false } });
+    ix.add(Array.from({ length: 400 }, (_, i) => ({ id: `s${s}d${i}`, text: Array.from({ length: 20 }, () => words[Math.floor(rand() ** (s + 1) * words.length)]).join(' ') })));
+    return ix;
+  });
+  try {
+    const stats = shards.map((x) => x.collectionStats());
+    const sum = Bm25Index.sumStats(stats);
+    const at = new Map(sum.terms.map((t, i) => [t, sum.df[i]]));
+    const got = Bm25Index._globalDf(shards.map((x) => x._rawStats()));
+    assert.equal(got.documents, sum.documents);
+    assert.deepEqual(got.fieldLengths, sum.fieldLengths);
+    assert.ok(stats.some((st) => st.terms.includes('東京')) && stats.some((st) => st.terms.includes('café')));
+    stats.forEach((st, i) => {
+      assert.ok(got.df[i] instanceof Uint32Array);
+      assert.deepEqual(Array.from(got.df[i]), st.terms.map((t) => at.get(t)), `shard ${i}`);
+    });
+    assert.throws(() => Bm25Index._globalDf([shards[0]._rawStats(), { ...shards[1]._rawStats(), fieldLengths: new Float64Array(2) }]), /stats\[1\]\.fieldLengths/);
+  } finally {
+    for (const x of shards) x.dispose();
+  }
+});
+
+test('WorkerPool.create({ warm: true }) warms every Worker at start and changes no result; warm must be a boolean', async () => {
+  const docs = Array.from({ length: 500 }, (_, i) => ({ id: `d${i}`, text: `alpha beta ${i % 7 === 0 ? 'gamma' : 'delta'} word${i % 13} warm${i % 3}` }));
+  const one = Bm25Index.create({});
+  one.add(docs);
+  for (const options of [{ workers: 2, warm: true }, { workers: 1, warm: true }]) {
+    const pool = await WorkerPool.create(options);
+    try {
+      const sharded = await ShardedBm25Index.create({}, { pool });
+      await sharded.add(docs);
+      for (const q of ['gamma', 'alpha word3 kalo', 'delta word12 beta']) assert.deepEqual(await sharded.search(q, { k: 50 }), one.search(q, { k: 50 }));
+      await sharded.dispose();
+    } finally {
+      await pool.terminate();
+    }
+  }
+  one.dispose();
+  await assert.rejects(WorkerPool.create({ workers: 2, warm: 'yes' }), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && /options\.warm/.test(e.message));
+});
+
 test('ties across shards are broken by id bytewise (UTF-8 order, not UTF-16)', async () => {
   // equal documents: equal scores; ids chosen so UTF-16 and UTF-8 orders differ ('\u{1F600}' > '\uFF5E' in UTF-8)
   const ids = ['b', 'a', '\uFF5E', '\u{1F600}', 'a\u{1F600}', 'a\uFF5E', 'c', 'aa'];

@@ -14,6 +14,27 @@ function vectorItems(dim, ids, flat) {
   return items;
 }
 
+// Deterministic text for the warm-up: `count` documents of pseudo-random words from a few syllables.
+function warmDocs(count) {
+  const syl = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vek', 'po', 'di', 'nar', 'el', 'qui', 'bro', 'fen', 'ga', 'hu'];
+  let x = 18;
+  const word = () => {
+    let w = '';
+    for (let k = 1 + (x & 3); k > 0; k--) {
+      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+      w += syl[x >>> 28];
+    }
+    return w;
+  };
+  const docs = [];
+  for (let i = 0; i < count; i++) {
+    const words = [];
+    for (let j = 0; j < 60; j++) words.push(word());
+    docs.push({ id: `warm${i}`, title: words.slice(0, 6).join(' '), text: words.join(' ') });
+  }
+  return docs;
+}
+
 /** @internal */
 export function createHost() {
   const objects = new Map();
@@ -25,6 +46,31 @@ export function createHost() {
   const ops = {
     async init(options) {
       await init(options ?? {});
+      return true;
+    },
+    // JIT warm-up at pool start (WorkerPool.create({ warm: true })): the code paths of a sharded build
+    // (add, statistics out and in, search) and of a flat scan run on throw-away indexes
+    warm() {
+      const docs = warmDocs(512);
+      const bm25 = Bm25Index.create();
+      try {
+        for (let i = 0; i < docs.length; i += 128) bm25.add(docs.slice(i, i + 128));
+        const st = bm25._rawStats();
+        bm25._setGlobalDf(st.documents, Array.from(st.fieldLengths), st.df);
+        for (const d of docs.slice(0, 32)) bm25.search(d.title, { k: 10 });
+      } finally {
+        bm25.dispose();
+      }
+      const dim = 32;
+      const vectors = VectorIndex.create({ dimension: dim, metric: 'dot' });
+      try {
+        const flat = new Float32Array(2048 * dim);
+        for (let i = 0; i < flat.length; i++) flat[i] = ((i * 7919) % 1000) / 1000 - 0.5;
+        vectors.add(vectorItems(dim, Array.from({ length: 2048 }, (_, i) => `w${i}`), flat));
+        vectors.searchMany([flat.subarray(0, dim), flat.subarray(dim, 2 * dim)], { k: 10 });
+      } finally {
+        vectors.dispose();
+      }
       return true;
     },
     'bm25.create'(handle, options) {
@@ -59,6 +105,11 @@ export function createHost() {
     'bm25.stats'(handle) {
       const shard = get(handle);
       return { ...shard.index.collectionStats(), version: shard.version ?? 0 };
+    },
+    // the shard's statistics as typed arrays (terms as one UTF-8 blob with offsets), moved to the caller
+    'bm25.rawStats'(handle) {
+      const shard = get(handle);
+      return { ...shard.index._rawStats(), version: shard.version ?? 0 };
     },
     'bm25.setGlobal'(handle, stats) {
       get(handle).index.setGlobalStats(stats);
@@ -181,7 +232,7 @@ export function createHost() {
 export function transferables(value, out = [], depth = 0) {
   if (ArrayBuffer.isView(value)) {
     if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && !out.includes(value.buffer)) out.push(value.buffer);
-  } else if (depth < 3 && Array.isArray(value)) {
+  } else if (depth < 3 && Array.isArray(value) && value.length > 0 && typeof value[0] === 'object') {  // not lists of ids
     for (const v of value) transferables(v, out, depth + 1);
   } else if (depth < 3 && value !== null && typeof value === 'object') {
     for (const v of Object.values(value)) transferables(v, out, depth + 1);

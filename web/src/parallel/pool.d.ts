@@ -13,6 +13,8 @@ export interface WorkerPoolOptions {
 export interface WorkerPoolCreateOptions extends WorkerPoolOptions {
   /** workers: 1 only: false starts one real Worker instead of using the calling thread (default true for 1) */
   inThread?: boolean;
+  /** true: every Worker also builds, synchronizes and searches a small BM25 index and scans a small vector index at start (JIT warm-up, as an app does at page load), so the first real build runs warmed code; default false */
+  warm?: boolean;
 }
 
 /** Workers (browser module Workers / Node worker_threads) holding index shards or an embedder; no SharedArrayBuffer. */

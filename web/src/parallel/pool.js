@@ -157,15 +157,20 @@ export class WorkerPool {
    * @param {boolean} [options.inThread] with workers: 1, false starts one real Worker instead of running
    *   in the calling thread (the baseline a 2-Worker pool is measured against: both pay the copy to a
    *   Worker); default true for workers: 1; must not be true with more workers
+   * @param {boolean} [options.warm] true: each Worker (or the calling thread with workers: 1) also runs
+   *   a small BM25 build, statistics sync and search and a small vector scan before create() resolves,
+   *   so the JIT is warm before the first real build (the pool start-up an app pays at page load);
+   *   default false
    * @returns {Promise<WorkerPool>}
    * @throws {RagwasmError} INVALID_ARGUMENT, UNSUPPORTED_ENVIRONMENT (no Worker), and init()'s errors
    */
   static async create(options = {}) {
-    const o = expectOptions(options, 'WorkerPool options', ['workers', 'init', 'inThread']);
+    const o = expectOptions(options, 'WorkerPool options', ['workers', 'init', 'inThread', 'warm']);
     const n = o.workers === undefined ? defaultWorkers() : expectInteger(o.workers, 'options.workers', { min: 1, max: MAX_REQUESTED });
     if (o.init !== undefined && !isPlainObject(o.init)) throw invalid('options.init', 'init() options', o.init);
     const inThread = o.inThread === undefined ? n === 1 : expectBoolean(o.inThread, 'options.inThread');
     if (inThread && n > 1) throw invalid('options.inThread', 'false or absent with more than one Worker', true);
+    const warm = o.warm === undefined ? false : expectBoolean(o.warm, 'options.warm');
     const lanes = [];
     try {
       if (inThread) {
@@ -174,6 +179,7 @@ export class WorkerPool {
         for (let i = 0; i < n; i++) lanes.push(new Lane(i));
       }
       await Promise.all(lanes.map((l) => l.call('init', [o.init ?? {}])));
+      if (warm) await Promise.all(lanes.map((l) => l.call('warm', [])));
     } catch (e) {
       await Promise.all(lanes.map((l) => l.terminate()));
       throw e;

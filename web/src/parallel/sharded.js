@@ -424,17 +424,13 @@ export class ShardedBm25Index extends Sharded {
       this._statsDirty = false;  // a write from here on sets it again
       if (this._pool.size === 1) return;
       try {
-        const stats = await this._pool._all('bm25.stats', [this._handle]);
-        const total = Bm25Index._sumOwnStats(stats);  // our own shards' statistics: not checked term by term again
-        // each shard gets the totals of its own terms only, in its dictionary order (a typed array,
-        // moved), not the whole term list
-        const at = new Map();
-        for (let t = 0; t < total.terms.length; t++) at.set(total.terms[t], total.df[t]);
-        const applied = await Promise.all(stats.map((s, i) => {
-          const df = new Uint32Array(s.terms.length);
-          for (let t = 0; t < df.length; t++) df[t] = at.get(s.terms[t]);
-          return this._pool._call(i, 'bm25.setGlobalDf', [this._handle, s.version, total.documents, total.fieldLengths, df], [df.buffer]);
-        }));
+        // the shards' statistics arrive as typed arrays (terms as one UTF-8 blob), moved, not cloned
+        // string by string; the sum is sumStats' (our own shards' statistics: not checked term by term
+        // again), and each shard gets the totals of its own terms only, aligned to its dictionary (moved)
+        const stats = await this._pool._all('bm25.rawStats', [this._handle]);
+        const total = Bm25Index._globalDf(stats);
+        const applied = await Promise.all(stats.map((s, i) => this._pool._call(i, 'bm25.setGlobalDf',
+          [this._handle, s.version, total.documents, total.fieldLengths, total.df[i]], [total.df[i].buffer])));
         if (applied.every(Boolean) && !this._statsDirty) return;
         this._statsDirty = true;
         if (background) return;

@@ -156,6 +156,21 @@ function toHits(r) {
  * @property {number} score BM25 score (higher is better)
  */
 
+// The terms of collectionStats(): a UTF-8 blob cut at byte offsets (one decode when it is all ASCII,
+// since byte offsets are then UTF-16 offsets).
+function decodeTerms(blob, offsets) {
+  const terms = new Array(offsets.length - 1);
+  let ascii = true;
+  for (let i = 0; i < blob.length; i++) if (blob[i] > 0x7F) { ascii = false; break; }
+  if (ascii) {
+    const all = utf8.decode(blob);
+    for (let i = 0; i < terms.length; i++) terms[i] = all.slice(offsets[i], offsets[i + 1]);
+  } else {
+    for (let i = 0; i < terms.length; i++) terms[i] = utf8.decode(blob.subarray(offsets[i], offsets[i + 1]));
+  }
+  return terms;
+}
+
 // The term-by-term sum behind Bm25Index.sumStats, over checked statistics.
 function sumCheckedStats(items) {
   const index = new Map();
@@ -505,21 +520,101 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} DISPOSED
    */
   collectionStats() {
-    const native = this.native;
-    const r = callWasm(() => native.collectionStats());
-    const terms = new Array(r.termOffsets.length - 1);
-    const blob = r.terms;
-    let ascii = true;
-    for (let i = 0; i < blob.length; i++) if (blob[i] > 0x7F) { ascii = false; break; }
-    if (ascii) {
-      // one decode; byte offsets are UTF-16 offsets
-      const all = utf8.decode(blob);
-      for (let i = 0; i < terms.length; i++) terms[i] = all.slice(r.termOffsets[i], r.termOffsets[i + 1]);
-    } else {
-      for (let i = 0; i < terms.length; i++) terms[i] = utf8.decode(blob.subarray(r.termOffsets[i], r.termOffsets[i + 1]));
-    }
-    return { documents: r.documents, fieldLengths: Array.from(r.fieldLengths), terms, df: r.df };
+    const r = this._rawStats();
+    return { documents: r.documents, fieldLengths: Array.from(r.fieldLengths), terms: decodeTerms(r.terms, r.termOffsets), df: r.df };
   }
+
+  /**
+   * collectionStats() before the terms are decoded: `{documents, fieldLengths: Float64Array, df:
+   * Uint32Array, terms: Uint8Array (the UTF-8 of every term, concatenated), termOffsets: Uint32Array}`,
+   * all typed arrays a Worker can move to the caller (the sharded index's statistics sync). @internal
+   */
+  _rawStats() {
+    const native = this.native;
+    return callWasm(() => native.collectionStats());
+  }
+
+  /**
+   * The statistics sync of a sharded index in one pass: the _rawStats() of every shard summed exactly
+   * as sumStats() sums them (integer sums, the same overflow checks), and for each shard the summed df
+   * of its own terms, aligned to its dictionary (what _setGlobalDf takes). @internal
+   * @param {Array<{documents: number, fieldLengths: ArrayLike<number>, df: Uint32Array, terms: Uint8Array, termOffsets: Uint32Array}>} items
+   * @returns {{documents: number, fieldLengths: number[], df: Uint32Array[]}}
+   */
+  static _globalDf(items) {
+    // terms are matched as UTF-8 byte strings in an open-addressing table (FNV-1a over the bytes), with
+    // no JS string made: slot -> the shard and term index of its first occurrence, and its global number
+    let count = 0;
+    for (const s of items) count += s.termOffsets.length - 1;
+    let cap = 16;
+    while (cap < count * 2) cap *= 2;
+    const mask = cap - 1;
+    const slotShard = new Int32Array(cap).fill(-1);
+    const slotTerm = new Int32Array(cap);
+    const slotGlobal = new Int32Array(cap);
+    const total = new Float64Array(count);  // exact: sums of at most 4096 u32 values
+    let globals = 0;
+    let documents = 0;
+    let fieldLengths = null;
+    const at = items.map((s, i) => {
+      if (fieldLengths === null) fieldLengths = Array.from(s.fieldLengths, () => 0);
+      if (s.fieldLengths.length !== fieldLengths.length) {
+        throw invalid(`stats[${i}].fieldLengths`, `${fieldLengths.length} values (the field count of stats[0])`, s.fieldLengths);
+      }
+      documents += s.documents;
+      for (let f = 0; f < fieldLengths.length; f++) fieldLengths[f] += s.fieldLengths[f];
+      const blob = s.terms;
+      const off = s.termOffsets;
+      const pos = new Uint32Array(off.length - 1);
+      for (let t = 0; t < pos.length; t++) {
+        const a = off[t];
+        const b = off[t + 1];
+        let h = 0x811C9DC5;
+        for (let k = a; k < b; k++) h = Math.imul(h ^ blob[k], 0x01000193);
+        let slot = h & mask;
+        for (;;) {
+          const ss = slotShard[slot];
+          if (ss === -1) {
+            slotShard[slot] = i;
+            slotTerm[slot] = t;
+            slotGlobal[slot] = globals;
+            total[globals] = s.df[t];
+            pos[t] = globals++;
+            break;
+          }
+          const other = items[ss];
+          const oa = other.termOffsets[slotTerm[slot]];
+          if (other.termOffsets[slotTerm[slot] + 1] - oa === b - a) {
+            const ob = other.terms;
+            let k = 0;
+            while (k < b - a && ob[oa + k] === blob[a + k]) k++;
+            if (k === b - a) {
+              const g = slotGlobal[slot];
+              total[g] += s.df[t];
+              pos[t] = g;
+              break;
+            }
+          }
+          slot = (slot + 1) & mask;
+        }
+      }
+      return pos;
+    });
+    for (const v of [documents, ...(fieldLengths ?? [])]) {
+      if (!Number.isSafeInteger(v)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed count exceeds 2^53');
+    }
+    for (let g = 0; g < globals; g++) if (total[g] > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed document frequency exceeds 2^32-1');
+    return {
+      documents,
+      fieldLengths: fieldLengths ?? [],
+      df: at.map((pos) => {
+        const df = new Uint32Array(pos.length);
+        for (let t = 0; t < pos.length; t++) df[t] = total[pos[t]];
+        return df;
+      }),
+    };
+  }
+
 
   /**
    * Sums collectionStats() of indexes over disjoint documents (same fields), term by term.
@@ -529,16 +624,6 @@ export class Bm25Index extends Handle {
    */
   static sumStats(list) {
     return sumCheckedStats(expectArray(list, 'stats', { maxLength: 4096 }).map((v, i) => checkStats(v, `stats[${i}]`)));
-  }
-
-  /**
-   * sumStats() of collectionStats() values this module made itself (the sharded index's shards):
-   * the sum without checking every term again. @internal
-   * @param {CollectionStats[]} items
-   * @returns {CollectionStats}
-   */
-  static _sumOwnStats(items) {
-    return sumCheckedStats(items);
   }
 
   /**
