@@ -12,7 +12,7 @@ import { chunk, chunkAsync } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { unpackSections } from '../core/checksum.js';
-import { packContainer, unpackContainer } from '../core/container.js';
+import { containerPieces, joinBytes, packContainer, unpackContainer } from '../core/container.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
@@ -21,7 +21,7 @@ import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
 import { createParallelEmbedder, ShardedBm25Index, ShardedVectorIndex } from '../parallel/sharded.js';
 import { WorkerPool } from '../parallel/pool.js';
-import { loadBytes, saveBytes } from '../core/storage.js';
+import { loadBytes, saveBytes, savePieces } from '../core/storage.js';
 import {
   describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
@@ -868,10 +868,14 @@ export class Collection {
 
   // the header's pieces; each index's bytes, or null when that leg is off (its section is then absent)
   _pack(header, bm25, dense) {
+    return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense));
+  }
+
+  _sections(header, bm25, dense) {
     const sections = [{ tag: HEADER_TAG, bytes: header }];
     if (bm25) sections.push({ tag: BM25_TAG, bytes: bm25 });
     if (dense) sections.push({ tag: DENSE_TAG, bytes: dense });
-    return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, sections);
+    return sections;
   }
 
   async _toBytesSharded() {
@@ -955,7 +959,13 @@ export class Collection {
   // it, the embedder), loading one index section at a time and freeing it before the next: the live
   // collection's indexes are in the same WASM heap, which never shrinks (issue #18, docs/scale.md).
   static _checkBytes(bytes, o) {
-    const { h, sections, corrupt } = readHeader(bytes);
+    const { version, sections } = unpackCollection(bytes);
+    Collection._checkSections(version, sections, o);
+  }
+
+  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one)
+  static _checkSections(version, sections0, o) {
+    const { h, sections, corrupt } = headerOf(version, sections0);
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     if (h.cfg.indexes.bm25) {
@@ -1029,12 +1039,26 @@ export class Collection {
    */
   async save(name, opts) {
     this._alive();
-    const bytes = await this.toBytes();
     const o = { keepVectors: false };
     if (this.embedder) o.embedder = this.embedder;
-    Collection._checkBytes(bytes, o);
+    if (this._pool) {
+      const bytes = await this.toBytes();
+      Collection._checkBytes(bytes, o);
+      this._alive();
+      await saveBytes(name, bytes, opts);
+      return;
+    }
+    // The bytes of toBytes(), never joined into one buffer: the sections are checked, then written in
+    // turn between the container's framing (a 1M-chunk collection is ~0.5 GB: one more copy of it, and
+    // the browser's copy of one big write, were most of the tab's RSS during a save; docs/scale.md).
+    // The header is joined (parsed back by the check); its pieces are garbage once it is.
+    const header = joinBytes(this._headerBytes());
+    const bm25 = this.bm25 ? this.bm25.toBytes() : null;
+    const dense = this.dense ? this.dense.toBytes() : null;
+    const none = new Uint8Array(0);
+    Collection._checkSections(COLLECTION_FORMAT_VERSION, [header, bm25 ?? none, dense ?? none], o);
     this._alive();
-    await saveBytes(name, bytes, opts);
+    await savePieces(name, containerPieces(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense)), opts);
   }
 
   /**
@@ -1654,8 +1678,16 @@ function parseLargeHeader(bytes) {
 }
 
 function readHeader(bytes) {
+  const { version, sections } = unpackCollection(bytes);
+  return headerOf(version, sections);
+}
+
+const COLLECTION_LABEL = 'ragwasm: collection bytes';
+
+// The container checked and split: {version, sections: [header, bm25, dense]} (empty when absent).
+function unpackCollection(bytes) {
   if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
-  const label = 'ragwasm: collection bytes';
+  const label = COLLECTION_LABEL;
   let version;
   let sections;
   if (bytes.length >= 8 && new TextDecoder().decode(bytes.subarray(0, 8)) === LEGACY_MAGIC) {
@@ -1667,6 +1699,12 @@ function readHeader(bytes) {
     version = c.version;
     sections = [c.sections.get(HEADER_TAG), c.sections.get(BM25_TAG) ?? new Uint8Array(0), c.sections.get(DENSE_TAG) ?? new Uint8Array(0)];
   }
+  return { version, sections };
+}
+
+// The header section parsed and checked against the format version.
+function headerOf(version, sections) {
+  const label = COLLECTION_LABEL;
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
   let header;
   try {
