@@ -135,7 +135,10 @@ test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX nam
   ];
   for (const [name, mutate, re] of cases) {
     assert.throws(() => Collection.fromBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), name);
+    // save()'s load-back check (documents checked as they are parsed, not kept) refuses it the same way
+    assert.throws(() => Collection._checkBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (save check)`);
   }
+  Collection._checkBytes(resealed(bytes, () => {}), { embedder });  // and passes the unchanged header
   // nothing the user had is lost: the original still searches
   assert.equal((await col.search('Seine', { k: 1 }))[0].docId, 'fr');
   col.dispose();

@@ -965,7 +965,7 @@ export class Collection {
 
   // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one)
   static _checkSections(version, sections0, o) {
-    const { h, sections, corrupt } = headerOf(version, sections0);
+    const { h, sections, corrupt } = headerOf(version, sections0, { checkOnly: true });
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     if (h.cfg.indexes.bm25) {
@@ -1632,7 +1632,8 @@ function skipValue(bytes, i) {
 }
 
 // The header object read value by value (and `docs` element by element): no string longer than one value.
-function parseLargeHeader(bytes) {
+// onDoc(doc, i): when given, each element of `docs` is handed to it as parsed and not kept (docs: []).
+function parseLargeHeader(bytes, onDoc) {
   const dec = new TextDecoder('utf-8', { fatal: true });
   const parse = (a, b) => JSON.parse(dec.decode(bytes.subarray(a, b)));
   const ws = (i) => { while (i < bytes.length && isSpace(bytes[i])) i++; return i; };
@@ -1654,9 +1655,10 @@ function parseLargeHeader(bytes) {
         i = ws(i + 1);
         if (bytes[i] === 0x5d) i++;
         else {
-          for (;;) {
+          for (let n = 0; ; n++) {
             const end = skipValue(bytes, i);
-            value.push(parse(i, end));
+            if (onDoc) onDoc(parse(i, end), n);
+            else value.push(parse(i, end));
             i = ws(end);
             if (bytes[i] === 0x5d) { i++; break; }
             i = ws(expect(i, 0x2c));
@@ -1702,52 +1704,47 @@ function unpackCollection(bytes) {
   return { version, sections };
 }
 
-// The header section parsed and checked against the format version.
-function headerOf(version, sections) {
+// The header section parsed and checked against the format version. checkOnly (save()'s load-back
+// check): every document is checked as it is parsed and then dropped (h.docs is empty; h.chunkIds,
+// h.zeroVectors, h.cfg, h.embedder as always): a 1M-chunk header parsed whole into objects took the
+// tab's RSS past 4 GB (issue #18, docs/scale.md).
+function headerOf(version, sections, { checkOnly = false } = {}) {
   const label = COLLECTION_LABEL;
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
+  const check = headerChecker(version, corrupt, !checkOnly);
   let header;
   try {
-    header = parseHeaderBytes(sections[0]);
-  } catch {
+    header = checkOnly ? parseLargeHeader(sections[0], (d, i) => check.doc(d, i, true)) : parseHeaderBytes(sections[0]);
+  } catch (e) {
+    if (e instanceof RagwasmError) throw e;
     throw corrupt('header is not valid JSON');
   }
   // The checksum only proves the bytes are unchanged since save(); a crafted header must still give
   // CORRUPT_INDEX instead of a TypeError here or in a later search.
-  return { h: checkHeader(header, version, corrupt), version, sections, corrupt };
+  return { h: check.all(header), version, sections, corrupt };
 }
 
 // Checks a saved header field by field; every failure is CORRUPT_INDEX naming the field.
 // -> {cfg, embedder: {id, dimension}|null, docs: Map, zeroVectors: string[], chunkCount}
 function checkHeader(header, version, corrupt) {
-  if (!isPlainObject(header) || !isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
-  const config = isPlainObject(header.config) ? structuredClone(header.config) : header.config;
-  // Version 1 indexed the chunk text only: its BM25 section has the one field "text".
-  if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };
-  let cfg;
-  try {
-    cfg = readPipelineConfig(config).config;  // old names in saved bytes load without a warning
-  } catch (e) {
-    if (!(e instanceof RagwasmError)) throw e;
-    throw corrupt(`header config: ${e.message.replace(/^ragwasm: /, '')}`);
-  }
-  let embedder = null;
-  if (version >= 2) {
-    const em = header.embedder;
-    if (em !== null && !(isPlainObject(em) && typeof em.id === 'string' && Number.isInteger(em.dimension) && em.dimension >= 1 && em.dimension <= 8192)) {
-      throw corrupt(`header embedder: expected null or {id: string, dimension: 1..8192}, got ${describe(em)}`);
-    }
-    if (em === null && cfg.indexes.dense) throw corrupt('header embedder: null, but the config has a dense index');
-    embedder = em;
-  }
+  return headerChecker(version, corrupt, true).all(header);
+}
+
+// doc(d, i, streamed): checks one element of header.docs (and keeps its record when `keep`); all(header):
+// checks the rest (docs already given to doc() one by one are not checked again) -> the result above.
+function headerChecker(version, corrupt, keep) {
   const docs = new Map();
+  const docIds = new Set();
   const chunkIds = new Set();
-  header.docs.forEach((d, i) => {
+  let streamed = false;
+  const doc = (d, i, fromStream = false) => {
+    streamed ||= fromStream;
     const p = `header docs[${i}]`;
     if (!isPlainObject(d)) throw corrupt(`${p}: expected an object, got ${describe(d)}`);
     for (const key of Object.keys(d)) if (!STORED_DOC_KEYS.includes(key)) throw corrupt(`${p}.${key}: unknown field`);
     if (typeof d.id !== 'string' || d.id === '') throw corrupt(`${p}.id: expected a non-empty string, got ${describe(d.id)}`);
-    if (docs.has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
+    if ((keep ? docs : docIds).has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
+    if (!keep) docIds.add(d.id);
     if (!isArray(d.chunks)) throw corrupt(`${p}.chunks: expected an array, got ${describe(d.chunks)}`);
     const metadata = d.metadata === undefined ? {} : d.metadata;
     if (!isPlainObject(metadata)) throw corrupt(`${p}.metadata: expected an object, got ${describe(metadata)}`);
@@ -1793,14 +1790,53 @@ function checkHeader(header, version, corrupt) {
           throw corrupt(`${cp}.text: differs from chunk ${j - 1} on the document span ${from}..${to} they share`);
         }
       }
-      return storedChunk(c);
+      return keep ? storedChunk(c) : null;
     });
+    if (!keep) return;
     // Format 1 did not save the document length: its last chunk end is the best lower bound.
     const record = { metadata, length: length ?? chunks.reduce((m, c) => Math.max(m, c.end), 0) };
     if (d.title !== undefined) record.title = d.title;
     if (d.fields !== undefined) record.fields = d.fields;
     docs.set(d.id, new DocRecord(d.id, record, chunks, { loaded: true }));
-  });
+  };
+  const all = (header) => {
+    const out = checkTop(header, version, corrupt);
+    if (!streamed) header.docs.forEach((d, i) => doc(d, i));
+    out.docs = docs;
+    out.chunkIds = chunkIds;
+    out.zeroVectors = checkZeroVectors(header, chunkIds, corrupt);
+    return out;
+  };
+  return { doc, all };
+}
+
+// the header's config and embedder -> {cfg, embedder}
+function checkTop(header, version, corrupt) {
+  if (!isPlainObject(header) || !isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
+  const config = isPlainObject(header.config) ? structuredClone(header.config) : header.config;
+  // Version 1 indexed the chunk text only: its BM25 section has the one field "text".
+  if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };
+  let cfg;
+  try {
+    cfg = readPipelineConfig(config).config;  // old names in saved bytes load without a warning
+  } catch (e) {
+    if (!(e instanceof RagwasmError)) throw e;
+    throw corrupt(`header config: ${e.message.replace(/^ragwasm: /, '')}`);
+  }
+  let embedder = null;
+  if (version >= 2) {
+    const em = header.embedder;
+    if (em !== null && !(isPlainObject(em) && typeof em.id === 'string' && Number.isInteger(em.dimension) && em.dimension >= 1 && em.dimension <= 8192)) {
+      throw corrupt(`header embedder: expected null or {id: string, dimension: 1..8192}, got ${describe(em)}`);
+    }
+    if (em === null && cfg.indexes.dense) throw corrupt('header embedder: null, but the config has a dense index');
+    embedder = em;
+  }
+  return { cfg, embedder };
+}
+
+// header.zeroVectors checked against the chunk ids -> the list
+function checkZeroVectors(header, chunkIds, corrupt) {
   const zeroVectors = header.zeroVectors === undefined ? [] : header.zeroVectors;
   if (!isArray(zeroVectors)) throw corrupt(`header zeroVectors: expected an array of chunk ids, got ${describe(zeroVectors)}`);
   const zs = new Set();
@@ -1809,7 +1845,7 @@ function checkHeader(header, version, corrupt) {
     if (zs.has(id)) throw corrupt(`header zeroVectors[${i}]: "${id}" appears twice`);
     zs.add(id);
   });
-  return { cfg, embedder, docs, zeroVectors, chunkIds };
+  return zeroVectors;
 }
 
 // Checks the loaded index sections against the header: fields, sizes, every chunk id, dimension.
