@@ -336,12 +336,16 @@ export default {
         ragwasm: `p50 ${f(x.hybrid.p50, 1)} ms, p95 ${f(x.hybrid.p95, 1)} ms; build ${f(x.build.ms / 1000)} s; saved ${f(x.saved.bytes / MB, 0)} MB`,
         peer: '', ratio: x.hybrid.p95, ratioText: `p95 ${f(x.hybrid.p95, 1)} ms`, target: { max: 50 }, targetText: '< 50 ms',
       });
-      if (js !== null) {
-        const total = p.wasmHeap + js;
+      const proc = br.rssAtTarget ?? br.processRss;
+      if (proc?.maxRenderer) {
+        // The goal's measure is the tab as the OS sees it: the renderer process's RSS (max of 1-s
+        // samples up to the end of the save). WASM heap + JS heap is shown beside it: it leaves out
+        // ArrayBuffer memory waiting for a GC, pages a heap freed but kept, code and Chromium's own memory.
+        const heaps = js === null ? null : p.wasmHeap + js;
         ctx.speed({
-          id: 'million-memory', what: `memory of that tab at ${ctx.num(x.build.chunks)} chunks (WASM heap + JS heap, peak up to the end of the save)`,
-          // the renderer's RSS (the OS view: freed-but-kept heap pages, Chromium's own memory) is shown beside it
-          ragwasm: `${f(total / MB, 0)} MB (WASM ${f(p.wasmHeap / MB, 0)} + JS ${f(js / MB, 0)})${br.processRss?.maxRenderer ? `; renderer process RSS ${f(br.processRss.maxRenderer / MB, 0)} MB` : ''}`, peer: '', ratio: total / 2 ** 30, ratioText: `${(total / 2 ** 30).toFixed(2)} GiB`,
+          id: 'million-memory', what: `memory of that tab at ${ctx.num(x.build.chunks)} chunks (renderer process RSS, max up to the end of the save)`,
+          ragwasm: `renderer RSS ${f(proc.maxRenderer / MB, 0)} MB${heaps === null ? '' : `; WASM heap ${f(p.wasmHeap / MB, 0)} + JS ${f(js / MB, 0)} = ${f(heaps / MB, 0)} MB`}`,
+          peer: '', ratio: proc.maxRenderer / 2 ** 30, ratioText: `${(proc.maxRenderer / 2 ** 30).toFixed(2)} GiB`,
           target: { max: 2 }, targetText: '< 2 GiB',
         });
       }
