@@ -22,8 +22,10 @@ void copy_in(const val& bytes, double at, std::size_t n, std::uint8_t* dst) {
 }
 
 // pieces: one JS array of Uint8Array per section (its bytes back to back); lengths: the byte length
-// of each section (counted by the caller before any heap allocation here). -> the container bytes.
-val pack_container(const std::string& magic, std::uint32_t version, val tags_js, val pieces_js, val lengths_js) {
+// of each section (counted by the caller before any heap allocation here). -> the framing only, as a JS
+// array of Uint8Array [start, the head of each section, seal]: the container is start, then each head
+// followed by its section's pieces, then the seal (web/src/core/container.js writes or joins them).
+val container_framing(const std::string& magic, std::uint32_t version, val tags_js, val pieces_js, val lengths_js) {
   return guard([&] {
     const auto tags = emscripten::convertJSArrayToNumberVector<std::uint32_t>(tags_js);
     const auto lengths = emscripten::convertJSArrayToNumberVector<double>(lengths_js);
@@ -32,13 +34,9 @@ val pack_container(const std::string& magic, std::uint32_t version, val tags_js,
       return reply_error("INTERNAL", "ragwasm: container binding: magic must be 8 bytes and tags match sections");
     }
     std::vector<std::uint8_t> window(kWindow);
-    double total = container::kHeaderBytes + container::kSealBytes;
-    for (double n : lengths) total += container::kSectionHeaderBytes + n;
-    val out = val::global("Uint8Array").new_(total);
-    double at = 0;
+    val out = val::array();
     auto put = [&](const std::string& framing) {
-      out.call<void>("set", val(emscripten::typed_memory_view(framing.size(), reinterpret_cast<const std::uint8_t*>(framing.data()))), at);
-      at += static_cast<double>(framing.size());
+      out.call<void>("push", val(emscripten::typed_memory_view(framing.size(), reinterpret_cast<const std::uint8_t*>(framing.data()))).call<val>("slice"));
     };
     container::Writer w(magic, version, static_cast<std::uint32_t>(count));
     put(w.start());
@@ -51,13 +49,11 @@ val pack_container(const std::string& magic, std::uint32_t version, val tags_js,
         const val piece = pieces[j];
         const auto n = piece["length"].as<double>();
         if (written + n > lengths[i]) break;
-        out.call<void>("set", piece, at);
         for (double off = 0; off < n; off += kWindow) {
           const auto m = static_cast<std::size_t>(n - off < kWindow ? n - off : kWindow);
           copy_in(piece, off, m, window.data());
           w.payload(std::string_view(reinterpret_cast<const char*>(window.data()), m));
         }
-        at += n;
         written += n;
       }
       if (written != lengths[i]) return reply_error("INTERNAL", "ragwasm: container binding: section pieces do not match their lengths");
@@ -124,7 +120,7 @@ val unpack_container(val bytes, const std::string& magic, const std::string& wha
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ragwasm_common) {
-  emscripten::function("common_packContainer", &pack_container);
+  emscripten::function("common_containerFraming", &container_framing);
   emscripten::function("common_unpackContainer", &unpack_container);
 }
 

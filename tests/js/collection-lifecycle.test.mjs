@@ -3,12 +3,13 @@
 // cross-checks every header field against the sections (checksum-resealed mutations).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError } from '../../web/src/index.js';
 import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/index.js';
-import { packContainer, unpackContainer } from '../../web/src/core/container.js';
+import { joinBytes, packContainer, unpackContainer } from '../../web/src/core/container.js';
+import { savePieces } from '../../web/src/core/storage.js';
 import { hashedBagOfWords } from './helpers.mjs';
 
 await init();
@@ -62,6 +63,29 @@ test('#19 save after dispose cannot replace a good saved copy', async () => {
   again.dispose();
 });
 
+test('#18 save() stores exactly the bytes of toBytes() (written as pieces, never joined), for each leg set', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-col-'));
+  const configs = [{}, { indexes: { bm25: {} } }, { indexes: { dense: { storage: 'int8' } } }];
+  for (const [i, config] of configs.entries()) {
+    const col = await Collection.create(config, { embedder });
+    await col.add([...docs, { id: 'x', text: 'ünïcødé 東京 and an emoji 🙂 in a third document.' }]);
+    col.remove(['de']);
+    await col.save(`kb${i}`, { dir });
+    const stored = readFileSync(join(dir, `kb${i}`));
+    assert.deepEqual(new Uint8Array(stored), col.toBytes(), JSON.stringify(config));
+    col.dispose();
+  }
+});
+
+test('#18 savePieces writes pieces larger than one write window back to back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-col-'));
+  const a = new Uint8Array(9 << 20).map((_, i) => (i * 31) & 255);
+  const b = new Uint8Array(3).fill(7);
+  const c = new Uint8Array(17 << 20).map((_, i) => (i * 7 + 1) & 255);
+  await savePieces('p', [a, b, new Uint8Array(0), c], { dir });
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'p'))), joinBytes([a, b, c]));
+});
+
 test('#19 save verifies the bytes load before replacing the stored copy', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rw-col-'));
   const col = await Collection.create({}, { embedder });
@@ -111,7 +135,10 @@ test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX nam
   ];
   for (const [name, mutate, re] of cases) {
     assert.throws(() => Collection.fromBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), name);
+    // save()'s load-back check (documents checked as they are parsed, not kept) refuses it the same way
+    assert.throws(() => Collection._checkBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (save check)`);
   }
+  Collection._checkBytes(resealed(bytes, () => {}), { embedder });  // and passes the unchanged header
   // nothing the user had is lost: the original still searches
   assert.equal((await col.search('Seine', { k: 1 }))[0].docId, 'fr');
   col.dispose();

@@ -3,7 +3,7 @@
 // (tests/bench/lib/million-corpus.mjs, the same code the Node twin runs), posts progress, times hybrid
 // queries, toBytes() and an OPFS save through Collection.save, then (ceiling > target) looks for the
 // first limit. The page measures JS memory; the bench (Node) samples the browser processes' RSS.
-import { init, Collection, createStaticEmbedder, removeBytes } from '/web/src/index.js';
+import { init, Collection, createStaticEmbedder, removeBytes, saveBytes } from '/web/src/index.js';
 import { wasm } from '/web/src/core/module.js';
 import { runMillion } from '/tests/bench/lib/million-corpus.mjs';
 
@@ -20,15 +20,30 @@ const settled = (label) => new Promise((resolve) => {
   self.postMessage({ type: 'measure', label });
 });
 
+// The end of a phase: the page measures JS (no GC) and the bench reads the renderer's /proc (RSS split,
+// smaps by kind) before this resolves.
+const mark = (label) => new Promise((resolve) => {
+  const on = (e) => {
+    if (e.data?.type !== 'mark-done') return;
+    self.removeEventListener('message', on);
+    resolve();
+  };
+  self.addEventListener('message', on);
+  self.postMessage({ type: 'mark', label, wasmHeap: wasm().HEAPU8.length });
+});
+
 self.onmessage = async (e) => {
-  if (e.data?.type === 'measure-done') return;
+  if (e.data?.type === 'measure-done' || e.data?.type === 'mark-done') return;
   const { corpusUrl, modelUrl, ...opts } = e.data;
   try {
     const t0 = performance.now();
     await init();
+    await mark('init');
     const embedder = await createStaticEmbedder({ model: modelUrl, cache: false });
+    await mark('model');
     const base = await (await fetch(corpusUrl)).json();
     const setupMs = performance.now() - t0;
+    await mark('corpus');
     const name = 'million-bench';
     const result = await runMillion({
       Collection,
@@ -38,6 +53,19 @@ self.onmessage = async (e) => {
       memory: () => ({}),
       progress: (msg) => self.postMessage({ type: 'progress', ...msg }),
       settled,
+      mark,
+      gc: () => self.gc?.(),
+      // opts.saveParts: save()'s steps one at a time (toBytes, the load-back check, the OPFS write), marked
+      saveParts: opts.saveParts ? async (col, mark) => {
+        let bytes = col.toBytes();
+        await mark('save part 1: toBytes');
+        Collection._checkBytes(bytes, { embedder: col.embedder, keepVectors: false });
+        await mark('save part 2: load-back check');
+        await saveBytes(`${name}-parts`, bytes);
+        bytes = null;
+        await mark('save part 3: OPFS write');
+        await removeBytes(`${name}-parts`);
+      } : undefined,
       save: async (col) => {
         await col.save(name);
         const root = await navigator.storage.getDirectory();

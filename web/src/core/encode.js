@@ -25,3 +25,19 @@ export function encodeText(value, name) {
   }
   return bytes;
 }
+
+// A scratch buffer for encodeTransient: one per module, grown when a string needs more.
+let scratch = new Uint8Array(4096);
+
+/**
+ * @internal The UTF-8 of `value` (as TextEncoder.encode) as a view into a shared scratch buffer, valid
+ * only until the next call: for a string handed straight to one WASM call (an id looked up). A new
+ * Uint8Array per call is a new ArrayBuffer whose memory outside the JS heap waits for a GC: a million
+ * lookups held ~1 GB of a Chromium tab's RSS (issue #18, docs/scale.md).
+ * @param {string} value
+ * @returns {Uint8Array}
+ */
+export function encodeTransient(value) {
+  if (value.length * 3 > scratch.length) scratch = new Uint8Array(Math.max(value.length * 3, scratch.length * 2));
+  return scratch.subarray(0, encoder.encodeInto(value, scratch).written);
+}

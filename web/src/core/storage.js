@@ -3,6 +3,7 @@
 // a mix — OPFS createWritable() commits a swap file on close(), IndexedDB puts in one transaction,
 // Node writes NAME.tmp-<random>, fsyncs, then renames over NAME.
 import { RagwasmError } from './errors.js';
+import { joinBytes } from './container.js';
 import { expectOptions, expectString, invalid, isInstance } from './validate.js';
 import { isNode, nodeBuiltin } from './node.js';
 
@@ -92,7 +93,32 @@ function idbRun(mode, fn) {
  */
 export async function saveBytes(name, bytes, opts = {}) {
   checkName(name);
-  const data = checkBytes(bytes);
+  return writePieces(name, [checkBytes(bytes)], opts);
+}
+
+// One write at most this long: a browser copies what one write() is given before it stores it (OPFS:
+// measured in Chromium, a single 520 MB write raised the tab's RSS by ~1.3 GB; issue #18, docs/scale.md).
+const WRITE_PIECE = 8 << 20;
+
+/**
+ * @internal saveBytes of the concatenation of `pieces` (written in turn, never joined except for
+ * IndexedDB): Collection.save() writes its sections without packing them into one buffer first.
+ * @param {string} name
+ * @param {Uint8Array[]} pieces
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ */
+export async function savePieces(name, pieces, opts = {}) {
+  checkName(name);
+  if (!Array.isArray(pieces) || !pieces.every((p) => isInstance(p, Uint8Array))) throw invalid('pieces', 'an array of Uint8Array', pieces);
+  return writePieces(name, pieces, opts);
+}
+
+// each piece cut into views of at most WRITE_PIECE bytes
+function* windows(pieces) {
+  for (const p of pieces) for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
+}
+
+async function writePieces(name, pieces, opts) {
   const backend = await storageBackend(opts);
   if (backend === 'node') {
     const fs = nodeBuiltin('fs/promises');
@@ -102,7 +128,9 @@ export async function saveBytes(name, bytes, opts = {}) {
     const tmp = path.join(dir, `${name}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
     const fh = await fs.open(tmp, 'w');
     try {
-      await fh.writeFile(data);
+      for (const w of windows(pieces)) {
+        for (let at = 0; at < w.length;) at += (await fh.write(w, at, w.length - at)).bytesWritten;
+      }
       await fh.sync();
     } catch (e) {
       await fh.close();
@@ -138,7 +166,7 @@ export async function saveBytes(name, bytes, opts = {}) {
     const fh = await root.getFileHandle(name, { create: true });
     const w = await fh.createWritable({ keepExistingData: false });
     try {
-      await w.write(data);
+      for (const piece of windows(pieces)) await w.write(piece);
       await w.close();  // commits the swap file atomically
     } catch (e) {
       try { await w.abort(); } catch { /* already closed */ }
@@ -146,7 +174,7 @@ export async function saveBytes(name, bytes, opts = {}) {
     }
     return;
   }
-  const copy = data.slice();
+  const copy = joinBytes(pieces);
   await idbRun('readwrite', (s) => s.put(copy, name));
 }
 

@@ -12,7 +12,7 @@ import { chunk, chunkAsync } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { unpackSections } from '../core/checksum.js';
-import { packContainer, unpackContainer } from '../core/container.js';
+import { containerPieces, joinBytes, packContainer, unpackContainer } from '../core/container.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
@@ -21,7 +21,7 @@ import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
 import { createParallelEmbedder, ShardedBm25Index, ShardedVectorIndex } from '../parallel/sharded.js';
 import { WorkerPool } from '../parallel/pool.js';
-import { loadBytes, saveBytes } from '../core/storage.js';
+import { loadBytes, saveBytes, savePieces } from '../core/storage.js';
 import {
   describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
@@ -868,10 +868,14 @@ export class Collection {
 
   // the header's pieces; each index's bytes, or null when that leg is off (its section is then absent)
   _pack(header, bm25, dense) {
+    return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense));
+  }
+
+  _sections(header, bm25, dense) {
     const sections = [{ tag: HEADER_TAG, bytes: header }];
     if (bm25) sections.push({ tag: BM25_TAG, bytes: bm25 });
     if (dense) sections.push({ tag: DENSE_TAG, bytes: dense });
-    return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, sections);
+    return sections;
   }
 
   async _toBytesSharded() {
@@ -955,7 +959,13 @@ export class Collection {
   // it, the embedder), loading one index section at a time and freeing it before the next: the live
   // collection's indexes are in the same WASM heap, which never shrinks (issue #18, docs/scale.md).
   static _checkBytes(bytes, o) {
-    const { h, sections, corrupt } = readHeader(bytes);
+    const { version, sections } = unpackCollection(bytes);
+    Collection._checkSections(version, sections, o);
+  }
+
+  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one)
+  static _checkSections(version, sections0, o) {
+    const { h, sections, corrupt } = headerOf(version, sections0, { checkOnly: true });
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     if (h.cfg.indexes.bm25) {
@@ -1029,12 +1039,26 @@ export class Collection {
    */
   async save(name, opts) {
     this._alive();
-    const bytes = await this.toBytes();
     const o = { keepVectors: false };
     if (this.embedder) o.embedder = this.embedder;
-    Collection._checkBytes(bytes, o);
+    if (this._pool) {
+      const bytes = await this.toBytes();
+      Collection._checkBytes(bytes, o);
+      this._alive();
+      await saveBytes(name, bytes, opts);
+      return;
+    }
+    // The bytes of toBytes(), never joined into one buffer: the sections are checked, then written in
+    // turn between the container's framing (a 1M-chunk collection is ~0.5 GB: one more copy of it, and
+    // the browser's copy of one big write, were most of the tab's RSS during a save; docs/scale.md).
+    // The header is joined (parsed back by the check); its pieces are garbage once it is.
+    const header = joinBytes(this._headerBytes());
+    const bm25 = this.bm25 ? this.bm25.toBytes() : null;
+    const dense = this.dense ? this.dense.toBytes() : null;
+    const none = new Uint8Array(0);
+    Collection._checkSections(COLLECTION_FORMAT_VERSION, [header, bm25 ?? none, dense ?? none], o);
     this._alive();
-    await saveBytes(name, bytes, opts);
+    await savePieces(name, containerPieces(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense)), opts);
   }
 
   /**
@@ -1608,7 +1632,8 @@ function skipValue(bytes, i) {
 }
 
 // The header object read value by value (and `docs` element by element): no string longer than one value.
-function parseLargeHeader(bytes) {
+// onDoc(doc, i): when given, each element of `docs` is handed to it as parsed and not kept (docs: []).
+function parseLargeHeader(bytes, onDoc) {
   const dec = new TextDecoder('utf-8', { fatal: true });
   const parse = (a, b) => JSON.parse(dec.decode(bytes.subarray(a, b)));
   const ws = (i) => { while (i < bytes.length && isSpace(bytes[i])) i++; return i; };
@@ -1630,9 +1655,10 @@ function parseLargeHeader(bytes) {
         i = ws(i + 1);
         if (bytes[i] === 0x5d) i++;
         else {
-          for (;;) {
+          for (let n = 0; ; n++) {
             const end = skipValue(bytes, i);
-            value.push(parse(i, end));
+            if (onDoc) onDoc(parse(i, end), n);
+            else value.push(parse(i, end));
             i = ws(end);
             if (bytes[i] === 0x5d) { i++; break; }
             i = ws(expect(i, 0x2c));
@@ -1654,8 +1680,16 @@ function parseLargeHeader(bytes) {
 }
 
 function readHeader(bytes) {
+  const { version, sections } = unpackCollection(bytes);
+  return headerOf(version, sections);
+}
+
+const COLLECTION_LABEL = 'ragwasm: collection bytes';
+
+// The container checked and split: {version, sections: [header, bm25, dense]} (empty when absent).
+function unpackCollection(bytes) {
   if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
-  const label = 'ragwasm: collection bytes';
+  const label = COLLECTION_LABEL;
   let version;
   let sections;
   if (bytes.length >= 8 && new TextDecoder().decode(bytes.subarray(0, 8)) === LEGACY_MAGIC) {
@@ -1667,49 +1701,50 @@ function readHeader(bytes) {
     version = c.version;
     sections = [c.sections.get(HEADER_TAG), c.sections.get(BM25_TAG) ?? new Uint8Array(0), c.sections.get(DENSE_TAG) ?? new Uint8Array(0)];
   }
+  return { version, sections };
+}
+
+// The header section parsed and checked against the format version. checkOnly (save()'s load-back
+// check): every document is checked as it is parsed and then dropped (h.docs is empty; h.chunkIds,
+// h.zeroVectors, h.cfg, h.embedder as always): a 1M-chunk header parsed whole into objects took the
+// tab's RSS past 4 GB (issue #18, docs/scale.md).
+function headerOf(version, sections, { checkOnly = false } = {}) {
+  const label = COLLECTION_LABEL;
   const corrupt = (why) => new RagwasmError('CORRUPT_INDEX', `${label}: ${why}`);
+  const check = headerChecker(version, corrupt, !checkOnly);
   let header;
   try {
-    header = parseHeaderBytes(sections[0]);
-  } catch {
+    header = checkOnly ? parseLargeHeader(sections[0], (d, i) => check.doc(d, i, true)) : parseHeaderBytes(sections[0]);
+  } catch (e) {
+    if (e instanceof RagwasmError) throw e;
     throw corrupt('header is not valid JSON');
   }
   // The checksum only proves the bytes are unchanged since save(); a crafted header must still give
   // CORRUPT_INDEX instead of a TypeError here or in a later search.
-  return { h: checkHeader(header, version, corrupt), version, sections, corrupt };
+  return { h: check.all(header), version, sections, corrupt };
 }
 
 // Checks a saved header field by field; every failure is CORRUPT_INDEX naming the field.
 // -> {cfg, embedder: {id, dimension}|null, docs: Map, zeroVectors: string[], chunkCount}
 function checkHeader(header, version, corrupt) {
-  if (!isPlainObject(header) || !isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
-  const config = isPlainObject(header.config) ? structuredClone(header.config) : header.config;
-  // Version 1 indexed the chunk text only: its BM25 section has the one field "text".
-  if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };
-  let cfg;
-  try {
-    cfg = readPipelineConfig(config).config;  // old names in saved bytes load without a warning
-  } catch (e) {
-    if (!(e instanceof RagwasmError)) throw e;
-    throw corrupt(`header config: ${e.message.replace(/^ragwasm: /, '')}`);
-  }
-  let embedder = null;
-  if (version >= 2) {
-    const em = header.embedder;
-    if (em !== null && !(isPlainObject(em) && typeof em.id === 'string' && Number.isInteger(em.dimension) && em.dimension >= 1 && em.dimension <= 8192)) {
-      throw corrupt(`header embedder: expected null or {id: string, dimension: 1..8192}, got ${describe(em)}`);
-    }
-    if (em === null && cfg.indexes.dense) throw corrupt('header embedder: null, but the config has a dense index');
-    embedder = em;
-  }
+  return headerChecker(version, corrupt, true).all(header);
+}
+
+// doc(d, i, streamed): checks one element of header.docs (and keeps its record when `keep`); all(header):
+// checks the rest (docs already given to doc() one by one are not checked again) -> the result above.
+function headerChecker(version, corrupt, keep) {
   const docs = new Map();
+  const docIds = new Set();
   const chunkIds = new Set();
-  header.docs.forEach((d, i) => {
+  let streamed = false;
+  const doc = (d, i, fromStream = false) => {
+    streamed ||= fromStream;
     const p = `header docs[${i}]`;
     if (!isPlainObject(d)) throw corrupt(`${p}: expected an object, got ${describe(d)}`);
     for (const key of Object.keys(d)) if (!STORED_DOC_KEYS.includes(key)) throw corrupt(`${p}.${key}: unknown field`);
     if (typeof d.id !== 'string' || d.id === '') throw corrupt(`${p}.id: expected a non-empty string, got ${describe(d.id)}`);
-    if (docs.has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
+    if ((keep ? docs : docIds).has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
+    if (!keep) docIds.add(d.id);
     if (!isArray(d.chunks)) throw corrupt(`${p}.chunks: expected an array, got ${describe(d.chunks)}`);
     const metadata = d.metadata === undefined ? {} : d.metadata;
     if (!isPlainObject(metadata)) throw corrupt(`${p}.metadata: expected an object, got ${describe(metadata)}`);
@@ -1755,14 +1790,53 @@ function checkHeader(header, version, corrupt) {
           throw corrupt(`${cp}.text: differs from chunk ${j - 1} on the document span ${from}..${to} they share`);
         }
       }
-      return storedChunk(c);
+      return keep ? storedChunk(c) : null;
     });
+    if (!keep) return;
     // Format 1 did not save the document length: its last chunk end is the best lower bound.
     const record = { metadata, length: length ?? chunks.reduce((m, c) => Math.max(m, c.end), 0) };
     if (d.title !== undefined) record.title = d.title;
     if (d.fields !== undefined) record.fields = d.fields;
     docs.set(d.id, new DocRecord(d.id, record, chunks, { loaded: true }));
-  });
+  };
+  const all = (header) => {
+    const out = checkTop(header, version, corrupt);
+    if (!streamed) header.docs.forEach((d, i) => doc(d, i));
+    out.docs = docs;
+    out.chunkIds = chunkIds;
+    out.zeroVectors = checkZeroVectors(header, chunkIds, corrupt);
+    return out;
+  };
+  return { doc, all };
+}
+
+// the header's config and embedder -> {cfg, embedder}
+function checkTop(header, version, corrupt) {
+  if (!isPlainObject(header) || !isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
+  const config = isPlainObject(header.config) ? structuredClone(header.config) : header.config;
+  // Version 1 indexed the chunk text only: its BM25 section has the one field "text".
+  if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };
+  let cfg;
+  try {
+    cfg = readPipelineConfig(config).config;  // old names in saved bytes load without a warning
+  } catch (e) {
+    if (!(e instanceof RagwasmError)) throw e;
+    throw corrupt(`header config: ${e.message.replace(/^ragwasm: /, '')}`);
+  }
+  let embedder = null;
+  if (version >= 2) {
+    const em = header.embedder;
+    if (em !== null && !(isPlainObject(em) && typeof em.id === 'string' && Number.isInteger(em.dimension) && em.dimension >= 1 && em.dimension <= 8192)) {
+      throw corrupt(`header embedder: expected null or {id: string, dimension: 1..8192}, got ${describe(em)}`);
+    }
+    if (em === null && cfg.indexes.dense) throw corrupt('header embedder: null, but the config has a dense index');
+    embedder = em;
+  }
+  return { cfg, embedder };
+}
+
+// header.zeroVectors checked against the chunk ids -> the list
+function checkZeroVectors(header, chunkIds, corrupt) {
   const zeroVectors = header.zeroVectors === undefined ? [] : header.zeroVectors;
   if (!isArray(zeroVectors)) throw corrupt(`header zeroVectors: expected an array of chunk ids, got ${describe(zeroVectors)}`);
   const zs = new Set();
@@ -1771,7 +1845,7 @@ function checkHeader(header, version, corrupt) {
     if (zs.has(id)) throw corrupt(`header zeroVectors[${i}]: "${id}" appears twice`);
     zs.add(id);
   });
-  return { cfg, embedder, docs, zeroVectors, chunkIds };
+  return zeroVectors;
 }
 
 // Checks the loaded index sections against the header: fields, sizes, every chunk id, dimension.

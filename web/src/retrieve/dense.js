@@ -3,6 +3,7 @@
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
+import { encodeTransient } from '../core/encode.js';
 import {
   MAX_ARRAY_ITEMS, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
@@ -20,26 +21,24 @@ export const VECTOR_MAX_K = 100000;
 
 function encodeIds(ids, name) {
   expectArray(ids, name, { maxLength: 0xFFFFFFFF });
-  const parts = new Array(ids.length);
   const lens = new Uint32Array(ids.length);
-  let total = 0;
+  let cap = 0;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     expectString(id, `${name}[${i}]`, { allowEmpty: false });  // the 1024-byte limit is checked in C++ (bytes, not UTF-16 units)
     if (typeof id.isWellFormed === 'function' ? !id.isWellFormed() : /[\uD800-\uDFFF]/.test(id.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''))) {
       throw invalid(`${name}[${i}]`, 'a string without lone surrogates', id);
     }
-    parts[i] = encoder.encode(id);
-    lens[i] = parts[i].length;
-    total += parts[i].length;
+    cap += id.length * 3;
   }
-  const bytes = new Uint8Array(total);
+  // encoded back to back into one buffer (not one ArrayBuffer per id: see encodeTransient)
+  const buf = new Uint8Array(cap);
   let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.length;
+  for (let i = 0; i < ids.length; i++) {
+    lens[i] = encoder.encodeInto(ids[i], buf.subarray(at)).written;
+    at += lens[i];
   }
-  return { bytes, lens };
+  return { bytes: buf.subarray(0, at), lens };
 }
 
 function decodeIds(bytes, lens) {
@@ -297,7 +296,7 @@ export class VectorIndex extends Handle {
   has(id) {
     expectString(id, 'id');
     const native = this.native;
-    return callWasm(() => native.has(encoder.encode(id)));
+    return callWasm(() => native.has(encodeTransient(id)));
   }
 
   /**

@@ -5,7 +5,7 @@ import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
-import { encodeText } from '../core/encode.js';
+import { encodeText, encodeTransient } from '../core/encode.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
@@ -501,7 +501,7 @@ export class Bm25Index extends Handle {
   has(id) {
     expectId(id, 'id');
     const native = this.native;
-    return callWasm(() => native.has(encoder.encode(id)));
+    return callWasm(() => native.has(encodeTransient(id)));
   }
 
   /** Live documents containing an analyzed term. @param {string} term @returns {number} */
