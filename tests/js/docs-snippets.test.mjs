@@ -2,7 +2,8 @@
 //  1. every name imported from a package entry ('ragwasm', 'ragwasm/parse', …) is exported by that entry
 //     (every block, runnable or not);
 //  2. the blocks listed in RUNNABLE run in a fresh Node process against this checkout (with the stated
-//     prelude for the variables the text leaves to the reader), exit 0, and print no deprecation warning
+//     prelude, or afterInit code, for the variables the text leaves to the reader), exit 0, pass their
+//     check when they have one, and print no deprecation warning
 //     (a doc must show the current API, not an old name that still works for one minor version).
 // Every ```js block must be listed in RUNNABLE or NOT_RUNNABLE (with the reason), so a new example is
 // classified when it is written.
@@ -51,13 +52,21 @@ const vecA = vec(1), vecB = vec(2), query = vec(3), q1 = vec(4), q2 = vec(5), q3
 const file = new File(['# Leave\\n\\nFull-time employees receive **22 days of PTO** per calendar year.\\n'], 'leave.md');`,
     check: `if (!/22 days/.test(r.answer) || r.citations[0]?.n !== 1) throw new Error('unexpected answer ' + JSON.stringify(r));`,
   },
+  'fusion.md#1': {
+    // the two legs the text leaves to the reader, built once the module is initialized
+    afterInit: `const { Bm25Index, VectorIndex } = await import(${JSON.stringify(entryUrl('ragwasm'))});
+const bm25 = Bm25Index.create(); bm25.add([{ id: 'a', text: 'cats purr' }, { id: 'b', text: 'dogs bark' }]);
+const vectors = VectorIndex.create({ dimension: 2 }); vectors.add([{ id: 'b', vector: [1, 0] }, { id: 'c', vector: [0, 1] }]);
+const query = 'cats', queryVector = [1, 0];`,
+    check: "if (hits.map((h) => h.id).join() !== 'a,b,c' || !Array.isArray(diagnostics.warnings)) throw new Error(JSON.stringify(hits));",
+  },
   'install.md#2': { prelude: "const text = 'The cat sat on the mat. My query is about the cat.';" },
   'install.md#6': {},
   'parallel.md#1': { prelude: "const docs = [{ id: 'a', title: 'Cats', text: 'A query about cats.' }, { id: 'b', title: 'Dogs', text: 'Dogs bark.' }];" },
 };
 const NOT_RUNNABLE = {
   'embed.md#1': 'needs an ONNX model URL and onnxruntime (tests/js/embed-onnx-bert.test.mjs)',
-  'fusion.md#1': 'needs a cross-encoder model (tests/js/rerank-onnx.test.mjs)',
+  'fusion.md#2': 'needs a cross-encoder model (tests/js/rerank-onnx.test.mjs)',
   'install.md#1': 'init({wasmUrl}) for a page that serves the file (tests/consumers)',
   'install.md#3': 'a vite.config.js (tests/consumers/apps/vite)',
   'install.md#4': 'an esbuild bundle with the WASM copied next to it (tests/consumers/apps/esbuild)',
@@ -99,6 +108,10 @@ for (const { key, code } of blocks) {
     for (const [from, to] of spec.replace ?? []) {
       assert.ok(src.includes(from), `${key}: the replaced text ${from} is gone (update this test)`);
       src = src.replace(from, to);
+    }
+    if (spec.afterInit) {
+      assert.ok(src.includes('await init();\n'), `${key}: no 'await init();' line to put afterInit after`);
+      src = src.replace('await init();\n', `await init();\n${spec.afterInit}\n`);
     }
     src = src.replace(/from '(ragwasm(?:\/[a-z]+)?)'/g, (all, s) => `from ${JSON.stringify(entryUrl(s) ?? s)}`);
     // imports are hoisted, so the prelude may follow them
