@@ -9,12 +9,13 @@
 // classified when it is written.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, requireStaticModel } from './helpers.mjs';
+import { openaiJson, ProtocolTestDouble } from './llm-protocol-double.mjs';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 /** 'ragwasm/parse' -> file URL of the entry in this checkout (from package.json exports). */
@@ -60,6 +61,12 @@ const vectors = VectorIndex.create({ dimension: 2 }); vectors.add([{ id: 'b', ve
 const query = 'cats', queryVector = [1, 0];`,
     check: "if (hits.map((h) => h.id).join() !== 'a,b,c' || !Array.isArray(diagnostics.warnings)) throw new Error(JSON.stringify(hits));",
   },
+  'llm.md#1': {
+    // the repository's OpenAI-protocol test double (fixed replies: plumbing, not a model) stands in for the server
+    replace: [["'http://127.0.0.1:8080/v1'", 'process.env.DOCS_LLM_URL']],
+    double: '22 days of PTO per year [1].',
+    check: "if (a.text !== '22 days of PTO per year [1].' || a.citations[0]?.id !== 'leave-policy' || streamed !== a.text || llm.ledger.entries.length !== 2) throw new Error(JSON.stringify(a));",
+  },
   'install.md#2': { prelude: "const text = 'The cat sat on the mat. My query is about the cat.';" },
   'install.md#6': {},
   'parallel.md#1': { prelude: "const docs = [{ id: 'a', title: 'Cats', text: 'A query about cats.' }, { id: 'b', title: 'Dogs', text: 'Dogs bark.' }];" },
@@ -103,7 +110,7 @@ test('names imported in docs examples are exported by the entry they are importe
 for (const { key, code } of blocks) {
   const spec = RUNNABLE[key];
   if (!spec) continue;
-  test(`docs example ${key} runs as written`, () => {
+  test(`docs example ${key} runs as written`, async () => {
     let src = code;
     for (const [from, to] of spec.replace ?? []) {
       assert.ok(src.includes(from), `${key}: the replaced text ${from} is gone (update this test)`);
@@ -117,13 +124,19 @@ for (const { key, code } of blocks) {
     // imports are hoisted, so the prelude may follow them
     const model = `const MODEL = ${JSON.stringify(requireStaticModel())};`;
     const dir = mkdtempSync(join(tmpdir(), 'ragwasm-docs-'));
+    const double = spec.double === undefined ? null : await ProtocolTestDouble.start();
     try {
+      double?.always(() => ({ json: openaiJson(spec.double) }));
       const file = join(dir, 'example.mjs');
       writeFileSync(file, `${model}\n${spec.prelude ?? ''}\n${src}\n${spec.check ?? ''}\n`);
-      const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', env: process.env, timeout: 60_000 });
+      const env = double ? { ...process.env, DOCS_LLM_URL: `${double.origin}/v1` } : process.env;
+      // async: the double answers from this process while the example runs
+      const r = await new Promise((done) => execFile(process.execPath, [file], { cwd: dir, encoding: 'utf8', env, timeout: 60_000 },
+        (error, stdout, stderr) => done({ status: error ? (error.code ?? 1) : 0, stderr })));
       assert.equal(r.status, 0, `${key} failed:\n${r.stderr}`);
       assert.doesNotMatch(r.stderr, /deprecated/i, `${key} uses an old name`);
     } finally {
+      await double?.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
