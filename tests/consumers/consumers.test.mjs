@@ -5,7 +5,8 @@
 // bundle size table and writes bench-results/consumers.json. See tests/consumers/README.md.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -244,6 +245,29 @@ if (apps.some((a) => a.node)) {
     const repo = run(process.execPath, [join(repoRoot, 'web/cli/ragwasm.mjs'), 'embed', 'paid leave days']);
     assert.equal(mine, repo);
     assert.equal(JSON.parse(mine.trim()).vector.length, 100);
+  });
+
+  test('npx ragwasm ask --docs examples/corpus from the installed package answers with a citation, as the README shows', { timeout: 120_000 }, async (t) => {
+    const s = built(t, 'node');
+    if (!s) return;
+    const question = 'How many days of paid time off do full-time U.S. employees get per year?';
+    const args = ['ask', '--docs', join(repoRoot, 'examples/corpus'), question];
+    const mine = run(join(s.dir, 'node_modules/.bin/ragwasm'), args, { cwd: s.dir });
+    const repo = run(process.execPath, [join(repoRoot, 'web/cli/ragwasm.mjs'), ...args]);
+    assert.equal(mine, repo);
+    assert.match(mine, /22 days per year.*\[1\]\n\s+\[1\] employee-faq \d+-\d+: /s);
+    const json = JSON.parse(run(join(s.dir, 'node_modules/.bin/ragwasm'), [...args, '--json'], { cwd: s.dir }).trim());
+    assert.equal(json.abstained, false);
+    assert.equal(json.citations[0].docId, 'employee-faq');
+  });
+
+  test('a TypeScript file written from the README and docs type-checks with tsc --strict against the installed types', { timeout: 120_000 }, async (t) => {
+    const s = built(t, 'node');
+    if (!s) return;
+    // typescript is linked from the repo (harness APPS tools); its .d.ts files come from the tarball
+    const r = spawnSync(process.execPath, [join(s.dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: s.dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, `tsc --strict failed:\n${r.stdout}${r.stderr}`);
+    assert.ok(existsSync(join(s.dir, 'node_modules/ragwasm/web/src/index.d.ts')), 'the types checked are the installed package\'s');
   });
 
   test('in Node a wrong wasmUrl or a missing model or ragwasm/onnx without onnxruntime-web gives a RagwasmError naming it and nothing is lost', { timeout: 120_000 }, async (t) => {

@@ -39,8 +39,8 @@ export const APPS = [
     proves: 'Rollup 4 with node-resolve and import-meta-assets' },
   { name: 'importmap', tools: [], out: 'site', scenario: 'full', cdn: true,
     proves: 'no bundler: a static page with an import map loading the package from a second origin, as from a CDN' },
-  { name: 'node', tools: [], node: true, scenario: 'full',
-    proves: 'Node ESM: import from the installed package, the default embedder, npx ragwasm embed, boundary errors' },
+  { name: 'node', tools: ['typescript'], node: true, scenario: 'full',
+    proves: 'Node ESM: import from the installed package, the default embedder, npx ragwasm embed and ask, boundary errors; tsc --strict over the installed types' },
 ];
 
 /** Runs a command synchronously; throws with its output when it fails. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { DEFAULT_MODEL } from '../../web/cli/lib/retrievers.mjs';
+import { repoRoot } from './helpers.mjs';
 
 const DOCS = [
   ['d1', 'Volcanoes', 'A volcano erupts when molten rock called magma rises through the crust and reaches the surface.'],
@@ -217,5 +218,20 @@ test('ragwasm tune on a BEIR folder tunes on the train qrels when present', asyn
     assert.equal(j.best.value, 1);  // both train queries find their document
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('eval on a documents + questions folder (examples/corpus) names the commands that read it', async () => {
+  const r = await cli('eval', '--dataset', join(repoRoot, 'examples/corpus'));
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /examples\/corpus is a documents \+ questions folder \(manifest\.json, questions\.jsonl/);
+  assert.match(r.stderr, /use ragwasm tune, experiment or rag/);
+  const empty = mkdtempSync(join(tmpdir(), 'ragwasm-retr-'));
+  try {
+    const e = await cli('eval', '--dataset', empty);
+    assert.equal(e.status, 2);
+    assert.match(e.stderr, /has neither corpus\.jsonl \(BEIR\) nor CISI\.ALL/);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
   }
 });

@@ -359,3 +359,19 @@ test('#14 the vector-leg predicate agrees with Bm25Index filters on seeded rando
   }
   idx.dispose();
 });
+
+test('add takes one document as the indexes take one item, with the same result as an array of one', async () => {
+  const one = await Collection.create({ indexes: { bm25: {} } });
+  const arr = await Collection.create({ indexes: { bm25: {} } });
+  const doc = { id: 'leave', title: 'Leave', text: 'Full-time employees receive 22 days of paid leave.', metadata: { lang: 'en' } };
+  assert.deepEqual(await one.add(doc), { documents: 1, chunks: 1, zeroVectors: [] });
+  await arr.add([doc]);
+  assert.deepEqual(await one.search('paid leave', { k: 1 }), await arr.search('paid leave', { k: 1 }));
+  assert.deepEqual(one.toBytes(), arr.toBytes());
+  const bad = (re) => (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && re.test(e.message);
+  await assert.rejects(one.add({ id: 'x' }), bad(/documents\[0\]\.text/));
+  await assert.rejects(one.add('text'), bad(/documents: expected an array/));
+  assert.equal(one.size, 1);
+  one.dispose();
+  arr.dispose();
+});

@@ -34,6 +34,11 @@ test('errors name the JSON path', () => {
   fails({ retrieval: { k: '10' } }, 'INVALID_ARGUMENT', /retrieval\.k: expected an integer/);
   fails({ retreival: {} }, 'INVALID_ARGUMENT', /retreival: unknown key/);
   fails('{"retrieval": ', 'PARSE_ERROR', /malformed JSON at byte/);
+  // a name instead of a config: not "malformed JSON at byte 1"
+  fails('docChat', 'INVALID_ARGUMENT', 'ragwasm: config: expected a config object or its JSON text, got "docChat" (a preset is an object: pass PRESETS.docChat)');
+  fails('pipeline.json', 'INVALID_ARGUMENT', 'ragwasm: config: expected a config object or its JSON text, got "pipeline.json"');
+  fails('constructor', 'INVALID_ARGUMENT', 'ragwasm: config: expected a config object or its JSON text, got "constructor"');
+  fails(' {"retrieval": ', 'PARSE_ERROR', /malformed JSON at byte/);
   fails({ version: 2 }, 'UNSUPPORTED_VERSION', /version 1/);
   fails([], 'INVALID_ARGUMENT', /config/);
 });

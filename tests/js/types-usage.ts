@@ -71,6 +71,8 @@ export async function collectionJsonl(): Promise<number> {
   const kinds = { id: 'fixture', dimension: 4, embed: async (texts: string[], o?: { kind?: 'query' | 'document' }) => texts.map(() => new Float32Array(4).fill(o?.kind === 'query' ? 1 : 0.5)) };
   const titled = await Collection.create({ indexes: { bm25: { fields: { text: 1, title: 2 } }, dense: {} } }, { embedder: kinds });
   const added: { documents: number; chunks: number; zeroVectors: string[] } = await titled.add([{ id: 'a', title: 'T', text: 'x', metadata: { lang: 'en', year: 2020 } }]);
+  const one: { documents: number } = await titled.add({ id: 'b', text: 'one document, not an array' });
+  void one;
   const chunkHits = await titled.search('x', { filter: { lang: 'en', year: { gte: 2019 } } });
   const docHits = await titled.search('x', { level: 'document', k: 3 });
   const best: string = docHits[0].bestChunk;

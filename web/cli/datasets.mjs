@@ -148,6 +148,11 @@ export function loadCisi(dir) {
 export function loadDataset(dir, split = 'test') {
   if (existsSync(join(dir, 'corpus.jsonl'))) return loadBeir(dir, { split });
   if (existsSync(join(dir, 'CISI.ALL'))) return loadCisi(dir);
+  if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'questions.jsonl'))) {
+    throw new DatasetError(`--dataset: ${dir} is a documents + questions folder (manifest.json, questions.jsonl, as examples/corpus): `
+      + 'eval reads relevance judgments (a BEIR folder with corpus.jsonl and qrels, or CISI); '
+      + 'for this folder use ragwasm tune, experiment or rag (evidence recall) or ragwasm ask');
+  }
   throw new DatasetError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor CISI.ALL`);
 }
 

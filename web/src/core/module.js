@@ -189,7 +189,7 @@ async function compileWasm(wasmBinary, url, repoBuild) {
 /** The instantiated module; throws NOT_INITIALIZED before init() has finished. @internal */
 export function wasm() {
   if (loaded === null) {
-    throw new RagwasmError('NOT_INITIALIZED', 'ragwasm: call `await init()` first');
+    throw new RagwasmError('NOT_INITIALIZED', "ragwasm: call `await init()` first (import { init } from 'ragwasm'; it loads the WASM module once)");
   }
   return loaded;
 }

@@ -4,6 +4,7 @@
 // question is counted as skipped with its reason, never turned into a made-up question.
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectInteger, expectOptions, expectString, invalid, isInstance, isObject } from '../core/validate.js';
+import { wasm } from '../core/module.js';
 import { LlmClient } from '../llm/client.js';
 import { parseKeyValues } from '../llm/parse.js';
 import { loadPrompt, renderPrompt } from '../llm/prompts.js';
@@ -58,6 +59,7 @@ export async function generateQuestions(client, chunks, options = {}) {
   if (!isInstance(client, LlmClient)) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
   const o = expectOptions(options, 'generateQuestions options', ['idPrefix', 'prompt', 'maxTokens', 'signal']);
   const prefix = o.idPrefix === undefined ? 'gen' : expectString(o.idPrefix, 'options.idPrefix', { allowEmpty: false, maxLength: 64 });
+  wasm();  // the replies are parsed in WASM (parseKeyValues): NOT_INITIALIZED before any call is sent
   const maxTokens = o.maxTokens === undefined ? 300 : expectInteger(o.maxTokens, 'options.maxTokens', { min: 1, max: 100000 });
   const list = expectArray(chunks, 'chunks', { maxLength: 100000, item: (c, k) => {
     if (!isObject(c)) throw invalid(`chunks[${k}]`, 'a chunk {id, docId, text}', c);

@@ -49,6 +49,7 @@ export async function generateAnswer(client, input, options = {}) {
   const question = expectString(i.question, 'input.question', { allowEmpty: false });
   const passages = expectArray(i.passages, 'input.passages', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
+  wasm();  // the reply is parsed in WASM (isAbstention): NOT_INITIALIZED now, before the call is sent and paid for
   const t = o.prompt ?? await loadPrompt('answer_grounded');
   const messages = renderPrompt(t, { question, passages: passages.length ? formatPassages(passages) : '(no passages were retrieved)' });
   const r = await client.complete({ messages, temperature: o.temperature ?? 0, maxTokens: o.maxTokens ?? 512, purpose: 'answer' },

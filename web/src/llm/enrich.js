@@ -3,6 +3,7 @@
 // so provider prompt caching applies), and optional query rewriting.
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectInteger, expectOptions, expectString, isInstance } from '../core/validate.js';
+import { wasm } from '../core/module.js';
 import { LlmClient } from './client.js';
 import { parseKeyValues } from './parse.js';
 import { loadPrompt, renderPrompt } from './prompts.js';
@@ -26,6 +27,7 @@ export async function extractMetadata(client, document, options = {}) {
   expectClient(client);
   const o = expectOptions(options, 'extractMetadata options', ['keys', 'signal', 'maxTokens', 'prompt']);
   const keys = o.keys === undefined ? DEFAULT_METADATA_KEYS : expectArray(o.keys, 'options.keys', { maxLength: 100, item: (v, n) => expectString(v, n, { allowEmpty: false }) });
+  wasm();  // the reply is parsed in WASM (parseKeyValues): NOT_INITIALIZED before the call is sent
   const t = o.prompt ?? await loadPrompt('metadata_extract');
   const messages = renderPrompt(t, { document: expectString(document, 'document'), keys: keys.join(', ') });
   const r = await client.complete({ messages, temperature: 0, maxTokens: o.maxTokens ?? 400, purpose: 'enrich:metadata' }, { signal: o.signal });

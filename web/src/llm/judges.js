@@ -3,6 +3,7 @@
 // replies are parsed by the C++ parsers; a reply without a usable score is counted as unparsed and
 // reported, never turned into 0 or NaN.
 import { RagwasmError } from '../core/errors.js';
+import { wasm } from '../core/module.js';
 import {
   expectArray, expectEnum, expectInteger, expectNumber, expectOptions, expectString, isInstance, isPlainObject,
 } from '../core/validate.js';
@@ -52,6 +53,7 @@ function sumUsage(results) {
 
 /** Runs a scalar-score judge `samples` times and aggregates. @internal */
 async function runScoreJudge(client, template, vars, o, purpose) {
+  wasm();  // the replies are parsed in WASM: NOT_INITIALIZED now, before anything is sent and paid for
   const messages = renderPrompt(template, vars);
   const scale = template.reply ?? { kind: 'rating', min: 0, max: 3 };
   // `sample` keeps the samples apart in a response cache (else a rerun would get n copies of one reply).

@@ -122,7 +122,8 @@ export class Collection {
   readonly embedderInfo: { id: string; dimension: number } | null;
   /** Chunk ids whose embedding is all zeros (kept out of the dense leg). */
   readonly zeroVectors: ReadonlySet<string>;
-  add(documents: CollectionDocument[],
+  /** Chunks and indexes documents (an array, or one document); an id already in the collection is replaced. */
+  add(documents: CollectionDocument | CollectionDocument[],
     options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number;
       /** one context per chunk (e.g. llmChunkContexts(client) of ragwasm/llm), put before the chunk text in its indexText */
       chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;

@@ -395,7 +395,7 @@ export class Collection {
    * other configured fields (default `title`); the dense leg embeds `indexText` with
    * `kind: 'document'`. Chunks whose embedding is all zeros (e.g. the static model on text without
    * one known word) are reported in `zeroVectors` and kept out of the dense leg.
-   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents metadata values:
+   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents (or one document) metadata values:
    *   string, finite number, boolean or null (strings and numbers are filterable)
    * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal, batchSize?: number,
    *   chunkContexts?: (document: {id: string, title?: string, text: string}, chunks: {id: string, text: string}[]) => (string[]|Promise<string[]>)}} [options]
@@ -410,6 +410,7 @@ export class Collection {
   async add(documents, options = {}) {
     this._alive();
     const o = expectOptions(options, 'add options', ['onProgress', 'signal', 'batchSize', 'chunkContexts']);
+    if (isPlainObject(documents)) documents = [documents];  // one document, as the indexes' add takes one item
     const extra = this._checkDocuments(documents);
     if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
     if (o.chunkContexts !== undefined) expectFunction(o.chunkContexts, 'options.chunkContexts');

@@ -6,6 +6,7 @@ import { RagwasmError, callWasm } from '../core/errors.js';
 import { deprecated } from '../core/deprecate.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
+import { PRESETS } from './presets.js';
 import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
 
 /**
@@ -52,6 +53,12 @@ export function parsePipelineConfig(config) {
 export function readPipelineConfig(config) {
   let text;
   if (typeof config === 'string') {
+    // A one-line string that cannot start a JSON object is a name (a preset, a file), not JSON text:
+    // say so instead of "malformed JSON at byte 1".
+    if (/^[^\s{[]/.test(config) && config.length <= 200 && !/[\n{]/.test(config)) {
+      const preset = Object.hasOwn(PRESETS, config) ? ` (a preset is an object: pass PRESETS.${config})` : '';
+      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: config: expected a config object or its JSON text, got ${JSON.stringify(config)}${preset}`);
+    }
     text = config;
   } else if (isPlainObject(config)) {
     // Iterative walk: cycles and nesting deeper than MAX_NESTING_DEPTH fail before JSON.stringify.
