@@ -38,7 +38,19 @@ const docs = Array.from({ length: 200 }, (_, i) => ({
 // The child: fills BIG bytes (a recognisable pattern, never a valid collection) and saves them.
 function childSource(dir) {
   const storage = pathToFileURL(join(repoRoot, 'web/src/core/storage.js')).href;
+  // Each write of the file backend waits 25 ms first (a slow disk), so the parent's poll sees the temp
+  // file grow and kills the child mid-write however busy the machine is (the backend writes in 8 MiB pieces).
   return `import { saveBytes } from ${JSON.stringify(storage)};
+import { open, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+const probePath = join(tmpdir(), 'ragwasm-atomic-probe-' + process.pid);
+const probe = await open(probePath, 'w');
+const FileHandle = Object.getPrototypeOf(probe);
+await probe.close();
+await unlink(probePath);
+const write = FileHandle.write;
+FileHandle.write = async function (...args) { await new Promise((r) => setTimeout(r, 25)); return write.apply(this, args); };
 const big = new Uint8Array(${BIG}); for (let i = 0; i < big.length; i += 4096) big[i] = 0xAB;
 process.stdout.write('go\\n');
 await saveBytes(${JSON.stringify(NAME)}, big, { dir: ${JSON.stringify(dir)} });
