@@ -4,7 +4,7 @@
 // and the hybrid with the leg check off; (b) answer selection / abstention: cos(question, unit) from USE combined
 // with the answerer's score, chosen by the round-4 rule with 3-fold CV inside the tuning half
 // (docchat-study.mjs choose()/crossValidate(), folds() of docchat-select.mjs), against the round-3 rule.
-//   node models/fetch-use-lite.mjs && node tests/bench/lib/docchat-use-study.mjs
+//   node models/fetch-use-lite.mjs && node tests/bench/lib/docchat-use-study.mjs     (STUDY_DUMP=1: tuning-half near misses)
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -123,6 +123,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(`    argmax of ${name}, no abstention: mean F1 ${(picked / nAns).toFixed(3)}, an oracle unit for ${oracleHit}/${nAns}`);
   }
   console.log(`    separation of answerable from unanswerable by the best unit (AUC): formula score ${separation(data, (d) => d.units.map((u) => u.score)).toFixed(3)}, USE cos ${separation(data, (d) => d.cos).toFixed(3)}`);
+  if (process.env.STUDY_DUMP) {
+    // tuning half only: each unanswerable question's best answerer score and best cosine (and that unit), and
+    // the answerable questions' best cosines
+    const best = (xs) => Math.max(...xs);
+    const ansCos = data.filter((d) => d.q.answerable && d.units.length).map((d) => best(d.cos)).sort((a, b) => a - b);
+    console.log(`    answerable: best cos min ${ansCos[0].toFixed(3)} median ${ansCos[ansCos.length >> 1].toFixed(3)} max ${ansCos.at(-1).toFixed(3)}`);
+    for (const d of data.filter((x) => !x.q.answerable && x.units.length)) {
+      const i = d.cos.indexOf(best(d.cos));
+      console.log(`    ${d.q.id} score ${best(d.units.map((u) => u.score)).toFixed(3)} cos ${d.cos[i].toFixed(3)} Q: ${d.q.question}\n      unit: ${d.units[i].text.slice(0, 120)}`);
+    }
+  }
   const fmt = (s) => `F1 ${s.tokenF1.toFixed(3)} abst ${s.abstained}/${s.unanswerable} wrong ${s.wrong}/${s.answerable} squad2 ${s.squad2.toFixed(3)}`;
   for (const [name, vs] of Object.entries(useVariants())) {
     const fit = choose(vs, data);
