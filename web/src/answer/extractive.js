@@ -9,6 +9,39 @@ import { expectArray, expectBoolean, expectInteger, expectNumber, expectOptions,
 /** The answer the extractive answerer gives when the documents do not answer the question. */
 export const NO_ANSWER_TEXT = "Your documents don't say.";
 
+// The {text, context?} chunks of answerScores / answerUnitFeatures as UTF-8 bytes (Embind's own string
+// conversion corrupts lone surrogates).
+function scoringChunks(chunks) {
+  expectArray(chunks, 'chunks', { maxLength: 10000 });
+  const texts = [];
+  const contexts = [];
+  chunks.forEach((c, k) => {
+    if (!isPlainObject(c)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: chunks[${k}]: expected {text, context?}`);
+    texts.push(encodeText(expectString(c.text, `chunks[${k}].text`), `chunks[${k}].text`));
+    contexts.push(encodeText(c.context === undefined ? '' : expectString(c.context, `chunks[${k}].context`), `chunks[${k}].context`));
+  });
+  return { texts, contexts };
+}
+
+// The unit-scoring options every answerer entry takes, with their defaults.
+function scoringOptions(o) {
+  return {
+    headerWeight: o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 }),
+    typeMismatch: o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 }),
+    entityMismatch: o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 }),
+    keyMismatch: o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 }),
+  };
+}
+
+// The WASM module, refused when its build lacks the answerer's binding `name`.
+function answererModule(name) {
+  const m = wasm();
+  if (typeof m[name] !== 'function') {
+    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
+  }
+  return m;
+}
+
 /**
  * Extractive answer without an LLM: the plain-text unit (sentence, list item or table row rendered
  * "Q4 2024 — units: 17,200") of the top chunks that best covers the question's terms and holds what
@@ -54,17 +87,11 @@ export function extractiveAnswer(question, chunks, options = {}) {
   const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
   const maxChunks = o.maxChunks === undefined ? 5 : expectInteger(o.maxChunks, 'options.maxChunks', { min: 1, max: 10000 });
   const threshold = o.threshold === undefined ? 0.35 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
-  const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
-  const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
-  const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
-  const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
+  const { headerWeight, typeMismatch, entityMismatch, keyMismatch } = scoringOptions(o);
   const yesNoPrefix = o.yesNoPrefix === undefined ? true : expectBoolean(o.yesNoPrefix, 'options.yesNoPrefix');
   // Every string crosses as UTF-8 bytes (Embind's own string conversion corrupts lone surrogates).
   const noAnswer = encodeText(o.noAnswerText === undefined ? NO_ANSWER_TEXT : expectString(o.noAnswerText, 'options.noAnswerText'), 'options.noAnswerText');
-  const m = wasm();
-  if (typeof m.answer_extractive !== 'function') {
-    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
-  }
+  const m = answererModule('answer_extractive');
   return callWasm(() => m.answer_extractive(q, ids, texts, scores, contexts, maxSentences, maxChunks, threshold, headerWeight, typeMismatch, entityMismatch, keyMismatch, yesNoPrefix, noAnswer));
 }
 
@@ -82,22 +109,9 @@ export function extractiveAnswer(question, chunks, options = {}) {
 export function answerScores(question, chunks, options = {}) {
   const o = expectOptions(options, 'answerScores options', ['headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch']);
   const q = encodeText(expectString(question, 'question'), 'question');
-  expectArray(chunks, 'chunks', { maxLength: 10000 });
-  const texts = [];
-  const contexts = [];
-  chunks.forEach((c, k) => {
-    if (!isPlainObject(c)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: chunks[${k}]: expected {text, context?}`);
-    texts.push(encodeText(expectString(c.text, `chunks[${k}].text`), `chunks[${k}].text`));
-    contexts.push(encodeText(c.context === undefined ? '' : expectString(c.context, `chunks[${k}].context`), `chunks[${k}].context`));
-  });
-  const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
-  const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
-  const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
-  const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
-  const m = wasm();
-  if (typeof m.answer_chunkScores !== 'function') {
-    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
-  }
+  const { texts, contexts } = scoringChunks(chunks);
+  const { headerWeight, typeMismatch, entityMismatch, keyMismatch } = scoringOptions(o);
+  const m = answererModule('answer_chunkScores');
   if (chunks.length === 0) return [];
   return Array.from(callWasm(() => m.answer_chunkScores(q, texts, contexts, Math.max(1, chunks.length), headerWeight, typeMismatch, entityMismatch, keyMismatch)));
 }
@@ -118,23 +132,10 @@ export function answerScores(question, chunks, options = {}) {
 export function answerUnitFeatures(question, chunks, options = {}) {
   const o = expectOptions(options, 'answerUnitFeatures options', ['maxChunks', 'headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch']);
   const q = encodeText(expectString(question, 'question'), 'question');
-  expectArray(chunks, 'chunks', { maxLength: 10000 });
-  const texts = [];
-  const contexts = [];
-  chunks.forEach((c, k) => {
-    if (!isPlainObject(c)) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: chunks[${k}]: expected {text, context?}`);
-    texts.push(encodeText(expectString(c.text, `chunks[${k}].text`), `chunks[${k}].text`));
-    contexts.push(encodeText(c.context === undefined ? '' : expectString(c.context, `chunks[${k}].context`), `chunks[${k}].context`));
-  });
+  const { texts, contexts } = scoringChunks(chunks);
   const maxChunks = o.maxChunks === undefined ? 5 : expectInteger(o.maxChunks, 'options.maxChunks', { min: 1, max: 10000 });
-  const headerWeight = o.headerWeight === undefined ? 0.5 : expectNumber(o.headerWeight, 'options.headerWeight', { min: 0, max: 1 });
-  const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
-  const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
-  const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
-  const m = wasm();
-  if (typeof m.answer_unitFeatures !== 'function') {
-    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: this WASM build does not include the extractive answerer (wasm/bind_answer.cpp)');
-  }
+  const { headerWeight, typeMismatch, entityMismatch, keyMismatch } = scoringOptions(o);
+  const m = answererModule('answer_unitFeatures');
   if (chunks.length === 0) return [];
   return callWasm(() => m.answer_unitFeatures(q, texts, contexts, maxChunks, headerWeight, typeMismatch, entityMismatch, keyMismatch));
 }
