@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +57,55 @@ class Writer {
   std::uint32_t written_ = 0;   // sections started
   std::uint64_t left_ = 0;      // payload bytes the current section still expects
   Xxh64Stream hash_;
+};
+
+// pack() for payloads that exist nowhere yet (an index's save): the caller plans every section's
+// exact length first, then writes each payload straight into the one output buffer, which is
+// reserved once at the container's exact size, so the payloads exist once (in the result) and no
+// growing buffer doubles them. Per section: next() writes its head and returns the buffer to append
+// exactly the planned length to; done() seals. Buffer: std::string or std::vector<std::uint8_t>.
+// A payload whose length differs from its plan is a bug of the caller (std::logic_error).
+template <class Buffer>
+class Packer {
+ public:
+  using Plan = std::vector<std::pair<std::uint32_t, std::uint64_t>>;  // (tag, payload length) in order
+  Packer(std::string_view magic, std::uint32_t version, Plan plan)
+      : w_(magic, version, static_cast<std::uint32_t>(plan.size())), plan_(std::move(plan)) {
+    std::size_t size = kHeaderBytes + kSealBytes;
+    for (const auto& p : plan_) size += kSectionHeaderBytes + static_cast<std::size_t>(p.second);
+    out_.reserve(size);
+    put(w_.start());
+  }
+  Buffer& next() {
+    close();
+    const auto& p = plan_.at(next_++);
+    put(w_.section(p.first, p.second));
+    at_ = out_.size();
+    open_ = true;
+    return out_;
+  }
+  Buffer done() {
+    close();
+    if (next_ != plan_.size()) throw std::logic_error("container::Packer: fewer sections written than planned");
+    put(w_.seal());
+    return std::move(out_);
+  }
+
+ private:
+  void put(const std::string& framing) { out_.insert(out_.end(), framing.begin(), framing.end()); }
+  void close() {
+    if (!open_) return;
+    const std::size_t n = out_.size() - at_;
+    if (n != plan_[next_ - 1].second) throw std::logic_error("container::Packer: a section's bytes differ from its planned length");
+    w_.payload(std::string_view(reinterpret_cast<const char*>(out_.data()) + at_, n));
+    open_ = false;
+  }
+  Writer w_;
+  Plan plan_;
+  Buffer out_;
+  std::size_t next_ = 0;
+  std::size_t at_ = 0;
+  bool open_ = false;
 };
 
 struct Format {

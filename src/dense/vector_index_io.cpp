@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <unordered_set>
 
 #include "common/checksum.h"
@@ -91,10 +92,6 @@ namespace {
 
 constexpr std::uint32_t kMaxTag = kHeader;
 
-std::string_view as_view(const std::vector<std::uint8_t>& v) {
-  return std::string_view(reinterpret_cast<const char*>(v.data()), v.size());
-}
-
 // Rows of `width` values stored as `file_width` values each (the rest of a row is zero).
 template <class T>
 bool read_rows(std::string_view sec, std::uint64_t rows, std::size_t file_width, std::size_t width, std::vector<T>& out) {
@@ -109,19 +106,6 @@ bool read_rows(std::string_view sec, std::uint64_t rows, std::size_t file_width,
 template <class T>
 bool read_array(std::string_view sec, std::uint64_t count, std::vector<T>& out) {
   return read_rows(sec, count, 1, 1, out);
-}
-
-template <class T>
-std::string rows_of(const std::vector<T>& v, std::size_t rows, std::size_t width, std::size_t keep) {
-  std::string out;
-  out.reserve(rows * keep * sizeof(T));
-  for (std::size_t r = 0; r < rows; ++r) out.append(reinterpret_cast<const char*>(v.data() + r * width), keep * sizeof(T));
-  return out;
-}
-
-template <class T>
-std::string bytes_of(const std::vector<T>& v) {
-  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
 }  // namespace
@@ -145,39 +129,59 @@ std::vector<std::uint8_t> Serializer::save(const VectorIndex& ix) {
   h.put<std::uint32_t>(ix.entry_);
   h.put<std::uint32_t>(ix.max_level_);
 
-  Writer ids;
-  for (const std::string& id : ix.ids_) {
-    ids.put<std::uint32_t>(static_cast<std::uint32_t>(id.size()));
-    ids.raw(id.data(), id.size());
-  }
+  // Every section's length is known up front: they are written straight into the container,
+  // reserved at its exact size (no copy of the arrays besides the result).
   const std::size_t slots = ix.ids_.size(), dim = o.dimension;
-  std::vector<std::string> keep;  // payloads the sections point into
-  keep.reserve(12);
-  std::vector<container::Section> sections;
-  auto add = [&](std::uint32_t tag, std::string payload) {
-    keep.push_back(std::move(payload));
-    sections.push_back({tag, keep.back()});
+  using Out = std::vector<std::uint8_t>;
+  const auto append = [](Out& out, const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
   };
-  add(kHeader, std::string(as_view(h.buf)));
-  add(kIds, std::string(as_view(ids.buf)));
-  add(kSeq, bytes_of(ix.seq_));
-  add(kAlive, bytes_of(ix.alive_));
-  add(kNorm2, bytes_of(ix.norm2_));
-  if (ix.has_f32()) add(kF32, rows_of(ix.f32_, slots, ix.stride_, dim));
+  std::vector<std::function<void(Out&)>> writers;
+  container::Packer<Out>::Plan plan;
+  auto add = [&](std::uint32_t tag, std::uint64_t length, std::function<void(Out&)> write) {
+    plan.emplace_back(tag, length);
+    writers.push_back(std::move(write));
+  };
+  auto array = [&](std::uint32_t tag, const auto& v) {
+    add(tag, v.size() * sizeof(v[0]), [&append, &v](Out& out) { append(out, v.data(), v.size() * sizeof(v[0])); });
+  };
+  auto rows = [&](std::uint32_t tag, const auto& v, std::size_t width, std::size_t keep) {
+    add(tag, std::uint64_t{slots} * keep * sizeof(v[0]), [&append, &v, slots, width, keep](Out& out) {
+      for (std::size_t r = 0; r < slots; ++r) append(out, v.data() + r * width, keep * sizeof(v[0]));
+    });
+  };
+  add(kHeader, h.buf.size(), [&](Out& out) { append(out, h.buf.data(), h.buf.size()); });
+  std::uint64_t id_bytes = 0;
+  for (const std::string& id : ix.ids_) id_bytes += 4 + id.size();
+  add(kIds, id_bytes, [&](Out& out) {
+    for (const std::string& id : ix.ids_) {
+      const auto n = static_cast<std::uint32_t>(id.size());
+      append(out, &n, 4);
+      append(out, id.data(), id.size());
+    }
+  });
+  array(kSeq, ix.seq_);
+  array(kAlive, ix.alive_);
+  array(kNorm2, ix.norm2_);
+  if (ix.has_f32()) rows(kF32, ix.f32_, ix.stride_, dim);
   if (ix.has_i8()) {
-    add(kI8, rows_of(ix.i8_, slots, ix.stride_, dim));
-    add(kScale, bytes_of(ix.scale_));
+    rows(kI8, ix.i8_, ix.stride_, dim);
+    array(kScale, ix.scale_);
   }
-  if (ix.has_bits()) add(kBits, rows_of(ix.bits_, slots, ix.bit_bytes_, (dim + 7) / 8));
+  if (ix.has_bits()) rows(kBits, ix.bits_, ix.bit_bytes_, (dim + 7) / 8);
   if (o.kind == IndexKind::kHnsw) {
-    add(kLevels, bytes_of(ix.level_));
-    add(kLinks0, bytes_of(ix.links0_));
-    std::vector<std::uint32_t> upper;
-    for (const auto& u : ix.upper_) upper.insert(upper.end(), u.begin(), u.end());
-    add(kUpper, bytes_of(upper));
+    array(kLevels, ix.level_);
+    array(kLinks0, ix.links0_);
+    std::uint64_t cells = 0;
+    for (const auto& u : ix.upper_) cells += u.size();
+    add(kUpper, cells * sizeof(std::uint32_t), [&](Out& out) {
+      for (const auto& u : ix.upper_) append(out, u.data(), u.size() * sizeof(std::uint32_t));
+    });
   }
-  const std::string packed = container::pack(std::string_view(kMagic, 8), VectorIndex::kFormatVersion, sections);
-  return std::vector<std::uint8_t>(packed.begin(), packed.end());
+  container::Packer<Out> out(std::string_view(kMagic, 8), VectorIndex::kFormatVersion, std::move(plan));
+  for (auto& w : writers) w(out.next());
+  return out.done();
 }
 
 Result<VectorIndex> Serializer::load(std::string_view bytes) {

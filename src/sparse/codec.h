@@ -40,29 +40,58 @@ inline std::uint32_t get_varint32(const std::uint8_t*& p) {
   return v;
 }
 
+// Appends to its own string, or to a caller's (an output already reserved: container::Packer).
 class Writer {
  public:
-  void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  Writer() : out_(&own_) {}
+  explicit Writer(std::string& into) : out_(&into) {}
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  void u8(std::uint8_t v) { out_->push_back(static_cast<char>(v)); }
   void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+    for (int i = 0; i < 4; ++i) out_->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
   }
   void u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+    for (int i = 0; i < 8; ++i) out_->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
   }
   void f64(double d) {
     std::uint64_t v;
     std::memcpy(&v, &d, 8);
     u64(v);
   }
-  void varint(std::uint64_t v) { put_varint(out_, v); }
+  void varint(std::uint64_t v) { put_varint(*out_, v); }
   void str(std::string_view s) {
     varint(s.size());
-    out_.append(s.data(), s.size());
+    out_->append(s.data(), s.size());
   }
-  std::string& bytes() { return out_; }
+  std::string& bytes() { return *out_; }
 
  private:
-  std::string out_;
+  std::string own_;
+  std::string* out_;
+};
+
+// Writer's interface, counting the bytes instead of writing them (to plan an exact output size).
+class Counter {
+ public:
+  void u8(std::uint8_t) { n_ += 1; }
+  void u32(std::uint32_t) { n_ += 4; }
+  void u64(std::uint64_t) { n_ += 8; }
+  void f64(double) { n_ += 8; }
+  void varint(std::uint64_t v) {
+    do {
+      ++n_;
+      v >>= 7;
+    } while (v != 0);
+  }
+  void str(std::string_view s) {
+    varint(s.size());
+    n_ += s.size();
+  }
+  std::uint64_t size() const { return n_; }
+
+ private:
+  std::uint64_t n_ = 0;
 };
 
 class Reader {

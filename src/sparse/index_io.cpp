@@ -38,63 +38,85 @@ std::string Bm25Index::save() const {
       kept.push_back(t);
     }
   }
-  codec::Writer opt;
-  const auto& a = m.opt.analyzer;
-  opt.u8(a.lowercase);
-  opt.u8(a.fold_accents);
-  opt.u8(a.use_stopwords);
-  opt.varint(a.stopwords.size());
-  for (const auto& w : a.stopwords) opt.str(w);
-  opt.u8(static_cast<std::uint8_t>(a.stemmer));
-  opt.u8(a.cjk_bigrams);
-  opt.u8(a.identifiers);
-  opt.varint(a.max_token_bytes);
-  opt.varint(m.nf);
-  for (const auto& f : m.opt.fields) {
-    opt.str(f.name);
-    opt.f64(f.boost);
-  }
-  opt.u8(static_cast<std::uint8_t>(m.opt.scoring.scorer));
-  opt.f64(m.opt.scoring.k1);
-  opt.f64(m.opt.scoring.b);
-  opt.f64(m.opt.scoring.delta);
-
-  codec::Writer terms;
-  terms.varint(kept.size());
-  for (auto t : kept) terms.str(m.terms[t]);
-
-  codec::Writer meta;
-  meta.varint(m.meta_keys.size());
-  for (const auto& k : m.meta_keys) meta.str(k);
-  meta.varint(m.meta_strs.size());
-  for (const auto& s : m.meta_strs) meta.str(s);
-
-  codec::Writer docs;
-  docs.varint(m.live);
-  for (std::uint32_t d = 0; d < m.doc_ids.size(); ++d) {
-    if (m.deleted[d]) continue;
-    docs.str(m.doc_ids[d]);
-    for (std::size_t f = 0; f < m.nf; ++f) docs.varint(m.doc_len[d * m.nf + f]);
-    std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> tt;
-    m.decode_forward(d, [&](std::uint32_t t, const std::uint32_t* tf) { tt.emplace_back(remap[t], std::vector<std::uint32_t>(tf, tf + m.nf)); });
-    docs.varint(tt.size());
-    std::uint32_t prev = 0;
-    for (std::size_t i = 0; i < tt.size(); ++i) {
-      docs.varint(i == 0 ? tt[i].first : tt[i].first - prev);
-      prev = tt[i].first;
-      for (auto x : tt[i].second) docs.varint(x);
+  // Each section is written by a function of a codec::Writer or codec::Counter: counted first, then
+  // written straight into the container reserved at its exact size (no second copy of the index).
+  const auto options = [&](auto& opt) {
+    const auto& a = m.opt.analyzer;
+    opt.u8(a.lowercase);
+    opt.u8(a.fold_accents);
+    opt.u8(a.use_stopwords);
+    opt.varint(a.stopwords.size());
+    for (const auto& w : a.stopwords) opt.str(w);
+    opt.u8(static_cast<std::uint8_t>(a.stemmer));
+    opt.u8(a.cjk_bigrams);
+    opt.u8(a.identifiers);
+    opt.varint(a.max_token_bytes);
+    opt.varint(m.nf);
+    for (const auto& f : m.opt.fields) {
+      opt.str(f.name);
+      opt.f64(f.boost);
     }
-    docs.varint(m.meta[d].size());
-    for (const auto& e : m.meta[d]) {
-      docs.varint(e.key);
-      docs.u8(e.is_number);
-      if (e.is_number) docs.f64(e.num);
-      else docs.varint(e.str);
+    opt.u8(static_cast<std::uint8_t>(m.opt.scoring.scorer));
+    opt.f64(m.opt.scoring.k1);
+    opt.f64(m.opt.scoring.b);
+    opt.f64(m.opt.scoring.delta);
+  };
+  const auto terms = [&](auto& w) {
+    w.varint(kept.size());
+    for (auto t : kept) w.str(m.terms[t]);
+  };
+  const auto meta = [&](auto& w) {
+    w.varint(m.meta_keys.size());
+    for (const auto& k : m.meta_keys) w.str(k);
+    w.varint(m.meta_strs.size());
+    for (const auto& s : m.meta_strs) w.str(s);
+  };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tt;  // (kept term, first tf index in tfs)
+  std::vector<std::uint32_t> tfs;
+  const auto docs = [&](auto& w) {
+    w.varint(m.live);
+    for (std::uint32_t d = 0; d < m.doc_ids.size(); ++d) {
+      if (m.deleted[d]) continue;
+      w.str(m.doc_ids[d]);
+      for (std::size_t f = 0; f < m.nf; ++f) w.varint(m.doc_len[d * m.nf + f]);
+      tt.clear();
+      tfs.clear();
+      m.decode_forward(d, [&](std::uint32_t t, const std::uint32_t* tf) {
+        tt.emplace_back(remap[t], static_cast<std::uint32_t>(tfs.size()));
+        tfs.insert(tfs.end(), tf, tf + m.nf);
+      });
+      w.varint(tt.size());
+      std::uint32_t prev = 0;
+      for (std::size_t i = 0; i < tt.size(); ++i) {
+        w.varint(i == 0 ? tt[i].first : tt[i].first - prev);
+        prev = tt[i].first;
+        for (std::size_t f = 0; f < m.nf; ++f) w.varint(tfs[tt[i].second + f]);
+      }
+      w.varint(m.meta[d].size());
+      for (const auto& e : m.meta[d]) {
+        w.varint(e.key);
+        w.u8(e.is_number);
+        if (e.is_number) w.f64(e.num);
+        else w.varint(e.str);
+      }
     }
-  }
-
-  return container::pack(std::string_view(kMagic, 8), kVersion,
-                         {{kSecOptions, opt.bytes()}, {kSecTerms, terms.bytes()}, {kSecMeta, meta.bytes()}, {kSecDocs, docs.bytes()}});
+  };
+  const auto size_of = [](const auto& section) {
+    codec::Counter c;
+    section(c);
+    return c.size();
+  };
+  container::Packer<std::string> out(std::string_view(kMagic, 8), kVersion,
+                                     {{kSecOptions, size_of(options)}, {kSecTerms, size_of(terms)}, {kSecMeta, size_of(meta)}, {kSecDocs, size_of(docs)}});
+  const auto write = [&](const auto& section) {
+    codec::Writer w(out.next());
+    section(w);
+  };
+  write(options);
+  write(terms);
+  write(meta);
+  write(docs);
+  return out.done();
 }
 
 Result<Bm25Index> Bm25Index::load(std::string_view bytes) {

@@ -138,6 +138,44 @@ TEST_CASE("the writer fed in pieces gives the bytes of pack", "[unit]") {
   CHECK(load_layout(out).ok());
 }
 
+TEST_CASE("the packer writing payloads in place gives the bytes of pack, reserved exactly once", "[unit]") {
+  const std::string a(1000, 'a'), c = "gamma";
+  std::string payload_b;
+  for (int i = 0; i < 333; ++i) payload_b.push_back(static_cast<char>(i * 7));
+  const std::vector<Section> sections{{1, a}, {5, payload_b}, {2, ""}, {9, c}};
+  Packer<std::string>::Plan plan;
+  for (const auto& s : sections) plan.emplace_back(s.tag, s.bytes.size());
+  Packer<std::string> p("RWTEST01", 2, plan);
+  std::size_t capacity = 0;
+  for (const auto& s : sections) {
+    std::string& out = p.next();
+    capacity = out.capacity();
+    for (std::size_t at = 0; at < s.bytes.size(); at += 17) out.append(s.bytes.substr(at, 17));
+  }
+  const std::string packed = pack("RWTEST01", 2, sections);
+  CHECK(capacity >= packed.size());
+  const std::string out = p.done();
+  CHECK(out == packed);
+  CHECK(out.capacity() == capacity);  // never grown past the first reservation
+  std::vector<std::uint8_t> bytes;
+  {
+    Packer<std::vector<std::uint8_t>> v("RWTEST01", 2, plan);
+    for (const auto& s : sections) {
+      auto& o = v.next();
+      o.insert(o.end(), s.bytes.begin(), s.bytes.end());
+    }
+    bytes = v.done();
+  }
+  CHECK(std::string(bytes.begin(), bytes.end()) == packed);
+  // a payload unlike its plan is the caller's bug, never a wrong length in the file
+  Packer<std::string> short_one("RWTEST01", 2, {{1, 4}, {2, 0}});
+  short_one.next().append("abc");
+  CHECK_THROWS_AS(short_one.next(), std::logic_error);
+  Packer<std::string> missing("RWTEST01", 2, {{1, 0}, {2, 0}});
+  missing.next();
+  CHECK_THROWS_AS(missing.done(), std::logic_error);
+}
+
 TEST_CASE("unpack_layout from a piecewise source agrees with unpack on every corruption", "[fuzz]") {
   const std::string good = pack("RWTEST01", 2, {{1, std::string(40, 'a')}, {2, ""}, {3, std::string(100, 'b')}});
   CHECK(ragwasm::testing::run_corruption_suite(good, 3, load_layout) > 600);

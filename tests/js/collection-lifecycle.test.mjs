@@ -139,6 +139,25 @@ test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX nam
     assert.throws(() => Collection._checkBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (save check)`);
   }
   Collection._checkBytes(resealed(bytes, () => {}), { embedder });  // and passes the unchanged header
+  // save() checks its header as pieces, never joined (the start, one piece per document here, the end):
+  // the same verdicts, and pieces that would not parse joined are refused
+  const { sections } = unpackContainer(bytes, 'RWCOLLEC', { minVersion: 1, maxVersion: COLLECTION_FORMAT_VERSION, label: 't', what: 't' });
+  const pieced = (mutate, sep = ',') => {
+    const h = JSON.parse(new TextDecoder().decode(sections.get(1)));
+    mutate(h);
+    const enc = new TextEncoder();
+    const all = JSON.stringify(h);
+    const start = all.indexOf('"docs":[') + 8;
+    const end = start + JSON.stringify(h.docs).length - 2;
+    assert.equal(all.slice(0, start) + h.docs.map((d) => JSON.stringify(d)).join(',') + all.slice(end), all);
+    const pieces = [enc.encode(all.slice(0, start)), ...h.docs.map((d, i) => enc.encode((i > 0 ? sep : '') + JSON.stringify(d))), enc.encode(all.slice(end))];
+    return [pieces, sections.get(2), sections.get(3)];
+  };
+  for (const [name, mutate, re] of cases) {
+    assert.throws(() => Collection._checkSections(COLLECTION_FORMAT_VERSION, pieced(mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (pieces)`);
+  }
+  Collection._checkSections(COLLECTION_FORMAT_VERSION, pieced(() => {}), { embedder });
+  assert.throws(() => Collection._checkSections(COLLECTION_FORMAT_VERSION, pieced(() => {}, ' '), { embedder }), isCode('CORRUPT_INDEX', /not valid JSON/));
   // nothing the user had is lost: the original still searches
   assert.equal((await col.search('Seine', { k: 1 }))[0].docId, 'fr');
   col.dispose();

@@ -103,6 +103,8 @@ const WRITE_PIECE = 8 << 20;
 /**
  * @internal saveBytes of the concatenation of `pieces` (written in turn, never joined except for
  * IndexedDB): Collection.save() writes its sections without packing them into one buffer first.
+ * The caller's array is emptied as it is written (each entry set to null once written: Node, OPFS),
+ * so pieces referenced only by it can be collected during the write.
  * @param {string} name
  * @param {Uint8Array[]} pieces
  * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
@@ -113,9 +115,14 @@ export async function savePieces(name, pieces, opts = {}) {
   return writePieces(name, pieces, opts);
 }
 
-// each piece cut into views of at most WRITE_PIECE bytes
+// each piece cut into views of at most WRITE_PIECE bytes; each entry of `pieces` is set to null once
+// its views are handed out (a caller that keeps no other reference lets the piece be collected)
 function* windows(pieces) {
-  for (const p of pieces) for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    pieces[i] = null;
+    for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
+  }
 }
 
 async function writePieces(name, pieces, opts) {

@@ -12,7 +12,7 @@ import { chunk, chunkAsync } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { unpackSections } from '../core/checksum.js';
-import { containerPieces, joinBytes, packContainer, unpackContainer } from '../core/container.js';
+import { containerPieces, packContainer, unpackContainer } from '../core/container.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
@@ -1052,14 +1052,17 @@ export class Collection {
     // The bytes of toBytes(), never joined into one buffer: the sections are checked, then written in
     // turn between the container's framing (a 1M-chunk collection is ~0.5 GB: one more copy of it, and
     // the browser's copy of one big write, were most of the tab's RSS during a save; docs/scale.md).
-    // The header is joined (parsed back by the check); its pieces are garbage once it is.
-    const header = joinBytes(this._headerBytes());
-    const bm25 = this.bm25 ? this.bm25.toBytes() : null;
-    const dense = this.dense ? this.dense.toBytes() : null;
+    // The header is never joined either: the check parses its pieces one by one (parseHeaderPieces),
+    // and savePieces drops each piece once written (no other reference is kept here).
+    let header = this._headerBytes();
+    let bm25 = this.bm25 ? this.bm25.toBytes() : null;
+    let dense = this.dense ? this.dense.toBytes() : null;
     const none = new Uint8Array(0);
     Collection._checkSections(COLLECTION_FORMAT_VERSION, [header, bm25 ?? none, dense ?? none], o);
     this._alive();
-    await savePieces(name, containerPieces(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense)), opts);
+    const pieces = containerPieces(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense));
+    header = bm25 = dense = null;
+    await savePieces(name, pieces, opts);
   }
 
   /**
@@ -1580,10 +1583,12 @@ export function setHeaderSplitBytes(n) {
 }
 
 // -> Uint8Array[] whose concatenation is the UTF-8 of JSON.stringify({...header, docs, zeroVectors}).
+// The pieces are always [the object up to `"docs":[`, pieces of whole documents (each after the first
+// led by the separating comma), `]` and the rest of the object]: parseHeaderPieces reads them so.
 function headerPieces(header, docs, zeroVectors) {
   const enc = new TextEncoder();
-  const pieces = [];
-  let cur = `${JSON.stringify(header).slice(0, -1)},"docs":[`;
+  const pieces = [enc.encode(`${JSON.stringify(header).slice(0, -1)},"docs":[`)];
+  let cur = '';
   let first = true;
   for (const d of docs.values()) {
     cur += (first ? '' : ',') + JSON.stringify(d.toStored());
@@ -1593,10 +1598,32 @@ function headerPieces(header, docs, zeroVectors) {
       cur = '';
     }
   }
-  cur += ']';
+  if (cur !== '') pieces.push(enc.encode(cur));
+  cur = ']';
   if (zeroVectors !== undefined) cur += `,"zeroVectors":${JSON.stringify(zeroVectors)}`;
   pieces.push(enc.encode(`${cur}}`));
   return pieces;
+}
+
+// save()'s check of headerPieces() output without joining it (a 1M-chunk header is ~318 MB): the
+// object without its documents parsed from the first and last pieces, each document piece parsed on
+// its own and its documents handed to onDoc(doc, i) in order (not kept: the result's docs is []).
+// Every byte is decoded (fatal UTF-8) and parsed, so pieces that would not parse joined are refused.
+function parseHeaderPieces(pieces, onDoc) {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  const last = pieces.length - 1;
+  if (last < 1) throw new SyntaxError('a header in pieces has at least its start and end');
+  const out = JSON.parse(dec.decode(pieces[0]) + dec.decode(pieces[last]));
+  let n = 0;
+  for (let k = 1; k < last; k++) {
+    let text = dec.decode(pieces[k]);
+    if (k > 1) {
+      if (text[0] !== ',') throw new SyntaxError(`header piece ${k} does not start with a comma`);
+      text = text.slice(1);
+    }
+    for (const d of JSON.parse(`[${text}]`)) onDoc(d, n++);
+  }
+  return out;
 }
 
 function parseHeaderBytes(bytes) {
@@ -1715,7 +1742,9 @@ function headerOf(version, sections, { checkOnly = false } = {}) {
   const check = headerChecker(version, corrupt, !checkOnly);
   let header;
   try {
-    header = checkOnly ? parseLargeHeader(sections[0], (d, i) => check.doc(d, i, true)) : parseHeaderBytes(sections[0]);
+    const onDoc = (d, i) => check.doc(d, i, true);
+    if (isArray(sections[0])) header = parseHeaderPieces(sections[0], onDoc);
+    else header = checkOnly ? parseLargeHeader(sections[0], onDoc) : parseHeaderBytes(sections[0]);
   } catch (e) {
     if (e instanceof RagwasmError) throw e;
     throw corrupt('header is not valid JSON');
