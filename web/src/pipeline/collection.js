@@ -1755,13 +1755,9 @@ function headerOf(version, sections, { checkOnly = false } = {}) {
 }
 
 // Checks a saved header field by field; every failure is CORRUPT_INDEX naming the field.
-// -> {cfg, embedder: {id, dimension}|null, docs: Map, zeroVectors: string[], chunkCount}
-function checkHeader(header, version, corrupt) {
-  return headerChecker(version, corrupt, true).all(header);
-}
-
 // doc(d, i, streamed): checks one element of header.docs (and keeps its record when `keep`); all(header):
-// checks the rest (docs already given to doc() one by one are not checked again) -> the result above.
+// checks the rest (docs already given to doc() one by one are not checked again)
+// -> {cfg, embedder: {id, dimension}|null, docs: Map, chunkIds: Set, zeroVectors: string[]}
 function headerChecker(version, corrupt, keep) {
   const docs = new Map();
   const docIds = new Set();

@@ -176,15 +176,8 @@ function sumCheckedStats(items) {
   const index = new Map();
   const terms = [];
   const df = [];
-  let documents = 0;
-  let fieldLengths = null;
-  items.forEach((s, i) => {
-    if (fieldLengths === null) fieldLengths = s.fieldLengths.map(() => 0);
-    if (s.fieldLengths.length !== fieldLengths.length) {
-      throw invalid(`stats[${i}].fieldLengths`, `${fieldLengths.length} values (the field count of stats[0])`, s.fieldLengths);
-    }
-    documents += s.documents;
-    s.fieldLengths.forEach((v, f) => { fieldLengths[f] += v; });
+  const { documents, fieldLengths } = sumCounts(items);
+  items.forEach((s) => {
     for (let t = 0; t < s.terms.length; t++) {
       const at = index.get(s.terms[t]);
       if (at === undefined) {
@@ -196,12 +189,30 @@ function sumCheckedStats(items) {
       }
     }
   });
+  if (df.some((v) => v > 0xFFFFFFFF)) throw dfOverflow();
+  return { documents, fieldLengths, terms, df: Uint32Array.from(df) };
+}
+
+// The summed document count and field lengths of statistics over disjoint documents (the same field
+// count in every item), checked to stay exact.
+function sumCounts(items) {
+  let documents = 0;
+  let fieldLengths = null;
+  items.forEach((s, i) => {
+    if (fieldLengths === null) fieldLengths = Array.from(s.fieldLengths, () => 0);
+    if (s.fieldLengths.length !== fieldLengths.length) {
+      throw invalid(`stats[${i}].fieldLengths`, `${fieldLengths.length} values (the field count of stats[0])`, s.fieldLengths);
+    }
+    documents += s.documents;
+    for (let f = 0; f < fieldLengths.length; f++) fieldLengths[f] += s.fieldLengths[f];
+  });
   for (const v of [documents, ...(fieldLengths ?? [])]) {
     if (!Number.isSafeInteger(v)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed count exceeds 2^53');
   }
-  if (df.some((v) => v > 0xFFFFFFFF)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed document frequency exceeds 2^32-1');
-  return { documents, fieldLengths: fieldLengths ?? [], terms, df: Uint32Array.from(df) };
+  return { documents, fieldLengths: fieldLengths ?? [] };
 }
+
+const dfOverflow = () => new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed document frequency exceeds 2^32-1');
 
 /**
  * A BM25 index in WASM memory. Documents are objects `{id, <field>: string, ..., metadata?}` with the
@@ -554,15 +565,8 @@ export class Bm25Index extends Handle {
     const slotGlobal = new Int32Array(cap);
     const total = new Float64Array(count);  // exact: sums of at most 4096 u32 values
     let globals = 0;
-    let documents = 0;
-    let fieldLengths = null;
+    const { documents, fieldLengths } = sumCounts(items);
     const at = items.map((s, i) => {
-      if (fieldLengths === null) fieldLengths = Array.from(s.fieldLengths, () => 0);
-      if (s.fieldLengths.length !== fieldLengths.length) {
-        throw invalid(`stats[${i}].fieldLengths`, `${fieldLengths.length} values (the field count of stats[0])`, s.fieldLengths);
-      }
-      documents += s.documents;
-      for (let f = 0; f < fieldLengths.length; f++) fieldLengths[f] += s.fieldLengths[f];
       const blob = s.terms;
       const off = s.termOffsets;
       const pos = new Uint32Array(off.length - 1);
@@ -600,13 +604,10 @@ export class Bm25Index extends Handle {
       }
       return pos;
     });
-    for (const v of [documents, ...(fieldLengths ?? [])]) {
-      if (!Number.isSafeInteger(v)) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed count exceeds 2^53');
-    }
-    for (let g = 0; g < globals; g++) if (total[g] > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a summed document frequency exceeds 2^32-1');
+    for (let g = 0; g < globals; g++) if (total[g] > 0xFFFFFFFF) throw dfOverflow();
     return {
       documents,
-      fieldLengths: fieldLengths ?? [],
+      fieldLengths,
       df: at.map((pos) => {
         const df = new Uint32Array(pos.length);
         for (let t = 0; t < pos.length; t++) df[t] = total[pos[t]];
@@ -614,7 +615,6 @@ export class Bm25Index extends Handle {
       }),
     };
   }
-
 
   /**
    * Sums collectionStats() of indexes over disjoint documents (same fields), term by term.
