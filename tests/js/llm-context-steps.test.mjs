@@ -1,10 +1,10 @@
 // #16: the pipeline config's LLM context steps (chunker.context.llmSummary, llmChunkContext) run by
-// Collection.add with Collection.create(config, {llm: client}), against the ProtocolTestDouble: its
+// Collection.add with Collection.create(config, {llm: client}) and by autotune({base, llm}), against the ProtocolTestDouble: its
 // replies are scripted strings, so these tests check the wiring (calls, prompts, what reaches BM25),
 // never a model's quality.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { Collection, init } from '../../web/src/index.js';
+import { autotune, Collection, init } from '../../web/src/index.js';
 import { createLlmClient, summarizeDocument } from '../../web/src/llm.js';
 import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
 
@@ -83,6 +83,38 @@ test('llmSummary fills the template\'s {summary}; llmChunkContext adds one note 
   assert.deepEqual([...new Set((await col.search('mooring', { k: 50 })).map((h) => h.docId))], ['d1']);
   await assert.rejects(col.add(docs, { chunkContexts: () => [] }), (e) => e.code === 'INVALID_ARGUMENT' && /llmChunkContext/.test(e.message));
   col.dispose();
+});
+
+test('autotune({base, llm}) runs the base\'s LLM steps as Collection.add does: a summary once per document, a context per chunk of each chunker', async () => {
+  double.reset();
+  double.always(scripted);
+  const base = { chunker: { chunkSize: 120, chunkOverlap: 0, context: { llmSummary: {}, llmChunkContext: {} } }, indexes: { bm25: {} } };
+  // the words below are only in the scripted summaries (zanzibarite, quetzalcoatl) and chunk notes (mooring)
+  const queries = [{ id: 'q1', text: 'zanzibarite' }, { id: 'q2', text: 'quetzalcoatl' }, { id: 'q3', text: 'mooring' }];
+  const qrels = { q1: { d1: 1 }, q2: { d2: 1 }, q3: { d1: 1 } };
+  const grid = { chunker: [{ chunkSize: 120, chunkOverlap: 0 }, { chunkSize: 200, chunkOverlap: 0 }], bm25: [{ k1: 1.2, b: 0.75 }], fusion: [{ retriever: 'bm25' }], k: [5] };
+  await assert.rejects(autotune({ documents: docs, queries, qrels, grid, base, bootstrap: false }),
+    (e) => e.code === 'INVALID_ARGUMENT' && /chunker\.context\.llmSummary/.test(e.message) && /autotune\(\{base, llm: client\}\)/.test(e.message));
+  await assert.rejects(autotune({ documents: docs, queries, qrels, grid, base: { indexes: { bm25: {} } }, llm: client(), bootstrap: false }),
+    (e) => e.code === 'INVALID_ARGUMENT' && /options\.llm/.test(e.message));
+  assert.equal(double.requests.length, 0);
+  const phases = new Set();
+  const r = await autotune({ documents: docs, queries, qrels, grid, base, llm: client(), bootstrap: false, metric: 'recip_rank', onProgress: (p) => phases.add(p.phase) });
+  assert.ok(phases.has('context'));
+  // the same chunks as Collection.add with the best row's config: count them per chunker entry
+  let chunks = 0;
+  for (const c of grid.chunker) {
+    const col = await Collection.create({ ...base, chunker: { ...base.chunker, ...c, context: {} } });
+    chunks += (await col.add(docs)).chunks;
+    col.dispose();
+  }
+  assert.deepEqual(r.llmCalls, { summaries: 2, chunkContexts: chunks });
+  const summaries = double.requests.filter((q) => /document summaries/.test(systemOf(q)));
+  assert.equal(summaries.length, 2);
+  assert.equal(double.requests.length, 2 + chunks);
+  // every query's only matching words come from the LLM steps: found first in every row
+  assert.deepEqual(r.table.map((row) => row.value), [1, 1]);
+  assert.deepEqual(r.best.config.chunker.context.llmSummary, {});
 });
 
 test('summarizeDocument renders the document_summary prompt with the title and returns the trimmed reply', async () => {

@@ -3,10 +3,10 @@
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
 import { writeFileSync } from 'node:fs';
 import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, llmContextSteps, metrics } from '../../src/index.js';
-import { createLlmClient, llmChunkContexts } from '../../src/llm.js';
+import { llmChunkContexts } from '../../src/llm.js';
 import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
-import { commandConfig, configOptions, configReranker, CONFIG_FLAGS } from '../lib/config.mjs';
+import { commandConfig, configFileBase, configOptions, configReranker, CONFIG_FLAGS, CONTEXT_ENDPOINT_OPTIONS, contextClient } from '../lib/config.mjs';
 import { intOption, parseChunker, UsageError } from '../lib/options.mjs';
 import { documentRanking, embedderFor, rankQueries, RETRIEVERS } from '../lib/retrievers.mjs';
 
@@ -226,9 +226,8 @@ export default {
     split: { type: 'string', default: 'test', help: 'BEIR qrels split' },
     ...configOptions(CONFIG_FLAG_NAMES, { chunker: 'default none', retriever: 'default bm25' }),
     'rerank-tokenizer': { type: 'string', help: 'tokenizer.json of the cross-encoder (default: found beside rerank.model)' },
-    'context-url': { type: 'string', help: 'contextual retrieval: an OpenAI-protocol endpoint (e.g. http://127.0.0.1:8080/v1) that writes each chunk\'s context (llmChunkContexts), indexed before the chunk text' },
-    'context-model': { type: 'string', help: 'with --context-url: the model name', default: 'context' },
-    'context-api-key-env': { type: 'string', help: 'with --context-url: environment variable holding its API key' },
+    ...CONTEXT_ENDPOINT_OPTIONS,
+    'context-url': { ...CONTEXT_ENDPOINT_OPTIONS['context-url'], help: `${CONTEXT_ENDPOINT_OPTIONS['context-url'].help}; without such steps in the config: contextual retrieval, each chunk's context written by it (llmChunkContexts) and indexed before the chunk text` },
     model: { type: 'string', help: 'static model file for the dense leg (default: the ragwasm-static-model package)' },
     k: { type: 'string', default: '100', help: 'documents per query (the evaluation depth)' },
     'chunk-k': { type: 'string', help: 'chunk hits fetched per query before mapping to documents (default 3 x k)' },
@@ -258,7 +257,7 @@ export default {
       } else if (values.config !== undefined || (values.retriever ?? 'bm25') !== 'bm25' || values['rerank-model'] !== undefined || values.hits !== undefined || values['context-url'] !== undefined) {
         config = commandConfig(values, CONFIG_FLAG_NAMES, { base: EVAL_BASE_CONFIG, stderr: io.stderr, command: 'ragwasm eval' }).config;
         embedder = await embedderFor(config, values.model);
-        rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'] });
+        rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'], baseDir: configFileBase(values, values.config) });
         const step = llmContextSteps(config)[0];
         if (step && values['context-url'] === undefined) throw new UsageError(`${step.path}: the config asks for an LLM step: give its endpoint with --context-url (and --context-model)`);
       }
@@ -288,14 +287,12 @@ export default {
       if (values.engine !== undefined) {
         r = await runEngineEval({ ...o, engine: values.engine, schema: values.schema, retriever: values.retriever, model: values.model });
       } else if (config) {
-        const contextClient = values['context-url'] === undefined ? undefined : createLlmClient({
-          provider: 'openai', baseUrl: values['context-url'], model: values['context-model'],
-          apiKey: values['context-api-key-env'] ? process.env[values['context-api-key-env']] || undefined : undefined });
+        const client = contextClient(values);
         // A config with LLM context steps (chunker.context.llmSummary / llmChunkContext) runs them through
         // --context-url; without such keys --context-url is the chunk-context step (llmChunkContexts).
         const steps = llmContextSteps(config);
-        const llm = steps.length > 0 ? contextClient : undefined;
-        const chunkContexts = steps.length === 0 && contextClient ? llmChunkContexts(contextClient) : undefined;
+        const llm = steps.length > 0 ? client : undefined;
+        const chunkContexts = steps.length === 0 && client ? llmChunkContexts(client) : undefined;
         r = await runPipelineEval({ ...o, chunker: undefined, config, embedder, reranker: rerank?.reranker, chunkContexts, llm,
           hits: values.hits ? (queryId, hits) => hitLines.push(JSON.stringify({ queryId, hits: hits.map((h) => (h.rerankScore === undefined
           ? { id: h.id, docId: h.docId, score: h.score } : { id: h.id, docId: h.docId, score: h.score, rerankScore: h.rerankScore })) })) : undefined });

@@ -6,10 +6,11 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { dirname, resolve } from 'node:path';
 import { experimentMarkdown, experimentReportHtml, FileReplyCache, parseExperimentGrid, planExperiment, runExperiment } from '../../src/llm.js';
 import { loadQaDataset } from '../datasets.mjs';
-import { commandConfig, configReranker } from '../lib/config.mjs';
+import { commandConfig, configFileBase, configReranker } from '../lib/config.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
 
-// A grid's prompts may be file paths (relative to the grid file): read them here.
+// A grid's prompts may be file paths (relative to the grid file): read them here. (Its rerank.model, a
+// path too, is resolved from the grid file's folder when the cross-encoder is loaded: configReranker.)
 function readGrid(path) {
   let grid;
   try {
@@ -101,7 +102,7 @@ export default {
     title: { type: 'string', help: 'report title' },
   },
   async run(values, positionals, io) {
-    let grid, limit, budget, questionIds;
+    let grid, limit, budget, questionIds, baseRerankModel;
     try {
       if (!values.grid && !values.config) throw new UsageError('--grid: required (a grid file, docs/experiments.md), or --config FILE (a pipeline config: one cell)');
       if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -115,6 +116,7 @@ export default {
         const { raw } = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm experiment' });
         if (grid.base !== undefined) io.stderr.write(`ragwasm experiment: --config ${values.config} replaces the base of ${values.grid}\n`);
         grid.base = raw;
+        baseRerankModel = raw?.rerank?.model;
       }
       if (values.split !== undefined) questionIds = readSplit(values.split);
     } catch (e) {
@@ -145,7 +147,13 @@ export default {
         if (c.config.rerank.enabled && c.config.rerank.type === 'cross-encoder' && c.config.retrieval.k > 0) models.set(c.config.rerank.model ?? '', c.config);
       }
       if (models.size > 1) throw new UsageError(`rerank.model: one cross-encoder per run, the grid names ${models.size} (${[...models.keys()].join(', ')})`);
-      if (models.size === 1) rerank = await configReranker([...models.values()][0], { tokenizer: values['rerank-tokenizer'] });
+      if (models.size === 1) {
+        // a relative rerank.model is resolved from the file that names it: the --config file when the
+        // model is its base's, otherwise the grid file
+        const [model, config] = [...models][0];
+        const file = values.config !== undefined && model === baseRerankModel ? values.config : values.grid;
+        rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'], baseDir: configFileBase(values, file) });
+      }
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm experiment: ${e.message}\n`);

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Collection, llmContextSteps, metrics } from '../../src/index.js';
 import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, judgeRagTriad, PriceTable, RequestLedger } from '../../src/llm.js';
-import { commandConfig, configOptions, configReranker } from '../lib/config.mjs';
+import { commandConfig, configFileBase, configOptions, configReranker } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
 
@@ -141,7 +141,7 @@ export default {
     let col;
     try {
       embedder = await embedderFor(config.indexes.dense || config.chunker.strategy === 'semantic' ? { indexes: { dense: {} } } : config, values.model);
-      rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'] });
+      rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'], baseDir: configFileBase(values, values.config) });
     } catch (e) {
       embedder?.dispose();
       if (!(e instanceof UsageError)) throw e;

@@ -1,10 +1,10 @@
 // ragwasm tune --dataset DIR: autotune (web/src/pipeline/autotune.js) on a BEIR folder (train qrels when present,
 // else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
 import { readFileSync } from 'node:fs';
-import { autotune } from '../../src/index.js';
+import { autotune, llmContextSteps } from '../../src/index.js';
 import { DatasetError, loadTuneDataset, readDocuments, readQrelsTsv, readQueries } from '../datasets.mjs';
 import { tuneAgreement } from '../../src/llm.js';
-import { commandConfig } from '../lib/config.mjs';
+import { commandConfig, CONTEXT_ENDPOINT_OPTIONS, contextClient } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
 
@@ -26,17 +26,19 @@ export function tuneTable(r) {
 export default {
   name: 'tune',
   summary: 'autotune chunking, BM25 k1/b, fusion and k on labelled queries (markdown table of every setting)',
-  usage: 'tune --dataset DIR [--config FILE] [--grid FILE] [--metric ndcg_cut.10] [--model FILE] [--max-queries N] [--qrels FILE [--queries FILE]] [--json]',
+  usage: 'tune --dataset DIR [--config FILE [--context-url URL]] [--grid FILE] [--metric ndcg_cut.10] [--model FILE] [--max-queries N] [--qrels FILE [--queries FILE]] [--json]',
   description: 'DIR is a BEIR folder (tuned on qrels/train.tsv when present, else qrels/test.tsv) or a folder like '
     + 'examples/corpus (manifest.json + questions.jsonl; labels = evidence excerpts, metric recall|precision|mrr at k). '
     + 'FILE is JSON {chunker: [{chunkSize, chunkOverlap}], bm25: [{k1, b}], fusion: [{retriever} | {mode, normalization, '
     + 'weights, k}], k: [..]}; missing keys keep the default grid. --config FILE is the pipeline config the grid varies (the same '
     + 'file as for `eval`, `rag`, `experiment` and Collection.create): everything the grid does not vary (chunk strategy, chunk '
     + 'context, BM25 fields and analyzer, dense index options, candidates) is the config\'s (autotune options.base). The best '
-    + 'row prints as a pipeline config usable with --config.',
+    + 'row prints as a pipeline config usable with --config. A config with LLM context steps (chunker.context.llmSummary / '
+    + 'llmChunkContext) runs them through --context-url: a summary per document, a context per chunk of every grid chunker.',
   options: {
     dataset: { type: 'string', help: 'BEIR folder or sample-corpus folder' },
     config: { type: 'string', help: 'pipeline config JSON file the grid varies (autotune base; docs/fusion.md)' },
+    ...CONTEXT_ENDPOINT_OPTIONS,
     grid: { type: 'string', help: 'grid JSON file (default: 2 chunkers x 2 BM25 x 4 fusion x 2 k = 32 rows)' },
     metric: { type: 'string', help: 'qrels: a trec_eval measure (default ndcg_cut.10); evidence: recall (default), precision, mrr' },
     model: { type: 'string', help: 'static model file for the dense leg (default models/build/static-model.bin)' },
@@ -54,8 +56,13 @@ export default {
     let maxQueries;
     let samples;
     let base;
+    let llm;
     try {
       if (values.config !== undefined) base = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm tune' }).config;
+      const step = base ? llmContextSteps(base)[0] : undefined;
+      if (step && values['context-url'] === undefined) throw new UsageError(`${step.path}: the config asks for an LLM step: give its endpoint with --context-url (and --context-model)`);
+      if (!step && values['context-url'] !== undefined) throw new UsageError('--context-url: the config (--config) has no LLM context step (chunker.context.llmSummary / llmChunkContext) to send to it');
+      if (step) llm = contextClient(values);
       if (!values.dataset || positionals.length) throw new UsageError('expected --dataset DIR (see --help)');
       if (values['max-queries'] !== undefined) {
         if (!/^\d+$/.test(values['max-queries']) || Number(values['max-queries']) < 1) throw new UsageError(`--max-queries: expected an integer >= 1, got '${values['max-queries']}'`);
@@ -95,7 +102,7 @@ export default {
     }
     if (data.llm) {
       try {
-        return await tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base });
+        return await tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base, llm });
       } finally {
         embedder?.dispose?.();
       }
@@ -103,6 +110,7 @@ export default {
     const queries = maxQueries ? data.queries.slice(0, maxQueries) : data.queries;
     const opts = { documents: data.documents, queries, grid, embedder, bootstrap: samples === 0 ? false : { samples } };
     if (base) opts.base = base;
+    if (llm) opts.llm = llm;
     if (values.metric !== undefined) opts.metric = values.metric;
     if (data.qrels) opts.qrels = data.qrels;
     else opts.evidence = data.evidence;
@@ -128,6 +136,7 @@ export default {
         + (r.ci ? ` (${Math.round((1 - r.ci.alpha) * 100)}% bootstrap CI ${fmt(r.ci.low)}..${fmt(r.ci.high)}; vs #0 ${fmt(r.vsBaseline.meanDifference)} [${fmt(r.vsBaseline.low)}, ${fmt(r.vsBaseline.high)}])` : ''),
       `best as a pipeline config (--config): ${bestConfigJson(b, base)}`,
     ];
+    if (r.llmCalls) lines.push(`LLM context steps: ${r.llmCalls.summaries} documents summarized, ${r.llmCalls.chunkContexts} chunk contexts written`);
     io.stdout.write(lines.join('\n') + '\n');
     return 0;
   },
@@ -140,18 +149,20 @@ function bestConfigJson(b, base) {
 
 // tune --qrels: tune on the given (LLM) labels; then, where the dataset has human labels, run the same
 // grid on them and report how the chosen setting does there (tuneAgreement in web/src/goldens/label.js).
-async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base }) {
+async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base, llm: client }) {
   const bootstrap = samples === 0 ? false : { samples };
   const cut = (list) => (maxQueries ? list.slice(0, maxQueries) : list);
   const t0 = performance.now();
   const llmOpts = { documents: data.documents, queries: cut(data.llm.queries), qrels: data.llm.qrels, grid, embedder, bootstrap };
   if (base) llmOpts.base = base;
+  if (client) llmOpts.llm = client;
   if (values.metric !== undefined) llmOpts.metric = values.metric;
   const llm = await autotune(llmOpts);
   let human = null;
   if (data.qrels || data.evidence) {
     const hOpts = { documents: data.documents, queries: cut(data.queries), grid, embedder, bootstrap: false };
     if (base) hOpts.base = base;
+    if (client) hOpts.llm = client;
     if (data.qrels) hOpts.qrels = data.qrels;
     else hOpts.evidence = data.evidence;
     if (values['human-metric'] !== undefined) hOpts.metric = values['human-metric'];

@@ -3,8 +3,9 @@
 // below. A flag that replaces a value the config file set is said once on stderr ("flag wins").
 // The merging and validation are the library's (applyConfigOverrides); this only maps flags.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { applyConfigOverrides, RagwasmError } from '../../src/index.js';
+import { createLlmClient } from '../../src/llm.js';
 import { intOption, parseChunker, UsageError } from './options.mjs';
 
 const NONE_CHUNKER = { strategy: 'recursive', chunkSize: 100000000, chunkOverlap: 0 };
@@ -127,19 +128,34 @@ export function rerankTokenizerPath(modelPath, explicit) {
 }
 
 /**
+ * The folder a config's relative `rerank.model` is resolved from: the folder of the file that set it
+ * (`file`), unless the --rerank-model flag set it (then the working folder, as every flag's path).
+ * @param {object} values parsed flags
+ * @param {string} [file] the config or grid file the model path came from
+ * @returns {string|undefined} undefined: the working folder
+ */
+export function configFileBase(values, file) {
+  return values['rerank-model'] === undefined && file !== undefined ? dirname(file) : undefined;
+}
+
+/**
  * The reranker function the config's rerank section describes, or undefined when rerank is off.
- * cross-encoder: rerank.model (an .onnx file) through ragwasm/onnx; llm: `llmClient()` (the command's
- * endpoint flags) through createLlmReranker. Returns {reranker, dispose}.
+ * cross-encoder: rerank.model (an .onnx file) through ragwasm/onnx, a relative path resolved from
+ * `baseDir` (the folder of the file that set it: configFileBase) or the working folder; llm:
+ * `llmClient()` (the command's endpoint flags) through createLlmReranker. Returns {reranker, dispose}.
  * @throws {UsageError} rerank enabled without what it needs
  */
-export async function configReranker(config, { tokenizer, llmClient } = {}) {
+export async function configReranker(config, { tokenizer, llmClient, baseDir } = {}) {
   const r = config.rerank;
   if (!r.enabled || config.retrieval.k === 0) return undefined;
   if (r.type === 'cross-encoder') {
     if (!r.model) throw new UsageError('rerank.type cross-encoder: rerank.model names no model file (set it in the config or give --rerank-model FILE)');
-    if (!existsSync(r.model)) throw new UsageError(`rerank.model: ${r.model} not found`);
+    const model = baseDir === undefined || isAbsolute(r.model) ? r.model : join(baseDir, r.model);
+    if (!existsSync(model)) {
+      throw new UsageError(`rerank.model: ${r.model} not found${model === r.model ? '' : ` (relative to the file that sets it: ${resolve(model)})`}`);
+    }
     const { createCrossEncoderReranker } = await import('../../src/onnx.js');
-    const ce = await createCrossEncoderReranker({ model: readFileSync(r.model), tokenizer: { tokenizerJson: readFileSync(rerankTokenizerPath(r.model, tokenizer), 'utf8') }, cache: false });
+    const ce = await createCrossEncoderReranker({ model: readFileSync(model), tokenizer: { tokenizerJson: readFileSync(rerankTokenizerPath(model, tokenizer), 'utf8') }, cache: false });
     return { reranker: ce.reranker, dispose: () => ce.dispose?.() };
   }
   if (r.type === 'llm') {
@@ -148,4 +164,20 @@ export async function configReranker(config, { tokenizer, llmClient } = {}) {
     return { reranker: createLlmReranker(llmClient()).reranker, dispose: () => {} };
   }
   throw new UsageError(`rerank.type ${r.type}: a custom reranker is a function given through the API (Collection.search({reranker})), not a config file`);
+}
+
+/** The flags of the endpoint that writes a config's LLM context steps (eval, tune). */
+export const CONTEXT_ENDPOINT_OPTIONS = Object.freeze({
+  'context-url': { type: 'string', help: 'an OpenAI-protocol endpoint (e.g. http://127.0.0.1:8080/v1) for the config\'s LLM context steps (chunker.context.llmSummary / llmChunkContext)' },
+  'context-model': { type: 'string', help: 'with --context-url: the model name', default: 'context' },
+  'context-api-key-env': { type: 'string', help: 'with --context-url: environment variable holding its API key' },
+});
+
+/** The LlmClient of --context-url (CONTEXT_ENDPOINT_OPTIONS), or undefined without it. */
+export function contextClient(values) {
+  if (values['context-url'] === undefined) return undefined;
+  return createLlmClient({
+    provider: 'openai', baseUrl: values['context-url'], model: values['context-model'],
+    apiKey: values['context-api-key-env'] ? process.env[values['context-api-key-env']] || undefined : undefined,
+  });
 }

@@ -17,7 +17,7 @@ export interface AutotuneGrid {
 export const DEFAULT_AUTOTUNE_GRID: Readonly<Required<AutotuneGrid>>;
 
 export type EvidenceLabel = string | { text?: string; docId?: string; start?: number; end?: number };
-export interface AutotuneProgress { done: number; total: number; phase: 'chunk' | 'embed' | 'index' | 'evaluate'; row?: AutotuneRow }
+export interface AutotuneProgress { done: number; total: number; phase: 'chunk' | 'context' | 'embed' | 'index' | 'evaluate'; row?: AutotuneRow }
 export interface AutotuneRow {
   index: number;
   chunker: Required<AutotuneChunker>;
@@ -37,6 +37,8 @@ export interface AutotuneResult {
   queries: number;
   ci: { mean: number; low: number; high: number; alpha: number; samples: number } | null;
   vsBaseline: BootstrapInterval | null;
+  /** With options.llm: what the base's LLM context steps asked for: documents summarized (once each, whatever the chunkers), chunks given a context (every chunk of every chunker entry). */
+  llmCalls?: { summaries: number; chunkContexts: number };
 }
 export interface AutotuneOptions {
   documents: { id: string; text: string; title?: string }[];
@@ -53,5 +55,7 @@ export interface AutotuneOptions {
   bootstrap?: boolean | { samples?: number; alpha?: number; seed?: number };
   /** A pipeline config the grid varies (the file of `--config`): every setting the grid does not vary is the base's; best.config = the base with the best row. */
   base?: string | object;
+  /** With a base whose chunker.context has llmSummary / llmChunkContext: the client that writes them (createLlmClient of ragwasm/llm, or any object with its documentSummary / chunkContexts methods). */
+  llm?: { documentSummary?(doc: { id: string; text: string; title?: string }, options?: object): Promise<string> | string; chunkContexts?(doc: { id: string; text: string; title?: string }, chunks: { id: string; text: string }[], options?: object): Promise<string[]> | string[] };
 }
 export function autotune(options: AutotuneOptions): Promise<AutotuneResult>;

@@ -7,8 +7,9 @@
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
-import { chunk, chunkAsync } from '../chunk/chunk.js';
-import { chunkOptions, denseOptions, llmContextSteps } from './collection.js';
+import { chunk } from '../chunk/chunk.js';
+import { chunkOptions, denseOptions } from './collection.js';
+import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
 import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from '../metrics/metrics.js';
@@ -166,6 +167,26 @@ function baseChunkers(grid, base) {
   });
 }
 
+// The base config's LLM client for the grid's chunkers: a document's summary does not depend on the
+// chunker, so it is asked once per document (the chunk contexts once per chunk of each chunker entry);
+// `calls` counts what was asked: documents summarized, chunks given a context.
+function countedLlm(llm, calls) {
+  const summaries = new Map();
+  return {
+    documentSummary(doc, opts) {
+      if (!summaries.has(doc.id)) {
+        calls.summaries++;
+        summaries.set(doc.id, Promise.resolve(llm.documentSummary(doc, opts)));
+      }
+      return summaries.get(doc.id);
+    },
+    chunkContexts(doc, chunks, opts) {
+      calls.chunkContexts += chunks.length;
+      return llm.chunkContexts(doc, chunks, opts);
+    },
+  };
+}
+
 /**
  * Grid search over chunking, BM25 and fusion settings against labelled queries.
  *
@@ -196,19 +217,25 @@ function baseChunkers(grid, base) {
  *   names none, chunk context: each chunk is indexed as its indexText), BM25 takes the base's index options
  *   (fields: "text" = indexText, "title" = the document title; scorer, analyzer), the dense leg the base's
  *   index options and candidates the base's retrieval.candidates; best.config is the base with the best
- *   row's settings. A base whose rerank is enabled is refused (autotune does not rerank)
+ *   row's settings. A base whose rerank is enabled is refused (autotune does not rerank). A base with LLM
+ *   context steps (chunker.context.llmSummary / llmChunkContext) runs them through `options.llm`, as
+ *   Collection.add does: the summary once per document, a chunk context for every chunk of every chunker entry
+ * @param {object} [options.llm] with such a base: the LlmClient (createLlmClient of ragwasm/llm) that writes them
  * @returns {Promise<{best: object, table: object[], metric: string, labels: 'qrels'|'evidence', queries: number,
  *   ci: {mean: number, low: number, high: number, alpha: number, samples: number}|null,
  *   vsBaseline: {meanDifference: number, low: number, high: number, alpha: number, samples: number}|null}>}
  *   rows: {index, chunker, bm25, fusion, fusionLabel, k, value}; best = row + {config (pipeline config), perQuery};
+ *   with options.llm also llmCalls: {summaries, chunkContexts} (documents summarized, chunks given a context);
  *   ties keep the first row in grid order; vsBaseline = bootstrap CI of best - table[0] per query
  * @throws {RagwasmError} INVALID_ARGUMENT naming the option, ABORTED
  */
 export async function autotune(options) {
-  const o = expectOptions(options, 'autotune options', ['documents', 'queries', 'qrels', 'evidence', 'grid', 'metric', 'embedder', 'candidates', 'signal', 'onProgress', 'bootstrap', 'base']);
+  const o = expectOptions(options, 'autotune options', ['documents', 'queries', 'qrels', 'evidence', 'grid', 'metric', 'embedder', 'candidates', 'signal', 'onProgress', 'bootstrap', 'base', 'llm']);
   const base = o.base === undefined ? null : parsePipelineConfig(o.base);
-  const llmStep = base ? llmContextSteps(base)[0] : undefined;
-  if (llmStep) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: options.base ${llmStep.path}: autotune runs no LLM steps (build the collection with Collection.create(config, {llm}) and evaluate it)`, { path: llmStep.path });
+  const steps = base ? llmContextSteps(base) : [];
+  if (o.llm !== undefined && steps.length === 0) throw invalid('options.llm', 'no LLM (only a base config with chunker.context.llmSummary or llmChunkContext uses one)', o.llm);
+  const calls = { summaries: 0, chunkContexts: 0 };
+  const llm = steps.length > 0 ? countedLlm(checkLlm(base, o.llm, { how: 'autotune({base, llm: client})' }), calls) : null;
   if (base?.rerank.enabled) throw invalid('options.base.rerank.enabled', 'false (autotune does not rerank; tune the retrieval, then rerank its best config)', true);
   if (base && base.retrieval.k === 0) throw invalid('options.base.retrieval.k', 'an integer >= 1 (k 0 retrieves nothing to tune)', 0);
   if (options === undefined) throw invalid('autotune options', 'an options object', options);
@@ -287,10 +314,13 @@ export async function autotune(options) {
       progress({ done, phase: 'chunk' });
       const chunks = [];
       if (base) {
+        // as Collection.add chunks (chunk context, the LLM steps through options.llm)
         const copts = chunkOptions({ ...base.chunker, strategy: chunker.strategy, chunkSize: chunker.chunkSize, chunkOverlap: chunker.chunkOverlap }, embedder);
+        const separator = base.chunker.context?.separator ?? '\n\n';
+        if (llm) progress({ done, phase: 'context' });
         for (const d of documents) {
-          const doc = { id: d.id, text: d.text, metadata: d.title ? { title: d.title } : {} };
-          const cs = chunker.strategy === 'semantic' ? await chunkAsync(doc, copts) : chunk(doc, copts);
+          const doc = d.title ? { id: d.id, text: d.text, title: d.title } : { id: d.id, text: d.text };
+          const cs = await chunkWithContexts(doc, { copts, semantic: chunker.strategy === 'semantic', steps, llm, separator, signal, alive: () => abortCheck(signal) });
           for (const c of cs) chunks.push({ id: c.id, docId: c.docId, text: c.text, indexText: c.indexText ?? c.text, title: d.title });
         }
       } else {
@@ -362,7 +392,9 @@ export async function autotune(options) {
     ci = { mean: c.meanDifference, low: c.low, high: c.high, alpha: c.alpha, samples: c.samples };
     vsBaseline = bootstrapCI(perQuery, perQueryOf[0], boot);
   }
-  return { best, table, metric, labels, queries: queries.length, ci, vsBaseline };
+  const out = { best, table, metric, labels, queries: queries.length, ci, vsBaseline };
+  if (llm) out.llmCalls = calls;
+  return out;
 }
 
 function evalQrels(queries, ranked, byId, k, metric, qrels) {

@@ -8,12 +8,14 @@
 // sections on load (docs/collection.md). JSONL export / import of
 // chunks + vectors + metadata for server-side engines.
 import { RagwasmError } from '../core/errors.js';
-import { chunk, chunkAsync } from '../chunk/chunk.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { unpackSections } from '../core/checksum.js';
 import { containerPieces, packContainer, unpackContainer } from '../core/container.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
+import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
+
+export { LLM_CONTEXT_STEPS, llmContextSteps } from './llm-steps.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
@@ -84,41 +86,6 @@ export function chunkOptions(c, embedder) {
     o.context = ctx;
   }
   return o;
-}
-
-/** The pipeline config keys of the LLM context steps (run by Collection.add with the create option `llm`). */
-export const LLM_CONTEXT_STEPS = Object.freeze(['llmSummary', 'llmChunkContext']);
-
-/**
- * The LLM context steps a pipeline config asks for (chunker.context.llmSummary, llmChunkContext), in
- * that order: what Collection.create needs an `llm` for. Reads the config as given (not validated).
- * @param {string|object} config a pipeline config (JSON text, raw or normalized object)
- * @returns {{key: 'llmSummary'|'llmChunkContext', path: string, options: {prompt?: object, maxTokens?: number}}[]}
- */
-export function llmContextSteps(config) {
-  const c = typeof config === 'string' ? parsePipelineConfig(config) : config;
-  const ctx = isPlainObject(c) && isPlainObject(c.chunker) ? c.chunker.context : undefined;
-  if (!isPlainObject(ctx)) return [];
-  return LLM_CONTEXT_STEPS.filter((k) => ctx[k] !== undefined).map((k) => ({ key: k, path: `chunker.context.${k}`, options: ctx[k] }));
-}
-
-// The create option `llm` checked against the config: a config asking for an LLM step needs it (an
-// LlmClient of ragwasm/llm, or any object with its documentSummary / chunkContexts methods).
-// `required` false (fromBytes/load): a loaded collection searches without it; add() then names the key.
-function checkLlm(cfg, llm, required = true) {
-  const steps = llmContextSteps(cfg);
-  const method = { llmSummary: 'documentSummary', llmChunkContext: 'chunkContexts' };
-  if (llm === undefined) {
-    if (steps.length > 0 && required) {
-      throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${steps[0].path}: the config asks for an LLM step but no LLM was given: pass Collection.create(config, {llm: client}) (createLlmClient of ragwasm/llm)`, { path: steps[0].path });
-    }
-    return null;
-  }
-  if (!isObject(llm)) throw invalid('options.llm', 'an LlmClient (createLlmClient of ragwasm/llm)', llm);
-  for (const st of steps) {
-    if (!hasMethod(llm, method[st.key])) throw invalid('options.llm', `an LlmClient (a ${method[st.key]} method, for ${st.path})`, llm);
-  }
-  return llm;
 }
 
 // Document metadata -> the part Bm25Index can filter on (strings and finite numbers; booleans and
@@ -429,8 +396,7 @@ export class Collection {
     const copts = chunkOptions(this.config.chunker, this.embedder);
     const semantic = this.config.chunker.strategy === 'semantic';
     const steps = llmContextSteps(this.config);
-    const summaryStep = steps.find((st) => st.key === 'llmSummary');
-    const chunkStep = steps.find((st) => st.key === 'llmChunkContext');
+    const separator = this.config.chunker.context?.separator ?? '\n\n';
     let chunksAdded = 0;
     const zero = [];
     for (let i = 0; i < documents.length; i += batchSize) {
@@ -438,15 +404,8 @@ export class Collection {
       const batch = documents.slice(i, i + batchSize);
       const perDoc = [];
       for (const d of batch) {
-        // The title is visible to the context template as {title}, as any metadata key.
-        const meta = d.title === undefined || d.title === null ? (d.metadata ?? {}) : { title: d.title, ...(d.metadata ?? {}) };
-        const doc = { id: d.id, text: d.text, metadata: meta };
-        const dopts = summaryStep ? { ...copts, context: { ...copts.context, summary: await this._llmCall(summaryStep, d, null, o.signal) } } : copts;
-        const cs = semantic ? await chunkAsync(doc, dopts) : chunk(doc, dopts);
-        const stored = cs.map(storedChunk);
-        const contextsOf = chunkStep ? (x, chunks) => this._llmCall(chunkStep, d, chunks, o.signal) : o.chunkContexts;
-        if (contextsOf !== undefined && stored.length > 0) await this._addChunkContexts(d, stored, contextsOf, chunkStep?.path);
-        perDoc.push(stored);
+        const cs = await chunkWithContexts(d, { copts, semantic, steps, llm: this._llm, chunkContexts: o.chunkContexts, separator, signal: o.signal, alive: () => this._alive() });
+        perDoc.push(cs.map(storedChunk));
       }
       if (this._disposed) throw disposedError();
       const flat = perDoc.flat();
@@ -498,36 +457,6 @@ export class Collection {
   }
 
   // One LLM context step for document d (chunks null: the summary), with the step's prompt and maxTokens.
-  async _llmCall(step, d, chunks, signal) {
-    const doc = { id: d.id, text: d.text };
-    if (d.title !== undefined && d.title !== null) doc.title = d.title;
-    const opts = { ...step.options };
-    if (signal !== undefined) opts.signal = signal;
-    const r = chunks === null ? await this._llm.documentSummary(doc, opts) : await this._llm.chunkContexts(doc, chunks, opts);
-    this._alive();
-    if (chunks === null) return expectString(r, `${step.path}: the LLM summary of document ${JSON.stringify(d.id)}`, { maxLength: 1 << 20 }).trim();
-    return r;
-  }
-
-  // Caller-written chunk contexts (contextual retrieval) prepended to each chunk's text in its indexText.
-  async _addChunkContexts(d, stored, fn, name = 'options.chunkContexts') {
-    const doc = { id: d.id, text: d.text };
-    if (d.title !== undefined && d.title !== null) doc.title = d.title;
-    const contexts = await fn(doc, stored.map((c) => ({ id: c.id, text: c.text })));
-    this._alive();
-    expectArray(contexts, `${name} result for document ${JSON.stringify(d.id)}`, { maxLength: stored.length, item: (v, n) => expectString(v, n, { maxLength: 1 << 20 }) });
-    if (contexts.length !== stored.length) {
-      throw invalid(`${name} result for document ${JSON.stringify(d.id)}`, `${stored.length} strings (one per chunk)`, contexts);
-    }
-    const sep = this.config.chunker.context?.separator ?? '\n\n';
-    stored.forEach((c, i) => {
-      const ctx = contexts[i].trim();
-      if (!ctx) return;
-      const prefix = c.indexText === undefined ? '' : c.indexText.slice(0, c.indexText.length - c.text.length);
-      c.indexText = `${prefix}${ctx}${sep}${c.text}`;
-    });
-  }
-
   // The Bm25Index document of a chunk: indexText as "text", the document's other fields, its metadata.
   _bm25Doc(c, record, extra) {
     const doc = { id: c.id, text: indexTextOf(c) };
@@ -934,7 +863,7 @@ export class Collection {
     const workers = o.workers === undefined ? 1 : expectInteger(o.workers, 'options.workers', { min: 1, max: 64 });
     if (workers > 1) return Collection._fromBytesSharded(bytes, o, workers, keepVectors);
     const { h, sections, corrupt } = readHeader(bytes);
-    const llm = checkLlm(h.cfg, o.llm, false);
+    const llm = checkLlm(h.cfg, o.llm, { required: false });
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     let bm25 = null;
@@ -986,7 +915,7 @@ export class Collection {
 
   static async _fromBytesSharded(bytes, o, workers, keepVectors) {
     const { h } = readHeader(bytes);  // corrupt headers fail before any Worker starts
-    const llm = checkLlm(h.cfg, o.llm, false);
+    const llm = checkLlm(h.cfg, o.llm, { required: false });
     const withLlm = (c) => { c._llm = llm; return c; };
     const defaultModel = o.embedder === undefined && o.dimension === undefined && h.cfg.indexes.dense;
     checkShardable(h.cfg, defaultModel, 'options.workers', workers);
