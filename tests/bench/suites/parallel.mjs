@@ -18,6 +18,9 @@
 // The 2-core ceiling of this VM (tests/bench/lib/ceiling.mjs: a pure CPU kernel and a memory read pass
 // over the scan's bytes, 1 Worker vs 2) is measured in every round too and printed beside the ratios:
 // it explains a miss or shows headroom, and never changes a verdict.
+// RAGWASM_BENCH_PARALLEL=scan (or build, collection; comma-separated) runs only those parts. The scan
+// also reports where a 2-Worker batch goes (each Worker's own scan time, measured inside it) and the
+// SIMD ceiling (docs/parallel.md, "The 2-Worker flat scan").
 // The pools are pre-warmed (WorkerPool.create({ warm: true }): module instantiated and JIT warmed in
 // every Worker at pool start, as an app does at page load), outside the timed build.
 import os from 'node:os';
