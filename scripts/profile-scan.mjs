@@ -7,8 +7,11 @@
 //   node scripts/profile-scan.mjs shards [--batches 30] each 2-Worker batch's two shard times (ms/query,
 //        measured inside the Workers: ShardedVectorIndex._shardMs)
 //   node scripts/profile-scan.mjs workers [--rounds 5] 1, 2 and 4 Workers, batches alternating: medians per round
+//   node scripts/profile-scan.mjs interference [--rounds 4]  a 1-Worker scan (median of 4 batches) while another
+//        thread runs nothing / the integer chain / the SIMD kernel / a 200 MB read pass in a loop
 // Prints; writes nothing. Run it on an idle machine (or in its own scheduler group at a low nice).
 import { execFileSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { init, VectorIndex, WorkerPool, ShardedVectorIndex } from '../web/src/index.js';
@@ -108,7 +111,51 @@ if (what === 'cpu-child') {
     await m.idx.dispose();
     await m.pool.terminate();
   }
+} else if (what === 'interference') {
+  const n = opt('n', 1_000_000);
+  const d = data(n);
+  const m = await sharded(1, n, d);
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const src = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { bytes, flag } = workerData;
+const ex = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports;
+const len = 200 * 1024 * 1024;
+ex.mem.grow(len / 65536 + 1);
+new Uint8Array(ex.mem.buffer, 65536, len).fill(1);
+parentPort.postMessage('ready');
+parentPort.on('message', (op) => {
+  while (Atomics.load(flag, 0) === 1) { if (op === 'spin') ex.spin(1e6); else if (op === 'simd') ex.simd(1e6); else ex.read(65536, 65536 + len); }
+  parentPort.postMessage('stopped');
+});`;
+  const w = new Worker(src, { eval: true, workerData: { bytes: kernelModule(), flag } });
+  await new Promise((r) => w.once('message', r));
+  for (let r = 0; r < opt('rounds', 4); r++) {
+    const cells = [];
+    for (const op of ['idle', 'spin', 'simd', 'read']) {
+      if (op !== 'idle') {
+        Atomics.store(flag, 0, 1);
+        w.postMessage(op);
+        await new Promise((x) => setTimeout(x, 20));
+      }
+      const t = [];
+      for (let b = 0; b < 4; b++) {
+        const t0 = performance.now();
+        await m.idx.searchMany(d.queries, { k: 10 });
+        t.push((performance.now() - t0) / 16);
+      }
+      if (op !== 'idle') {
+        Atomics.store(flag, 0, 0);
+        await new Promise((x) => w.once('message', x));
+      }
+      cells.push(`${op} ${med(t).toFixed(2)}`);
+    }
+    console.log(`round ${r + 1}: 1-Worker scan ms/query with the other thread ${cells.join(', ')}`);
+  }
+  await w.terminate();
+  await m.idx.dispose();
+  await m.pool.terminate();
 } else {
-  console.error('usage: node scripts/profile-scan.mjs cpus|shards|workers');
+  console.error('usage: node scripts/profile-scan.mjs cpus|shards|workers|interference');
   process.exit(2);
 }
