@@ -179,27 +179,33 @@ export function createHost() {
       for (const id of ids) shard.ordinal.delete(id);
       return summary;
     },
-    // queries: Float32Array of n*dim -> per query {ids, scores: Float64Array, ordinals: Float64Array}
+    // queries: Float32Array of n*dim -> {counts: Uint32Array(n), ids: string[], scores: Float64Array,
+    // ordinals: Float64Array} (query q's hits at offset counts[0] + ... + counts[q - 1], best first;
+    // the typed arrays moved back, not copied) and ms: this Worker's time in the scan (VectorIndex.searchMany)
     'vector.search'(handle, flat, n, options) {
       const shard = get(handle);
       const dim = shard.index.dimension;
       const queries = new Array(n);
       for (let q = 0; q < n; q++) queries[q] = flat.subarray(q * dim, (q + 1) * dim);
+      const t0 = performance.now();
       const lists = shard.index.searchMany(queries, options);  // one pass over the shard for all queries
-      const out = [];
+      const ms = performance.now() - t0;
+      let total = 0;
+      const counts = new Uint32Array(n);
+      for (let q = 0; q < n; q++) total += (counts[q] = lists[q].length);
+      const ids = new Array(total);
+      const scores = new Float64Array(total);
+      const ordinals = new Float64Array(total);
+      let j = 0;
       for (let q = 0; q < n; q++) {
-        const hits = lists[q];
-        const scores = new Float64Array(hits.length);
-        const ordinals = new Float64Array(hits.length);
-        const ids = new Array(hits.length);
-        for (let i = 0; i < hits.length; i++) {
-          ids[i] = hits[i].id;
-          scores[i] = hits[i].score;
-          ordinals[i] = shard.ordinal.get(hits[i].id);
+        for (const h of lists[q]) {
+          ids[j] = h.id;
+          scores[j] = h.score;
+          ordinals[j] = shard.ordinal.get(h.id);
+          j++;
         }
-        out.push({ ids, scores, ordinals });
       }
-      return out;
+      return { counts, ids, scores, ordinals, ms };
     },
     'embed.create'(handle, modelBytes) {
       const embedder = StaticEmbedder.fromBytes(modelBytes);

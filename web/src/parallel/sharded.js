@@ -575,6 +575,7 @@ export class ShardedVectorIndex extends Sharded {
     this.dimension = dimension;
     this._next = 0;  // global insertion ordinal of the next vector
     this._size = 0;
+    this._shardMs = null;  // per Worker: its scan time (ms) in the last searchMany (bench diagnostics)
   }
 
   /** Vectors indexed. */
@@ -757,20 +758,29 @@ export class ShardedVectorIndex extends Sharded {
     for (let i = 0; i < flat.length; i++) {
       if (!Number.isFinite(flat[i])) throw invalid(`queries[${Math.floor(i / dim)}][${i % dim}]`, 'a finite number', flat[i]);
     }
-    const none = list.map(() => ({ ids: [], scores: [], ordinals: [] }));
+    const none = { counts: new Uint32Array(list.length), ids: [], scores: [], ordinals: [], ms: 0 };
     const perShard = await Promise.all(Array.from({ length: this._pool.size }, (_, s) => {
       if (allowed === null) return this._pool._call(s, 'vector.search', [this._handle, flat, list.length, { k }]);
       return allowed[s].length === 0 ? none : this._pool._call(s, 'vector.search', [this._handle, flat, list.length, { k, filter: allowed[s] }]);
     }));
+    this._shardMs = perShard.map((r) => r.ms);  // each Worker's scan time of this call (bench diagnostics)
+    // merge: each shard's hits are best first; candidates of a query are (shard, position) pairs sorted
+    // by score descending, then global insertion ordinal (VectorIndex's tie rule)
+    const at = perShard.map(() => 0);
     return list.map((_, q) => {
-      const all = [];
-      for (const lists of perShard) {
-        const r = lists[q];
-        for (let i = 0; i < r.ids.length; i++) all.push({ id: r.ids[i], score: r.scores[i], ord: r.ordinals[i] });
+      const cand = [];
+      for (let s = 0; s < perShard.length; s++) {
+        const r = perShard[s];
+        const c = r.counts[q];
+        for (let i = at[s]; i < at[s] + c; i++) cand.push(s, i);
+        at[s] += c;
       }
-      all.sort((a, b) => (b.score - a.score) || (a.ord - b.ord));
-      if (all.length > k) all.length = k;
-      return all.map((h) => ({ id: h.id, score: h.score }));
+      const order = Array.from({ length: cand.length / 2 }, (_, i) => i);
+      const score = (i) => perShard[cand[2 * i]].scores[cand[2 * i + 1]];
+      const ord = (i) => perShard[cand[2 * i]].ordinals[cand[2 * i + 1]];
+      order.sort((a, b) => (score(b) - score(a)) || (ord(a) - ord(b)));
+      if (order.length > k) order.length = k;
+      return order.map((i) => ({ id: perShard[cand[2 * i]].ids[cand[2 * i + 1]], score: score(i) }));
     });
   }
 
