@@ -103,25 +103,44 @@ const WRITE_PIECE = 8 << 20;
 /**
  * @internal saveBytes of the concatenation of `pieces` (written in turn, never joined except for
  * IndexedDB): Collection.save() writes its sections without packing them into one buffer first.
- * The caller's array is emptied as it is written (each entry set to null once written: Node, OPFS),
- * so pieces referenced only by it can be collected during the write.
+ * An array is emptied as it is written (each entry set to null once written: Node, OPFS), so pieces
+ * referenced only by it can be collected during the write. An iterator is taken one piece at a time
+ * as the write goes (pieces made on demand); when it throws, the write is abandoned and the stored
+ * copy is left as it was.
  * @param {string} name
- * @param {Uint8Array[]} pieces
+ * @param {Uint8Array[]|Iterator<Uint8Array>} pieces
  * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
  */
 export async function savePieces(name, pieces, opts = {}) {
   checkName(name);
-  if (!Array.isArray(pieces) || !pieces.every((p) => isInstance(p, Uint8Array))) throw invalid('pieces', 'an array of Uint8Array', pieces);
+  if (Array.isArray(pieces) ? !pieces.every((p) => isInstance(p, Uint8Array)) : typeof pieces?.next !== 'function') {
+    throw invalid('pieces', 'an array or an iterator of Uint8Array', pieces);
+  }
   return writePieces(name, pieces, opts);
 }
 
-// each piece cut into views of at most WRITE_PIECE bytes; each entry of `pieces` is set to null once
+// each piece cut into views of at most WRITE_PIECE bytes; each entry of an array is set to null once
 // its views are handed out (a caller that keeps no other reference lets the piece be collected)
 function* windows(pieces) {
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i];
-    pieces[i] = null;
-    for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
+  const list = Array.isArray(pieces);
+  const it = list ? null : pieces;
+  try {
+    for (let i = 0; ; i++) {
+      let p;
+      if (list) {
+        if (i >= pieces.length) return;
+        p = pieces[i];
+        pieces[i] = null;
+      } else {
+        const r = it.next();
+        if (r.done) return;
+        p = r.value;
+        if (!isInstance(p, Uint8Array)) throw invalid(`pieces[${i}]`, 'a Uint8Array', p);
+      }
+      for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
+    }
+  } finally {
+    it?.return?.();  // a write that failed lets the iterator free what it holds
   }
 }
 
@@ -181,7 +200,7 @@ async function writePieces(name, pieces, opts) {
     }
     return;
   }
-  const copy = joinBytes(pieces);
+  const copy = joinBytes([...windows(pieces)]);
   await idbRun('readwrite', (s) => s.put(copy, name));
 }
 

@@ -3,7 +3,7 @@
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
-import { encodeTransient } from '../core/encode.js';
+import { decodeIds, encodeTransient } from '../core/encode.js';
 import {
   MAX_ARRAY_ITEMS, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
@@ -12,7 +12,6 @@ import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Largest vector dimension. */
 export const VECTOR_MAX_DIMENSION = 8192;
@@ -39,16 +38,6 @@ function encodeIds(ids, name) {
     at += lens[i];
   }
   return { bytes: buf.subarray(0, at), lens };
-}
-
-function decodeIds(bytes, lens) {
-  const out = new Array(lens.length);
-  let at = 0;
-  for (let i = 0; i < lens.length; i++) {
-    out[i] = decoder.decode(bytes.subarray(at, at + lens[i]));
-    at += lens[i];
-  }
-  return out;
 }
 
 function dimensionError(name, got, dimension) {
