@@ -68,6 +68,14 @@ inline std::vector<std::string> to_string_vector(const val& arr) {
   return emscripten::vecFromJSArray<std::string>(arr);
 }
 
+// A JS Uint8Array copied into the heap once (an Embind std::string parameter holds two copies for a
+// moment: its wire buffer and the string; a 137 MB index section made the heap grow by them).
+inline std::string heap_copy(const val& bytes) {
+  std::string out(bytes["length"].as<std::size_t>(), '\0');
+  val(emscripten::typed_memory_view(out.size(), reinterpret_cast<std::uint8_t*>(out.data()))).call<void>("set", bytes);
+  return out;
+}
+
 // Hands ids to a JS function in batches, each as {bytes, lens} (UTF-8 back to back and their byte
 // lengths, decoded by decodeIds in web/src/core/encode.js): a million ids cross without a million
 // calls, and without all of them held in the heap at once.

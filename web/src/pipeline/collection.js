@@ -964,9 +964,8 @@ export class Collection {
   }
 
   // save()'s load-back check: the checks of fromBytes (header, both sections checked and compared with
-  // it, the embedder). The BM25 section is checked without building an index (Bm25Index._checkBytes:
-  // its ids are marked against the header's chunk ids); the vector section is loaded and freed at once:
-  // the live collection's indexes are in the same WASM heap, which never shrinks (issue #18, docs/scale.md).
+  // it, the embedder), without building a second index: the live collection's indexes are in the same
+  // WASM heap, which never shrinks (issue #18, docs/scale.md).
   static _checkBytes(bytes, o) {
     const { version, sections } = unpackCollection(bytes);
     Collection._checkSections(version, sections, o);
@@ -977,13 +976,15 @@ export class Collection {
     const { h, sections, corrupt } = headerOf(version, sections0, { checkOnly: true });
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
-    if (h.cfg.indexes.bm25) {
-      // each header chunk's position, and a mark per chunk the section holds (no second index built)
-      const at = new Map();
-      for (const id of h.chunkIds) at.set(id, at.size);
+    // Each index section is checked without building an index (Bm25Index/VectorIndex._checkBytes): its
+    // ids are marked against each header chunk's position, then compared as checkSections compares
+    // a loaded index. An id twice in a section is refused as fromBytes refuses it.
+    const at = new Map();
+    for (const id of h.chunkIds) at.set(id, at.size);
+    const marked = (check, bytes, what) => {
       const held = new Uint8Array(at.size);
       let twice = false;
-      const { fields, size } = Bm25Index._checkBytes(sections[1], (ids) => {
+      const r = check(bytes, (ids) => {
         for (const id of ids) {
           const i = at.get(id);
           if (i === undefined) continue;  // then a header chunk is missing (the counts are compared)
@@ -991,17 +992,17 @@ export class Collection {
           held[i] = 1;
         }
       });
-      // what fromBytes says of a section with an id twice (the index's own check)
-      if (twice) throw new RagwasmError('CORRUPT_INDEX', 'ragwasm: bytes: not a valid saved Bm25Index (documents: id)');
-      checkSections(h, { fields, size, has: (id) => held[at.get(id)] === 1 }, null, corrupt);
+      if (twice) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${what}`);
+      return { ...r, has: (id) => held[at.get(id)] === 1 };
+    };
+    if (h.cfg.indexes.bm25) {
+      checkSections(h, marked(Bm25Index._checkBytes, sections[1], 'bytes: not a valid saved Bm25Index (documents: id)'), null, corrupt);
     }
     let dimension;
     if (h.cfg.indexes.dense) {
-      const dense = VectorIndex.fromBytes(sections[2]);
-      try {
-        checkSections(h, null, dense, corrupt);
-        dimension = dense.dimension;
-      } finally { dense.dispose(); }
+      const dense = marked(VectorIndex._checkBytes, sections[2], 'vector index bytes are corrupt: duplicate id (the file was truncated or modified; save it again)');
+      checkSections(h, null, dense, corrupt);
+      dimension = dense.dimension;
     }
     if (h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic') checkEmbedder(o, h.embedder, dimension);
   }

@@ -149,6 +149,21 @@ export class VectorIndex extends Handle {
   }
 
   /**
+   * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
+   * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each live
+   * saved id is handed to `onIds` (arrays of ids in slot order, in batches) for the caller to compare.
+   * @param {Uint8Array} bytes toBytes() output
+   * @param {(ids: string[]) => void} onIds must not throw
+   * @returns {{dimension: number, size: number}} the dimension and the live vector count
+   * @throws {RagwasmError} as fromBytes()
+   */
+  static _checkBytes(bytes, onIds) {
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
+    const m = wasm();
+    return callWasm(() => m.dense_checkSaved(bytes, (b) => onIds(decodeIds(b.bytes, b.lens))));
+  }
+
+  /**
    * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
    * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
    * @param {string} name
