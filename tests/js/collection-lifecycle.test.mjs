@@ -3,7 +3,7 @@
 // cross-checks every header field against the sections (checksum-resealed mutations).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError } from '../../web/src/index.js';
@@ -144,6 +144,14 @@ test('#18 savePieces from an iterator: pieces taken as written; an iterator that
   assert.equal(closed, true);
   assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'p'))), joinBytes([a, new Uint8Array([1, 2, 3])]), 'the stored copy is kept');
   assert.deepEqual(readdirSync(dir), ['p']);
+  // many small pieces (gathered into one reused staging buffer, past its 8 MiB) arrive in order
+  const small = Array.from({ length: 300 }, (_, k) => new Uint8Array(40_000 + k).fill(k & 255));
+  await savePieces('s', small.values(), { dir });
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 's'))), joinBytes(small));
+  await savePieces('s2', [...small, a, ...small], { dir });
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 's2'))), joinBytes([...small, a, ...small]));
+  rmSync(join(dir, 's'));
+  rmSync(join(dir, 's2'));
   // a section whose pieces do not add up to its declared length is refused (the container would lie)
   const short = containerStream('RWCOLLEC', 3, [{ tag: 1, bytes: [new Uint8Array(4)][Symbol.iterator](), length: 5 }]);
   await assert.rejects(savePieces('p', short, { dir }), isCode('INTERNAL', /do not add up/));

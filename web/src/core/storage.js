@@ -119,26 +119,46 @@ export async function savePieces(name, pieces, opts = {}) {
   return writePieces(name, pieces, opts);
 }
 
-// each piece cut into views of at most WRITE_PIECE bytes; each entry of an array is set to null once
-// its views are handed out (a caller that keeps no other reference lets the piece be collected)
+// The pieces as writes of at most WRITE_PIECE bytes: a large piece cut into views, small ones gathered
+// into one reused staging buffer (a 1M-chunk header comes as ~10,000 small pieces: one write each
+// would be slow). A yielded view is valid until the next one is taken: the caller writes it (and
+// awaits the write) first. Each entry of an array is set to null once taken (a caller that keeps no
+// other reference lets the piece be collected).
 function* windows(pieces) {
   const list = Array.isArray(pieces);
   const it = list ? null : pieces;
+  let staging = null;
+  let staged = 0;
   try {
     for (let i = 0; ; i++) {
       let p;
       if (list) {
-        if (i >= pieces.length) return;
+        if (i >= pieces.length) break;
         p = pieces[i];
         pieces[i] = null;
       } else {
         const r = it.next();
-        if (r.done) return;
+        if (r.done) break;
         p = r.value;
         if (!isInstance(p, Uint8Array)) throw invalid(`pieces[${i}]`, 'a Uint8Array', p);
       }
+      if (p.length < WRITE_PIECE >> 4) {
+        staging ??= new Uint8Array(WRITE_PIECE);
+        if (staged + p.length > WRITE_PIECE) {
+          yield staging.subarray(0, staged);
+          staged = 0;
+        }
+        staging.set(p, staged);
+        staged += p.length;
+        continue;
+      }
+      if (staged > 0) {
+        yield staging.subarray(0, staged);
+        staged = 0;
+      }
       for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
     }
+    if (staged > 0) yield staging.subarray(0, staged);
   } finally {
     it?.return?.();  // a write that failed lets the iterator free what it holds
   }
@@ -200,7 +220,9 @@ async function writePieces(name, pieces, opts) {
     }
     return;
   }
-  const copy = joinBytes([...windows(pieces)]);
+  const parts = [];
+  for (const w of windows(pieces)) parts.push(w.slice());  // a view into the staging buffer is reused
+  const copy = joinBytes(parts);
   await idbRun('readwrite', (s) => s.put(copy, name));
 }
 

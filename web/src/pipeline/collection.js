@@ -1055,11 +1055,13 @@ export class Collection {
   }
 
   /**
-   * Saves under `name` (storage.js: OPFS / IndexedDB / Node file). The bytes are first parsed back
-   * (fromBytes) and only then written atomically: a good copy is never replaced by one that does not load.
+   * Saves under `name` (storage.js: OPFS / IndexedDB / Node file). The bytes are first checked as
+   * fromBytes checks them (the index sections without building a second index) and only then written
+   * atomically: a good copy is never replaced by one that does not load.
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
-   * @throws {RagwasmError} DISPOSED, CORRUPT_INDEX (the new bytes do not load back: nothing written), storage errors
+   * @throws {RagwasmError} DISPOSED, CORRUPT_INDEX (the new bytes do not load back: nothing written),
+   *   ABORTED (an add or remove changed the collection while it was written: the stored copy is kept), storage errors
    */
   async save(name, opts) {
     this._alive();
@@ -1619,7 +1621,11 @@ const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'
 // exactly those of JSON.stringify({config, embedder, docs, zeroVectors?})), and a header of more than
 // HEADER_SPLIT_BYTES bytes is read by parseLargeHeader, which decodes each value of the top-level
 // object, and each element of `docs`, on its own.
-const PIECE_CHARS = 1 << 20;
+// 32 Ki characters (<= 64 KB as a two-byte string): each piece's strings (the piece being joined, its
+// decoded text, the text parsed) stay below V8's large-object size (128 KB), so they die young; 1 Mi-
+// character pieces put ~3 large strings per piece in the large-object space, collected only by a full
+// GC: save() at 1M chunks left ~1 GB of them in the tab's RSS (issue #18, docs/scale.md).
+const PIECE_CHARS = 1 << 15;
 let HEADER_SPLIT_BYTES = 1 << 28;  // 256 MiB: below every engine's string limit (bytes >= UTF-16 units)
 
 /** @internal white-box tests: lower the size from which headers are read in pieces; returns the old one. */
