@@ -21,47 +21,38 @@ void copy_in(const val& bytes, double at, std::size_t n, std::uint8_t* dst) {
   val(emscripten::typed_memory_view(n, dst)).call<void>("set", bytes.call<val>("subarray", at, at + static_cast<double>(n)));
 }
 
-// pieces: one JS array of Uint8Array per section (its bytes back to back); lengths: the byte length
-// of each section (counted by the caller before any heap allocation here). -> the framing only, as a JS
-// array of Uint8Array [start, the head of each section, seal]: the container is start, then each head
-// followed by its section's pieces, then the seal (web/src/core/container.js writes or joins them).
-val container_framing(const std::string& magic, std::uint32_t version, val tags_js, val pieces_js, val lengths_js) {
-  return guard([&] {
-    const auto tags = emscripten::convertJSArrayToNumberVector<std::uint32_t>(tags_js);
-    const auto lengths = emscripten::convertJSArrayToNumberVector<double>(lengths_js);
-    const auto count = pieces_js["length"].as<std::size_t>();
-    if (magic.size() != container::kMagicBytes || tags.size() != lengths.size() || tags.size() != count) {
-      return reply_error("INTERNAL", "ragwasm: container binding: magic must be 8 bytes and tags match sections");
-    }
-    std::vector<std::uint8_t> window(kWindow);
-    val out = val::array();
-    auto put = [&](const std::string& framing) {
-      out.call<void>("push", val(emscripten::typed_memory_view(framing.size(), reinterpret_cast<const std::uint8_t*>(framing.data()))).call<val>("slice"));
-    };
-    container::Writer w(magic, version, static_cast<std::uint32_t>(count));
-    put(w.start());
-    for (std::size_t i = 0; i < count; ++i) {
-      put(w.section(tags[i], static_cast<std::uint64_t>(lengths[i])));
-      const val pieces = pieces_js[i];
-      const auto np = pieces["length"].as<std::size_t>();
-      double written = 0;
-      for (std::size_t j = 0; j < np; ++j) {
-        const val piece = pieces[j];
-        const auto n = piece["length"].as<double>();
-        if (written + n > lengths[i]) break;
-        for (double off = 0; off < n; off += kWindow) {
-          const auto m = static_cast<std::size_t>(n - off < kWindow ? n - off : kWindow);
-          copy_in(piece, off, m, window.data());
-          w.payload(std::string_view(reinterpret_cast<const char*>(window.data()), m));
-        }
-        written += n;
+// container::Writer for JS: the framing of a container whose sections stay in JS, written in turn
+// (web/src/core/container.js containerStream: the section lengths and order are checked there). Each
+// call returns the framing bytes to write at that point; payload() hashes a section's piece, copied
+// into the heap in windows of kWindow bytes.
+class ContainerWriter {
+ public:
+  ContainerWriter(const std::string& magic, std::uint32_t version, std::uint32_t sections)
+      : w_(magic.size() == container::kMagicBytes ? magic : std::string(container::kMagicBytes, ' '), version, sections), window_(kWindow) {}
+  val start() { return guard([&] { return reply_ok(bytes(w_.start())); }); }
+  val section(std::uint32_t tag, double length) {
+    return guard([&] { return reply_ok(bytes(w_.section(tag, static_cast<std::uint64_t>(length)))); });
+  }
+  val payload(const val& piece) {
+    return guard([&] {
+      const auto n = piece["length"].as<double>();
+      for (double off = 0; off < n; off += kWindow) {
+        const auto m = static_cast<std::size_t>(n - off < kWindow ? n - off : kWindow);
+        copy_in(piece, off, m, window_.data());
+        w_.payload(std::string_view(reinterpret_cast<const char*>(window_.data()), m));
       }
-      if (written != lengths[i]) return reply_error("INTERNAL", "ragwasm: container binding: section pieces do not match their lengths");
-    }
-    put(w.seal());
-    return reply_ok(out);
-  });
-}
+      return reply_ok(val::undefined());
+    });
+  }
+  val seal() { return guard([&] { return reply_ok(bytes(w_.seal())); }); }
+
+ private:
+  static val bytes(const std::string& framing) {
+    return val(emscripten::typed_memory_view(framing.size(), reinterpret_cast<const std::uint8_t*>(framing.data()))).call<val>("slice");
+  }
+  container::Writer w_;
+  std::vector<std::uint8_t> window_;
+};
 
 // container::Source over a JS Uint8Array: framing reads and the seal in windows.
 class JsSource final : public container::Source {
@@ -120,7 +111,12 @@ val unpack_container(val bytes, const std::string& magic, const std::string& wha
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ragwasm_common) {
-  emscripten::function("common_containerFraming", &container_framing);
+  emscripten::class_<ContainerWriter>("common_ContainerWriter")
+      .constructor<const std::string&, std::uint32_t, std::uint32_t>()
+      .function("start", &ContainerWriter::start)
+      .function("section", &ContainerWriter::section)
+      .function("payload", &ContainerWriter::payload)
+      .function("seal", &ContainerWriter::seal);
   emscripten::function("common_unpackContainer", &unpack_container);
 }
 

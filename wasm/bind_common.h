@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <new>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -65,5 +67,41 @@ val to_typed_array(const std::vector<T>& v) {
 inline std::vector<std::string> to_string_vector(const val& arr) {
   return emscripten::vecFromJSArray<std::string>(arr);
 }
+
+// A JS Uint8Array copied into the heap once (an Embind std::string parameter holds two copies for a
+// moment: its wire buffer and the string; a 137 MB index section made the heap grow by them).
+inline std::string heap_copy(const val& bytes) {
+  std::string out(bytes["length"].as<std::size_t>(), '\0');
+  val(emscripten::typed_memory_view(out.size(), reinterpret_cast<std::uint8_t*>(out.data()))).call<void>("set", bytes);
+  return out;
+}
+
+// Hands ids to a JS function in batches, each as {bytes, lens} (UTF-8 back to back and their byte
+// lengths, decoded by decodeIds in web/src/core/encode.js): a million ids cross without a million
+// calls, and without all of them held in the heap at once.
+class IdBatches {
+ public:
+  explicit IdBatches(val fn) : fn_(std::move(fn)) {}
+  void add(std::string_view id) {
+    bytes_.insert(bytes_.end(), id.begin(), id.end());
+    lens_.push_back(static_cast<std::uint32_t>(id.size()));
+    if (lens_.size() >= kBatch) flush();
+  }
+  void flush() {
+    if (lens_.empty()) return;
+    val batch = val::object();
+    batch.set("bytes", to_typed_array(bytes_));
+    batch.set("lens", to_typed_array(lens_));
+    bytes_.clear();
+    lens_.clear();
+    fn_(batch);
+  }
+
+ private:
+  static constexpr std::size_t kBatch = 1 << 15;
+  val fn_;
+  std::vector<std::uint8_t> bytes_;
+  std::vector<std::uint32_t> lens_;
+};
 
 }  // namespace ragwasm::wasm

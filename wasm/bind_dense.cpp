@@ -242,6 +242,22 @@ val load_index(const Bytes& bytes) {
   });
 }
 
+// VectorIndex::check: saved bytes checked without building the index; live ids go to on_ids in
+// batches. -> {dimension, size}
+val check_saved(const val& js_bytes, val on_ids) {
+  return guard([&] {
+    const std::string bytes = heap_copy(js_bytes);
+    IdBatches batches(on_ids);
+    auto r = VectorIndex::check(bytes, [&](std::string_view id) { batches.add(id); });
+    if (!r.ok()) return reply_error(r.error());
+    batches.flush();
+    val out = val::object();
+    out.set("dimension", r.value().dimension);
+    out.set("size", static_cast<double>(r.value().live));
+    return reply_ok(out);
+  });
+}
+
 val simd_enabled() {
   return guard([] { return reply_ok(val(dense::simd_enabled())); });
 }
@@ -266,5 +282,6 @@ EMSCRIPTEN_BINDINGS(ragwasm_dense) {
       .function("referencePass", &VectorIndexBinding::reference_pass);
   emscripten::function("dense_createIndex", &create_index);
   emscripten::function("dense_loadIndex", &load_index);
+  emscripten::function("dense_checkSaved", &check_saved);
   emscripten::function("dense_simdEnabled", &simd_enabled);
 }

@@ -305,6 +305,24 @@ val load_index(const Bytes& bytes) {
   });
 }
 
+// Bm25Index::check: saved bytes checked without building the index; ids go to on_ids in batches.
+// -> {fields: string[], documents}
+val check_saved(const val& js_bytes, val on_ids) {
+  return guard([&] {
+    const std::string bytes = heap_copy(js_bytes);
+    IdBatches batches(on_ids);
+    auto r = Bm25Index::check(bytes, [&](std::string_view id) { batches.add(id); });
+    if (!r.ok()) return reply_error(r.error());
+    batches.flush();
+    val fields = val::array();
+    for (const auto& f : r.value().fields) fields.call<void>("push", f);
+    val out = val::object();
+    out.set("fields", fields);
+    out.set("documents", static_cast<double>(r.value().documents));
+    return reply_ok(out);
+  });
+}
+
 }  // namespace
 }  // namespace ragwasm::wasm
 
@@ -334,4 +352,5 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("read", &ImpactReaderBinding::read);
   emscripten::function("sparse_createIndex", &create_index);
   emscripten::function("sparse_loadIndex", &load_index);
+  emscripten::function("sparse_checkSaved", &check_saved);
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -124,6 +125,15 @@ class VectorIndex {
   std::vector<std::uint8_t> save() const;
   // Errors: CORRUPT_INDEX (magic, lengths, checksum, values or graph invalid), UNSUPPORTED_VERSION.
   static Result<VectorIndex> load(std::string_view bytes);
+  // Every check of load() on saved bytes without building the index (no id table, no vector copy;
+  // a save's check that its bytes load: docs/scale.md), except that live ids are not checked for
+  // duplicates: each is passed to on_id (in slot order), whose caller compares them with what it
+  // expects. -> {dimension, live vectors}; the same errors as load() otherwise.
+  struct SavedSummary {
+    std::uint32_t dimension = 0;
+    std::uint64_t live = 0;
+  };
+  static Result<SavedSummary> check(std::string_view bytes, const std::function<void(std::string_view)>& on_id);
 
   static constexpr std::uint32_t kFormatVersion = 2;  // 1: the "RWDV" layout, still read
 

@@ -76,16 +76,21 @@ bool finite_bounded(float v) { return std::isfinite(v) && std::fabs(v) <= kMaxAb
 
 }  // namespace
 
+using IdSink = std::function<void(std::string_view)>;
+
 class Serializer {
  public:
   static std::vector<std::uint8_t> save(const VectorIndex& ix);
-  static Result<VectorIndex> load(std::string_view bytes);
+  // on_id null: load. Otherwise check: the same checks, but no id table and no vector rows are
+  // built (the returned index holds only its options, counts and the small per-slot arrays), and
+  // each live id goes to on_id instead of the duplicate check.
+  static Result<VectorIndex> load(std::string_view bytes, const IdSink* on_id);
 
  private:
-  static Result<VectorIndex> load_v1(std::string_view bytes);
+  static Result<VectorIndex> load_v1(std::string_view bytes, const IdSink* on_id);
   // Builds and validates an index from its header and section payloads (indexed by tag; an empty
   // view with have[tag] false = absent). `padded`: rows are stored at the SIMD stride (v1).
-  static Result<VectorIndex> build(std::string_view header, const std::string_view* sec, const bool* have, bool padded);
+  static Result<VectorIndex> build(std::string_view header, const std::string_view* sec, const bool* have, bool padded, const IdSink* on_id);
 };
 
 namespace {
@@ -184,8 +189,8 @@ std::vector<std::uint8_t> Serializer::save(const VectorIndex& ix) {
   return out.done();
 }
 
-Result<VectorIndex> Serializer::load(std::string_view bytes) {
-  if (bytes.size() >= 4 && std::memcmp(bytes.data(), kMagicV1, 4) == 0) return load_v1(bytes);
+Result<VectorIndex> Serializer::load(std::string_view bytes, const IdSink* on_id) {
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), kMagicV1, 4) == 0) return load_v1(bytes, on_id);
   container::Format format;
   format.magic = std::string_view(kMagic, 8);
   format.what = "vector index";
@@ -204,10 +209,10 @@ Result<VectorIndex> Serializer::load(std::string_view bytes) {
     have[s.tag] = true;
   }
   if (!have[kHeader]) return corrupt("header section missing");
-  return build(sec[kHeader], sec, have, false);
+  return build(sec[kHeader], sec, have, false, on_id);
 }
 
-Result<VectorIndex> Serializer::load_v1(std::string_view bytes) {
+Result<VectorIndex> Serializer::load_v1(std::string_view bytes, const IdSink* on_id) {
   const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
   if (bytes.size() < 16) return corrupt("only " + std::to_string(bytes.size()) + " bytes");
   std::uint32_t version = 0;
@@ -236,10 +241,10 @@ Result<VectorIndex> Serializer::load_v1(std::string_view bytes) {
     sec[tag] = std::string_view(reinterpret_cast<const char*>(p), static_cast<std::size_t>(len));
     have[tag] = true;
   }
-  return build(std::string_view(reinterpret_cast<const char*>(header), kHeaderBytes), sec, have, true);
+  return build(std::string_view(reinterpret_cast<const char*>(header), kHeaderBytes), sec, have, true, on_id);
 }
 
-Result<VectorIndex> Serializer::build(std::string_view header, const std::string_view* sec, const bool* have, bool padded) {
+Result<VectorIndex> Serializer::build(std::string_view header, const std::string_view* sec, const bool* have, bool padded, const IdSink* on_id) {
   Reader r(reinterpret_cast<const std::uint8_t*>(header.data()), header.size());
   if (header.size() != kHeaderBytes) return corrupt("bad header length");
   std::uint8_t metric = 0, storage = 0, kind = 0, rescore = 0;
@@ -282,14 +287,17 @@ Result<VectorIndex> Serializer::build(std::string_view header, const std::string
   // Each slot needs at least 4 bytes of id length + 1 byte of id: bounds `slots` before any allocation.
   if (slots > sec[kIds].size() / 5 || live > slots) return corrupt("vector count larger than the data");
 
+  std::vector<std::string_view> id_views;  // check: the ids stay in the bytes
   {
     Reader ids(reinterpret_cast<const std::uint8_t*>(sec[kIds].data()), sec[kIds].size());
-    ix.ids_.resize(static_cast<std::size_t>(slots));
-    for (auto& id : ix.ids_) {
+    if (on_id != nullptr) id_views.resize(static_cast<std::size_t>(slots));
+    else ix.ids_.resize(static_cast<std::size_t>(slots));
+    for (std::size_t s = 0; s < slots; ++s) {
       std::uint32_t n = 0;
       const std::uint8_t* b = nullptr;
       if (!ids.get(n) || n == 0 || n > kMaxIdBytes || !ids.bytes(n, b)) return corrupt("bad id");
-      id.assign(reinterpret_cast<const char*>(b), n);
+      if (on_id != nullptr) id_views[s] = std::string_view(reinterpret_cast<const char*>(b), n);
+      else ix.ids_[s].assign(reinterpret_cast<const char*>(b), n);
     }
     if (ids.left() != 0) return corrupt("ids section length");
   }
@@ -297,34 +305,48 @@ Result<VectorIndex> Serializer::build(std::string_view header, const std::string
   if (!read_array(sec[kAlive], slots, ix.alive_)) return corrupt("alive section");
   if (!read_array(sec[kNorm2], slots, ix.norm2_)) return corrupt("norm section");
   std::uint64_t alive_count = 0;
-  ix.map_.reserve(static_cast<std::size_t>(live));
+  if (on_id == nullptr) ix.map_.reserve(static_cast<std::size_t>(live));
   for (std::size_t s = 0; s < slots; ++s) {
     if (ix.alive_[s] > 1 || (o.kind == IndexKind::kFlat && ix.alive_[s] == 0)) return corrupt("alive flags");
     if (ix.seq_[s] >= next_seq) return corrupt("insertion ordinal");
     if (!std::isfinite(ix.norm2_[s]) || ix.norm2_[s] < 0.0f) return corrupt("norm value");
     if (ix.alive_[s]) {
       ++alive_count;
-      if (!ix.map_.emplace(ix.ids_[s], static_cast<std::uint32_t>(s)).second) return corrupt("duplicate id");
+      if (on_id != nullptr) (*on_id)(id_views[s]);
+      else if (!ix.map_.emplace(ix.ids_[s], static_cast<std::uint32_t>(s)).second) return corrupt("duplicate id");
     }
   }
   if (alive_count != live) return corrupt("live count");
   ix.live_ = static_cast<std::size_t>(live);
   // v2 rows hold exactly `dim` values: a header dimension that disagrees with the data is corrupt.
   const std::size_t row = padded ? stride : dim;
+  // load: the rows copied to the stride (padding zero), then checked there; check: the same values
+  // checked in the bytes (values past a stored row are the zero padding, which passes)
+  const bool copy = on_id == nullptr;
   if (ix.has_f32()) {
-    if (!read_rows(sec[kF32], slots, row, stride, ix.f32_)) return corrupt("f32 vectors section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
+    const std::string_view f = sec[kF32];
+    if (copy ? !read_rows(f, slots, row, stride, ix.f32_) : f.size() != slots * row * sizeof(float)) {
+      return corrupt("f32 vectors section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
+    }
+    const std::size_t width = copy ? stride : row;
     for (std::size_t s = 0; s < slots; ++s) {
-      for (std::size_t i = 0; i < stride; ++i) {
-        const float v = ix.f32_[s * stride + i];
+      for (std::size_t i = 0; i < width; ++i) {
+        float v;
+        if (copy) v = ix.f32_[s * stride + i];
+        else std::memcpy(&v, f.data() + (s * row + i) * sizeof(float), sizeof(float));
         if (!finite_bounded(v) || (i >= dim && v != 0.0f)) return corrupt("f32 vector value");
       }
     }
   }
   if (ix.has_i8()) {
-    if (!read_rows(sec[kI8], slots, row, stride, ix.i8_)) return corrupt("int8 vectors section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
+    const std::string_view q = sec[kI8];
+    if (copy ? !read_rows(q, slots, row, stride, ix.i8_) : q.size() != slots * row) {
+      return corrupt("int8 vectors section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
+    }
+    const std::size_t width = copy ? stride : row;
     for (std::size_t s = 0; s < slots; ++s) {
-      for (std::size_t i = dim; i < stride; ++i) {
-        if (ix.i8_[s * stride + i] != 0) return corrupt("int8 padding");
+      for (std::size_t i = dim; i < width; ++i) {
+        if ((copy ? ix.i8_[s * stride + i] : static_cast<std::int8_t>(q[s * row + i])) != 0) return corrupt("int8 padding");
       }
     }
     if (!read_array(sec[kScale], slots, ix.scale_)) return corrupt("int8 scale section");
@@ -333,11 +355,16 @@ Result<VectorIndex> Serializer::build(std::string_view header, const std::string
     }
   }
   if (ix.has_bits()) {
+    const std::string_view bb = sec[kBits];
     const std::size_t bit_row = padded ? ix.bit_bytes_ : (dim + 7) / 8;
-    if (!read_rows(sec[kBits], slots, bit_row, ix.bit_bytes_, ix.bits_)) return corrupt("bits section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
+    if (copy ? !read_rows(bb, slots, bit_row, ix.bit_bytes_, ix.bits_) : bb.size() != slots * bit_row) {
+      return corrupt("bits section length does not match " + std::to_string(slots) + " vectors of dimension " + std::to_string(dim));
+    }
+    const std::size_t width = copy ? ix.bit_bytes_ : bit_row;
     for (std::size_t s = 0; s < slots; ++s) {
-      for (std::size_t i = dim; i < ix.bit_bytes_ * 8; ++i) {
-        if (ix.bits_[s * ix.bit_bytes_ + i / 8] & (1u << (i % 8))) return corrupt("sign bits past the dimension");
+      for (std::size_t i = dim; i < width * 8; ++i) {
+        const auto byte = copy ? ix.bits_[s * ix.bit_bytes_ + i / 8] : static_cast<std::uint8_t>(bb[s * bit_row + i / 8]);
+        if (byte & (1u << (i % 8))) return corrupt("sign bits past the dimension");
       }
     }
   }
@@ -382,6 +409,14 @@ Result<VectorIndex> Serializer::build(std::string_view header, const std::string
 }
 
 std::vector<std::uint8_t> VectorIndex::save() const { return Serializer::save(*this); }
-Result<VectorIndex> VectorIndex::load(std::string_view bytes) { return Serializer::load(bytes); }
+Result<VectorIndex> VectorIndex::load(std::string_view bytes) { return Serializer::load(bytes, nullptr); }
+Result<VectorIndex::SavedSummary> VectorIndex::check(std::string_view bytes, const std::function<void(std::string_view)>& on_id) {
+  auto r = Serializer::load(bytes, &on_id);
+  if (!r.ok()) return r.error();
+  SavedSummary out;
+  out.dimension = r.value().options_.dimension;
+  out.live = r.value().live_;
+  return out;
+}
 
 }  // namespace ragwasm::dense

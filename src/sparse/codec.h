@@ -141,9 +141,16 @@ class Reader {
     return true;
   }
   bool str(std::string* s, std::size_t max_len) {
+    std::string_view v;
+    if (!view(&v, max_len)) return false;
+    s->assign(v.data(), v.size());
+    return true;
+  }
+  // str() as a view into the bytes (no copy)
+  bool view(std::string_view* s, std::size_t max_len) {
     std::uint64_t n;
     if (!varint(&n) || n > left() || n > max_len) return false;
-    s->assign(b_.data() + pos_, static_cast<std::size_t>(n));
+    *s = b_.substr(pos_, static_cast<std::size_t>(n));
     pos_ += static_cast<std::size_t>(n);
     return true;
   }

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -119,6 +120,12 @@ struct CollectionStats {
   std::vector<std::uint32_t> df;
 };
 
+// What Bm25Index::check() read from saved bytes.
+struct SavedIndexSummary {
+  std::vector<std::string> fields;  // in saved order
+  std::uint64_t documents = 0;
+};
+
 class Bm25Index {
  public:
   static Result<Bm25Index> create(const IndexOptions& options);
@@ -168,6 +175,11 @@ class Bm25Index {
 
   std::string save() const;
   static Result<Bm25Index> load(std::string_view bytes);
+  // Every check of load() on saved bytes without building the index (a save's check that they load:
+  // docs/scale.md), except that document ids are not checked for duplicates: each is passed to on_id
+  // (in saved order), whose caller compares them with what it expects. Returns the field names and
+  // the document count; the same errors as load() otherwise.
+  static Result<SavedIndexSummary> check(std::string_view bytes, const std::function<void(std::string_view)>& on_id);
 
   struct Impl;
 

@@ -1,4 +1,8 @@
 // BM25 index: the saved format.
+#include <functional>
+#include <optional>
+#include <unordered_set>
+
 #include "common/container.h"
 #include "common/hash.h"
 #include "sparse/index_internal.h"
@@ -119,7 +123,16 @@ std::string Bm25Index::save() const {
   return out.done();
 }
 
-Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
+namespace {
+// The saved bytes read and checked once, for load() (a sink that builds the index) and check() (a sink
+// that builds nothing): every check below is made for both. A sink has
+//   std::optional<Error> options(const IndexOptions&)   the index created (or refused) from the options
+//   bool term(std::string_view) / meta_key / meta_str   false: a duplicate
+//   std::size_t terms() / meta_keys() / meta_strs()     how many were read
+//   bool id(std::string_view)                           false: a duplicate document id
+//   void doc(std::string_view id, std::vector<TermTf>&, const std::vector<std::uint32_t>& lens, std::vector<MetaEntry>&&)
+template <class Sink>
+std::optional<Error> parse_saved(std::string_view bytes, Sink& sink) {
   container::Format format;
   format.magic = std::string_view(kMagic, 8);
   format.what = "Bm25Index";
@@ -169,19 +182,15 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
     }
     o.scoring.scorer = static_cast<Scorer>(scorer);
   }
-  auto created = create(o);
-  if (!created.ok()) return corrupt("options: " + created.error().message);
-  Bm25Index idx = std::move(created).value();
-  Impl& m = *idx.impl_;
+  if (auto e = sink.options(o)) return corrupt("options: " + e->message);
   {
     codec::Reader s(sec[kSecTerms]);
     std::uint64_t n;
     if (!s.varint(&n) || n > s.left()) return corrupt("terms: count");
     for (std::uint64_t i = 0; i < n; ++i) {
-      std::string t;
-      if (!s.str(&t, 1 << 16)) return corrupt("terms: entry");
-      if (m.term_id(t) != TermTable::kNone) return corrupt("terms: duplicate term");
-      m.intern_term(t);
+      std::string_view t;
+      if (!s.view(&t, 1 << 16)) return corrupt("terms: entry");
+      if (!sink.term(t)) return corrupt("terms: duplicate term");
     }
     if (!s.done()) return corrupt("terms: trailing bytes");
   }
@@ -190,15 +199,13 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
     std::uint64_t n;
     if (!s.varint(&n) || n > s.left()) return corrupt("metadata keys");
     for (std::uint64_t i = 0; i < n; ++i) {
-      std::string k;
-      if (!s.str(&k, kMaxIdBytes) || m.meta_key_ids.count(k) != 0) return corrupt("metadata key");
-      m.intern(m.meta_keys, m.meta_key_ids, k);
+      std::string_view k;
+      if (!s.view(&k, kMaxIdBytes) || !sink.meta_key(k)) return corrupt("metadata key");
     }
     if (!s.varint(&n) || n > s.left()) return corrupt("metadata values");
     for (std::uint64_t i = 0; i < n; ++i) {
-      std::string k;
-      if (!s.str(&k, std::size_t{1} << 20) || m.meta_str_ids.count(k) != 0) return corrupt("metadata value");
-      m.intern(m.meta_strs, m.meta_str_ids, k);
+      std::string_view k;
+      if (!s.view(&k, std::size_t{1} << 20) || !sink.meta_str(k)) return corrupt("metadata value");
     }
     if (!s.done()) return corrupt("metadata: trailing bytes");
   }
@@ -206,12 +213,13 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
     codec::Reader s(sec[kSecDocs]);
     std::uint64_t n;
     if (!s.varint(&n) || n > s.left() || n > kMaxDocs) return corrupt("documents: count");
-    const std::size_t nf = m.nf;
-    std::vector<Impl::TermTf> tt;
+    const std::size_t nf = o.fields.size();
+    const std::uint64_t terms = sink.terms(), meta_keys = sink.meta_keys(), meta_strs = sink.meta_strs();
+    std::vector<Bm25Index::Impl::TermTf> tt;
     std::vector<std::uint32_t> lens(nf);
     for (std::uint64_t i = 0; i < n; ++i) {
-      std::string id;
-      if (!s.str(&id, kMaxIdBytes) || id.empty() || m.id_map.count(id) != 0) return corrupt("documents: id");
+      std::string_view id;
+      if (!s.view(&id, kMaxIdBytes) || id.empty() || !sink.id(id)) return corrupt("documents: id");
       for (std::size_t f = 0; f < nf; ++f)
         if (!s.varint32(&lens[f])) return corrupt("documents: length");
       std::uint64_t nt;
@@ -221,11 +229,11 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
       std::uint64_t term = 0;
       for (std::uint64_t j = 0; j < nt; ++j) {
         std::uint64_t dt;
-        // dt < terms.size() also keeps `term + dt` from wrapping around to an earlier (repeated) term
-        if (!s.varint(&dt) || (j > 0 && dt == 0) || dt >= m.terms.size()) return corrupt("documents: term order");
+        // dt < terms also keeps `term + dt` from wrapping around to an earlier (repeated) term
+        if (!s.varint(&dt) || (j > 0 && dt == 0) || dt >= terms) return corrupt("documents: term order");
         term = j == 0 ? dt : term + dt;
-        if (term >= m.terms.size()) return corrupt("documents: term id out of range");
-        Impl::TermTf e{};
+        if (term >= terms) return corrupt("documents: term id out of range");
+        Bm25Index::Impl::TermTf e{};
         e.term = static_cast<std::uint32_t>(term);
         std::uint64_t any = 0;
         for (std::size_t f = 0; f < nf; ++f) {
@@ -244,20 +252,89 @@ Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
       for (std::uint64_t j = 0; j < nm; ++j) {
         MetaEntry e{};
         std::uint32_t key;
-        if (!s.varint32(&key) || key >= m.meta_keys.size() || !s.u8(&e.is_number) || e.is_number > 1) return corrupt("documents: metadata");
+        if (!s.varint32(&key) || key >= meta_keys || !s.u8(&e.is_number) || e.is_number > 1) return corrupt("documents: metadata");
         e.key = key;
         if (e.is_number) {
           if (!s.f64(&e.num) || !std::isfinite(e.num)) return corrupt("documents: metadata number");
         } else {
-          if (!s.varint32(&e.str) || e.str >= m.meta_strs.size()) return corrupt("documents: metadata value");
+          if (!s.varint32(&e.str) || e.str >= meta_strs) return corrupt("documents: metadata value");
         }
         me.push_back(e);
       }
-      m.append_doc(id, tt, lens, std::move(me));
+      sink.doc(id, tt, lens, std::move(me));
     }
     if (!s.done()) return corrupt("documents: trailing bytes");
   }
-  return idx;
+  return std::nullopt;
+}
+}  // namespace
+
+Result<Bm25Index> Bm25Index::load(std::string_view bytes) {
+  struct Build {
+    std::optional<Bm25Index> idx;
+    Impl* m = nullptr;
+    std::optional<Error> options(const IndexOptions& o) {
+      auto created = create(o);
+      if (!created.ok()) return created.error();
+      idx.emplace(std::move(created).value());
+      m = idx->impl_.get();
+      return std::nullopt;
+    }
+    bool term(std::string_view t) {
+      if (m->term_id(t) != TermTable::kNone) return false;
+      m->intern_term(t);
+      return true;
+    }
+    bool meta_key(std::string_view k) {
+      const std::string key(k);
+      if (m->meta_key_ids.count(key) != 0) return false;
+      m->intern(m->meta_keys, m->meta_key_ids, key);
+      return true;
+    }
+    bool meta_str(std::string_view k) {
+      const std::string key(k);
+      if (m->meta_str_ids.count(key) != 0) return false;
+      m->intern(m->meta_strs, m->meta_str_ids, key);
+      return true;
+    }
+    std::size_t terms() const { return m->terms.size(); }
+    std::size_t meta_keys() const { return m->meta_keys.size(); }
+    std::size_t meta_strs() const { return m->meta_strs.size(); }
+    bool id(std::string_view id) const { return m->id_map.count(std::string(id)) == 0; }
+    void doc(std::string_view id, std::vector<Impl::TermTf>& tt, const std::vector<std::uint32_t>& lens, std::vector<MetaEntry>&& me) {
+      m->append_doc(std::string(id), tt, lens, std::move(me));
+    }
+  } sink;
+  if (auto e = parse_saved(bytes, sink)) return *e;
+  return std::move(*sink.idx);
+}
+
+Result<SavedIndexSummary> Bm25Index::check(std::string_view bytes, const std::function<void(std::string_view)>& on_id) {
+  // Views into `bytes` for the uniqueness checks; the documents are not kept (their ids go to on_id).
+  struct Check {
+    const std::function<void(std::string_view)>& on_id;
+    SavedIndexSummary out;
+    std::unordered_set<std::string_view> terms_, keys_, strs_;
+    std::optional<Error> options(const IndexOptions& o) {
+      auto created = create(o);  // the same validation as load(); an empty index, freed at once
+      if (!created.ok()) return created.error();
+      for (const auto& f : o.fields) out.fields.push_back(f.name);
+      return std::nullopt;
+    }
+    bool term(std::string_view t) { return terms_.insert(t).second; }
+    bool meta_key(std::string_view k) { return keys_.insert(k).second; }
+    bool meta_str(std::string_view k) { return strs_.insert(k).second; }
+    std::size_t terms() const { return terms_.size(); }
+    std::size_t meta_keys() const { return keys_.size(); }
+    std::size_t meta_strs() const { return strs_.size(); }
+    bool id(std::string_view id) const {
+      on_id(id);
+      return true;
+    }
+    void doc(std::string_view, std::vector<Impl::TermTf>&, const std::vector<std::uint32_t>&, std::vector<MetaEntry>&&) { ++out.documents; }
+  } sink{on_id, {}, {}, {}, {}};
+  if (auto e = parse_saved(bytes, sink)) return *e;
+  return std::move(sink.out);
 }
 
 }  // namespace ragwasm::sparse

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,4 +114,79 @@ TEST_CASE("a damaged v1 vector index is refused by its CRC-32", "[unit]") {
   const std::uint32_t crc = ragwasm::crc32(reinterpret_cast<const std::uint8_t*>(future.data()), future.size() - 4);
   std::memcpy(&future[future.size() - 4], &crc, 4);
   REQUIRE(VectorIndex::load(future).error().code == ErrorCode::kUnsupportedVersion);
+}
+
+namespace {
+// VectorIndex::check's verdict: the error, or the summary and the live ids (in slot order), the ids
+// being what its caller checks for duplicates (the one check left to it).
+struct CheckVerdict {
+  Status status = Status::success();
+  VectorIndex::SavedSummary summary;
+  std::vector<std::string> ids;
+};
+CheckVerdict check_of(const std::string& b) {
+  CheckVerdict v;
+  auto r = VectorIndex::check(b, [&](std::string_view id) { v.ids.emplace_back(id); });
+  if (!r.ok()) v.status = r.error();
+  else v.summary = r.value();
+  return v;
+}
+std::vector<std::string> live_ids(const VectorIndex& ix) {
+  std::vector<std::string> out;
+  for (std::uint32_t s : ix.live_slots()) out.push_back(ix.id(s));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("VectorIndex::check gives load()'s verdict on every kind, v1 and v2, and on resealed one-byte edits", "[unit]") {
+  std::size_t tried = 0, refused = 0;
+  for (const char* kind : kKinds) {
+    INFO(kind);
+    const std::string v1 = read_fixture("v1", std::string("vectors-") + kind + ".bin");
+    auto ix = VectorIndex::load(v1).value();
+    const std::string good = as_string(ix.save());
+    for (const std::string& b : {v1, good}) {
+      const CheckVerdict v = check_of(b);
+      REQUIRE(v.status.ok());
+      CHECK(v.summary.dimension == ix.options().dimension);
+      CHECK(v.summary.live == ix.size());
+      CHECK(v.ids == live_ids(ix));
+    }
+    for (const auto& s : ragwasm::testing::sections_of(good)) {
+      for (std::size_t at = s.payload; at < s.payload + s.length; ++at) {
+        for (const std::uint8_t x : {0x01, 0x80}) {
+          std::string b = good;
+          b[at] = static_cast<char>(static_cast<std::uint8_t>(b[at]) ^ x);
+          b = ragwasm::testing::reseal(b);
+          const auto loaded = VectorIndex::load(b);
+          const CheckVerdict v = check_of(b);
+          ++tried;
+          if (!loaded.ok() && v.status.ok()) {
+            REQUIRE(loaded.error().message.find("duplicate id") != std::string::npos);
+            REQUIRE(std::set<std::string>(v.ids.begin(), v.ids.end()).size() < v.ids.size());
+            continue;
+          }
+          REQUIRE(loaded.ok() == v.status.ok());
+          if (!loaded.ok()) {
+            ++refused;
+            REQUIRE(v.status.error().message == loaded.error().message);
+            continue;
+          }
+          REQUIRE(v.summary.dimension == loaded.value().options().dimension);
+          REQUIRE(v.summary.live == loaded.value().size());
+          REQUIRE(v.ids == live_ids(loaded.value()));
+        }
+      }
+    }
+  }
+  CHECK(tried > 1000);
+  CHECK(refused > 100);
+}
+
+TEST_CASE("VectorIndex::check passes the container corruption suite", "[fuzz]") {
+  for (const char* kind : kKinds) {
+    auto ix = VectorIndex::load(read_fixture("v1", std::string("vectors-") + kind + ".bin")).value();
+    CHECK(ragwasm::testing::run_corruption_suite(as_string(ix.save()), VectorIndex::kFormatVersion,
+                                                 [](const std::string& b) { return check_of(b).status; }) > 600);
+  }
 }

@@ -2,7 +2,9 @@
 // when saved; the current writer uses the one container (v2, XXH64) and passes the corruption suite.
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "common/container.h"
 #include "format_fixtures.h"
@@ -92,4 +94,77 @@ TEST_CASE("a resealed BM25 document count larger than the documents is rejected"
     REQUIRE_FALSE(r.ok());
     REQUIRE(r.error().code == ErrorCode::kCorruptIndex);
   }
+}
+
+namespace {
+// Bm25Index::check's verdict, in load()'s terms: the same error, and on success the same fields and
+// document count as the loaded index; ids (in saved order) collected for the duplicate-id check, the
+// one check left to check()'s caller.
+struct CheckVerdict {
+  Status status = Status::success();
+  SavedIndexSummary summary;
+  std::vector<std::string> ids;
+};
+CheckVerdict check_of(const std::string& b) {
+  CheckVerdict v;
+  auto r = Bm25Index::check(b, [&](std::string_view id) { v.ids.emplace_back(id); });
+  if (!r.ok()) v.status = r.error();
+  else v.summary = r.value();
+  return v;
+}
+}  // namespace
+
+TEST_CASE("Bm25Index::check gives load()'s verdict on every resealed one-byte edit, without building the index", "[unit]") {
+  auto ix = Bm25Index::load(read_fixture("v1", "bm25.bin")).value();
+  const std::string good = ix.save();
+  {
+    const CheckVerdict v = check_of(good);
+    REQUIRE(v.status.ok());
+    CHECK(v.summary.documents == 7);
+    CHECK(v.summary.fields == std::vector<std::string>{ix.options().fields[0].name, ix.options().fields[1].name});
+    CHECK(v.ids == ix.ids());  // every saved id, in saved order
+  }
+  std::size_t tried = 0, refused = 0, duplicates = 0;
+  for (const auto& s : ragwasm::testing::sections_of(good)) {
+    for (std::size_t at = s.payload; at < s.payload + s.length; ++at) {
+      for (const std::uint8_t x : {0x01, 0x80, 0xFF}) {
+        std::string b = good;
+        b[at] = static_cast<char>(static_cast<std::uint8_t>(b[at]) ^ x);
+        b = ragwasm::testing::reseal(b);
+        const auto loaded = Bm25Index::load(b);
+        const CheckVerdict v = check_of(b);
+        ++tried;
+        if (!loaded.ok() && v.status.ok()) {
+          // only a duplicate id may pass check(): its caller sees it in the ids
+          REQUIRE(loaded.error().message.find("documents: id") != std::string::npos);
+          const std::set<std::string> unique(v.ids.begin(), v.ids.end());
+          REQUIRE(unique.size() < v.ids.size());
+          ++duplicates;
+          continue;
+        }
+        REQUIRE(loaded.ok() == v.status.ok());
+        if (!loaded.ok()) {
+          ++refused;
+          REQUIRE(v.status.error().code == loaded.error().code);
+          REQUIRE(v.status.error().message == loaded.error().message);
+          continue;
+        }
+        REQUIRE(v.summary.documents == loaded.value().ids().size());
+        REQUIRE(v.ids == loaded.value().ids());
+        std::vector<std::string> names;
+        for (const auto& f : loaded.value().options().fields) names.push_back(f.name);
+        REQUIRE(v.summary.fields == names);
+      }
+    }
+  }
+  CHECK(tried > 1000);
+  CHECK(refused > 100);  // the edits do reach the checks
+  INFO(duplicates);
+}
+
+TEST_CASE("Bm25Index::check passes the container corruption suite", "[fuzz]") {
+  auto ix = Bm25Index::load(read_fixture("v1", "bm25.bin")).value();
+  const std::string good = ix.save();
+  const std::size_t tried = ragwasm::testing::run_corruption_suite(good, 2, [](const std::string& b) { return check_of(b).status; });
+  CHECK(tried > 600);
 }

@@ -3,12 +3,12 @@
 // cross-checks every header field against the sections (checksum-resealed mutations).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError } from '../../web/src/index.js';
 import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/index.js';
-import { joinBytes, packContainer, unpackContainer } from '../../web/src/core/container.js';
+import { containerStream, joinBytes, packContainer, unpackContainer } from '../../web/src/core/container.js';
 import { savePieces } from '../../web/src/core/storage.js';
 import { hashedBagOfWords } from './helpers.mjs';
 
@@ -98,6 +98,67 @@ test('#19 save verifies the bytes load before replacing the stored copy', async 
   assert.equal((await again.search('Seine', { k: 1 }))[0].text.startsWith('Paris'), true, 'the good copy is intact');
   again.dispose();
   col.dispose();
+});
+
+test('#18 save() makes the header twice (checked, then written): a change in between abandons the write and keeps the stored copy', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-col-'));
+  const col = await Collection.create({}, { embedder });
+  await col.add(docs);
+  await col.save('kb', { dir });
+  const good = readFileSync(join(dir, 'kb'));
+  // save() checks synchronously, then awaits storage before it takes the first piece to write:
+  // a remove() that lands there changes the header the check saw
+  const saving = col.save('kb', { dir });
+  col.remove(['de']);
+  await assert.rejects(saving, isCode('ABORTED', /changed while it was being written/));
+  assert.deepEqual(readFileSync(join(dir, 'kb')), good, 'the stored copy is untouched');
+  assert.deepEqual(readdirSync(dir), ['kb'], 'no temp file left');
+  // so does a change behind the API's back (same length, other bytes: caught by the pieces' CRC-32)
+  const saving2 = col.save('kb', { dir });
+  const c = col.docs.get('fr').chunks[0];
+  c.text = c.text.replace('Paris', 'Pariz');
+  await assert.rejects(saving2, isCode('ABORTED'));
+  assert.deepEqual(readFileSync(join(dir, 'kb')), good);
+  c.text = c.text.replace('Pariz', 'Paris');
+  await col.save('kb', { dir });  // unchanged since the check: written
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'kb'))), col.toBytes());
+  col.dispose();
+});
+
+test('#18 savePieces from an iterator: pieces taken as written; an iterator that throws abandons the write', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rw-col-'));
+  const a = new Uint8Array(9 << 20).map((_, i) => (i * 13) & 255);
+  let taken = 0;
+  function* good() { taken++; yield a; taken++; yield new Uint8Array([1, 2, 3]); }
+  await savePieces('p', good(), { dir });
+  assert.equal(taken, 2);
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'p'))), joinBytes([a, new Uint8Array([1, 2, 3])]));
+  let closed = false;
+  function* bad() {
+    try {
+      yield new Uint8Array(5);
+      throw new RagwasmError('ABORTED', 'ragwasm: stop');
+    } finally { closed = true; }
+  }
+  await assert.rejects(savePieces('p', bad(), { dir }), isCode('ABORTED'));
+  assert.equal(closed, true);
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'p'))), joinBytes([a, new Uint8Array([1, 2, 3])]), 'the stored copy is kept');
+  assert.deepEqual(readdirSync(dir), ['p']);
+  // many small pieces (gathered into one reused staging buffer, past its 8 MiB) arrive in order
+  const small = Array.from({ length: 300 }, (_, k) => new Uint8Array(40_000 + k).fill(k & 255));
+  await savePieces('s', small.values(), { dir });
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 's'))), joinBytes(small));
+  await savePieces('s2', [...small, a, ...small], { dir });
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 's2'))), joinBytes([...small, a, ...small]));
+  rmSync(join(dir, 's'));
+  rmSync(join(dir, 's2'));
+  // a section whose pieces do not add up to its declared length is refused (the container would lie)
+  const short = containerStream('RWCOLLEC', 3, [{ tag: 1, bytes: [new Uint8Array(4)][Symbol.iterator](), length: 5 }]);
+  await assert.rejects(savePieces('p', short, { dir }), isCode('INTERNAL', /do not add up/));
+  assert.deepEqual(readdirSync(dir), ['p']);
+  // containerStream's bytes are packContainer's
+  const sections = [{ tag: 1, bytes: [new Uint8Array([7, 8]), new Uint8Array(3)] }, { tag: 2, bytes: a }];
+  assert.deepEqual(joinBytes([...containerStream('RWCOLLEC', 3, sections)]), packContainer('RWCOLLEC', 3, sections));
 });
 
 // Decodes the header, lets `mutate` change it, and reseals with the writer's own container (packContainer).

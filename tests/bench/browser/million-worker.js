@@ -3,7 +3,7 @@
 // (tests/bench/lib/million-corpus.mjs, the same code the Node twin runs), posts progress, times hybrid
 // queries, toBytes() and an OPFS save through Collection.save, then (ceiling > target) looks for the
 // first limit. The page measures JS memory; the bench (Node) samples the browser processes' RSS.
-import { init, Collection, createStaticEmbedder, removeBytes, saveBytes } from '/web/src/index.js';
+import { init, Collection, createStaticEmbedder, removeBytes } from '/web/src/index.js';
 import { wasm } from '/web/src/core/module.js';
 import { runMillion } from '/tests/bench/lib/million-corpus.mjs';
 
@@ -55,15 +55,21 @@ self.onmessage = async (e) => {
       settled,
       mark,
       gc: () => self.gc?.(),
-      // opts.saveParts: save()'s steps one at a time (toBytes, the load-back check, the OPFS write), marked
+      // opts.saveParts: save()'s steps one at a time, marked: the index sections (toBytes of each
+      // index), the header made piece by piece (not parsed), the check (the header made again and
+      // parsed, the index sections checked), then save() itself (all of it again, and the OPFS write)
       saveParts: opts.saveParts ? async (col, mark) => {
-        let bytes = col.toBytes();
-        await mark('save part 1: toBytes');
-        Collection._checkBytes(bytes, { embedder: col.embedder, keepVectors: false });
-        await mark('save part 2: load-back check');
-        await saveBytes(`${name}-parts`, bytes);
-        bytes = null;
-        await mark('save part 3: OPFS write');
+        let bm25 = col.bm25.toBytes();
+        let dense = col.dense.toBytes();
+        await mark('save part 1: index sections');
+        let n = 0;
+        for (const p of col._headerStream()) n += p.length;
+        await mark(`save part 2: header made (${n} B), not parsed`);
+        Collection._checkSections(3, [col._headerStream(), bm25, dense], { embedder: col.embedder, keepVectors: false });
+        bm25 = dense = null;
+        await mark('save part 3: the check');
+        await col.save(`${name}-parts`);
+        await mark('save part 4: save()');
         await removeBytes(`${name}-parts`);
       } : undefined,
       save: async (col) => {

@@ -3,31 +3,60 @@
 // (src/common/container.cpp through wasm/bind_common.cpp). Needs init().
 import { RagwasmError, callWasm } from './errors.js';
 import { wasm } from './module.js';
+import { isInstance } from './validate.js';
 
 /**
- * The container as pieces to write in turn: its framing (start, each section's head, the seal: computed
- * by the C++ container::Writer) around the sections' own bytes, which are not copied. Internal.
+ * The container as pieces to write in turn, made as they are taken: its framing (start, each
+ * section's head, the seal: the C++ container::Writer, which hashes each piece as it passes) around
+ * the sections' own pieces, which are not copied. A section's pieces may be an iterator that makes
+ * them on demand (Collection.save(): the header is never held whole); its `length` must then be given
+ * and the pieces must add up to it. Internal.
  * @param {string} magic exactly 8 ASCII characters, e.g. "RWCOLLEC"
  * @param {number} version format version (unsigned 32-bit)
- * @param {{tag: number, bytes: Uint8Array|Uint8Array[]}[]} sections written in order; tags unique; a section's
- *   bytes may be a list of pieces written back to back (a large JSON header encoded in parts)
+ * @param {{tag: number, bytes: Uint8Array|Iterable<Uint8Array>, length?: number}[]} sections written in
+ *   order; tags unique; a section's bytes may be pieces written back to back (a large JSON header
+ *   encoded in parts); `length`: their total (counted here when they are a Uint8Array or an array)
+ * @returns {Generator<Uint8Array>} the pieces; their concatenation is packContainer()'s result
+ * @throws {RagwasmError} NOT_INITIALIZED; INTERNAL when a section's pieces do not add up to its length
+ */
+export function* containerStream(magic, version, sections) {
+  const m = wasm();
+  const tags = sections.map((s) => s.tag);
+  const parts = sections.map((s) => (isInstance(s.bytes, Uint8Array) ? [s.bytes] : s.bytes));
+  const lengths = sections.map((s, i) => s.length ?? parts[i].reduce((n, b) => n + b.length, 0));
+  sections = null;  // each section's bytes are dropped here once written (parts[i] = null)
+  if (magic.length !== 8) throw new RagwasmError('INTERNAL', 'ragwasm: container: the magic must be 8 bytes');
+  const w = new m.common_ContainerWriter(magic, version, tags.length);
+  try {
+    yield callWasm(() => w.start());
+    for (let i = 0; i < tags.length; i++) {
+      yield callWasm(() => w.section(tags[i], lengths[i]));
+      let n = 0;
+      for (const b of parts[i]) {
+        if (!isInstance(b, Uint8Array) || n + b.length > lengths[i]) break;
+        n += b.length;
+        callWasm(() => w.payload(b));
+        yield b;
+      }
+      parts[i] = null;
+      if (n !== lengths[i]) throw new RagwasmError('INTERNAL', `ragwasm: container: section ${tags[i]}'s pieces do not add up to its length ${lengths[i]}`);
+    }
+    yield callWasm(() => w.seal());
+  } finally {
+    w.delete();
+  }
+}
+
+/**
+ * containerStream() taken whole: the pieces to write in turn (the sections' own bytes are not copied). Internal.
+ * @param {string} magic
+ * @param {number} version
+ * @param {{tag: number, bytes: Uint8Array|Uint8Array[]}[]} sections as containerStream
  * @returns {Uint8Array[]} their concatenation is packContainer()'s result
  * @throws {RagwasmError} NOT_INITIALIZED
  */
 export function containerPieces(magic, version, sections) {
-  const m = wasm();
-  const pieces = sections.map((s) => (Array.isArray(s.bytes) ? s.bytes : [s.bytes]));
-  const lengths = pieces.map((p) => p.reduce((n, b) => n + b.length, 0));
-  // The sections cross into the WASM heap only in 1 MiB windows (to be hashed): a whole payload
-  // copied there would stay as heap (a WASM heap never shrinks).
-  const framing = callWasm(() => m.common_containerFraming(magic, version, sections.map((s) => s.tag), pieces, lengths));
-  const out = [framing[0]];
-  pieces.forEach((p, i) => {
-    out.push(framing[i + 1]);
-    for (const b of p) out.push(b);
-  });
-  out.push(framing[pieces.length + 1]);
-  return out;
+  return [...containerStream(magic, version, sections)];
 }
 
 /**

@@ -41,3 +41,16 @@ export function encodeTransient(value) {
   if (value.length * 3 > scratch.length) scratch = new Uint8Array(Math.max(value.length * 3, scratch.length * 2));
   return scratch.subarray(0, encoder.encodeInto(value, scratch).written);
 }
+
+const idDecoder = new TextDecoder();
+
+/** @internal ids the bindings send as UTF-8 bytes back to back with their byte lengths -> strings */
+export function decodeIds(bytes, lens) {
+  const out = new Array(lens.length);
+  let at = 0;
+  for (let i = 0; i < lens.length; i++) {
+    out[i] = idDecoder.decode(bytes.subarray(at, at + lens[i]));
+    at += lens[i];
+  }
+  return out;
+}

@@ -103,25 +103,64 @@ const WRITE_PIECE = 8 << 20;
 /**
  * @internal saveBytes of the concatenation of `pieces` (written in turn, never joined except for
  * IndexedDB): Collection.save() writes its sections without packing them into one buffer first.
- * The caller's array is emptied as it is written (each entry set to null once written: Node, OPFS),
- * so pieces referenced only by it can be collected during the write.
+ * An array is emptied as it is written (each entry set to null once written: Node, OPFS), so pieces
+ * referenced only by it can be collected during the write. An iterator is taken one piece at a time
+ * as the write goes (pieces made on demand); when it throws, the write is abandoned and the stored
+ * copy is left as it was.
  * @param {string} name
- * @param {Uint8Array[]} pieces
+ * @param {Uint8Array[]|Iterator<Uint8Array>} pieces
  * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
  */
 export async function savePieces(name, pieces, opts = {}) {
   checkName(name);
-  if (!Array.isArray(pieces) || !pieces.every((p) => isInstance(p, Uint8Array))) throw invalid('pieces', 'an array of Uint8Array', pieces);
+  if (Array.isArray(pieces) ? !pieces.every((p) => isInstance(p, Uint8Array)) : typeof pieces?.next !== 'function') {
+    throw invalid('pieces', 'an array or an iterator of Uint8Array', pieces);
+  }
   return writePieces(name, pieces, opts);
 }
 
-// each piece cut into views of at most WRITE_PIECE bytes; each entry of `pieces` is set to null once
-// its views are handed out (a caller that keeps no other reference lets the piece be collected)
+// The pieces as writes of at most WRITE_PIECE bytes: a large piece cut into views, small ones gathered
+// into one reused staging buffer (a 1M-chunk header comes as ~10,000 small pieces: one write each
+// would be slow). A yielded view is valid until the next one is taken: the caller writes it (and
+// awaits the write) first. Each entry of an array is set to null once taken (a caller that keeps no
+// other reference lets the piece be collected).
 function* windows(pieces) {
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i];
-    pieces[i] = null;
-    for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
+  const list = Array.isArray(pieces);
+  const it = list ? null : pieces;
+  let staging = null;
+  let staged = 0;
+  try {
+    for (let i = 0; ; i++) {
+      let p;
+      if (list) {
+        if (i >= pieces.length) break;
+        p = pieces[i];
+        pieces[i] = null;
+      } else {
+        const r = it.next();
+        if (r.done) break;
+        p = r.value;
+        if (!isInstance(p, Uint8Array)) throw invalid(`pieces[${i}]`, 'a Uint8Array', p);
+      }
+      if (p.length < WRITE_PIECE >> 4) {
+        staging ??= new Uint8Array(WRITE_PIECE);
+        if (staged + p.length > WRITE_PIECE) {
+          yield staging.subarray(0, staged);
+          staged = 0;
+        }
+        staging.set(p, staged);
+        staged += p.length;
+        continue;
+      }
+      if (staged > 0) {
+        yield staging.subarray(0, staged);
+        staged = 0;
+      }
+      for (let at = 0; at < p.length; at += WRITE_PIECE) yield p.subarray(at, Math.min(p.length, at + WRITE_PIECE));
+    }
+    if (staged > 0) yield staging.subarray(0, staged);
+  } finally {
+    it?.return?.();  // a write that failed lets the iterator free what it holds
   }
 }
 
@@ -181,7 +220,9 @@ async function writePieces(name, pieces, opts) {
     }
     return;
   }
-  const copy = joinBytes(pieces);
+  const parts = [];
+  for (const w of windows(pieces)) parts.push(w.slice());  // a view into the staging buffer is reused
+  const copy = joinBytes(parts);
   await idbRun('readwrite', (s) => s.put(copy, name));
 }
 

@@ -142,7 +142,8 @@ export class Collection {
   readonly legReport: import('../retrieve/leg-check.js').LegCheckReport | null;
   readonly legCheckedAt: number;
   toBytes(): Uint8Array;
-  /** Verifies the bytes load back, then replaces the stored copy atomically. */
+  /** Checks the bytes as fromBytes() would (no second index built), then replaces the stored copy atomically;
+   * ABORTED (stored copy kept) when an add/remove changed the collection during the write. */
   save(name: string, opts?: { dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<void>;
   /** The JSONL export as lines without newlines (header, then one per chunk). */
   exportJsonlLines(options?: CollectionExportOptions): AsyncGenerator<string, void, undefined>;

@@ -10,8 +10,8 @@
 import { RagwasmError } from '../core/errors.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
-import { unpackSections } from '../core/checksum.js';
-import { containerPieces, packContainer, unpackContainer } from '../core/container.js';
+import { crc32, unpackSections } from '../core/checksum.js';
+import { containerStream, packContainer, unpackContainer } from '../core/container.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
 
@@ -792,8 +792,13 @@ export class Collection {
 
   // the JSON header as UTF-8 pieces (headerPieces: no single string past V8's limit at ~1.7M chunks)
   _headerBytes() {
+    return [...this._headerStream()];
+  }
+
+  // _headerBytes() made one piece at a time as they are taken
+  _headerStream() {
     const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null };
-    return headerPieces(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined);
+    return headerStream(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined);
   }
 
   // the header's pieces; each index's bytes, or null when that leg is off (its section is then absent)
@@ -801,8 +806,10 @@ export class Collection {
     return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense));
   }
 
+  // header: its pieces, or [an iterator of them, their total length]
   _sections(header, bm25, dense) {
-    const sections = [{ tag: HEADER_TAG, bytes: header }];
+    const sections = [isArray(header) && !isInstance(header[0], Uint8Array)
+      ? { tag: HEADER_TAG, bytes: header[0], length: header[1] } : { tag: HEADER_TAG, bytes: header }];
     if (bm25) sections.push({ tag: BM25_TAG, bytes: bm25 });
     if (dense) sections.push({ tag: DENSE_TAG, bytes: dense });
     return sections;
@@ -885,9 +892,9 @@ export class Collection {
     }
   }
 
-  // save()'s load-back check: the checks of fromBytes (header, both sections loaded and compared with
-  // it, the embedder), loading one index section at a time and freeing it before the next: the live
-  // collection's indexes are in the same WASM heap, which never shrinks (issue #18, docs/scale.md).
+  // save()'s load-back check: the checks of fromBytes (header, both sections checked and compared with
+  // it, the embedder), without building a second index: the live collection's indexes are in the same
+  // WASM heap, which never shrinks (issue #18, docs/scale.md).
   static _checkBytes(bytes, o) {
     const { version, sections } = unpackCollection(bytes);
     Collection._checkSections(version, sections, o);
@@ -898,17 +905,33 @@ export class Collection {
     const { h, sections, corrupt } = headerOf(version, sections0, { checkOnly: true });
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
+    // Each index section is checked without building an index (Bm25Index/VectorIndex._checkBytes): its
+    // ids are marked against each header chunk's position, then compared as checkSections compares
+    // a loaded index. An id twice in a section is refused as fromBytes refuses it.
+    const at = new Map();
+    for (const id of h.chunkIds) at.set(id, at.size);
+    const marked = (check, bytes, what) => {
+      const held = new Uint8Array(at.size);
+      let twice = false;
+      const r = check(bytes, (ids) => {
+        for (const id of ids) {
+          const i = at.get(id);
+          if (i === undefined) continue;  // then a header chunk is missing (the counts are compared)
+          if (held[i] === 1) twice = true;
+          held[i] = 1;
+        }
+      });
+      if (twice) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${what}`);
+      return { ...r, has: (id) => held[at.get(id)] === 1 };
+    };
     if (h.cfg.indexes.bm25) {
-      const bm25 = Bm25Index.fromBytes(sections[1]);
-      try { checkSections(h, bm25, null, corrupt); } finally { bm25.dispose(); }
+      checkSections(h, marked(Bm25Index._checkBytes, sections[1], 'bytes: not a valid saved Bm25Index (documents: id)'), null, corrupt);
     }
     let dimension;
     if (h.cfg.indexes.dense) {
-      const dense = VectorIndex.fromBytes(sections[2]);
-      try {
-        checkSections(h, null, dense, corrupt);
-        dimension = dense.dimension;
-      } finally { dense.dispose(); }
+      const dense = marked(VectorIndex._checkBytes, sections[2], 'vector index bytes are corrupt: duplicate id (the file was truncated or modified; save it again)');
+      checkSections(h, null, dense, corrupt);
+      dimension = dense.dimension;
     }
     if (h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic') checkEmbedder(o, h.embedder, dimension);
   }
@@ -961,11 +984,13 @@ export class Collection {
   }
 
   /**
-   * Saves under `name` (storage.js: OPFS / IndexedDB / Node file). The bytes are first parsed back
-   * (fromBytes) and only then written atomically: a good copy is never replaced by one that does not load.
+   * Saves under `name` (storage.js: OPFS / IndexedDB / Node file). The bytes are first checked as
+   * fromBytes checks them (the index sections without building a second index) and only then written
+   * atomically: a good copy is never replaced by one that does not load.
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
-   * @throws {RagwasmError} DISPOSED, CORRUPT_INDEX (the new bytes do not load back: nothing written), storage errors
+   * @throws {RagwasmError} DISPOSED, CORRUPT_INDEX (the new bytes do not load back: nothing written),
+   *   ABORTED (an add or remove changed the collection while it was written: the stored copy is kept), storage errors
    */
   async save(name, opts) {
     this._alive();
@@ -981,17 +1006,41 @@ export class Collection {
     // The bytes of toBytes(), never joined into one buffer: the sections are checked, then written in
     // turn between the container's framing (a 1M-chunk collection is ~0.5 GB: one more copy of it, and
     // the browser's copy of one big write, were most of the tab's RSS during a save; docs/scale.md).
-    // The header is never joined either: the check parses its pieces one by one (parseHeaderPieces),
-    // and savePieces drops each piece once written (no other reference is kept here).
-    let header = this._headerBytes();
+    // The header (~318 MB at 1M chunks) is never held whole: it is made twice, piece by piece, each
+    // piece dropped once used: for the check (parseHeaderPieces), which records each piece's length
+    // and CRC-32, then for the write, where every piece must match its record (and no add/remove may
+    // have happened since: this.revision), or the write is abandoned and the stored copy kept.
     let bm25 = this.bm25 ? this.bm25.toBytes() : null;
     let dense = this.dense ? this.dense.toBytes() : null;
     const none = new Uint8Array(0);
-    Collection._checkSections(COLLECTION_FORMAT_VERSION, [header, bm25 ?? none, dense ?? none], o);
+    const revision = this.revision;
+    const made = [];  // [length, CRC-32] of each header piece, as checked
+    const recorded = (function* record(pieces) {
+      for (const p of pieces) {
+        made.push([p.length, crc32(p)]);
+        yield p;
+      }
+    })(this._headerStream());
+    Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded, bm25 ?? none, dense ?? none], o);
     this._alive();
-    const pieces = containerPieces(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense));
-    header = bm25 = dense = null;
-    await savePieces(name, pieces, opts);
+    const self = this;
+    const again = (function* replay(pieces) {
+      let k = 0;
+      for (const p of pieces) {
+        self._alive();
+        if (self.revision !== revision || k >= made.length || p.length !== made[k][0] || crc32(p) !== made[k][1]) break;
+        k++;
+        yield p;
+      }
+      if (k !== made.length) {
+        throw new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (an add or remove ran '
+          + 'during save()); the stored copy was not replaced: save again');
+      }
+    })(this._headerStream());
+    const length = made.reduce((n, [len]) => n + len, 0);
+    const stream = containerStream(MAGIC, COLLECTION_FORMAT_VERSION, this._sections([again, length], bm25, dense));
+    bm25 = dense = null;  // the stream drops each section once written
+    await savePieces(name, stream, opts);
   }
 
   /**
@@ -1501,7 +1550,11 @@ const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'
 // exactly those of JSON.stringify({config, embedder, docs, zeroVectors?})), and a header of more than
 // HEADER_SPLIT_BYTES bytes is read by parseLargeHeader, which decodes each value of the top-level
 // object, and each element of `docs`, on its own.
-const PIECE_CHARS = 1 << 20;
+// 32 Ki characters (<= 64 KB as a two-byte string): each piece's strings (the piece being joined, its
+// decoded text, the text parsed) stay below V8's large-object size (128 KB), so they die young; 1 Mi-
+// character pieces put ~3 large strings per piece in the large-object space, collected only by a full
+// GC: save() at 1M chunks left ~1 GB of them in the tab's RSS (issue #18, docs/scale.md).
+const PIECE_CHARS = 1 << 15;
 let HEADER_SPLIT_BYTES = 1 << 28;  // 256 MiB: below every engine's string limit (bytes >= UTF-16 units)
 
 /** @internal white-box tests: lower the size from which headers are read in pieces; returns the old one. */
@@ -1515,44 +1568,55 @@ export function setHeaderSplitBytes(n) {
 // The pieces are always [the object up to `"docs":[`, pieces of whole documents (each after the first
 // led by the separating comma), `]` and the rest of the object]: parseHeaderPieces reads them so.
 function headerPieces(header, docs, zeroVectors) {
+  return [...headerStream(header, docs, zeroVectors)];
+}
+
+// headerPieces() made one piece at a time, as they are taken (Collection.save(): never all held)
+function* headerStream(header, docs, zeroVectors) {
   const enc = new TextEncoder();
-  const pieces = [enc.encode(`${JSON.stringify(header).slice(0, -1)},"docs":[`)];
+  yield enc.encode(`${JSON.stringify(header).slice(0, -1)},"docs":[`);
   let cur = '';
   let first = true;
   for (const d of docs.values()) {
     cur += (first ? '' : ',') + JSON.stringify(d.toStored());
     first = false;
     if (cur.length >= PIECE_CHARS) {
-      pieces.push(enc.encode(cur));
+      yield enc.encode(cur);
       cur = '';
     }
   }
-  if (cur !== '') pieces.push(enc.encode(cur));
+  if (cur !== '') yield enc.encode(cur);
   cur = ']';
   if (zeroVectors !== undefined) cur += `,"zeroVectors":${JSON.stringify(zeroVectors)}`;
-  pieces.push(enc.encode(`${cur}}`));
-  return pieces;
+  yield enc.encode(`${cur}}`);
 }
 
 // save()'s check of headerPieces() output without joining it (a 1M-chunk header is ~318 MB): the
 // object without its documents parsed from the first and last pieces, each document piece parsed on
 // its own and its documents handed to onDoc(doc, i) in order (not kept: the result's docs is []).
 // Every byte is decoded (fatal UTF-8) and parsed, so pieces that would not parse joined are refused.
+// `pieces`: an array, or an iterator taken one piece at a time (the last one is known when it ends).
 function parseHeaderPieces(pieces, onDoc) {
   const dec = new TextDecoder('utf-8', { fatal: true });
-  const last = pieces.length - 1;
-  if (last < 1) throw new SyntaxError('a header in pieces has at least its start and end');
-  const out = JSON.parse(dec.decode(pieces[0]) + dec.decode(pieces[last]));
+  let start = null;
+  let held = null;  // the piece before the one being taken: a document piece unless it is the last
+  let k = 0;
   let n = 0;
-  for (let k = 1; k < last; k++) {
-    let text = dec.decode(pieces[k]);
-    if (k > 1) {
-      if (text[0] !== ',') throw new SyntaxError(`header piece ${k} does not start with a comma`);
-      text = text.slice(1);
+  for (const piece of pieces) {
+    if (k === 0) start = dec.decode(piece);
+    else if (k > 1) {
+      let text = dec.decode(held);
+      if (k > 2) {
+        if (text[0] !== ',') throw new SyntaxError(`header piece ${k - 1} does not start with a comma`);
+        text = text.slice(1);
+      }
+      for (const d of JSON.parse(`[${text}]`)) onDoc(d, n++);
     }
-    for (const d of JSON.parse(`[${text}]`)) onDoc(d, n++);
+    held = piece;
+    k++;
   }
-  return out;
+  if (k < 2) throw new SyntaxError('a header in pieces has at least its start and end');
+  return JSON.parse(start + dec.decode(held));
 }
 
 function parseHeaderBytes(bytes) {
@@ -1672,7 +1736,7 @@ function headerOf(version, sections, { checkOnly = false } = {}) {
   let header;
   try {
     const onDoc = (d, i) => check.doc(d, i, true);
-    if (isArray(sections[0])) header = parseHeaderPieces(sections[0], onDoc);
+    if (!isInstance(sections[0], Uint8Array)) header = parseHeaderPieces(sections[0], onDoc);
     else header = checkOnly ? parseLargeHeader(sections[0], onDoc) : parseHeaderBytes(sections[0]);
   } catch (e) {
     if (e instanceof RagwasmError) throw e;
@@ -1804,6 +1868,7 @@ function checkZeroVectors(header, chunkIds, corrupt) {
 }
 
 // Checks the loaded index sections against the header: fields, sizes, every chunk id, dimension.
+// bm25 / dense: the loaded indexes, or what the check read of a section ({fields, size, has(id)})
 function checkSections(h, bm25, dense, corrupt) {
   const count = h.chunkIds.size;
   if (bm25) {

@@ -3,7 +3,7 @@
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { wasm } from '../core/module.js';
-import { encodeTransient } from '../core/encode.js';
+import { decodeIds, encodeTransient } from '../core/encode.js';
 import {
   MAX_ARRAY_ITEMS, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
 } from '../core/validate.js';
@@ -12,7 +12,6 @@ import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Largest vector dimension. */
 export const VECTOR_MAX_DIMENSION = 8192;
@@ -39,16 +38,6 @@ function encodeIds(ids, name) {
     at += lens[i];
   }
   return { bytes: buf.subarray(0, at), lens };
-}
-
-function decodeIds(bytes, lens) {
-  const out = new Array(lens.length);
-  let at = 0;
-  for (let i = 0; i < lens.length; i++) {
-    out[i] = decoder.decode(bytes.subarray(at, at + lens[i]));
-    at += lens[i];
-  }
-  return out;
 }
 
 function dimensionError(name, got, dimension) {
@@ -157,6 +146,21 @@ export class VectorIndex extends Handle {
     const m = wasm();
     const native = callWasm(() => m.dense_loadIndex(bytes));
     return new VectorIndex(native);
+  }
+
+  /**
+   * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
+   * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each live
+   * saved id is handed to `onIds` (arrays of ids in slot order, in batches) for the caller to compare.
+   * @param {Uint8Array} bytes toBytes() output
+   * @param {(ids: string[]) => void} onIds must not throw
+   * @returns {{dimension: number, size: number}} the dimension and the live vector count
+   * @throws {RagwasmError} as fromBytes()
+   */
+  static _checkBytes(bytes, onIds) {
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
+    const m = wasm();
+    return callWasm(() => m.dense_checkSaved(bytes, (b) => onIds(decodeIds(b.bytes, b.lens))));
   }
 
   /**

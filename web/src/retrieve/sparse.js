@@ -5,7 +5,7 @@ import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
-import { encodeText, encodeTransient } from '../core/encode.js';
+import { decodeIds, encodeText, encodeTransient } from '../core/encode.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
@@ -277,6 +277,22 @@ export class Bm25Index extends Handle {
     if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
     const m = wasm();
     return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
+  }
+
+  /**
+   * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
+   * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each
+   * saved id is handed to `onIds` (arrays of ids in saved order, in batches) for the caller to compare.
+   * @param {Uint8Array} bytes toBytes() output
+   * @param {(ids: string[]) => void} onIds must not throw
+   * @returns {{fields: string[], size: number}} the field names and the document count
+   * @throws {RagwasmError} as fromBytes()
+   */
+  static _checkBytes(bytes, onIds) {
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
+    const m = wasm();
+    const r = callWasm(() => m.sparse_checkSaved(bytes, (b) => onIds(decodeIds(b.bytes, b.lens))));
+    return { fields: r.fields, size: r.documents };
   }
 
   /**
