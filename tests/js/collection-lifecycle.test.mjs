@@ -122,6 +122,20 @@ test('#18 save() makes the header twice (checked, then written): a change in bet
   c.text = c.text.replace('Pariz', 'Paris');
   await col.save('kb', { dir });  // unchanged since the check: written
   assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'kb'))), col.toBytes());
+  // an add() called during a save waits for the write (the stored copy is the collection at the save call),
+  // and a save called during an add() waits for it
+  const before = col.toBytes();
+  const saving3 = col.save('kb', { dir });
+  const adding = col.add([{ id: 'it', text: 'Rome is the capital of Italy.' }]);
+  await saving3;
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'kb'))), before);
+  const adding2 = col.add([{ id: 'es', text: 'Madrid is the capital of Spain.' }]);
+  const saving4 = col.save('kb', { dir });
+  await Promise.all([adding, adding2, saving4]);
+  const loaded = await Collection.load('kb', { dir, embedder });
+  assert.deepEqual([...loaded.docs.keys()].sort(), [...col.docs.keys()].sort());
+  assert.ok(loaded.docs.has('it') && loaded.docs.has('es'));
+  loaded.dispose();
   col.dispose();
 });
 

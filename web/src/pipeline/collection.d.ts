@@ -143,7 +143,8 @@ export class Collection {
   readonly legCheckedAt: number;
   toBytes(): Uint8Array;
   /** Checks the bytes as fromBytes() would (no second index built), then replaces the stored copy atomically;
-   * ABORTED (stored copy kept) when an add/remove changed the collection during the write. */
+   * runs after an add()/setEmbedder() in progress, and one called during the save waits for it; ABORTED
+   * (stored copy kept) when a remove() changed the collection during the write. */
   save(name: string, opts?: { dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<void>;
   /** The JSONL export as lines without newlines (header, then one per chunk). */
   exportJsonlLines(options?: CollectionExportOptions): AsyncGenerator<string, void, undefined>;

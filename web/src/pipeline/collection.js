@@ -306,8 +306,10 @@ export class Collection {
     /** @type {WorkerPool|null} the pool of the sharded legs (workers > 1) */
     this._pool = null;
     this._pending = new Set();
-    // add() and setEmbedder() run one at a time (each awaits the embedder between checks and swaps).
+    // add(), setEmbedder() and save() run one at a time (each awaits the embedder or storage between
+    // its checks and its writes); _queued counts those not yet settled.
     this._queue = Promise.resolve();
+    this._queued = 0;
   }
 
   /** True after dispose(): every other method then throws DISPOSED. */
@@ -317,10 +319,15 @@ export class Collection {
     if (this._disposed) throw disposedError();
   }
 
-  /** Runs `fn` after the add/setEmbedder calls before it have finished. */
-  _exclusive(fn) {
-    const run = this._queue.then(() => { this._alive(); return fn(); });
-    this._queue = run.catch(() => {});
+  /** Runs `fn` after the add/setEmbedder/save calls before it have finished; with `now`, at once (in this
+   * call, up to fn's first await) when none is running. */
+  _exclusive(fn, { now = false } = {}) {
+    const go = () => { this._alive(); return fn(); };
+    const run = now && this._queued === 0 ? (async () => go())() : this._queue.then(go);
+    this._queued++;
+    // settled before any caller's await on `run` resumes (this reaction is registered first)
+    const settle = () => { this._queued--; };
+    this._queue = run.then(settle, settle);
     return run;
   }
 
@@ -990,10 +997,15 @@ export class Collection {
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
    * @throws {RagwasmError} DISPOSED, CORRUPT_INDEX (the new bytes do not load back: nothing written),
-   *   ABORTED (an add or remove changed the collection while it was written: the stored copy is kept), storage errors
+   *   ABORTED (a remove() changed the collection while it was written: the stored copy is kept), storage errors
    */
-  async save(name, opts) {
-    this._alive();
+  save(name, opts) {
+    // after an add() or setEmbedder() in progress, and before any called later (they wait for the write);
+    // when none runs, the bytes are those of the collection at this call
+    return this._exclusive(() => this._save(name, opts), { now: true });
+  }
+
+  async _save(name, opts) {
     const o = { keepVectors: false };
     if (this.embedder) o.embedder = this.embedder;
     if (this._pool) {
@@ -1033,8 +1045,8 @@ export class Collection {
         yield p;
       }
       if (k !== made.length) {
-        throw new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (an add or remove ran '
-          + 'during save()); the stored copy was not replaced: save again');
+        throw new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (a remove() ran '
+          + 'during save(), or its documents were changed directly); the stored copy was not replaced: save again');
       }
     })(this._headerStream());
     const length = made.reduce((n, [len]) => n + len, 0);
