@@ -900,9 +900,11 @@ export class Collection {
     Collection._checkSections(version, sections, o);
   }
 
-  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one)
+  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one);
+  // an index section may be given as a function that makes it, called once the header is checked
   static _checkSections(version, sections0, o) {
-    const { h, sections, corrupt } = headerOf(version, sections0, { checkOnly: true });
+    const { h, corrupt } = headerOf(version, sections0, { checkOnly: true });
+    const sections = sections0.map((s) => (typeof s === 'function' ? s() : s));
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     // Each index section is checked without building an index (Bm25Index/VectorIndex._checkBytes): its
@@ -1009,8 +1011,10 @@ export class Collection {
     // piece dropped once used: for the check (parseHeaderPieces), which records each piece's length
     // and CRC-32, then for the write, where every piece must match its record (and no add/remove may
     // have happened since: this.revision), or the write is abandoned and the stored copy kept.
-    let bm25 = this.bm25 ? this.bm25.toBytes() : null;
-    let dense = this.dense ? this.dense.toBytes() : null;
+    // The index sections (~216 MB at 1M chunks) are made once the check has parsed the header, so the
+    // parse's garbage and they are not held together (all of it runs without an await: same state).
+    let bm25 = null;
+    let dense = null;
     const none = new Uint8Array(0);
     const revision = this.revision;
     const made = [];  // [length, CRC-32] of each header piece, as checked
@@ -1020,7 +1024,9 @@ export class Collection {
         yield p;
       }
     })(this._headerStream(true));
-    Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded, bm25 ?? none, dense ?? none], o);
+    Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded,
+      () => (bm25 = this.bm25 ? this.bm25.toBytes() : null) ?? none,
+      () => (dense = this.dense ? this.dense.toBytes() : null) ?? none], o);
     this._alive();
     const self = this;
     const again = (function* replay(pieces) {
