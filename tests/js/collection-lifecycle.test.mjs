@@ -197,6 +197,10 @@ test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX nam
     ['end past the document', (h) => { const c = h.docs[0].chunks.at(-1); c.end = 1e12; c.start = 1e12 - c.text.length; }, /chunks\[\d+\]\.end: .* past the end of the document/],
     ['docId pointing at another document', (h) => { h.docs[0].chunks[0].docId = 'de'; }, /docs\[0\]\.chunks\[0\]\.docId/],
     ['duplicate document', (h) => { h.docs.push(structuredClone(h.docs[0])); }, /docs\[2\]\.id: document "fr" appears twice/],
+    // the save check keeps no document ids: a repeat is its chunk "id#0" seen before, or an earlier document without chunks
+    ['duplicate document, the second without chunks', (h) => { h.docs.push({ ...structuredClone(h.docs[0]), chunks: [] }); }, /docs\[2\]\.id: document "fr" appears twice/],
+    ['duplicate document, the first without chunks', (h) => { h.docs.unshift({ ...structuredClone(h.docs[0]), chunks: [] }); }, /docs\[1\]\.id: document "fr" appears twice/],
+    ['duplicate document without chunks', (h) => { h.docs.push({ id: 'e', length: 0, chunks: [] }, { id: 'e', length: 0, chunks: [] }); }, /docs\[3\]\.id: document "e" appears twice/],
     ['chunk id unlike docId#ordinal', (h) => { h.docs[1].chunks[0].id = 'de#9'; }, /docs\[1\]\.chunks\[0\]\.id/],
     ['a chunk dropped from the header', (h) => { h.docs[1].chunks.pop(); }, /BM25 section holds/],
     ['a document dropped from the header', (h) => { h.docs.pop(); }, /header docs: \d+ chunks/],

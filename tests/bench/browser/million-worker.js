@@ -56,8 +56,8 @@ self.onmessage = async (e) => {
       mark,
       gc: () => self.gc?.(),
       // opts.saveParts: save()'s steps one at a time, marked: the index sections (toBytes of each
-      // index), the header made piece by piece (not parsed), the check (the header made again and
-      // parsed, the index sections checked), then save() itself (all of it again, and the OPFS write)
+      // index), the header made piece by piece (not parsed), the check (the header made again, into
+      // save()'s two reused buffers, and parsed, the index sections checked), then save() itself (all of it again, and the OPFS write)
       saveParts: opts.saveParts ? async (col, mark) => {
         let bm25 = col.bm25.toBytes();
         let dense = col.dense.toBytes();
@@ -65,7 +65,7 @@ self.onmessage = async (e) => {
         let n = 0;
         for (const p of col._headerStream()) n += p.length;
         await mark(`save part 2: header made (${n} B), not parsed`);
-        Collection._checkSections(3, [col._headerStream(), bm25, dense], { embedder: col.embedder, keepVectors: false });
+        Collection._checkSections(3, [col._headerStream(true), bm25, dense], { embedder: col.embedder, keepVectors: false });
         bm25 = dense = null;
         await mark('save part 3: the check');
         await col.save(`${name}-parts`);

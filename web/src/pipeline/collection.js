@@ -802,10 +802,10 @@ export class Collection {
     return [...this._headerStream()];
   }
 
-  // _headerBytes() made one piece at a time as they are taken
-  _headerStream() {
+  // _headerBytes() made one piece at a time as they are taken (scratch: see headerStream)
+  _headerStream(scratch = false) {
     const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null };
-    return headerStream(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined);
+    return headerStream(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined, scratch);
   }
 
   // the header's pieces; each index's bytes, or null when that leg is off (its section is then absent)
@@ -907,16 +907,17 @@ export class Collection {
     Collection._checkSections(version, sections, o);
   }
 
-  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one)
+  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one);
+  // an index section may be given as a function that makes it, called once the header is checked
   static _checkSections(version, sections0, o) {
-    const { h, sections, corrupt } = headerOf(version, sections0, { checkOnly: true });
+    const { h, corrupt } = headerOf(version, sections0, { checkOnly: true });
+    const sections = sections0.map((s) => (typeof s === 'function' ? s() : s));
     if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
     if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
     // Each index section is checked without building an index (Bm25Index/VectorIndex._checkBytes): its
     // ids are marked against each header chunk's position, then compared as checkSections compares
     // a loaded index. An id twice in a section is refused as fromBytes refuses it.
-    const at = new Map();
-    for (const id of h.chunkIds) at.set(id, at.size);
+    const at = h.chunkIds;  // checkOnly: a Map chunk id -> its position in the header (the one id structure)
     const marked = (check, bytes, what) => {
       const held = new Uint8Array(at.size);
       let twice = false;
@@ -1022,8 +1023,10 @@ export class Collection {
     // piece dropped once used: for the check (parseHeaderPieces), which records each piece's length
     // and CRC-32, then for the write, where every piece must match its record (and no add/remove may
     // have happened since: this.revision), or the write is abandoned and the stored copy kept.
-    let bm25 = this.bm25 ? this.bm25.toBytes() : null;
-    let dense = this.dense ? this.dense.toBytes() : null;
+    // The index sections (~216 MB at 1M chunks) are made once the check has parsed the header, so the
+    // parse's garbage and they are not held together (all of it runs without an await: same state).
+    let bm25 = null;
+    let dense = null;
     const none = new Uint8Array(0);
     const revision = this.revision;
     const made = [];  // [length, CRC-32] of each header piece, as checked
@@ -1032,8 +1035,10 @@ export class Collection {
         made.push([p.length, crc32(p)]);
         yield p;
       }
-    })(this._headerStream());
-    Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded, bm25 ?? none, dense ?? none], o);
+    })(this._headerStream(true));
+    Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded,
+      () => (bm25 = this.bm25 ? this.bm25.toBytes() : null) ?? none,
+      () => (dense = this.dense ? this.dense.toBytes() : null) ?? none], o);
     this._alive();
     const self = this;
     const again = (function* replay(pieces) {
@@ -1583,24 +1588,37 @@ function headerPieces(header, docs, zeroVectors) {
   return [...headerStream(header, docs, zeroVectors)];
 }
 
-// headerPieces() made one piece at a time, as they are taken (Collection.save(): never all held)
-function* headerStream(header, docs, zeroVectors) {
+// headerPieces() made one piece at a time, as they are taken (Collection.save(): never all held).
+// scratch: each piece is a view into one of two reused buffers, valid until the piece after the next is
+// taken (save()'s check, which holds one piece while it takes the next): a 1M-chunk header is ~318 MB of
+// pieces, and as one new ArrayBuffer each (backing stores outside the JS heap, freed only at a GC) they
+// were most of the renderer's growth during the check (issue #18 item 6, docs/scale.md).
+function* headerStream(header, docs, zeroVectors, scratch = false) {
   const enc = new TextEncoder();
-  yield enc.encode(`${JSON.stringify(header).slice(0, -1)},"docs":[`);
+  const bufs = [new Uint8Array(0), new Uint8Array(0)];
+  let k = 0;
+  const encode = (text) => {
+    if (!scratch) return enc.encode(text);
+    const slot = k++ & 1;
+    if (bufs[slot].length < text.length * 3) bufs[slot] = new Uint8Array(Math.max(text.length * 3, 3 * PIECE_CHARS + 4096));
+    const { written } = enc.encodeInto(text, bufs[slot]);  // room for 3 bytes per UTF-16 unit: all of it
+    return bufs[slot].subarray(0, written);
+  };
+  yield encode(`${JSON.stringify(header).slice(0, -1)},"docs":[`);
   let cur = '';
   let first = true;
   for (const d of docs.values()) {
     cur += (first ? '' : ',') + JSON.stringify(d.toStored());
     first = false;
     if (cur.length >= PIECE_CHARS) {
-      yield enc.encode(cur);
+      yield encode(cur);
       cur = '';
     }
   }
-  if (cur !== '') yield enc.encode(cur);
+  if (cur !== '') yield encode(cur);
   cur = ']';
   if (zeroVectors !== undefined) cur += `,"zeroVectors":${JSON.stringify(zeroVectors)}`;
-  yield enc.encode(`${cur}}`);
+  yield encode(`${cur}}`);
 }
 
 // save()'s check of headerPieces() output without joining it (a 1M-chunk header is ~318 MB): the
@@ -1762,11 +1780,15 @@ function headerOf(version, sections, { checkOnly = false } = {}) {
 // Checks a saved header field by field; every failure is CORRUPT_INDEX naming the field.
 // doc(d, i, streamed): checks one element of header.docs (and keeps its record when `keep`); all(header):
 // checks the rest (docs already given to doc() one by one are not checked again)
-// -> {cfg, embedder: {id, dimension}|null, docs: Map, chunkIds: Set, zeroVectors: string[]}
+// -> {cfg, embedder: {id, dimension}|null, docs: Map, chunkIds: Set, zeroVectors: string[]}; without
+// `keep`, chunkIds is a Map chunk id -> its position (save()'s check marks the sections' ids against it)
+// and the documents' ids are not kept: a document's chunk ids are "id#0", "id#1", ... (checked), so an id
+// seen before is its chunk "id#0" seen before, or for a document without chunks one in `empty`.
 function headerChecker(version, corrupt, keep) {
   const docs = new Map();
-  const docIds = new Set();
-  const chunkIds = new Set();
+  const empty = new Set();
+  const chunkIds = keep ? new Set() : new Map();
+  const addChunk = keep ? (id) => chunkIds.add(id) : (id) => chunkIds.set(id, chunkIds.size);
   let streamed = false;
   const doc = (d, i, fromStream = false) => {
     streamed ||= fromStream;
@@ -1774,8 +1796,7 @@ function headerChecker(version, corrupt, keep) {
     if (!isPlainObject(d)) throw corrupt(`${p}: expected an object, got ${describe(d)}`);
     for (const key of Object.keys(d)) if (!STORED_DOC_KEYS.includes(key)) throw corrupt(`${p}.${key}: unknown field`);
     if (typeof d.id !== 'string' || d.id === '') throw corrupt(`${p}.id: expected a non-empty string, got ${describe(d.id)}`);
-    if ((keep ? docs : docIds).has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
-    if (!keep) docIds.add(d.id);
+    if (keep ? docs.has(d.id) : chunkIds.has(`${d.id}#0`) || empty.has(d.id)) throw corrupt(`${p}.id: document "${d.id}" appears twice`);
     if (!isArray(d.chunks)) throw corrupt(`${p}.chunks: expected an array, got ${describe(d.chunks)}`);
     const metadata = d.metadata === undefined ? {} : d.metadata;
     if (!isPlainObject(metadata)) throw corrupt(`${p}.metadata: expected an object, got ${describe(metadata)}`);
@@ -1802,7 +1823,7 @@ function headerChecker(version, corrupt, keep) {
       if (c.ordinal !== j) throw corrupt(`${cp}.ordinal: expected ${j} (its place), got ${describe(c.ordinal)}`);
       if (c.id !== `${d.id}#${j}`) throw corrupt(`${cp}.id: expected "${d.id}#${j}" (docId#ordinal), got ${describe(c.id)}`);
       if (chunkIds.has(c.id)) throw corrupt(`${cp}.id: chunk "${c.id}" appears twice`);
-      chunkIds.add(c.id);
+      addChunk(c.id);
       if (!Number.isInteger(c.start) || c.start < 0) throw corrupt(`${cp}.start: expected an integer >= 0, got ${describe(c.start)}`);
       if (!Number.isInteger(c.end) || c.end < c.start) throw corrupt(`${cp}.end: expected an integer >= start (${c.start}), got ${describe(c.end)}`);
       if (length !== undefined && c.end > length) throw corrupt(`${cp}.end: ${c.end} lies past the end of the document (length ${length})`);
@@ -1823,7 +1844,10 @@ function headerChecker(version, corrupt, keep) {
       }
       return keep ? storedChunk(c) : null;
     });
-    if (!keep) return;
+    if (!keep) {
+      if (d.chunks.length === 0) empty.add(d.id);
+      return;
+    }
     // Format 1 did not save the document length: its last chunk end is the best lower bound.
     const record = { metadata, length: length ?? chunks.reduce((m, c) => Math.max(m, c.end), 0) };
     if (d.title !== undefined) record.title = d.title;
@@ -1888,7 +1912,7 @@ function checkSections(h, bm25, dense, corrupt) {
     const got = bm25.fields.slice().sort().join(', ');
     if (want !== got) throw corrupt(`header config indexes.bm25.fields (${want}) differ from the BM25 section's fields (${got})`);
     if (bm25.size !== count) throw corrupt(`header docs: ${count} chunks, but the BM25 section holds ${bm25.size} documents`);
-    for (const id of h.chunkIds) if (!bm25.has(id)) throw corrupt(`header docs: chunk "${id}" is missing from the BM25 section`);
+    for (const id of h.chunkIds.keys()) if (!bm25.has(id)) throw corrupt(`header docs: chunk "${id}" is missing from the BM25 section`);
   }
   if (dense) {
     if (h.embedder && h.embedder.dimension !== dense.dimension) {
@@ -1898,7 +1922,7 @@ function checkSections(h, bm25, dense, corrupt) {
     if (dense.size !== count - zs.size) {
       throw corrupt(`header docs: ${count} chunks (${zs.size} zero vectors), but the vector section holds ${dense.size} vectors`);
     }
-    for (const id of h.chunkIds) {
+    for (const id of h.chunkIds.keys()) {
       if (dense.has(id) === zs.has(id)) throw corrupt(`header ${zs.has(id) ? 'zeroVectors' : 'docs'}: chunk "${id}" is ${zs.has(id) ? 'in' : 'missing from'} the vector section`);
     }
   }
