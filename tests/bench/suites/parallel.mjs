@@ -349,7 +349,9 @@ export default {
             ['mode', 'CPU per thread', 'wall ms'], [['1 Worker', t(m.w1), m.w1.ms], ['2 Workers', t(m.w2), m.w2.ms]]);
         }
         const cpuCeil = ceilings.build.map((c) => c.cpu.ratio);
+        const simdCeil = ceilings.build.map((c) => c.simd.ratio);
         ceilingRows.push(['CPU kernel (WASM loop, no memory traffic), in the build rounds', median(ceilings.build.map((c) => c.cpu.w1)), median(ceilings.build.map((c) => c.cpu.w2)), spread(cpuCeil), `build ${ratio.toFixed(2)}×`]);
+        ceilingRows.push(['SIMD kernel (WASM, 12 f32x4 multiply-add chains, no memory traffic), in the build rounds', median(ceilings.build.map((c) => c.simd.w1)), median(ceilings.build.map((c) => c.simd.w2)), spread(simdCeil), `build ${ratio.toFixed(2)}×`]);
         ctx.record('build', { docs: docs.length, rounds, modes: m, speedupVsOneWorker: ratio, roundRatios: ratios, speedupVsThread: median(vsThread), roundRatiosVsThread: vsThread,
           cpuSpeedupVsOneWorker: m.w1.cpu / m.w2.cpu, ceiling: ceilings.build, load: os.loadavg() });
         ctx.speed({
@@ -357,7 +359,7 @@ export default {
           ragwasm: `${ctx.num(m.w2.ms)} ms (CPU ${fmt(m.w2.cpu / 1000)} s)`, peer: `1 Worker ${ctx.num(m.w1.ms)} ms (CPU ${fmt(m.w1.cpu / 1000)} s); this thread ${ctx.num(m.thread.ms)} ms (2 Workers vs this thread ${median(vsThread).toFixed(2)}×)`,
           rounds: ratios, ratioText: `${ratio.toFixed(2)}×`,
           target: { min: 1.8 }, targetText: '≥ 1.8×',
-          note: `results bit-identical (checked in the run and in tests); 2-core ceiling of this VM in the same rounds: CPU kernel ${median(cpuCeil).toFixed(2)}× (min–max ${Math.min(...cpuCeil).toFixed(2)}–${Math.max(...cpuCeil).toFixed(2)})${m.w1.threads && m.w2.threads
+          note: `results bit-identical (checked in the run and in tests); 2-core ceiling of this VM in the same rounds: CPU kernel ${median(cpuCeil).toFixed(2)}× (min–max ${Math.min(...cpuCeil).toFixed(2)}–${Math.max(...cpuCeil).toFixed(2)}), SIMD kernel ${median(simdCeil).toFixed(2)}× (min–max ${Math.min(...simdCeil).toFixed(2)}–${Math.max(...simdCeil).toFixed(2)})${m.w1.threads && m.w2.threads
             ? `; CPU-ms calling thread / Workers / V8 helpers: 1 Worker ${[m.w1.threads.main, m.w1.threads.workers, m.w1.threads.helpers].map((x) => ctx.num(x)).join(' / ')}, 2 Workers ${[m.w2.threads.main, m.w2.threads.workers, m.w2.threads.helpers].map((x) => ctx.num(x)).join(' / ')} (docs/parallel.md)` : ''}`,
         });
       } else {
