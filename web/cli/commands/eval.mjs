@@ -6,7 +6,7 @@ import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, llmContextStep
 import { llmChunkContexts } from '../../src/llm.js';
 import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
-import { commandConfig, configFileBase, configOptions, configReranker, CONFIG_FLAGS, CONTEXT_ENDPOINT_OPTIONS, contextClient } from '../lib/config.mjs';
+import { commandConfig, configFileBase, configOptions, configReranker, CONFIG_FLAGS, CONTEXT_ENDPOINT_OPTIONS, contextClient, contextStep } from '../lib/config.mjs';
 import { intOption, parseChunker, UsageError } from '../lib/options.mjs';
 import { documentRanking, embedderFor, rankQueries, RETRIEVERS } from '../lib/retrievers.mjs';
 
@@ -258,8 +258,7 @@ export default {
         config = commandConfig(values, CONFIG_FLAG_NAMES, { base: EVAL_BASE_CONFIG, stderr: io.stderr, command: 'ragwasm eval' }).config;
         embedder = await embedderFor(config, values.model);
         rerank = await configReranker(config, { tokenizer: values['rerank-tokenizer'], baseDir: configFileBase(values, values.config) });
-        const step = llmContextSteps(config)[0];
-        if (step && values['context-url'] === undefined) throw new UsageError(`${step.path}: the config asks for an LLM step: give its endpoint with --context-url (and --context-model)`);
+        contextStep(values, config);
       }
     } catch (e) {
       embedder?.dispose();

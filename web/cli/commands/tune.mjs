@@ -1,10 +1,10 @@
 // ragwasm tune --dataset DIR: autotune (web/src/pipeline/autotune.js) on a BEIR folder (train qrels when present,
 // else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
 import { readFileSync } from 'node:fs';
-import { autotune, llmContextSteps } from '../../src/index.js';
+import { autotune } from '../../src/index.js';
 import { DatasetError, loadTuneDataset, readDocuments, readQrelsTsv, readQueries } from '../datasets.mjs';
 import { tuneAgreement } from '../../src/llm.js';
-import { commandConfig, CONTEXT_ENDPOINT_OPTIONS, contextClient } from '../lib/config.mjs';
+import { commandConfig, CONTEXT_ENDPOINT_OPTIONS, contextClient, contextStep } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
 
@@ -59,8 +59,7 @@ export default {
     let llm;
     try {
       if (values.config !== undefined) base = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm tune' }).config;
-      const step = base ? llmContextSteps(base)[0] : undefined;
-      if (step && values['context-url'] === undefined) throw new UsageError(`${step.path}: the config asks for an LLM step: give its endpoint with --context-url (and --context-model)`);
+      const step = base ? contextStep(values, base) : undefined;
       if (!step && values['context-url'] !== undefined) throw new UsageError('--context-url: the config (--config) has no LLM context step (chunker.context.llmSummary / llmChunkContext) to send to it');
       if (step) llm = contextClient(values);
       if (!values.dataset || positionals.length) throw new UsageError('expected --dataset DIR (see --help)');

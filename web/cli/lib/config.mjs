@@ -4,7 +4,7 @@
 // The merging and validation are the library's (applyConfigOverrides); this only maps flags.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { applyConfigOverrides, RagwasmError } from '../../src/index.js';
+import { applyConfigOverrides, llmContextSteps, RagwasmError } from '../../src/index.js';
 import { createLlmClient } from '../../src/llm.js';
 import { intOption, parseChunker, UsageError } from './options.mjs';
 
@@ -172,6 +172,16 @@ export const CONTEXT_ENDPOINT_OPTIONS = Object.freeze({
   'context-model': { type: 'string', help: 'with --context-url: the model name', default: 'context' },
   'context-api-key-env': { type: 'string', help: 'with --context-url: environment variable holding its API key' },
 });
+
+/**
+ * The config's first LLM context step (llmContextSteps), or undefined; a step needs --context-url.
+ * @throws {UsageError} the config asks for a step and --context-url is not given (names the key)
+ */
+export function contextStep(values, config) {
+  const step = llmContextSteps(config)[0];
+  if (step && values['context-url'] === undefined) throw new UsageError(`${step.path}: the config asks for an LLM step: give its endpoint with --context-url (and --context-model)`);
+  return step;
+}
 
 /** The LlmClient of --context-url (CONTEXT_ENDPOINT_OPTIONS), or undefined without it. */
 export function contextClient(values) {
