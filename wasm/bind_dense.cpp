@@ -173,6 +173,9 @@ class VectorIndexBinding {
   val size() const {
     return guard([&] { return reply_ok(val(static_cast<double>(core_.size()))); });
   }
+  val compact() {
+    return guard([&] { return reply_ok(val(static_cast<double>(core_.compact()))); });
+  }
   val slot_count() const {
     return guard([&] { return reply_ok(val(static_cast<double>(core_.slot_count()))); });
   }
@@ -277,6 +280,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_dense) {
       .function("has", &VectorIndexBinding::has)
       .function("size", &VectorIndexBinding::size)
       .function("slotCount", &VectorIndexBinding::slot_count)
+      .function("compact", &VectorIndexBinding::compact)
       .function("options", &VectorIndexBinding::options)
       .function("save", &VectorIndexBinding::save)
       .function("referencePass", &VectorIndexBinding::reference_pass);

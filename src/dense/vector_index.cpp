@@ -574,6 +574,51 @@ Status VectorIndex::remove(const std::vector<std::string>& ids) {
   return Status::success();
 }
 
+std::size_t VectorIndex::compact() {
+  const std::size_t tombstones = ids_.size() - live_;
+  if (options_.kind != IndexKind::kHnsw || tombstones == 0) return 0;
+  VectorIndex out;
+  out.options_ = options_;
+  out.stride_ = stride_;
+  out.bit_bytes_ = bit_bytes_;
+  out.rng_ = options_.hnsw.seed;
+  out.score_f32_ = score_f32_;
+  out.l2_ = l2_;
+  if (has_f32()) out.f32_.reserve(live_ * stride_);
+  if (has_i8()) {
+    out.i8_.reserve(live_ * stride_);
+    out.scale_.reserve(live_);
+  }
+  out.norm2_.reserve(live_);
+  out.ids_.reserve(live_);
+  out.seq_.reserve(live_);
+  out.alive_.reserve(live_);
+  out.map_.reserve(live_);
+  out.level_.reserve(live_);
+  out.links0_.reserve(live_ * (2 * options_.hnsw.m + 1));
+  out.upper_.reserve(live_);
+  // The stored rows are what add() would store again from the same input (the encoding is a
+  // function of the input), so they are copied, not re-encoded: int8 rows have no f32 to encode from.
+  for (std::uint32_t slot = 0; slot < ids_.size(); ++slot) {
+    if (alive_[slot] == 0) continue;
+    const auto to = static_cast<std::uint32_t>(out.ids_.size());
+    if (has_f32()) out.f32_.insert(out.f32_.end(), f32_.begin() + slot * stride_, f32_.begin() + (slot + 1) * stride_);
+    if (has_i8()) {
+      out.i8_.insert(out.i8_.end(), i8_.begin() + slot * stride_, i8_.begin() + (slot + 1) * stride_);
+      out.scale_.push_back(scale_[slot]);
+    }
+    out.norm2_.push_back(norm2_[slot]);
+    out.ids_.push_back(ids_[slot]);
+    out.seq_.push_back(out.next_seq_++);
+    out.alive_.push_back(1);
+    out.map_.emplace(ids_[slot], to);
+    ++out.live_;
+    out.hnsw_insert(to);
+  }
+  *this = std::move(out);
+  return tombstones;
+}
+
 std::vector<std::uint8_t> VectorIndex::mask_for_ids(const std::vector<std::string>& ids) const {
   std::vector<std::uint8_t> mask(ids_.size(), 0);
   for (const std::string& id : ids) {

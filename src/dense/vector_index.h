@@ -85,6 +85,13 @@ class VectorIndex {
   // Removes vectors by id, all or nothing. Errors: INVALID_ARGUMENT (empty batch), NOT_FOUND.
   Status remove(const std::vector<std::string>& ids);
 
+  // HNSW: drops the tombstones of remove() by rebuilding the graph from the live vectors in insertion
+  // order with the seed's level stream, so the index equals (saved bytes) one built by adding those
+  // vectors in that order; builds the new index beside the old one (both held for a moment) and keeps
+  // the old on failure. Flat indexes remove rows physically, and an HNSW index without tombstones is
+  // that build already: both are left as they are. -> the number of tombstones dropped.
+  std::size_t compact();
+
   // Top-k by score desc, ties by insertion order (earlier first). Errors: DIMENSION_MISMATCH,
   // INVALID_ARGUMENT (k <= 0 or > 100000, NaN/Inf in the query, filter of the wrong size, ef > 100000).
   Result<std::vector<Hit>> search(const float* query, std::size_t length, const SearchOptions& options) const;

@@ -208,3 +208,75 @@ TEST_CASE("filtered HNSW search returns k hits when at least k vectors pass", "[
     REQUIRE(r >= 0.85);
   }
 }
+
+TEST_CASE("compact() drops HNSW tombstones: the index equals one built from the live vectors in order", "[diff]") {
+  const std::uint32_t dim = 16;
+  auto data = random_vectors(1500, dim, 501);
+  auto queries = random_vectors(30, dim, 502);
+  for (Metric m : {Metric::kCosine, Metric::kL2}) {
+    for (Storage st : {Storage::kF32, Storage::kInt8}) {
+      INFO("metric " << metric_name(m) << " storage " << storage_name(st));
+      auto ix = build(IndexKind::kHnsw, st, m, dim, data, 8, 64);
+      std::vector<std::string> removed;
+      std::vector<std::string> kept_ids;
+      std::vector<float> kept;
+      for (std::size_t i = 0; i < 1500; ++i) {
+        if (i % 4 == 1) {
+          removed.push_back("d" + std::to_string(i));
+        } else {
+          kept_ids.push_back("d" + std::to_string(i));
+          kept.insert(kept.end(), data.begin() + i * dim, data.begin() + (i + 1) * dim);
+        }
+      }
+      REQUIRE(ix.remove(removed).ok());
+      const auto before = ix.save();
+      REQUIRE(ix.slot_count() == 1500);
+      REQUIRE(ix.compact() == removed.size());
+      REQUIRE(ix.slot_count() == kept_ids.size());
+      REQUIRE(ix.size() == kept_ids.size());
+      IndexOptions o = ix.options();
+      auto fresh = VectorIndex::create(o).value();
+      REQUIRE(fresh.add(kept_ids, kept.data(), kept.size()).ok());
+      const auto after = ix.save();
+      REQUIRE(after == fresh.save());
+      REQUIRE(after.size() < before.size());
+      for (std::size_t i = 0; i < 30; ++i) {
+        SearchOptions so;
+        so.k = 10;
+        auto x = ix.search(queries.data() + i * dim, dim, so).value();
+        auto y = fresh.search(queries.data() + i * dim, dim, so).value();
+        REQUIRE(ids_of(ix, x) == ids_of(fresh, y));
+      }
+      // a second compact has nothing to drop; adding continues as after a fresh build
+      REQUIRE(ix.compact() == 0);
+      REQUIRE(ix.save() == after);
+      REQUIRE(ix.add({"d1"}, data.data() + dim, dim).ok());
+      REQUIRE(fresh.add({"d1"}, data.data() + dim, dim).ok());
+      REQUIRE(ix.save() == fresh.save());
+    }
+  }
+}
+
+TEST_CASE("compact() leaves flat indexes, and HNSW indexes without tombstones, as they are", "[diff]") {
+  const std::uint32_t dim = 8;
+  auto data = random_vectors(200, dim, 511);
+  auto flat = build(IndexKind::kFlat, Storage::kF32, Metric::kCosine, dim, data);
+  REQUIRE(flat.remove({"d3", "d7"}).ok());
+  const auto flat_bytes = flat.save();
+  REQUIRE(flat.compact() == 0);
+  REQUIRE(flat.save() == flat_bytes);
+  auto hnsw = build(IndexKind::kHnsw, Storage::kF32, Metric::kDot, dim, data, 8, 32);
+  const auto hnsw_bytes = hnsw.save();
+  REQUIRE(hnsw.compact() == 0);
+  REQUIRE(hnsw.save() == hnsw_bytes);
+  // every vector removed: compact gives the empty index of the same options
+  std::vector<std::string> all = make_ids(200);
+  REQUIRE(hnsw.remove(all).ok());
+  REQUIRE(hnsw.compact() == 200);
+  REQUIRE(hnsw.save() == VectorIndex::create(hnsw.options()).value().save());
+  SearchOptions so;
+  so.k = 5;
+  REQUIRE(hnsw.search(data.data(), dim, so).value().empty());
+  REQUIRE(hnsw.add({"again"}, data.data(), dim).ok());
+  REQUIRE(hnsw.search(data.data(), dim, so).value().size() == 1);
+}

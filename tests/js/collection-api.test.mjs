@@ -375,3 +375,26 @@ test('add takes one document as the indexes take one item, with the same result 
   one.dispose();
   arr.dispose();
 });
+
+test('compact() drops an HNSW dense index\'s tombstones: the bytes equal a collection that never held the removed documents', async () => {
+  const embedder = { id: 'fixture-bow', dimension: 32, embed: async (texts) => hashedBagOfWords(texts, { dims: 32 }) };
+  const cfg = { indexes: { dense: { index: 'hnsw', hnsw: { M: 8, efConstruction: 32 } } } };
+  const docs = Array.from({ length: 30 }, (_, i) => ({ id: `doc${i}`, text: `Document ${i} talks about topic ${i % 7} and item ${i * 3}. `.repeat(4) }));
+  const col = await Collection.create(cfg, { embedder });
+  await col.add(docs);
+  const gone = docs.filter((_, i) => i % 3 === 0).map((d) => d.id);
+  col.remove(gone);
+  const goneChunks = docs.filter((_, i) => i % 3 === 0).length;  // one chunk each
+  const before = (await col.toBytes()).length;
+  assert.deepEqual(await col.compact(), { vectorsDropped: goneChunks });
+  assert.deepEqual(await col.compact(), { vectorsDropped: 0 });
+  const fresh = await Collection.create(cfg, { embedder });
+  await fresh.add(docs.filter((_, i) => i % 3 !== 0));
+  const after = await col.toBytes();
+  assert.deepEqual(after, await fresh.toBytes());
+  assert.ok(after.length < before);
+  assert.deepEqual(await col.search('topic 3 item 30', { k: 5 }), await fresh.search('topic 3 item 30', { k: 5 }));
+  col.dispose();
+  fresh.dispose();
+  await assert.rejects(col.compact(), (e) => e instanceof RagwasmError && e.code === 'DISPOSED');
+});

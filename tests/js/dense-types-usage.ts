@@ -19,3 +19,8 @@ export async function main() {
   console.log(n, old, s, sc, dim, ok, removed, named, VECTOR_MAX_K, RagwasmError);
 }
 void main;
+
+// compact(): the tombstones dropped
+declare const compacting: import('../../web/src/retrieve/dense.js').VectorIndex;
+const droppedCount: number = compacting.compact();
+void droppedCount;

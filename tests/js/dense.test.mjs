@@ -318,3 +318,38 @@ test('searchMany equals search per query (flat f32 / int8 / binary, HNSW; filter
     }
   }
 });
+
+test('compact() drops HNSW tombstones: toBytes equals a fresh build of the live vectors in order (flat: nothing to do)', () => {
+  const dim = 12;
+  const data = gaussian(600, dim, 91);
+  for (const storage of ['f32', 'int8']) {
+    const opts = { dimension: dim, storage, index: 'hnsw', hnsw: { M: 8, efConstruction: 48, seed: 5 } };
+    const ix = VectorIndex.create(opts);
+    ix.add(items(ids(600), data));
+    ix.upsert(items(['d8'], [Array.from(data.subarray(9 * dim, 10 * dim))]));  // a replaced id leaves a tombstone too
+    const gone = ids(600).filter((_, i) => i % 5 === 2);
+    ix.remove(gone);
+    const before = ix.toBytes().length;
+    assert.equal(ix.compact(), gone.length + 1);
+    assert.equal(ix.compact(), 0);
+    const fresh = VectorIndex.create(opts);
+    const live = ids(600).filter((id, i) => i % 5 !== 2 && id !== 'd8');
+    fresh.add(items(live, Float32Array.from(live.flatMap((id) => Array.from(data.subarray(Number(id.slice(1)) * dim, (Number(id.slice(1)) + 1) * dim))))));
+    fresh.add(items(['d8'], [Array.from(data.subarray(9 * dim, 10 * dim))]));
+    const after = ix.toBytes();
+    assert.deepEqual(after, fresh.toBytes(), storage);
+    assert.ok(after.length < before, `${after.length} < ${before}`);
+    assert.equal(ix.size, 600 - gone.length);
+    const q = Array.from(data.subarray(0, dim));
+    assert.deepEqual(ix.search(q, { k: 5, filter: (id) => id !== 'd0' }), fresh.search(q, { k: 5, filter: (id) => id !== 'd0' }));
+    ix.dispose();
+    fresh.dispose();
+  }
+  const flat = VectorIndex.create({ dimension: dim });
+  flat.add(items(ids(20), data.subarray(0, 20 * dim)));
+  flat.remove(['d3']);
+  const bytes = flat.toBytes();
+  assert.equal(flat.compact(), 0);
+  assert.deepEqual(flat.toBytes(), bytes);
+  flat.dispose();
+});

@@ -132,6 +132,10 @@ async function parallelTypes(): Promise<void> {
   const terms: string[] = bm25.analyze('b c');
   await vectors.upsert({ id: 'v', vector: [0, 1] });
   await vectors.remove('v');
+  await bm25.compact();
+  const vdropped: number = await vectors.compact();
+  const { vectorsDropped }: { vectorsDropped: number } = await col.compact();
+  void [vdropped, vectorsDropped];
   const filtered = await vectors.search([1, 0], { k: 1, filter: new Set(['v']) });
   const onePool = await WorkerPool.create({ workers: 1, inThread: false });
   await Promise.all([bm25.dispose(), vectors.dispose(), emb.dispose(), pool.terminate(), onePool.terminate()]);

@@ -97,6 +97,12 @@ export function createHost() {
       shard.version = (shard.version ?? 0) + 1;
       return shard.index.remove(ids, options ?? {});
     },
+    'bm25.compact'(handle) {
+      const shard = get(handle);
+      shard.version = (shard.version ?? 0) + 1;
+      shard.index.compact();
+      return null;
+    },
     // the ids of `ids` this shard does not hold
     'bm25.missing'(handle, ids) {
       const { index } = get(handle);
@@ -150,6 +156,9 @@ export function createHost() {
         shard.ordinal.set(ids[i], ordinals[i]);
       }
       return summary;
+    },
+    'vector.compact'(handle) {
+      return get(handle).index.compact();
     },
     'vector.missing'(handle, ids) {
       const { index } = get(handle);

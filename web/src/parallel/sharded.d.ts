@@ -25,6 +25,8 @@ export declare class ShardedBm25Index {
   /** Adds or replaces by id; a shard that refuses its part undoes the other shards' additions (not their replacements). */
   upsert(docs: object | object[]): Promise<WriteSummary>;
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): Promise<WriteSummary>;
+  /** As Bm25Index.compact on every shard (statistics are synced again before the next search). */
+  compact(): Promise<void>;
   /** The analyzer's terms for a text (synchronous: an empty index of the same options in this thread). */
   analyze(text: string): string[];
   collectionStats(): Promise<CollectionStats>;
@@ -51,6 +53,8 @@ export declare class ShardedVectorIndex {
   add(items: { id: string; vector: Float32Array | number[] } | Array<{ id: string; vector: Float32Array | number[] }>): Promise<WriteSummary>;
   upsert(items: { id: string; vector: Float32Array | number[] } | Array<{ id: string; vector: Float32Array | number[] }>): Promise<WriteSummary>;
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): Promise<WriteSummary>;
+  /** As VectorIndex.compact on every shard (flat: removals are physical, so 0). */
+  compact(): Promise<number>;
   search(query: Float32Array | number[], options?: { k?: number; filter?: string[] | Set<string> }): Promise<VectorHit[]>;
   /** The sharded format in the one container: magic RWSHVEC1 (version 2), a JSON header and per shard its VectorIndex bytes, ids and ordinals. */
   toBytes(): Promise<Uint8Array>;

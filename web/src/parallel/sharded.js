@@ -338,6 +338,13 @@ export class ShardedBm25Index extends Sharded {
     return removeByShard(this, ids, options, 'bm25', () => { this._statsDirty = true; });
   }
 
+  /** Rewrites every shard's postings without its deleted documents (as Bm25Index.compact). */
+  async compact() {
+    this._check();
+    this._statsDirty = true;  // a shard's write restores its own statistics: synced again before a search
+    await Promise.all(Array.from({ length: this._pool.size }, (_, s) => this._pool._call(s, 'bm25.compact', [this._handle])));
+  }
+
   /**
    * The terms the index's analyzer makes of a text (as Bm25Index.analyze; computed in this thread by an
    * empty index of the same options, so the call is synchronous).
@@ -616,6 +623,16 @@ export class ShardedVectorIndex extends Sharded {
    */
   async remove(ids, options = {}) {
     return removeByShard(this, ids, options, 'vector');
+  }
+
+  /**
+   * As VectorIndex.compact on every shard (sharded indexes are flat, whose removals are physical).
+   * @returns {Promise<number>} the tombstones dropped
+   */
+  async compact() {
+    this._check();
+    const dropped = await Promise.all(Array.from({ length: this._pool.size }, (_, s) => this._pool._call(s, 'vector.compact', [this._handle])));
+    return dropped.reduce((a, b) => a + b, 0);
   }
 
   async _write(items, op) {

@@ -128,6 +128,12 @@ export class Collection {
       /** one context per chunk (e.g. llmChunkContexts(client) of ragwasm/llm), put before the chunk text in its indexText */
       chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
   remove(ids: string[]): number;
+  /**
+   * Reclaims what remove() and replacing add() leave in the indexes: BM25 postings of deleted chunks, and an HNSW
+   * dense index's tombstones (its graph rebuilt from the live vectors in insertion order). Runs in turn with
+   * add()/save(); search results of a flat index are unchanged. Resolves to the dense tombstones dropped.
+   */
+  compact(): Promise<{ vectorsDropped: number }>;
   search(query: string, options: CollectionSearchOptions & { level: 'document' }): Promise<CollectionDocumentHit[]>;
   search(query: string, options?: CollectionSearchOptions & { level?: 'chunk' }): Promise<CollectionHit[]>;
   /** Re-embeds every chunk with another embedder into a new dense index; swaps only when complete. */

@@ -489,6 +489,26 @@ export class Collection {
     return this._remove(ids);
   }
 
+  /**
+   * Reclaims what remove() and replacing add() leave in the indexes: BM25 postings of deleted chunks
+   * (Bm25Index.compact), and an HNSW dense index's tombstones (VectorIndex.compact: the graph rebuilt
+   * from the live vectors in insertion order). Runs in turn with add(), setEmbedder() and save().
+   * @returns {Promise<{vectorsDropped: number}>} the dense tombstones dropped
+   * @throws {RagwasmError} DISPOSED, OUT_OF_MEMORY (the indexes are kept as they were)
+   */
+  compact() {
+    return this._exclusive(async () => {
+      if (this._pool) {
+        await this._settled();
+        this._alive();
+        if (this.bm25) await this.bm25.compact();
+        return { vectorsDropped: this.dense ? await this.dense.compact() : 0 };
+      }
+      if (this.bm25) this.bm25.compact();
+      return { vectorsDropped: this.dense ? this.dense.compact() : 0 };
+    });
+  }
+
   _remove(ids) {
     let removed = 0;
     for (const id of ids) {

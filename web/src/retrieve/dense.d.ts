@@ -69,6 +69,8 @@ export class VectorIndex {
   add(ids: string[], vectors: Float32Array | Array<Float32Array | number[]>): number;
   upsert(items: VectorItem | VectorItem[]): WriteSummary;
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): WriteSummary;
+  /** HNSW: rebuilds the graph without the tombstones of remove()/upsert() (equal to a fresh build of the live vectors in insertion order). Returns the tombstones dropped (0 for a flat index). */
+  compact(): number;
   has(id: string): boolean;
   search(query: Float32Array | number[], options?: VectorSearchOptions): VectorHit[];
   /** search() of each query; a flat f32/int8 index scores the whole batch in one pass over the vectors. */

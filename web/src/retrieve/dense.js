@@ -296,6 +296,22 @@ export class VectorIndex extends Handle {
     return writeSummary({ removed: present.length, skipped });
   }
 
+  /**
+   * HNSW: drops the tombstones remove() and upsert() leave (a removed node keeps routing graph walks
+   * and its memory) by rebuilding the graph from the live vectors in insertion order: the index then
+   * equals, byte for byte in toBytes(), one built by adding those vectors in that order. Holds the old
+   * and the new index for a moment; on failure the old one is kept. Flat indexes remove rows
+   * physically: nothing to do.
+   * @returns {number} the tombstones dropped (0 for a flat index, or an HNSW index without removals)
+   * @throws {RagwasmError} DISPOSED, OUT_OF_MEMORY
+   */
+  compact() {
+    const native = this.native;
+    const dropped = callWasm(() => native.compact());
+    if (dropped > 0) this._ids = null;
+    return dropped;
+  }
+
   /** True when `id` is in the index. @param {string} id */
   has(id) {
     expectString(id, 'id');
