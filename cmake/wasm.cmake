@@ -27,6 +27,8 @@ target_include_directories(ragwasm PRIVATE ${CMAKE_SOURCE_DIR}/wasm)
 
 set(_link
   --bind                          # Embind
+  --js-library ${CMAKE_SOURCE_DIR}/wasm/library_std_string.js  # after --bind: std::string params copy
+                                  # typed arrays with one HEAPU8.set, not a JS loop per byte (#18)
   -fwasm-exceptions               # same EH mode as every TU (mixing modes links silently but breaks)
   -sMODULARIZE=1                  # a factory function, so init() controls loading (wasmBinary in Node)
   -sEXPORT_ES6=1                  # import it as an ES module from pages, Workers and Node
@@ -57,4 +59,5 @@ string(REPLACE ";" " " _link_str "${_link}")
 set_target_properties(ragwasm PROPERTIES
   SUFFIX ".mjs"
   RUNTIME_OUTPUT_DIRECTORY ${_out}
-  LINK_FLAGS "${_link_str}")
+  LINK_FLAGS "${_link_str}"
+  LINK_DEPENDS ${CMAKE_SOURCE_DIR}/wasm/library_std_string.js)

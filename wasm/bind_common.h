@@ -54,8 +54,14 @@ val guard(F&& f) noexcept {
   }
 }
 
-// Bytes from a JS Uint8Array (Embind copies Uint8Array/ArrayBuffer into std::string).
-using Bytes = std::string;
+// A bytes parameter (issue #18): what JS passed (Uint8Array, ArrayBuffer, Int8Array, Uint8ClampedArray,
+// or a string as UTF-8) as a view of the buffer Embind's std::string wire type wrote into the heap for
+// this call (one TypedArray.set, wasm/library_std_string.js). Embind frees that buffer when the call
+// returns: a binding reads it during the call and copies what it keeps (std::string(bytes)). A
+// std::string parameter would copy the buffer a second time (a 137 MB section held twice).
+struct Bytes : std::string_view {
+  using std::string_view::string_view;
+};
 
 // Copies a vector into a new JS typed array (a copy, so it stays valid when the heap grows).
 template <class T>
@@ -66,14 +72,6 @@ val to_typed_array(const std::vector<T>& v) {
 // Reads a JS array of strings.
 inline std::vector<std::string> to_string_vector(const val& arr) {
   return emscripten::vecFromJSArray<std::string>(arr);
-}
-
-// A JS Uint8Array copied into the heap once (an Embind std::string parameter holds two copies for a
-// moment: its wire buffer and the string; a 137 MB index section made the heap grow by them).
-inline std::string heap_copy(const val& bytes) {
-  std::string out(bytes["length"].as<std::size_t>(), '\0');
-  val(emscripten::typed_memory_view(out.size(), reinterpret_cast<std::uint8_t*>(out.data()))).call<void>("set", bytes);
-  return out;
 }
 
 // Hands ids to a JS function in batches, each as {bytes, lens} (UTF-8 back to back and their byte
@@ -105,3 +103,13 @@ class IdBatches {
 };
 
 }  // namespace ragwasm::wasm
+
+namespace emscripten::internal {
+// Bytes crosses as std::string's wire type ({length, data}, registered under the same JS name in
+// bind_info.cpp, so strings, typed arrays and errors behave as for std::string) and is read in place.
+template <>
+struct BindingType<ragwasm::wasm::Bytes> {
+  using WireType = BindingType<std::string>::WireType;
+  static ragwasm::wasm::Bytes fromWireType(WireType v) { return ragwasm::wasm::Bytes(v->data, v->length); }
+};
+}  // namespace emscripten::internal

@@ -247,9 +247,8 @@ val load_index(const Bytes& bytes) {
 
 // VectorIndex::check: saved bytes checked without building the index; live ids go to on_ids in
 // batches. -> {dimension, size}
-val check_saved(const val& js_bytes, val on_ids) {
+val check_saved(const Bytes& bytes, val on_ids) {
   return guard([&] {
-    const std::string bytes = heap_copy(js_bytes);
     IdBatches batches(on_ids);
     auto r = VectorIndex::check(bytes, [&](std::string_view id) { batches.add(id); });
     if (!r.ok()) return reply_error(r.error());

@@ -60,4 +60,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_info) {
   emscripten::function("info", &info);
   emscripten::function("debug_allocate", &debug_allocate);
   emscripten::function("heap_stats", &heap_stats);
+  // Bytes (bind_common.h) takes std::string's JS wire type; the name "std::string" keeps its UTF-8
+  // string path (embind.js decides by the name). Here because bind_info.cpp is in every build.
+  emscripten::internal::_embind_register_std_string(emscripten::internal::TypeID<Bytes>::get(), "std::string");
 }

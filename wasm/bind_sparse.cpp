@@ -307,9 +307,8 @@ val load_index(const Bytes& bytes) {
 
 // Bm25Index::check: saved bytes checked without building the index; ids go to on_ids in batches.
 // -> {fields: string[], documents}
-val check_saved(const val& js_bytes, val on_ids) {
+val check_saved(const Bytes& bytes, val on_ids) {
   return guard([&] {
-    const std::string bytes = heap_copy(js_bytes);
     IdBatches batches(on_ids);
     auto r = Bm25Index::check(bytes, [&](std::string_view id) { batches.add(id); });
     if (!r.ok()) return reply_error(r.error());

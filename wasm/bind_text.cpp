@@ -1,6 +1,7 @@
 // Bindings for src/text: UTF-8 checks and repair, case/accent folding, the sentence splitter.
 // Text arrives as UTF-8 bytes (Uint8Array, encoded by web/src/core/encode.js); offsets leave as UTF-16.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bind_common.h"
@@ -13,7 +14,7 @@ namespace ragwasm::wasm {
 namespace {
 
 // Sentence spans as a flat Uint32Array [start0, end0, start1, end1, ...] of UTF-16 offsets.
-val spans_to_utf16(const std::string& bytes, const std::vector<text::Span>& spans) {
+val spans_to_utf16(std::string_view bytes, const std::vector<text::Span>& spans) {
   text::OffsetMapper map(bytes);
   std::vector<std::uint32_t> flat;
   flat.reserve(spans.size() * 2);
