@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "bind_saved.h"
 #include "sparse/impacts.h"
 #include "sparse/index.h"
 #include "sparse/options_json.h"
@@ -219,6 +220,11 @@ class Bm25IndexBinding {
     });
   }
 
+  // save() kept in the heap (Collection.save(): checked in place, read out in pieces)
+  val saveSection() {
+    return guard([&] { return reply_ok(val(SavedSection(core_.save()))); });
+  }
+
   val stats() {
     return guard([&] {
       const auto s = core_.stats();
@@ -307,9 +313,8 @@ val load_index(const Bytes& bytes) {
 
 // Bm25Index::check: saved bytes checked without building the index; ids go to on_ids in batches.
 // -> {fields: string[], documents}
-val check_saved(const val& js_bytes, val on_ids) {
+val check_view(std::string_view bytes, val on_ids) {
   return guard([&] {
-    const std::string bytes = heap_copy(js_bytes);
     IdBatches batches(on_ids);
     auto r = Bm25Index::check(bytes, [&](std::string_view id) { batches.add(id); });
     if (!r.ok()) return reply_error(r.error());
@@ -322,6 +327,16 @@ val check_saved(const val& js_bytes, val on_ids) {
     return reply_ok(out);
   });
 }
+
+val check_saved(const val& js_bytes, val on_ids) {
+  return guard([&] {
+    const std::string bytes = heap_copy(js_bytes);
+    return check_view(bytes, on_ids);
+  });
+}
+
+// the same check on a section kept in the heap by saveSection() (read in place)
+val check_section(const SavedSection& section, val on_ids) { return check_view(section.view(), on_ids); }
 
 }  // namespace
 }  // namespace ragwasm::wasm
@@ -339,6 +354,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("has", &Bm25IndexBinding::has)
       .function("compact", &Bm25IndexBinding::compact)
       .function("save", &Bm25IndexBinding::save)
+      .function("saveSection", &Bm25IndexBinding::saveSection)
       .function("stats", &Bm25IndexBinding::stats)
       .function("documentFrequency", &Bm25IndexBinding::documentFrequency)
       .function("fieldNames", &Bm25IndexBinding::fieldNames)
@@ -353,4 +369,5 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
   emscripten::function("sparse_createIndex", &create_index);
   emscripten::function("sparse_loadIndex", &load_index);
   emscripten::function("sparse_checkSaved", &check_saved);
+  emscripten::function("sparse_checkSection", &check_section);
 }
