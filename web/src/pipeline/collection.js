@@ -1059,7 +1059,7 @@ export class Collection {
           throw new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (a remove() ran '
             + 'during save(), or its documents were changed directly); the stored copy was not replaced: save again');
         }
-      })(this._headerStream());
+      })(this._headerStream(true));  // into two reused buffers: storage.js copies or writes each piece before taking the next
       const length = made.reduce((n, [len]) => n + len, 0);
       const stream = containerStream(MAGIC, COLLECTION_FORMAT_VERSION, this._sections([again, length], bm25, dense));
       await savePieces(name, stream, opts);
