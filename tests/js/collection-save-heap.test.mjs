@@ -96,3 +96,19 @@ test('#18 save() frees its heap sections on success, on a failed check, on ABORT
   again.dispose();
   col.dispose();
 });
+
+test('#18 save()\'s header pieces (encoded into two reused buffers, for the check and for the write) join to toBytes()\' header', async () => {
+  const col = await Collection.create({}, { embedder });
+  const many = Array.from({ length: 600 }, (_, i) => ({ id: `m${i}`, text: `Passage ${i}: ${'ünïcødé 東京 🙂 words '.repeat(6 + (i % 5))}`, metadata: { n: i } }));
+  many.push({ id: 'big', text: 'a long document. '.repeat(3000) });  // one document larger than a piece
+  await col.add(many);
+  const copies = [];
+  for (const p of col._headerStream(true)) copies.push(p.slice());
+  assert.ok(copies.length > 4, `${copies.length} pieces`);
+  assert.deepEqual(joinBytes(copies), joinBytes(col._headerBytes()));
+  const d = dir();
+  await col.save('kb', { dir: d });
+  assert.deepEqual(new Uint8Array(readFileSync(join(d, 'kb'))), col.toBytes());
+  assert.equal(liveHeapBytes(), 0);
+  col.dispose();
+});
