@@ -1599,9 +1599,9 @@ function headerPieces(header, docs, zeroVectors) {
 
 // headerPieces() made one piece at a time, as they are taken (Collection.save(): never all held).
 // scratch: each piece is a view into one of two reused buffers, valid until the piece after the next is
-// taken (save()'s check, which holds one piece while it takes the next): a 1M-chunk header is ~318 MB of
-// pieces, and as one new ArrayBuffer each (backing stores outside the JS heap, freed only at a GC) they
-// were most of the renderer's growth during the check (issue #18 item 6, docs/scale.md).
+// taken (save()'s check, which holds one piece while it takes the next, and save()'s write: storage.js
+// copies or writes a piece before it takes the next): a 1M-chunk header is ~318 MB of pieces, as one new
+// ArrayBuffer each (backing stores outside the JS heap, freed only at a GC) (issue #18 item 6, docs/scale.md).
 function* headerStream(header, docs, zeroVectors, scratch = false) {
   const enc = new TextEncoder();
   const bufs = [new Uint8Array(0), new Uint8Array(0)];
