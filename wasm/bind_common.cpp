@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "bind_saved.h"
 #include "common/container.h"
 
 namespace ragwasm::wasm {
@@ -118,6 +119,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_common) {
       .function("payload", &ContainerWriter::payload)
       .function("seal", &ContainerWriter::seal);
   emscripten::function("common_unpackContainer", &unpack_container);
+  emscripten::class_<SavedSection>("common_SavedSection").function("where", &SavedSection::where);
 }
 
 }  // namespace ragwasm::wasm

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "bind_saved.h"
 #include "dense/kernels.h"
 #include "dense/vector_index.h"
 
@@ -205,6 +206,11 @@ class VectorIndexBinding {
     return guard([&] { return reply_ok(to_typed_array(core_.save())); });
   }
 
+  // save() kept in the heap (Collection.save(): checked in place, read out in pieces)
+  val saveSection() const {
+    return guard([&] { return reply_ok(val(SavedSection(core_.save()))); });
+  }
+
  private:
   VectorIndex core_;
 };
@@ -247,7 +253,7 @@ val load_index(const Bytes& bytes) {
 
 // VectorIndex::check: saved bytes checked without building the index; live ids go to on_ids in
 // batches. -> {dimension, size}
-val check_saved(const Bytes& bytes, val on_ids) {
+val check_view(std::string_view bytes, val on_ids) {
   return guard([&] {
     IdBatches batches(on_ids);
     auto r = VectorIndex::check(bytes, [&](std::string_view id) { batches.add(id); });
@@ -259,6 +265,11 @@ val check_saved(const Bytes& bytes, val on_ids) {
     return reply_ok(out);
   });
 }
+
+val check_saved(const Bytes& bytes, val on_ids) { return check_view(bytes, on_ids); }
+
+// the same check on a section kept in the heap by saveSection() (read in place)
+val check_section(const SavedSection& section, val on_ids) { return check_view(section.view(), on_ids); }
 
 val simd_enabled() {
   return guard([] { return reply_ok(val(dense::simd_enabled())); });
@@ -282,9 +293,11 @@ EMSCRIPTEN_BINDINGS(ragwasm_dense) {
       .function("compact", &VectorIndexBinding::compact)
       .function("options", &VectorIndexBinding::options)
       .function("save", &VectorIndexBinding::save)
+      .function("saveSection", &VectorIndexBinding::saveSection)
       .function("referencePass", &VectorIndexBinding::reference_pass);
   emscripten::function("dense_createIndex", &create_index);
   emscripten::function("dense_loadIndex", &load_index);
   emscripten::function("dense_checkSaved", &check_saved);
+  emscripten::function("dense_checkSection", &check_section);
   emscripten::function("dense_simdEnabled", &simd_enabled);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "bind_saved.h"
 #include "sparse/impacts.h"
 #include "sparse/index.h"
 #include "sparse/options_json.h"
@@ -219,6 +220,11 @@ class Bm25IndexBinding {
     });
   }
 
+  // save() kept in the heap (Collection.save(): checked in place, read out in pieces)
+  val saveSection() {
+    return guard([&] { return reply_ok(val(SavedSection(core_.save()))); });
+  }
+
   val stats() {
     return guard([&] {
       const auto s = core_.stats();
@@ -307,7 +313,7 @@ val load_index(const Bytes& bytes) {
 
 // Bm25Index::check: saved bytes checked without building the index; ids go to on_ids in batches.
 // -> {fields: string[], documents}
-val check_saved(const Bytes& bytes, val on_ids) {
+val check_view(std::string_view bytes, val on_ids) {
   return guard([&] {
     IdBatches batches(on_ids);
     auto r = Bm25Index::check(bytes, [&](std::string_view id) { batches.add(id); });
@@ -321,6 +327,11 @@ val check_saved(const Bytes& bytes, val on_ids) {
     return reply_ok(out);
   });
 }
+
+val check_saved(const Bytes& bytes, val on_ids) { return check_view(bytes, on_ids); }
+
+// the same check on a section kept in the heap by saveSection() (read in place)
+val check_section(const SavedSection& section, val on_ids) { return check_view(section.view(), on_ids); }
 
 }  // namespace
 }  // namespace ragwasm::wasm
@@ -338,6 +349,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("has", &Bm25IndexBinding::has)
       .function("compact", &Bm25IndexBinding::compact)
       .function("save", &Bm25IndexBinding::save)
+      .function("saveSection", &Bm25IndexBinding::saveSection)
       .function("stats", &Bm25IndexBinding::stats)
       .function("documentFrequency", &Bm25IndexBinding::documentFrequency)
       .function("fieldNames", &Bm25IndexBinding::fieldNames)
@@ -352,4 +364,5 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
   emscripten::function("sparse_createIndex", &create_index);
   emscripten::function("sparse_loadIndex", &load_index);
   emscripten::function("sparse_checkSaved", &check_saved);
+  emscripten::function("sparse_checkSection", &check_section);
 }

@@ -55,18 +55,23 @@ self.onmessage = async (e) => {
       settled,
       mark,
       gc: () => self.gc?.(),
-      // opts.saveParts: save()'s steps one at a time, marked: the index sections (toBytes of each
-      // index), the header made piece by piece (not parsed), the check (the header made again, into
-      // save()'s two reused buffers, and parsed, the index sections checked), then save() itself (all of it again, and the OPFS write)
+      // opts.saveParts: save()'s steps one at a time, marked: the index sections (made by the index
+      // writers, kept in the WASM heap as save() keeps them), the header made piece by piece (not parsed),
+      // the check (the header made again, into save()'s two reused buffers, and parsed, the index sections
+      // checked in place), then save() itself (all of it again, and the OPFS write)
       saveParts: opts.saveParts ? async (col, mark) => {
-        let bm25 = col.bm25.toBytes();
-        let dense = col.dense.toBytes();
-        await mark('save part 1: index sections');
-        let n = 0;
-        for (const p of col._headerStream()) n += p.length;
-        await mark(`save part 2: header made (${n} B), not parsed`);
-        Collection._checkSections(3, [col._headerStream(true), bm25, dense], { embedder: col.embedder, keepVectors: false });
-        bm25 = dense = null;
+        const bm25 = col.bm25._heapBytes();
+        const dense = col.dense._heapBytes();
+        try {
+          await mark(`save part 1: index sections in the WASM heap (${bm25.length + dense.length} B)`);
+          let n = 0;
+          for (const p of col._headerStream()) n += p.length;
+          await mark(`save part 2: header made (${n} B), not parsed`);
+          Collection._checkSections(3, [col._headerStream(true), bm25, dense], { embedder: col.embedder, keepVectors: false });
+        } finally {
+          bm25.dispose();
+          dense.dispose();
+        }
         await mark('save part 3: the check');
         await col.save(`${name}-parts`);
         await mark('save part 4: save()');

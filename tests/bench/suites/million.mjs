@@ -159,6 +159,9 @@ async function browserRun(base, queries, opts, timeoutMs) {
           phaseMax: { rssMB: mb(max.rss), anonMB: mb(max.anon), fileMB: mb(max.file), shmemMB: mb(max.shmem) }, smaps: smapsSummary(renderer, wasmHeap) };
         rss.phases.push(entry);
         phaseMax = { rss: 0 };
+        // up to the end of save() and its after-GC mark: build, queries, save() as an app sees them (the
+        // bench's own toBytes() comes after it: its max is its own phase)
+        if (label === SAVE_END) live.rssAtSave = { maxTotal: rss.maxTotal, maxRenderer: Math.max(rss.maxRenderer, now.rss) };
         process.stdout.write(`  mark ${label}: renderer RSS ${entry.rssMB} MB (anon ${entry.anonMB}, file ${entry.fileMB}, shmem ${entry.shmemMB}; max in phase ${entry.phaseMax.rssMB}), WASM ${entry.wasmHeapMB}, JS ${entry.jsMB}; wasm mapping RSS ${entry.smaps?.wasmMappingRssMB}\n`);
       } catch { /* exited */ }
     });
@@ -195,6 +198,7 @@ async function browserRun(base, queries, opts, timeoutMs) {
           return;
         }
         if (e.data.type === 'mark') {
+          if (e.data.label === o.saveEnd) jsMem.maxBytesAtSave = jsMem.maxBytes;
           // a phase ended: JS bytes now (no GC), then the bench samples the renderer's /proc; the Worker waits
           const m = jsMem.supported ? performance.measureUserAgentSpecificMemory().then((x) => x.bytes, () => null) : Promise.resolve(null);
           m.then((bytes) => self.benchMark(e.data.label, e.data.wasmHeap, bytes)).then(() => w.postMessage({ type: 'mark-done' }));
@@ -208,10 +212,11 @@ async function browserRun(base, queries, opts, timeoutMs) {
       };
       w.onerror = (e) => finish({ type: 'error', message: e.message ?? 'the Worker failed to load (a module script error)' });
       w.postMessage(o);
-    }), { corpusUrl: '/tests/bench/browser/corpus.json', modelUrl: '/models/build/static-model.bin', ...opts });
+    }), { corpusUrl: '/tests/bench/browser/corpus.json', modelUrl: '/models/build/static-model.bin', saveEnd: SAVE_END, ...opts });
     const timeout = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs); });
     const r = await Promise.race([run, timeout]);
     r.rssAtTarget = live.rssAtTarget;
+    r.rssAtSave = live.rssAtSave;
     if (errors.length) r.pageErrors = errors;
     r.userAgent = await page.evaluate(() => navigator.userAgent);
     return r;
@@ -227,6 +232,9 @@ async function browserRun(base, queries, opts, timeoutMs) {
   }
 }
 const rssOut = { last: null };
+const SAVE_END = 'save, after a GC';
+// the renderer's max RSS (MB) in the phase of the bench's own toBytes() (result held), or null
+const toBytesMax = (br) => br.processRss?.phases?.find((x) => x.label === 'toBytes (result held)')?.phaseMax.rssMB ?? null;  // the mark million-corpus.mjs sets after save() (before the bench's toBytes())
 
 async function nodeRun(base, queries, modelPath, opts) {
   const embedder = await createStaticEmbedder({ model: new Uint8Array(readFileSync(modelPath)) });
@@ -297,13 +305,15 @@ export default {
     const row = (where, r, mem) => {
       const x = r.result;
       rows.push([where, x.build.chunks, f(x.build.ms / 1000), f(x.build.chunkAndRestMs / 1000), f(x.build.bm25AddMs / 1000), f(x.build.embedMs / 1000), f(x.build.denseAddMs / 1000),
-        mem, x.saved.error ? `failed: ${x.saved.error}` : `${f(x.saved.bytes / MB)} (toBytes ${f(x.saved.toBytesMs / 1000)} s; stored ${f(x.saved.storedBytes / MB)} in ${f(x.saved.saveMs / 1000)} s)`,
+        mem, x.saved.error || x.saved.toBytesError ? `failed: ${x.saved.error ?? ''} ${x.saved.toBytesError ?? ''}` : `${f(x.saved.bytes / MB)} (toBytes ${f(x.saved.toBytesMs / 1000)} s; stored ${f(x.saved.storedBytes / MB)} in ${f(x.saved.saveMs / 1000)} s)`,
         f(x.hybrid.qps, 0), f(x.hybrid.p50, 2), f(x.hybrid.p95, 2)]);
     };
     if (br.type === 'error' && br.live?.measured) br.result = br.live.measured;  // crashed or timed out past the target
     if (br.result) {
-      const p = br.result.peakAtTarget;
-      row(br.type === 'done' ? 'Chromium Worker' : `Chromium Worker (then: ${br.message})`, br, `WASM heap ${f(p.wasmHeap / MB, 0)}; JS (measureUserAgentSpecificMemory, max) ${br.jsMemory?.supported ? f((br.jsMemory.maxBytesAtTarget ?? br.jsMemory.maxBytes) / MB, 0) : 'n/a'}; RSS all processes ${f((br.rssAtTarget ?? br.processRss)?.maxTotal / MB, 0)}, renderer ${f((br.rssAtTarget ?? br.processRss)?.maxRenderer / MB, 0)} (maxima up to the end of the save)`);
+      const p = br.result.peakAtSave ?? br.result.peakAtTarget;
+      const proc = br.rssAtSave ?? br.rssAtTarget ?? br.processRss;
+      const js = br.jsMemory?.maxBytesAtSave ?? br.jsMemory?.maxBytesAtTarget ?? br.jsMemory?.maxBytes;
+      row(br.type === 'done' ? 'Chromium Worker' : `Chromium Worker (then: ${br.message})`, br, `WASM heap ${f(p.wasmHeap / MB, 0)}; JS (measureUserAgentSpecificMemory, max) ${br.jsMemory?.supported ? f(js / MB, 0) : 'n/a'}; RSS all processes ${f(proc?.maxTotal / MB, 0)}, renderer ${f(proc?.maxRenderer / MB, 0)} (maxima up to the end of save(); the bench's own toBytes() runs after it${toBytesMax(br) ? `: renderer max ${toBytesMax(br)} MB in that phase` : ''})`);
     } else rows.push(['Chromium Worker', `not run: ${br.skipped ?? br.message}`, '', '', '', '', '', '', '', '', '', '']);
     if (nr.type === 'done') {
       const p = nr.result.peakAtTarget;
@@ -329,22 +339,25 @@ export default {
     if (br.result) process.stdout.write(`\nChromium hybrid p95 ${f(br.result.hybrid.p95, 2)} ms: ${br.result.hybrid.p95 < 50 ? 'meets' : 'MISSES'} the < 50 ms goal\n`);
     if (br.result && !ctx.quick) {
       const x = br.result;
-      const p = x.peakAtTarget;
-      const js = br.jsMemory?.supported ? (br.jsMemory.maxBytesAtTarget ?? br.jsMemory.maxBytes) : null;
+      const p = x.peakAtSave ?? x.peakAtTarget;
+      const js = br.jsMemory?.supported ? (br.jsMemory.maxBytesAtSave ?? br.jsMemory.maxBytesAtTarget ?? br.jsMemory.maxBytes) : null;
       ctx.speed({
         id: 'million-p95', what: `hybrid Collection of ${ctx.num(x.build.chunks)} chunks (BM25 + int8 dense) in a Chromium Worker, ${queries.length} queries`,
         ragwasm: `p50 ${f(x.hybrid.p50, 1)} ms, p95 ${f(x.hybrid.p95, 1)} ms; build ${f(x.build.ms / 1000)} s; saved ${f(x.saved.bytes / MB, 0)} MB`,
         peer: '', ratio: x.hybrid.p95, ratioText: `p95 ${f(x.hybrid.p95, 1)} ms`, target: { max: 50 }, targetText: '< 50 ms',
       });
-      const proc = br.rssAtTarget ?? br.processRss;
+      const proc = br.rssAtSave ?? br.rssAtTarget ?? br.processRss;
       if (proc?.maxRenderer) {
         // The goal's measure is the tab as the OS sees it: the renderer process's RSS (max of 1-s
-        // samples up to the end of the save). WASM heap + JS heap is shown beside it: it leaves out
-        // ArrayBuffer memory waiting for a GC, pages a heap freed but kept, code and Chromium's own memory.
+        // samples over the build, the queries and save(), as an app sees them; the bench's own
+        // toBytes(), whose 520 MB result is held by its contract, runs after the save and is shown
+        // apart). WASM heap + JS heap is shown beside it: it leaves out ArrayBuffer memory waiting for
+        // a GC, pages a heap freed but kept, code and Chromium's own memory.
         const heaps = js === null ? null : p.wasmHeap + js;
+        const tb = toBytesMax(br);
         ctx.speed({
-          id: 'million-memory', what: `memory of that tab at ${ctx.num(x.build.chunks)} chunks (renderer process RSS, max up to the end of the save)`,
-          ragwasm: `renderer RSS ${f(proc.maxRenderer / MB, 0)} MB${heaps === null ? '' : `; WASM heap ${f(p.wasmHeap / MB, 0)} + JS ${f(js / MB, 0)} = ${f(heaps / MB, 0)} MB`}`,
+          id: 'million-memory', what: `memory of that tab at ${ctx.num(x.build.chunks)} chunks (renderer process RSS, max over the build, the queries and save())`,
+          ragwasm: `renderer RSS ${f(proc.maxRenderer / MB, 0)} MB${heaps === null ? '' : `; WASM heap ${f(p.wasmHeap / MB, 0)} + JS ${f(js / MB, 0)} = ${f(heaps / MB, 0)} MB`}${tb ? `; the bench's toBytes() after the save, its ${f(x.saved.bytes / MB, 0)} MB result held: ${tb} MB` : ''}`,
           peer: '', ratio: proc.maxRenderer / 2 ** 30, ratioText: `${(proc.maxRenderer / 2 ** 30).toFixed(2)} GiB`,
           target: { max: 2 }, targetText: '< 2 GiB',
         });

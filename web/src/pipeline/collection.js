@@ -12,6 +12,7 @@ import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { crc32, unpackSections } from '../core/checksum.js';
 import { containerStream, packContainer, unpackContainer } from '../core/container.js';
+import { HeapBytes } from '../core/heap-bytes.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
 
@@ -833,12 +834,14 @@ export class Collection {
     return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense));
   }
 
-  // header: its pieces, or [an iterator of them, their total length]
+  // header: its pieces, or [an iterator of them, their total length]; bm25 / dense: bytes, or HeapBytes
+  // (save(): copied out of the WASM heap in pieces as they are written)
   _sections(header, bm25, dense) {
     const sections = [isArray(header) && !isInstance(header[0], Uint8Array)
       ? { tag: HEADER_TAG, bytes: header[0], length: header[1] } : { tag: HEADER_TAG, bytes: header }];
-    if (bm25) sections.push({ tag: BM25_TAG, bytes: bm25 });
-    if (dense) sections.push({ tag: DENSE_TAG, bytes: dense });
+    const index = (tag, b) => (isInstance(b, HeapBytes) ? { tag, bytes: b.pieces(), length: b.length } : { tag, bytes: b });
+    if (bm25) sections.push(index(BM25_TAG, bm25));
+    if (dense) sections.push(index(DENSE_TAG, dense));
     return sections;
   }
 
@@ -1043,8 +1046,10 @@ export class Collection {
     // piece dropped once used: for the check (parseHeaderPieces), which records each piece's length
     // and CRC-32, then for the write, where every piece must match its record (and no add/remove may
     // have happened since: this.revision), or the write is abandoned and the stored copy kept.
-    // The index sections (~216 MB at 1M chunks) are made once the check has parsed the header, so the
-    // parse's garbage and they are not held together (all of it runs without an await: same state).
+    // The index sections (~216 MB at 1M chunks) stay in the WASM heap (HeapBytes: made by the index's
+    // writer once the check has parsed the header, checked there in place, copied out one piece at a
+    // time as they are written, disposed in the end whatever happens); all of it up to the write runs
+    // without an await: same state.
     let bm25 = null;
     let dense = null;
     const none = new Uint8Array(0);
@@ -1056,28 +1061,32 @@ export class Collection {
         yield p;
       }
     })(this._headerStream(true));
-    Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded,
-      () => (bm25 = this.bm25 ? this.bm25.toBytes() : null) ?? none,
-      () => (dense = this.dense ? this.dense.toBytes() : null) ?? none], o);
-    this._alive();
-    const self = this;
-    const again = (function* replay(pieces) {
-      let k = 0;
-      for (const p of pieces) {
-        self._alive();
-        if (self.revision !== revision || k >= made.length || p.length !== made[k][0] || crc32(p) !== made[k][1]) break;
-        k++;
-        yield p;
-      }
-      if (k !== made.length) {
-        throw new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (a remove() ran '
-          + 'during save(), or its documents were changed directly); the stored copy was not replaced: save again');
-      }
-    })(this._headerStream());
-    const length = made.reduce((n, [len]) => n + len, 0);
-    const stream = containerStream(MAGIC, COLLECTION_FORMAT_VERSION, this._sections([again, length], bm25, dense));
-    bm25 = dense = null;  // the stream drops each section once written
-    await savePieces(name, stream, opts);
+    try {
+      Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded,
+        () => (bm25 = this.bm25 ? this.bm25._heapBytes() : null) ?? none,
+        () => (dense = this.dense ? this.dense._heapBytes() : null) ?? none], o);
+      this._alive();
+      const self = this;
+      const again = (function* replay(pieces) {
+        let k = 0;
+        for (const p of pieces) {
+          self._alive();
+          if (self.revision !== revision || k >= made.length || p.length !== made[k][0] || crc32(p) !== made[k][1]) break;
+          k++;
+          yield p;
+        }
+        if (k !== made.length) {
+          throw new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (a remove() ran '
+            + 'during save(), or its documents were changed directly); the stored copy was not replaced: save again');
+        }
+      })(this._headerStream(true));  // into two reused buffers: storage.js copies or writes each piece before taking the next
+      const length = made.reduce((n, [len]) => n + len, 0);
+      const stream = containerStream(MAGIC, COLLECTION_FORMAT_VERSION, this._sections([again, length], bm25, dense));
+      await savePieces(name, stream, opts);
+    } finally {
+      bm25?.dispose();  // already done when its pieces were all taken
+      dense?.dispose();
+    }
   }
 
   /**
@@ -1610,9 +1619,9 @@ function headerPieces(header, docs, zeroVectors) {
 
 // headerPieces() made one piece at a time, as they are taken (Collection.save(): never all held).
 // scratch: each piece is a view into one of two reused buffers, valid until the piece after the next is
-// taken (save()'s check, which holds one piece while it takes the next): a 1M-chunk header is ~318 MB of
-// pieces, and as one new ArrayBuffer each (backing stores outside the JS heap, freed only at a GC) they
-// were most of the renderer's growth during the check (issue #18 item 6, docs/scale.md).
+// taken (save()'s check, which holds one piece while it takes the next, and save()'s write: storage.js
+// copies or writes a piece before it takes the next): a 1M-chunk header is ~318 MB of pieces, as one new
+// ArrayBuffer each (backing stores outside the JS heap, freed only at a GC) (issue #18 item 6, docs/scale.md).
 function* headerStream(header, docs, zeroVectors, scratch = false) {
   const enc = new TextEncoder();
   const bufs = [new Uint8Array(0), new Uint8Array(0)];

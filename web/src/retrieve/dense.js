@@ -2,6 +2,7 @@
 // over string ids, with cosine / dot / L2 scores, filters and save/load. Scoring runs in WASM SIMD.
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
+import { HeapBytes } from '../core/heap-bytes.js';
 import { wasm } from '../core/module.js';
 import { decodeIds, encodeTransient } from '../core/encode.js';
 import {
@@ -152,15 +153,17 @@ export class VectorIndex extends Handle {
    * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
    * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each live
    * saved id is handed to `onIds` (arrays of ids in slot order, in batches) for the caller to compare.
-   * @param {Uint8Array} bytes toBytes() output
+   * @param {Uint8Array|HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
    * @param {(ids: string[]) => void} onIds must not throw
    * @returns {{dimension: number, size: number}} the dimension and the live vector count
    * @throws {RagwasmError} as fromBytes()
    */
   static _checkBytes(bytes, onIds) {
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
     const m = wasm();
-    return callWasm(() => m.dense_checkSaved(bytes, (b) => onIds(decodeIds(b.bytes, b.lens))));
+    const batch = (b) => onIds(decodeIds(b.bytes, b.lens));
+    if (isInstance(bytes, HeapBytes)) return callWasm(() => m.dense_checkSection(bytes.native, batch));
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
+    return callWasm(() => m.dense_checkSaved(bytes, batch));
   }
 
   /**
@@ -416,6 +419,17 @@ export class VectorIndex extends Handle {
   toBytes() {
     const native = this.native;
     return callWasm(() => native.save());
+  }
+
+  /**
+   * @internal toBytes()' bytes kept in the WASM heap (Collection.save(): checked in place by
+   * _checkBytes, then written in pieces; the caller disposes it).
+   * @returns {HeapBytes}
+   * @throws {RagwasmError} DISPOSED
+   */
+  _heapBytes() {
+    const native = this.native;
+    return new HeapBytes(callWasm(() => native.saveSection()));
   }
 
   /**

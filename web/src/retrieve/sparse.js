@@ -3,6 +3,7 @@
 // the same ranking as the exhaustive scorer, ties broken by document id ascending.
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
+import { HeapBytes } from '../core/heap-bytes.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { decodeIds, encodeText, encodeTransient } from '../core/encode.js';
@@ -283,15 +284,20 @@ export class Bm25Index extends Handle {
    * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
    * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each
    * saved id is handed to `onIds` (arrays of ids in saved order, in batches) for the caller to compare.
-   * @param {Uint8Array} bytes toBytes() output
+   * @param {Uint8Array|HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
    * @param {(ids: string[]) => void} onIds must not throw
    * @returns {{fields: string[], size: number}} the field names and the document count
    * @throws {RagwasmError} as fromBytes()
    */
   static _checkBytes(bytes, onIds) {
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
     const m = wasm();
-    const r = callWasm(() => m.sparse_checkSaved(bytes, (b) => onIds(decodeIds(b.bytes, b.lens))));
+    const batch = (b) => onIds(decodeIds(b.bytes, b.lens));
+    if (isInstance(bytes, HeapBytes)) {
+      const r = callWasm(() => m.sparse_checkSection(bytes.native, batch));
+      return { fields: r.fields, size: r.documents };
+    }
+    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
+    const r = callWasm(() => m.sparse_checkSaved(bytes, batch));
     return { fields: r.fields, size: r.documents };
   }
 
@@ -713,6 +719,17 @@ export class Bm25Index extends Handle {
   toBytes() {
     const native = this.native;
     return callWasm(() => native.save());
+  }
+
+  /**
+   * @internal toBytes()' bytes kept in the WASM heap (Collection.save(): checked in place by
+   * _checkBytes, then written in pieces; the caller disposes it).
+   * @returns {HeapBytes}
+   * @throws {RagwasmError} DISPOSED
+   */
+  _heapBytes() {
+    const native = this.native;
+    return new HeapBytes(callWasm(() => native.saveSection()));
   }
 
   /**
