@@ -96,6 +96,13 @@ export interface CollectionLlm {
 }
 /** The LLM context steps a pipeline config asks for (chunker.context.llmSummary, llmChunkContext): what Collection.create needs `llm` for. */
 export function llmContextSteps(config: string | object): Array<{ key: 'llmSummary' | 'llmChunkContext'; path: string; options: { prompt?: object; maxTokens?: number } }>;
+/**
+ * An LLM for the context steps that asks each question once (memoized by document, chunks and step
+ * options; failures are forgotten): two autotune runs or collections over the same documents share one set of calls.
+ * stats: documents summarized and chunks given a context through the memo, and answers reused.
+ * @throws RagwasmError INVALID_ARGUMENT when llm has neither method
+ */
+export function memoizeContextSteps(llm: CollectionLlm): CollectionLlm & { stats: { summaries: number; chunkContexts: number; reused: number } };
 export type ParallelCollection = Omit<Collection, 'toBytes'> & { toBytes(): Uint8Array | Promise<Uint8Array> };
 export class Collection {
   static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Promise<Collection>;

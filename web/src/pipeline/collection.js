@@ -15,7 +15,7 @@ import { containerStream, packContainer, unpackContainer } from '../core/contain
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
 
-export { LLM_CONTEXT_STEPS, llmContextSteps } from './llm-steps.js';
+export { LLM_CONTEXT_STEPS, llmContextSteps, memoizeContextSteps } from './llm-steps.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
