@@ -418,6 +418,11 @@ test('#16 eval --config with chunker.context.llmSummary runs it through --contex
     const out = JSON.parse(r.stdout);
     assert.equal(out.chunkContextCalls, DOCS.length);
     assert.match(out.chunker, /\+ llmSummary/);
+    // --context-url has no price: the indexing cost is unknown, never 0 (free)
+    assert.equal(out.indexingCost, null);
+    r = await cli('eval', '--dataset', beir, '--config', cfg, '--context-url', `${double.origin}/v1`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`; ${DOCS.length} chunk-context LLM calls, indexing cost unknown \\(no price\\)`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
