@@ -4,6 +4,7 @@
 // table. Plain module code (no DOM, no Node API): runs in a page, a Worker or Node. Scoring is done
 // by the existing modules only: chunk() -> Bm25Index / VectorIndex -> fuse() -> aggregateToDocuments()
 // -> metrics.evaluateRun / metrics.evaluateEvidence / metrics.bootstrapCI.
+import { MAX_SEARCH_K } from '../core/limits.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
@@ -275,7 +276,7 @@ export async function autotune(options) {
   const signal = o.signal;
   const total = grid.chunker.length * grid.bm25.length * grid.fusion.length * grid.k.length;
   const maxK = Math.max(...grid.k);
-  const depth = Math.max(candidates, maxK);
+  const depth = Math.min(MAX_SEARCH_K, Math.max(candidates, maxK));  // the search k limit (core/limits.js)
   const needDense = grid.fusion.some((f) => f.retriever !== 'bm25');
   const progress = (p) => o.onProgress?.({ total, ...p });
 

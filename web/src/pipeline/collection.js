@@ -7,6 +7,7 @@
 // unpackSections, CRC-32) are still read. The JSON header is cross-checked against the index
 // sections on load (docs/collection.md). JSONL export / import of
 // chunks + vectors + metadata for server-side engines.
+import { MAX_SEARCH_K } from '../core/limits.js';
 import { RagwasmError } from '../core/errors.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
@@ -26,6 +27,7 @@ import { WorkerPool } from '../parallel/pool.js';
 import { loadBytes, saveBytes, savePieces } from '../core/storage.js';
 import {
   describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
+  expectSearchK,
 } from '../core/validate.js';
 
 const MAGIC = 'RWCOLLEC';
@@ -572,13 +574,14 @@ export class Collection {
     const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain', 'filter', 'level']);
     expectString(query, 'query');
     if (query.trim() === '') throw invalid('query', 'a non-empty query', query);
-    const k = o.k === undefined ? this.config.retrieval.k : expectInteger(o.k, 'options.k', { min: 1, max: 100000 });
+    const k = o.k === undefined ? this.config.retrieval.k : expectSearchK(o.k);
     if (k === 0) return [];  // retrieval.k 0: the no-retrieval baseline (the answerer gets no context)
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
     const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
     if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');
     const filter = o.filter === undefined || o.filter === null || Object.keys(o.filter).length === 0 ? null : o.filter;
-    const n = Math.max(this.config.retrieval.candidates, k);
+    // candidates above the search k limit fetch MAX_SEARCH_K hits per leg
+    const n = Math.min(MAX_SEARCH_K, Math.max(this.config.retrieval.candidates, k));
     const lists = [];
     for (const r of this.config.retrieval.retrievers) {
       if (r === 'bm25') {
