@@ -134,6 +134,10 @@ export class Collection {
     options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number;
       /** one context per chunk (e.g. llmChunkContexts(client) of ragwasm/llm), put before the chunk text in its indexText */
       chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
+  /** Adds or replaces documents (ids in the collection are replaced): the collection remove(existing ids) then add(documents)
+   *  gives (hits and toBytes() bytes), with the write summary; nothing is removed before every document is chunked and embedded. */
+  upsert(documents: CollectionDocument | CollectionDocument[],
+    options?: Parameters<Collection['add']>[1]): Promise<{ added: number; updated: number; removed: number; skipped: number; documents: number; chunks: number; zeroVectors: string[] }>;
   remove(ids: string[]): number;
   search(query: string, options: CollectionSearchOptions & { level: 'document' }): Promise<CollectionDocumentHit[]>;
   search(query: string, options?: CollectionSearchOptions & { level?: 'chunk' }): Promise<CollectionHit[]>;
