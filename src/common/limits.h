@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+
+#include "common/result.h"
 
 namespace ragwasm {
 
@@ -21,5 +24,16 @@ constexpr double kMaxAlignmentCells = 1e8;
 // One LLM judge reply parsed for scores/claims/key-values (1 MiB; a reply is kilobytes). The parsers
 // are linear (at most 64 JSON candidates, each bracket-matched once); this bounds their constant.
 constexpr std::size_t kMaxJudgeReplyBytes = std::size_t{1} << 20;
+// k of one search, the same rule for every search entry point (BM25, vector index; in JS also
+// Collection, the sharded indexes and the Postgres retriever): an integer in [1, kMaxSearchK].
+// A search for 0 hits is a caller's mistake (the pipeline config's retrieval.k 0, "no retrieval", is
+// decided before any search); more than 100,000 hits is more than any ranking metric or reranker reads.
+constexpr std::size_t kMaxSearchK = 100000;
+
+// INVALID_ARGUMENT "k: expected an integer in [1, 100000], got N" unless 1 <= k <= kMaxSearchK.
+inline Status check_search_k(std::size_t k) {
+  if (k >= 1 && k <= kMaxSearchK) return Status{};
+  return make_error(ErrorCode::kInvalidArgument, "k: expected an integer in [1, " + std::to_string(kMaxSearchK) + "], got " + std::to_string(k));
+}
 
 }  // namespace ragwasm

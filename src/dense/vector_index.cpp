@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "dense/internal.h"
+#include "common/limits.h"
 #include "dense/kernels.h"
 
 namespace ragwasm::dense {
@@ -361,10 +362,7 @@ Status VectorIndex::validate_query(const float* query, std::size_t length, const
                                                          format_float(query[i]));
     }
   }
-  if (o.k == 0 || o.k > kMaxK) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      "k: expected an integer in [1, " + std::to_string(kMaxK) + "], got " + std::to_string(o.k));
-  }
+  RAGWASM_TRY(check_search_k(o.k));
   if (o.ef_search > kMaxEf) {
     return make_error(ErrorCode::kInvalidArgument, "efSearch: expected an integer in [1, " + std::to_string(kMaxEf) +
                                                        "], got " + std::to_string(o.ef_search));

@@ -25,7 +25,6 @@ constexpr std::uint32_t kMaxDimension = 8192;            // int8 sums stay exact
 constexpr std::size_t kMaxIdBytes = 1024;                // one id, UTF-8
 constexpr float kMaxAbsValue = 1e15f;                    // |x| bound: no score can overflow float32
 constexpr std::uint64_t kMaxStorageBytes = 3ull << 30;   // largest single vector array (WASM: 4 GB memory)
-constexpr std::uint32_t kMaxK = 100000;                  // largest k of one search
 constexpr std::uint32_t kMaxHnswM = 128;                 // M in [2, 128]
 constexpr std::uint32_t kMaxEf = 100000;                 // efConstruction / efSearch upper bound
 constexpr std::uint32_t kMaxLevel = 30;                  // HNSW levels are capped (P ~ M^-30)
@@ -47,7 +46,7 @@ struct IndexOptions {
 };
 
 struct SearchOptions {
-  std::uint32_t k = 10;           // 1..100000; fewer hits when fewer vectors (match the filter)
+  std::uint32_t k = 10;           // 1..100000 (kMaxSearchK, common/limits.h); fewer hits when fewer vectors (match the filter)
   std::uint32_t ef_search = 0;    // HNSW: 0 = the index's default; max(ef, k) is used
   std::uint32_t rescore = 8;      // binary: rescore the best k*rescore by Hamming; 0 = Hamming scores
   const std::uint8_t* allow = nullptr;  // optional filter: allow[slot] != 0 keeps the slot
@@ -93,7 +92,7 @@ class VectorIndex {
   std::size_t compact();
 
   // Top-k by score desc, ties by insertion order (earlier first). Errors: DIMENSION_MISMATCH,
-  // INVALID_ARGUMENT (k <= 0 or > 100000, NaN/Inf in the query, filter of the wrong size, ef > 100000).
+  // INVALID_ARGUMENT (k outside [1, 100000] (check_search_k), NaN/Inf in the query, filter of the wrong size, ef > 100000).
   Result<std::vector<Hit>> search(const float* query, std::size_t length, const SearchOptions& options) const;
 
   // Exact top-k over the stored vectors regardless of index kind (the HNSW oracle).

@@ -1,5 +1,5 @@
 // BM25 impact table of a built index (see impacts.h): each impact is read back through
-// search_terms() with a single term of weight 1, so the table cannot drift from the scorer.
+// term_hits() (search_terms' scorer, a single term of weight 1), so the table cannot drift from the scorer.
 #include "sparse/impacts.h"
 
 #include <algorithm>
@@ -24,9 +24,7 @@ Result<ImpactBatch> ImpactReader::read(std::size_t first, std::size_t max_terms,
   for (; t < terms_.size() && out.terms.size() < max_terms && (out.doc.size() < max_rows || out.terms.empty()); ++t) {
     const std::size_t df = index_->document_frequency(terms_[t]);
     if (df == 0) continue;
-    SearchOptions o;
-    o.k = df;  // every live document holding the term
-    auto hits = index_->search_terms({WeightedTerm{terms_[t], 1.0}}, o);
+    auto hits = index_->term_hits(terms_[t]);  // every live document holding the term
     if (!hits.ok()) return hits.error();
     rows.clear();
     for (const auto& h : hits.value()) rows.emplace_back(ordinal_.at(h.id), h.score);

@@ -85,7 +85,7 @@ struct Rm3Options {
 };
 
 struct SearchOptions {
-  std::size_t k = 10;
+  std::size_t k = 10;  // 1..100000 (kMaxSearchK, common/limits.h: the rule of every search)
   std::vector<FilterClause> filter;  // all clauses must hold
   bool exhaustive = false;           // use the oracle scorer instead of MaxScore
   Rm3Options rm3;
@@ -150,6 +150,9 @@ class Bm25Index {
 
   Result<std::vector<Hit>> search(std::string_view query, const SearchOptions& options);
   Result<std::vector<Hit>> search_terms(const std::vector<WeightedTerm>& terms, const SearchOptions& options);
+  // Every live document holding `term` (exact, not analyzed) with its BM25 score for that term at weight 1,
+  // as search_terms would rank them with k = its document frequency (which may pass the search k limit).
+  Result<std::vector<Hit>> term_hits(std::string_view term);
   // The weighted query that RM3 would run (original terms + expansion), for inspection and tests.
   Result<std::vector<WeightedTerm>> expand_query(std::string_view query, const SearchOptions& options);
 

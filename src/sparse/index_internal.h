@@ -36,7 +36,6 @@ namespace internal {
 constexpr std::uint32_t kEnd = 0xFFFFFFFFu;
 constexpr std::uint32_t kBlock = 128;  // postings per skip entry
 constexpr std::size_t kMaxDocs = 0x7FFFFFFF;
-constexpr std::size_t kMaxK = 1000000;
 
 struct Skip {
   std::uint32_t prev_plus1;  // (doc id + 1) of the posting before the block (0 for the first block)

@@ -1,12 +1,12 @@
 // BM25 index: norms, per-term score bounds, the exhaustive oracle and the MaxScore top-k, search entry points.
 #include "sparse/index_internal.h"
+#include "common/limits.h"
 
 #include <numeric>
 
 namespace ragwasm::sparse {
 
 using internal::kEnd;
-using internal::kMaxK;
 
 void Bm25Index::Impl::ensure_norms() {
   if (norm_version == version) return;
@@ -152,9 +152,6 @@ std::vector<Bm25Index::Impl::Cand> Bm25Index::Impl::maxscore(const std::vector<Q
 }
 
 Result<std::vector<Hit>> Bm25Index::Impl::search_ids(std::vector<std::pair<std::uint32_t, double>> terms, const SearchOptions& o) {
-  if (o.k > kMaxK) {
-    return make_error(ErrorCode::kInvalidArgument, "search k: expected an integer in [0, 1000000], got " + std::to_string(o.k));
-  }
   for (const auto& c : o.filter) {
     if (c.kind == FilterClause::Kind::kRange && (std::isnan(c.lo) || std::isnan(c.hi))) {
       return make_error(ErrorCode::kInvalidArgument, "search filter '" + c.key + "': range bounds must be numbers, got NaN");
@@ -200,6 +197,7 @@ std::vector<std::pair<std::uint32_t, double>> Bm25Index::Impl::query_terms(std::
 
 
 Result<std::vector<Hit>> Bm25Index::search(std::string_view query, const SearchOptions& options) {
+  RAGWASM_TRY(check_search_k(options.k));
   if (options.rm3.enabled) {
     auto t = impl_->rm3_terms(query, options);
     if (!t.ok()) return t.error();
@@ -209,6 +207,7 @@ Result<std::vector<Hit>> Bm25Index::search(std::string_view query, const SearchO
 }
 
 Result<std::vector<Hit>> Bm25Index::search_terms(const std::vector<WeightedTerm>& terms, const SearchOptions& options) {
+  RAGWASM_TRY(check_search_k(options.k));
   std::vector<std::pair<std::uint32_t, double>> q;
   for (const auto& wt : terms) {
     if (!(wt.weight >= 0) || !std::isfinite(wt.weight)) {
@@ -225,6 +224,14 @@ Result<std::vector<Hit>> Bm25Index::search_terms(const std::vector<WeightedTerm>
     if (!found) q.emplace_back(id, wt.weight);
   }
   return impl_->search_ids(std::move(q), options);
+}
+
+Result<std::vector<Hit>> Bm25Index::term_hits(std::string_view term) {
+  const std::uint32_t id = impl_->term_id(term);
+  if (id == TermTable::kNone) return std::vector<Hit>{};
+  SearchOptions o;
+  o.k = document_frequency(term);  // every live document holding it: not bound by the search k limit
+  return impl_->search_ids({{id, 1.0}}, o);
 }
 
 }  // namespace ragwasm::sparse

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_depth.h"
+#include "common/limits.h"
 
 namespace ragwasm::sparse {
 namespace {
@@ -148,7 +149,7 @@ Result<SearchOptions> parse_search_options(std::string_view text) {
   const json& j = pj.value();
   RAGWASM_TRY(unknown_keys(j, name, {"k", "exhaustive", "filter", "rm3"}));
   SearchOptions o;
-  RAGWASM_TRY(get_size(j, "k", name, 0, 1000000, &o.k));
+  RAGWASM_TRY(get_size(j, "k", name, 1, kMaxSearchK, &o.k));  // the rule of every search (common/limits.h)
   RAGWASM_TRY(get_bool(j, "exhaustive", name, &o.exhaustive));
   if (j.contains("rm3")) {
     const json& r = j["rm3"];

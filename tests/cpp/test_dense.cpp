@@ -315,7 +315,11 @@ TEST_CASE("bad input is rejected with a named error and nothing indexed is lost"
     so.k = 0;
     auto r = ix.search(q.data(), dim, so);
     REQUIRE(r.error().code == ErrorCode::kInvalidArgument);
-    REQUIRE(r.error().message.find("k:") != std::string::npos);
+    REQUIRE(r.error().message == "ragwasm: k: expected an integer in [1, 100000], got 0");  // the rule of every search (check_search_k)
+    so.k = 100001;
+    REQUIRE(ix.search(q.data(), dim, so).error().message == "ragwasm: k: expected an integer in [1, 100000], got 100001");
+    so.k = 100000;
+    REQUIRE(ix.search(q.data(), dim, so).value().size() == 5);
     so.k = 3;
     REQUIRE(ix.search(q.data(), dim + 1, so).error().code == ErrorCode::kDimensionMismatch);
     std::vector<float> badq = q;

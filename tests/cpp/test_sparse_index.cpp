@@ -13,6 +13,7 @@
 
 #include "common/checksum.h"
 #include "sparse/index.h"
+#include "sparse/options_json.h"
 
 using namespace ragwasm::sparse;
 using ragwasm::ErrorCode;
@@ -489,10 +490,18 @@ TEST_CASE("bad arguments give errors and the index stays usable", "[unit]") {
   REQUIRE_FALSE(idx.upsert(Document{"a", {"x", "y", "z"}, {}}).ok());
   REQUIRE(idx.search("hello", {}).value().size() == 1);
   SearchOptions so;
-  so.k = 2000000;
-  REQUIRE(idx.search("hello", so).error().code == ErrorCode::kInvalidArgument);
-  so.k = 0;
-  REQUIRE(idx.search("hello", so).value().empty());
+  // k: the rule of every search entry point (check_search_k, common/limits.h), one message
+  for (const std::size_t k : {std::size_t{0}, std::size_t{100001}, std::size_t{2000000}}) {
+    so.k = k;
+    const std::string want = "ragwasm: k: expected an integer in [1, 100000], got " + std::to_string(k);
+    REQUIRE(idx.search("hello", so).error().code == ErrorCode::kInvalidArgument);
+    REQUIRE(idx.search("hello", so).error().message == want);
+    REQUIRE(idx.search_terms({WeightedTerm{"hello", 1}}, so).error().message == want);
+  }
+  so.k = 100000;
+  REQUIRE(idx.search("hello", so).value().size() == 1);
+  REQUIRE(parse_search_options(R"({"k": 0})").error().message.find("search options.k: expected an integer in [1, 100000], got 0") != std::string::npos);
+  REQUIRE(parse_search_options(R"({"k": 100000})").value().k == 100000);
   REQUIRE(idx.search_terms({WeightedTerm{"hello", -1}}, {}).error().code == ErrorCode::kInvalidArgument);
   REQUIRE(idx.remove("zzz").error().code == ErrorCode::kNotFound);
   REQUIRE(idx.search("hello", {}).value().at(0).id == "a");

@@ -291,6 +291,45 @@ test('tune --config with LLM context steps runs them through --context-url: a su
   }
 });
 
+test('tune --qrels runs the LLM context steps once per document and chunk, not once per label set', async () => {
+  const { dir, qa } = folders();
+  try {
+    const cfg = join(dir, 'both.json');
+    writeFileSync(cfg, JSON.stringify({ chunker: { strategy: 'recursive', chunkSize: 300, context: { template: '{summary}', llmSummary: { maxTokens: 30 }, llmChunkContext: { maxTokens: 20 } } }, indexes: { bm25: {} } }));
+    const grid = join(dir, 'grid.json');
+    writeFileSync(grid, JSON.stringify({ chunker: [{ chunkSize: 300 }, { chunkSize: 150 }], fusion: [{ retriever: 'bm25' }], k: [3] }));
+    const qrels = join(dir, 'llm.qrels');
+    writeFileSync(qrels, 'q1 0 leave 3\nq2 0 travel 2\nq3 0 security 3\n');
+    double.reset();
+    double.always(() => ({ json: openaiJson('[scripted] context') }));
+    // One autotune run (human labels only): the number of requests the context steps need.
+    let r = await cli('tune', '--dataset', qa, '--config', cfg, '--grid', grid, '--bootstrap', '0', '--context-url', `${double.origin}/v1`);
+    assert.equal(r.status, 0, r.stderr);
+    const once = double.requests.length;
+    const m = /LLM context steps: (\d+) documents summarized, (\d+) chunk contexts written/.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    assert.equal(Number(m[1]), DOCS.length);
+    assert.ok(Number(m[2]) > DOCS.length, 'two chunkers: more chunks than documents');
+    assert.equal(once, DOCS.length + Number(m[2]));  // a summary per document, a request per chunk of each chunker
+    // --qrels: two autotune runs (LLM labels, then the folder's human evidence labels) over the same chunks.
+    double.reset();
+    double.always(() => ({ json: openaiJson('[scripted] context') }));
+    r = await cli('tune', '--dataset', qa, '--config', cfg, '--grid', grid, '--qrels', qrels, '--bootstrap', '0', '--context-url', `${double.origin}/v1`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /on the human labels of/);
+    assert.equal(double.requests.length, once, 'each document summary and chunk context is asked once for both label sets');
+    assert.match(r.stdout, new RegExp(`LLM context steps: ${DOCS.length} documents summarized, ${m[2]} chunk contexts written`));
+    double.reset();
+    double.always(() => ({ json: openaiJson('[scripted] context') }));
+    r = await cli('tune', '--dataset', qa, '--config', cfg, '--grid', grid, '--qrels', qrels, '--bootstrap', '0', '--json', '--context-url', `${double.origin}/v1`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).llmCalls, { summaries: DOCS.length, chunkContexts: Number(m[2]) });
+    assert.equal(double.requests.length, once);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('#16 chunk contexts written by the caller are indexed; llmChunkContexts calls the endpoint once per chunk', async () => {
   const col = await Collection.create({ chunker: { strategy: 'markdown-header', chunkSize: 300 }, indexes: { bm25: { fields: { text: 1 } } }, retrieval: { k: 2 } });
   try {
@@ -379,6 +418,11 @@ test('#16 eval --config with chunker.context.llmSummary runs it through --contex
     const out = JSON.parse(r.stdout);
     assert.equal(out.chunkContextCalls, DOCS.length);
     assert.match(out.chunker, /\+ llmSummary/);
+    // --context-url has no price: the indexing cost is unknown, never 0 (free)
+    assert.equal(out.indexingCost, null);
+    r = await cli('eval', '--dataset', beir, '--config', cfg, '--context-url', `${double.origin}/v1`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`; ${DOCS.length} chunk-context LLM calls, indexing cost unknown \\(no price\\)`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

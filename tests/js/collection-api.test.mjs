@@ -398,3 +398,48 @@ test('compact() drops an HNSW dense index\'s tombstones: the bytes equal a colle
   fresh.dispose();
   await assert.rejects(col.compact(), (e) => e instanceof RagwasmError && e.code === 'DISPOSED');
 });
+
+test('Collection.upsert replaces existing ids and adds the others: hits and bytes equal remove() then add()', async () => {
+  const { embedder } = kindEmbedder('fixture-upsert', 32);
+  const config = { chunker: { strategy: 'recursive', chunkSize: 60, chunkOverlap: 0 }, indexes: { bm25: {}, dense: {} } };
+  const words = 'harbour crane orchard apple ledger mooring pear river bridge tower'.split(' ');
+  let seed = 7;  // seeded documents (printed on failure through the ids in the messages)
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const doc = (id, n) => ({ id, title: `T ${id}`, text: Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' '), metadata: { n } });
+  const first = Array.from({ length: 12 }, (_, i) => doc(`d${i}`, 5 + (i % 4) * 9));
+  const second = [doc('d3', 40), doc('d0', 3), doc('n1', 20), doc('d7', 11), doc('n2', 8)];
+  const a = await Collection.create(config, { embedder });
+  const b = await Collection.create(config, { embedder });
+  try {
+    await a.add(first);
+    await b.add(first);
+    const r = await a.upsert(second, { batchSize: 2 });  // batches of 2 (as the add below)
+    assert.deepEqual({ added: r.added, updated: r.updated, removed: r.removed, skipped: r.skipped, documents: r.documents }, { added: 2, updated: 3, removed: 0, skipped: 0, documents: 5 });
+    assert.equal(b.remove(second.map((d) => d.id).filter((id) => b.docs.has(id))), 3);
+    const rb = await b.add(second, { batchSize: 2 });
+    assert.equal(r.chunks, rb.chunks);
+    assert.equal(a.size, 14);
+    assert.deepEqual([...a.chunks.keys()], [...b.chunks.keys()]);
+    for (const q of ['harbour crane', 'apple orchard ledger', 'river', 'mooring tower bridge']) {
+      assert.deepEqual(await a.search(q, { k: 8 }), await b.search(q, { k: 8 }), q);
+    }
+    assert.deepEqual(a.toBytes(), b.toBytes(), 'saved bytes equal remove() then add()');
+    // one document (not an array), an empty batch, and the add() checks
+    assert.deepEqual((await a.upsert(doc('d1', 4))).updated, 1);
+    assert.deepEqual(await a.upsert([]), { added: 0, updated: 0, removed: 0, skipped: 0, documents: 0, chunks: 0, zeroVectors: [] });
+    await assert.rejects(a.upsert([doc('x', 3), doc('x', 4)]), (e) => e.code === 'DUPLICATE_ID');
+    await assert.rejects(a.upsert([{ id: 'y' }]), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT');
+    await assert.rejects(a.upsert([doc('z', 3)], { nope: 1 }), (e) => e.code === 'INVALID_ARGUMENT' && /upsert options/.test(e.message));
+    assert.equal(a.size, 14);
+    // a failed embedder leaves the documents of the batch as they were
+    const broken = await Collection.fromBytes(a.toBytes(), { embedder: { ...embedder, embed: async () => { throw new Error('fixture: embedder down'); } } });
+    const before = broken.toBytes();
+    await assert.rejects(broken.upsert([doc('n3', 5), doc('d2', 9)]), /embedder down/);
+    assert.deepEqual(broken.toBytes(), before);
+    assert.equal(broken.size, 14);
+    broken.dispose();
+  } finally {
+    a.dispose();
+    b.dispose();
+  }
+});

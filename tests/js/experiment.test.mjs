@@ -330,6 +330,42 @@ test('#16 chunker.context.llmSummary in a grid: answer.context writes it, the re
   col.dispose();
 });
 
+test('the study cost is one number: indexing (LLM context steps) + questions (answering, judging); unknown when a call had no price', async () => {
+  const base = { ...BASE, chunker: { ...BASE.chunker, context: { llmSummary: { maxTokens: 40 } } }, answerer: { type: 'llm' } };
+  const unpriced = (model) => { const { price: _price, ...e } = endpoint(model); return e; };  // eslint-disable-line no-unused-vars
+  const run = async (answer) => {
+    double.reset();
+    double.always((req) => (/document summaries/.test(req.raw) ? triadScript(req) : scripted(req)));
+    const r = await runExperiment({ base, vary: { 'retrieval.k': [1, 3] }, answer }, dataset);
+    return { r, md: (await import('../../web/src/llm.js')).experimentMarkdown(r) };
+  };
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  // Every endpoint priced: indexing is charged to the cell that built the shared collection, the total adds everything.
+  let { r, md } = await run({ models: [endpoint('model-a')], judge: endpoint('judge'), context: endpoint('ctx') });
+  assert.deepEqual(r.cells.map((c) => c.status), ['ok', 'ok']);
+  const [c1, c3] = r.cells;
+  assert.ok(c1.indexLlm.cost > 0 && c1.llm.cost > 0);
+  assert.equal(c1.llm.indexingCost, c1.indexLlm.cost);
+  assert.equal(c3.indexLlm, null, 'the second cell shares the collection');
+  assert.equal(c3.llm.indexingCost, 0);
+  const close = (a, b) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${a} vs ${b}`);  // float sums in another order
+  close(c1.llm.totalCost, c1.indexLlm.cost + c1.llm.cost);
+  close(r.cost.indexing, c1.indexLlm.cost);
+  close(r.cost.questions, sum(r.cells.map((c) => c.llm.cost)));
+  close(r.cost.total, r.cost.indexing + r.cost.questions);
+  assert.match(md, /### LLM cost \(indexing/);
+  assert.match(md, new RegExp(`\\| all cells \\(the study\\) \\| ${r.cost.indexing.toFixed(6)} \\| ${r.cost.questions.toFixed(6)} \\| ${r.cost.total.toFixed(6)} \\|`));
+  // The context endpoint has no price: indexing and the total are unknown, never 0; the questions still add up.
+  ({ r, md } = await run({ models: [endpoint('model-a')], judge: endpoint('judge'), context: unpriced('ctx') }));
+  assert.equal(r.cells[0].indexLlm.cost, null);
+  assert.equal(r.cells[0].llm.indexingCost, null);
+  assert.equal(r.cells[0].llm.totalCost, null);
+  assert.equal(r.cost.indexing, null);
+  assert.equal(r.cost.total, null);
+  assert.ok(r.cost.questions > 0);
+  assert.match(md, new RegExp(`\\| all cells \\(the study\\) \\| unknown \\(no price\\) \\| ${r.cost.questions.toFixed(6)} \\| unknown \\(no price\\) \\|`));
+});
+
 test('#16 judges.triad in a grid: per-question triad scores, means with CIs in the summary and the markdown', async () => {
   double.reset();
   double.always(triadScript);

@@ -52,6 +52,31 @@ test('a model without a price has cost null not zero', async () => {
   assert.equal(new PriceTable({ m: { inputPerMTok: 1, outputPerMTok: 1 } }).cost('m', { inputTokens: null, outputTokens: 3 }), null);
 });
 
+test('stats.cost is null (unknown) once a sent call had no price, never 0; pricedCost sums the priced calls', async () => {
+  double.reset();
+  double.always({ json: openaiJson('[scripted]', { prompt_tokens: 1000, completion_tokens: 500 }) });
+  const c = client();
+  assert.equal(c.stats.cost, 0, 'nothing sent yet: nothing spent');
+  await c.complete(ask());
+  await c.complete(ask('again'));
+  assert.equal(c.stats.cost, null);
+  assert.equal(c.stats.unpricedCalls, 2);
+  assert.equal(c.stats.pricedCost, 0);
+  assert.equal(JSON.parse(JSON.stringify(c.stats)).cost, null, 'a copy of the stats says unknown too');
+  assert.equal({ ...c.stats }.cost, null);
+  // a priced model: the sum; one unpriced call among priced ones makes the total unknown
+  const p = client({ prices: { 'double-model': { inputPerMTok: 2, outputPerMTok: 8 } } });
+  await p.complete(ask());
+  assert.equal(p.stats.cost, 0.006);
+  double.reset();
+  const { usage: _usage, ...noUsage } = openaiJson('[scripted, no usage]');  // eslint-disable-line no-unused-vars
+  double.always({ json: noUsage });
+  await p.complete(ask('no usage in the reply'));
+  assert.equal(p.stats.cost, null);
+  assert.equal(p.stats.pricedCost, 0.006);
+  assert.equal(p.stats.unpricedCalls, 1);
+});
+
 test('openai SSE stream delivers incremental text and usage', async () => {
   double.reset();
   double.enqueue({ sse: openaiSse(['[scripted ', 'stream ', 'reply]'], { prompt_tokens: 20, completion_tokens: 3 }), chunkDelayMs: 2 });

@@ -4,7 +4,7 @@
 // never a model's quality.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { autotune, Collection, init } from '../../web/src/index.js';
+import { autotune, Collection, init, memoizeContextSteps } from '../../web/src/index.js';
 import { createLlmClient, summarizeDocument } from '../../web/src/llm.js';
 import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
 
@@ -115,6 +115,37 @@ test('autotune({base, llm}) runs the base\'s LLM steps as Collection.add does: a
   // every query's only matching words come from the LLM steps: found first in every row
   assert.deepEqual(r.table.map((row) => row.value), [1, 1]);
   assert.deepEqual(r.best.config.chunker.context.llmSummary, {});
+});
+
+test('memoizeContextSteps asks each summary and chunk list once; a failed call is asked again', async () => {
+  for (const bad of [undefined, null, 3, {}, { documentSummary: 1 }]) {
+    assert.throws(() => memoizeContextSteps(bad), (e) => e.code === 'INVALID_ARGUMENT' && /llm: expected an LlmClient/.test(e.message));
+  }
+  double.reset();
+  double.always(scripted);
+  const llm = memoizeContextSteps(client());
+  const chunks = [{ id: 'd1#0', text: 'The harbour handled more ships.' }, { id: 'd1#1', text: 'Cranes were replaced.' }];
+  const a = await llm.documentSummary(docs[0], { maxTokens: 20 });
+  const b = await llm.documentSummary({ ...docs[0] }, { maxTokens: 20, signal: new AbortController().signal });  // the signal is not part of the question
+  assert.equal(a, b);
+  assert.equal(double.requests.length, 1);
+  await llm.documentSummary(docs[0], { maxTokens: 21 });  // other options: another question
+  await llm.documentSummary({ ...docs[0], text: `${docs[0].text} More.` }, { maxTokens: 20 });  // other text under the same id
+  assert.equal(double.requests.length, 3);
+  const c1 = await llm.chunkContexts(docs[0], chunks, {});
+  const c2 = await llm.chunkContexts(docs[0], chunks.map((c) => ({ ...c })), {});
+  assert.deepEqual(c1, c2);
+  assert.equal(double.requests.length, 5);  // one request per chunk, once
+  await llm.chunkContexts(docs[0], chunks.slice(0, 1), {});
+  assert.equal(double.requests.length, 6);
+  assert.deepEqual(llm.stats, { summaries: 3, chunkContexts: 3, reused: 2 });
+  // a failure is not remembered
+  double.reset();
+  double.enqueue({ status: 400, json: { error: { message: 'scripted failure' } } });
+  double.always(scripted);
+  await assert.rejects(llm.documentSummary(docs[1], {}), (e) => e.code !== undefined);
+  assert.equal(await llm.documentSummary(docs[1], {}), 'Quetzalcoatl orchard diary.');
+  assert.equal(double.requests.length, 2);
 });
 
 test('summarizeDocument renders the document_summary prompt with the title and returns the trimmed reply', async () => {

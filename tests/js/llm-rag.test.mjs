@@ -107,6 +107,18 @@ test('#16 rag runs the config\'s chunker.context.llmSummary through --base-url, 
     '--context-model', 'ctx'], io);
   assert.equal(code, 0, io.err);
   const docs = JSON.parse(readFileSync(join(dataset, 'manifest.json'), 'utf8')).length;
-  assert.match(io.out, new RegExp(`LLM context steps \\(chunker\\.context\\.llmSummary\\): ${docs} calls to ctx`));
+  assert.match(io.out, new RegExp(`LLM context steps \\(chunker\\.context\\.llmSummary\\): ${docs} calls to ctx, indexing cost unknown \\(no price\\)`));
   assert.equal(double.requests.filter((r) => r.body.model === 'ctx').length, docs);
+  // No price (context steps and judge): the study's cost is unknown, not 0.
+  assert.match(io.out, /LLM cost: indexing unknown \(no price\) \+ questions \(answering, judging; every configuration\) unknown \(no price\) = total unknown \(no price\)/);
+  // Priced: the indexing calls are in the one total.
+  double.reset();
+  double.always(triadScript);
+  const priced = capture();
+  assert.equal(await main(['rag', '--dataset', dataset, '--limit', '2', '--answerer', 'both', '--models', 'm', '--config', cfg, '--base-url', `${double.origin}/v1`,
+    '--context-model', 'ctx', '--price-in', '1', '--price-out', '2'], priced), 0, priced.err);
+  const m = /LLM cost: indexing (\d+\.\d+) \+ questions \(answering, judging; every configuration\) (\d+\.\d+) = total (\d+\.\d+)/.exec(priced.out);
+  assert.ok(m, priced.out);
+  assert.ok(Number(m[1]) > 0 && Number(m[2]) > 0);
+  assert.ok(Math.abs(Number(m[3]) - Number(m[1]) - Number(m[2])) <= 1.5e-6, 'total = indexing + questions (6 printed decimals)');
 });

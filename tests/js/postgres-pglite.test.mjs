@@ -55,6 +55,19 @@ test('an exported collection searched with BM25 in PGlite gives the in-browser t
   }
 });
 
+test('PostgresRetriever.search takes k in [1, 100000] like every search entry point (docs/api.md)', { skip: SKIP }, async () => {
+  const pr = await PostgresRetriever.open(db, { embedder });
+  try {
+    for (const k of [0, -1, 100001, 2.5]) {
+      await assert.rejects(pr.search('cancer cells', { k }), (e) => e.code === 'INVALID_ARGUMENT'
+        && (Number.isInteger(k) ? e.message.endsWith(`options.k: expected an integer in [1, 100000], got ${k}`) : /options\.k: expected an integer/.test(e.message)));
+    }
+    assert.equal((await pr.search('cancer cells', { k: 1 })).length, 1);
+  } finally {
+    pr.dispose();
+  }
+});
+
 test('dense exact search in PGlite equals the in-browser flat index and hybrid fuses the same lists', { skip: SKIP }, async () => {
   const pr = await PostgresRetriever.open(db, { embedder });
   try {

@@ -67,6 +67,7 @@ export async function collectionJsonl(): Promise<number> {
   for await (const line of col.exportJsonlLines({ vectors: false, batchSize: 64 })) lines.push(line);
   const again = await Collection.importJsonl(text, { embedder: embed, keepVectors: false, signal: new AbortController().signal });
   const fromLines = await Collection.importJsonl(lines, { config: { indexes: { bm25: {} } }, batchSize: 128 });
+  const up: { added: number; updated: number; removed: number; skipped: number; chunks: number } = await fromLines.upsert([{ id: 'a', text: 'x' }], { batchSize: 8 });
   // #14: titles, filters, document level, embedder identity, setEmbedder, zero vectors
   const kinds = { id: 'fixture', dimension: 4, embed: async (texts: string[], o?: { kind?: 'query' | 'document' }) => texts.map(() => new Float32Array(4).fill(o?.kind === 'query' ? 1 : 0.5)) };
   const titled = await Collection.create({ indexes: { bm25: { fields: { text: 1, title: 2 } }, dense: {} } }, { embedder: kinds });

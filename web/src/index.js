@@ -19,7 +19,7 @@ export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAU
 export { assembleContext, estimateContextTokens } from './context/context.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
 export { applyConfigOverrides } from './pipeline/overrides.js';
-export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps } from './pipeline/collection.js';
+export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, memoizeContextSteps } from './pipeline/collection.js';
 export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';
 export { PRESETS } from './pipeline/presets.js';
 export { ask, isFollowUp, rewriteFollowUp, questionQuery, documentTitle } from './answer/ask.js';

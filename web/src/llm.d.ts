@@ -140,8 +140,9 @@ export class LlmClient {
   readonly ledger: RequestLedger;
   readonly prices: PriceTable;
   readonly hasApiKey: boolean;
+  /** cost: null (unknown) once a sent call had no price; pricedCost sums the priced calls; cache hits cost nothing. */
   readonly stats: { calls: number; httpAttempts: number; retries: number; cacheHits: number; failures: number;
-    inputTokens: number; outputTokens: number; cost: number; unpricedCalls: number };
+    inputTokens: number; outputTokens: number; readonly cost: number | null; pricedCost: number; unpricedCalls: number };
   setApiKey(key: string | null): void;
   complete(request: CompletionRequest, options?: CallOptions): Promise<CompletionResult>;
   /** chunker.context.llmSummary for Collection.create(config, {llm: client}): the document's summary (summarizeDocument). */

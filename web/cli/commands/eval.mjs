@@ -151,6 +151,8 @@ export async function runPipelineEval(o) {
     chunker: (ch.chunkSize >= 100000000 ? 'none' : `${ch.strategy}:${ch.chunkSize}/${ch.chunkOverlap}`) + (o.chunkContexts ? ' + LLM chunk context' : '')
       + llmContextSteps(cfg).map((st) => ` + ${st.key}`).join(''),
     chunkContextCalls: o.chunkContexts ? o.chunkContexts.stats.chunks : (o.llm?.stats?.calls ?? 0),
+    // What the indexing LLM calls cost (the client's stats: null = unknown, a call had no price); 0 without LLM steps.
+    indexingCost: o.chunkContexts ? o.chunkContexts.stats.cost : (o.llm?.stats ? o.llm.stats.cost : 0),
     documents: data.corpus.length,
     chunks,
     numQueries: result.numQueries,
@@ -313,7 +315,7 @@ export default {
       `| --- | --- | --- | --- | --- | ${names.map(() => '---').join(' | ')} |`,
       `| ${r.dataset.split('/').filter(Boolean).pop()} | ${r.chunker} | ${r.documents} | ${r.chunks} | ${r.numQueries} | ${names.map((n) => (Number.isInteger(r.measures[n]) ? r.measures[n] : r.measures[n].toFixed(4))).join(' | ')} |`,
       '',
-      `retriever: ${r.retriever ?? 'bm25'}${r.chunkContextCalls ? `; ${r.chunkContextCalls} chunk-context LLM calls` : ''}${r.unsearchableQueries ? ` (${r.unsearchableQueries} queries had no searchable term: empty ranking)` : ''}`,
+      `retriever: ${r.retriever ?? 'bm25'}${r.chunkContextCalls ? `; ${r.chunkContextCalls} chunk-context LLM calls, indexing cost ${r.indexingCost === null ? 'unknown (no price)' : r.indexingCost.toFixed(6)}` : ''}${r.unsearchableQueries ? ` (${r.unsearchableQueries} queries had no searchable term: empty ranking)` : ''}`,
       `timings (ms): ${Object.entries(r.timingsMs).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`,
     ];
     io.stdout.write(lines.join('\n') + '\n');

@@ -156,6 +156,7 @@ export default {
       col = await Collection.create(config, copts);
       await col.add(manifest.map((d) => ({ id: d.id, title: d.title ?? '', text: readFileSync(join(dir, d.file), 'utf8') })));
       const contextCalls = contextClient ? contextClient.stats.calls : 0;
+      const indexingCost = contextClient ? contextClient.stats.cost : 0;  // null: unknown (a call had no price)
       const depth = Math.min(Math.max(REF_RANK_DEPTH, k), Math.max(1, col.chunks.size));
       const passagesOf = Math.min(k, config.answerer.chunks);
       const retrieved = [];
@@ -263,7 +264,13 @@ export default {
           cfg.kind === 'extractive' && !judgeClient ? '0 (local)' : known ? results.reduce((s, r) => s + r.cost, 0).toFixed(6) : 'unknown (no price)'];
       })));
       io.stdout.write(out.join('\n\n') + '\n');
-      if (contextClient) io.stdout.write(`LLM context steps (${steps.map((st) => st.path).join(', ')}): ${contextCalls} calls to ${contextClient.model}\n`);
+      const money = (v) => (v === null ? 'unknown (no price)' : v.toFixed(6));
+      if (contextClient) io.stdout.write(`LLM context steps (${steps.map((st) => st.path).join(', ')}): ${contextCalls} calls to ${contextClient.model}, indexing cost ${money(indexingCost)}\n`);
+      // The study's cost as one number: indexing (once, shared by every configuration) + every configuration's questions.
+      const all = rows.flatMap(({ results }) => results.map((r) => r.cost));
+      const questionsCost = all.some((c) => c === null) ? null : all.reduce((a, c) => a + c, 0);
+      const total = indexingCost === null || questionsCost === null ? null : indexingCost + questionsCost;
+      io.stdout.write(`LLM cost: indexing ${money(indexingCost)} + questions (answering, judging; every configuration) ${money(questionsCost)} = total ${money(total)}\n`);
       io.stdout.write(`requests sent: ${ledger.entries.length}${ledger.entries.length ? ` to ${Object.entries(ledger.bytesByHost()).map(([h, b]) => `${h} (${b} bytes)`).join(', ')}` : ''}\n`);
       if (values.out) writeFileSync(values.out, rows.flatMap(({ cfg, results }) => results.map((r) => JSON.stringify({ configuration: cfg.name, ...r }))).join('\n') + '\n');
       if (values.ledger) writeFileSync(values.ledger, ledger.toJsonl());

@@ -1,7 +1,7 @@
 // ragwasm tune --dataset DIR: autotune (web/src/pipeline/autotune.js) on a BEIR folder (train qrels when present,
 // else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
 import { readFileSync } from 'node:fs';
-import { autotune } from '../../src/index.js';
+import { autotune, memoizeContextSteps } from '../../src/index.js';
 import { DatasetError, loadTuneDataset, readDocuments, readQrelsTsv, readQueries } from '../datasets.mjs';
 import { tuneAgreement } from '../../src/llm.js';
 import { commandConfig, CONTEXT_ENDPOINT_OPTIONS, contextClient, contextStep } from '../lib/config.mjs';
@@ -34,7 +34,7 @@ export default {
     + 'file as for `eval`, `rag`, `experiment` and Collection.create): everything the grid does not vary (chunk strategy, chunk '
     + 'context, BM25 fields and analyzer, dense index options, candidates) is the config\'s (autotune options.base). The best '
     + 'row prints as a pipeline config usable with --config. A config with LLM context steps (chunker.context.llmSummary / '
-    + 'llmChunkContext) runs them through --context-url: a summary per document, a context per chunk of every grid chunker.',
+    + 'llmChunkContext) runs them through --context-url: a summary per document, a context per chunk of each distinct chunking of a document, asked once (with --qrels, once for both label sets).',
   options: {
     dataset: { type: 'string', help: 'BEIR folder or sample-corpus folder' },
     config: { type: 'string', help: 'pipeline config JSON file the grid varies (autotune base; docs/fusion.md)' },
@@ -100,6 +100,9 @@ export default {
       return 2;
     }
     if (data.llm) {
+      // Two autotune runs (LLM labels, human labels) over the same documents and grid: one LLM call per
+      // document summary / chunk context, shared by both.
+      if (llm) llm = memoizeContextSteps(llm);
       try {
         return await tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base, llm });
       } finally {
@@ -158,6 +161,7 @@ async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, 
   if (values.metric !== undefined) llmOpts.metric = values.metric;
   const llm = await autotune(llmOpts);
   let human = null;
+  // The human-label run indexes the same chunks: it reuses the context steps' answers (memoizeContextSteps in run()).
   if (data.qrels || data.evidence) {
     const hOpts = { documents: data.documents, queries: cut(data.queries), grid, embedder, bootstrap: false };
     if (base) hOpts.base = base;
@@ -170,7 +174,8 @@ async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, 
   const agreement = human ? tuneAgreement(llm, human) : null;
   const seconds = (performance.now() - t0) / 1000;
   if (values.json) {
-    io.stdout.write(JSON.stringify({ dataset: values.dataset, qrels: values.qrels, seconds, llm, human, agreement }, null, 2) + '\n');
+    const contextCalls = client ? { summaries: client.stats.summaries, chunkContexts: client.stats.chunkContexts } : undefined;
+    io.stdout.write(JSON.stringify({ dataset: values.dataset, qrels: values.qrels, seconds, llm, human, agreement, llmCalls: contextCalls }, null, 2) + '\n');
     return 0;
   }
   const b = llm.best;
@@ -190,6 +195,7 @@ async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, 
   } else {
     lines.push('', `${values.dataset} has no human labels: nothing to verify the chosen setting on`);
   }
+  if (client) lines.push('', `LLM context steps: ${client.stats.summaries} documents summarized, ${client.stats.chunkContexts} chunk contexts written (each once, shared by the runs on both label sets)`);
   io.stdout.write(lines.join('\n') + '\n');
   return 0;
 }

@@ -19,5 +19,12 @@ export const MAX_JSON_DEPTH = 256;
  * filled; more is LIMIT_EXCEEDED. About two 10,000-character strings at ANLS's threshold 0.5.
  */
 export const MAX_ALIGNMENT_CELLS = 1e8;
+/**
+ * Largest k of one search, the rule of every search entry point (Bm25Index, VectorIndex, Collection,
+ * the sharded indexes, the Postgres retriever): options.k is an integer in [1, MAX_SEARCH_K], else
+ * INVALID_ARGUMENT "options.k: expected an integer in [1, 100000], got …" (expectSearchK). The core
+ * checks the same (kMaxSearchK, check_search_k in src/common/limits.h).
+ */
+export const MAX_SEARCH_K = 100000;
 /** Largest LLM judge reply parsed (parseJudgeScore, parseClaimScores, parseKeyValues), in UTF-8 bytes (1 MiB). */
 export const MAX_JUDGE_REPLY_BYTES = 1024 * 1024;

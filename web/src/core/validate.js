@@ -4,7 +4,7 @@
 // Arrays are walked with index-based loops after their `length` was checked against a limit, so a
 // hole is seen (forEach/map skip holes) and `a.length = 2 ** 32 - 1` is refused before any work.
 import { RagwasmError } from './errors.js';
-import { MAX_JSON_DEPTH } from './limits.js';
+import { MAX_JSON_DEPTH, MAX_SEARCH_K } from './limits.js';
 
 /** Default most items an array argument may have when the caller documents no smaller limit. */
 export const MAX_ARRAY_ITEMS = 10_000_000;
@@ -87,6 +87,14 @@ export function expectInteger(value, name, { min = -Infinity, max = Infinity } =
   if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(name, 'an integer', value);
   if (value < min || value > max) throw invalid(name, `an integer in [${min}, ${max}]`, value);
   return value;
+}
+
+/**
+ * A search's k: an integer in [1, MAX_SEARCH_K] (100,000), the one rule of every search entry point.
+ * @throws {RagwasmError} INVALID_ARGUMENT "<name>: expected an integer in [1, 100000], got …"
+ */
+export function expectSearchK(value, name = 'options.k') {
+  return expectInteger(value, name, { min: 1, max: MAX_SEARCH_K });
 }
 
 /** A finite number in [min, max] (NaN and ±Infinity rejected). */

@@ -120,7 +120,10 @@ export interface ExperimentCellSummary {
     /** the RAG triad (config judges.triad), each in [0, 1]; null when not judged */
     contextRelevance: MeanCI | null; answerRelevance: MeanCI | null; groundedness: MeanCI | null } | null;
   latencyMs: Record<'retrieve' | 'answer' | 'judge' | 'total', { p50: number; p90: number; p95: number; mean: number } | null>;
-  llm: { callsPerQuestion: number; cachedCalls: number; retries: number; costPerQuestion: number | null; cost: number | null };
+  /** cost: the cell's questions (answering, judging, LLM rerank); indexingCost: its collection's LLM context steps (0 without
+   *  them or when an earlier cell built the shared collection); totalCost: both. null = unknown (a call had no price). */
+  llm: { callsPerQuestion: number; cachedCalls: number; retries: number; costPerQuestion: number | null; cost: number | null;
+    indexingCost: number | null; totalCost: number | null };
   /** LLM calls of the chunker's context steps made while this cell built its collection (null: none). */
   indexLlm: { calls: number; cachedCalls: number; cost: number | null } | null;
 }
@@ -132,6 +135,8 @@ export interface ExperimentSummary {
   cells: ExperimentCellSummary[];
   baseline: string | null;
   comparisons: ExperimentComparison[];
+  /** The study's LLM cost as one number: total = indexing (every collection built) + questions (every cell); null = unknown (a call had no price). */
+  cost: { indexing: number | null; questions: number | null; total: number | null };
 }
 export interface ExperimentResult extends ExperimentSummary {
   stopped: { reason: 'budget'; cell: string; question: string; spent: number; budget: number } | null;

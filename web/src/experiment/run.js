@@ -442,7 +442,7 @@ function snapshot(clients) {
     s.calls += c.stats.calls;
     s.cacheHits += c.stats.cacheHits;
     s.retries += c.stats.retries;
-    s.cost += c.stats.cost;
+    s.cost += c.stats.pricedCost;
     s.unpriced += c.stats.unpricedCalls;
   }
   return s;

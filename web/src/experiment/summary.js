@@ -76,6 +76,8 @@ function cellSummary(cell, ev) {
   const ans = answered.filter((r) => r.answerable);
   const unans = answered.filter((r) => !r.answerable);
   const cost = recs.map((r) => r.llm?.cost ?? null);
+  const questionsCost = addCosts(cost);
+  const indexingCost = cell.indexLlm ? cell.indexLlm.cost : 0;
   return {
     name: cell.name, id: cell.id, kind: cell.kind, answerer: cell.answerer, model: cell.model, prompt: cell.prompt, k: cell.k,
     settings: cell.settings, status: cell.status, error: cell.error, questions: recs.length,
@@ -103,9 +105,24 @@ function cellSummary(cell, ev) {
       cachedCalls: recs.reduce((s, r) => s + (r.llm?.cachedCalls ?? 0), 0),
       retries: recs.reduce((s, r) => s + (r.llm?.retries ?? 0), 0),
       costPerQuestion: cost.some((c) => c === null) ? null : (recs.length ? mean(cost) : 0),
-      cost: cost.some((c) => c === null) ? null : cost.reduce((s, c) => s + c, 0),
+      cost: questionsCost,
+      // The cell's collection build (LLM context steps; 0 without them or when an earlier cell built the
+      // shared collection) and the cell's whole cost: indexing + its questions (answering, judging, LLM rerank).
+      indexingCost,
+      totalCost: addCosts([indexingCost, questionsCost]),
     },
   };
+}
+
+// A cell summary's indexing cost (summaries written before indexingCost existed: from indexLlm).
+function indexingCostOf(c) {
+  if (c.llm.indexingCost !== undefined) return c.llm.indexingCost;
+  return c.indexLlm ? c.indexLlm.cost : 0;
+}
+
+// A sum of costs, null (unknown) when any is.
+function addCosts(list) {
+  return list.some((c) => c === null || c === undefined) ? null : list.reduce((s, c) => s + c, 0);
 }
 
 /**
@@ -163,7 +180,15 @@ export function summarizeExperiment(run) {
       }
     }
   }
-  return { cells: out, baseline, comparisons };
+  return { cells: out, baseline, comparisons, cost: studyCost(out) };
+}
+
+// The study's LLM cost as one number: indexing (every collection built) + questions (answering, judging,
+// LLM rerank) of every cell; each part null (unknown) when a call in it had no price.
+function studyCost(cells) {
+  const indexing = addCosts(cells.map(indexingCostOf));
+  const questions = addCosts(cells.map((c) => c.llm.cost));
+  return { indexing, questions, total: addCosts([indexing, questions]) };
 }
 
 const fmt = (v, d = 3) => (v === null || v === undefined ? 'n/a' : Number(v).toFixed(d));
@@ -189,7 +214,7 @@ export function experimentMarkdown(summary) {
  * @internal
  */
 export function summaryTables(summary) {
-  const o = expectOptions(summary, 'summary', ['cells', 'comparisons', 'baseline', 'stopped', 'spent']);
+  const o = expectOptions(summary, 'summary', ['cells', 'comparisons', 'baseline', 'stopped', 'spent', 'cost']);
   const table = (title, columns, rows) => ({ title, columns, rows });
   const cells = expectArray(o.cells, 'summary.cells', { maxLength: 100000, item: (c, n) => {
     if (!isPlainObject(c) || typeof c.name !== 'string' || !isPlainObject(c.latencyMs) || !isPlainObject(c.llm) || !isPlainObject(c.referenceRank)) {
@@ -234,6 +259,13 @@ export function summaryTables(summary) {
   parts.push(table('latency p50 / p90 / p95 (ms) and LLM use', ['cell', 'retrieve', 'answer', 'judge', 'total', 'LLM calls / question', 'cached calls', 'retries', 'cost / question', 'status'],
     cells.map((c) => [c.name, lat(c, 'retrieve'), lat(c, 'answer'), lat(c, 'judge'), lat(c, 'total'), fmt(c.llm.callsPerQuestion, 2), String(c.llm.cachedCalls),
       String(c.llm.retries), c.llm.costPerQuestion === null ? 'unknown (no price)' : fmt(c.llm.costPerQuestion, 6), c.status === 'ok' ? 'ok' : `${c.status === 'failed' ? 'FAILED' : c.status}: ${c.error}`])));
+  const money = (v) => (v === null ? 'unknown (no price)' : fmt(v, 6));
+  const study = studyCost(cells);
+  parts.push(table('LLM cost (indexing: the collection\'s LLM context steps; questions: answering, judging, LLM rerank)', ['cell', 'indexing', 'questions', 'total'],
+    [...cells.map((c) => {
+      const indexing = indexingCostOf(c);
+      return [c.name, money(indexing), money(c.llm.cost), money(addCosts([indexing, c.llm.cost]))];
+    }), ['all cells (the study)', money(study.indexing), money(study.questions), money(study.total)]]));
   const comps = o.comparisons ?? [];
   if (comps.length) {
     const single = comps.every((c) => c.baseline === comps[0].baseline);
@@ -243,7 +275,7 @@ export function summaryTables(summary) {
   }
   const notes = [];
   for (const c of cells) {
-    if (c.indexLlm) notes.push(`${c.name}: indexing (LLM context steps) made ${c.indexLlm.calls} LLM calls (${c.indexLlm.cachedCalls} cached), cost ${c.indexLlm.cost === null ? 'unknown (no price)' : fmt(c.indexLlm.cost, 6)}; not in the per-question columns`);
+    if (c.indexLlm) notes.push(`${c.name}: indexing (LLM context steps) made ${c.indexLlm.calls} LLM calls (${c.indexLlm.cachedCalls} cached), cost ${money(c.indexLlm.cost)}; not in the per-question columns, in the LLM cost table's indexing column`);
   }
   if (o.stopped) notes.push(`stopped (${o.stopped.reason}) before cell "${o.stopped.cell}" question ${o.stopped.question}: spent ${fmt(o.stopped.spent, 6)} of ${fmt(o.stopped.budget, 6)}`);
   return { tables: parts, notes };

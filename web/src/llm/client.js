@@ -56,6 +56,18 @@ const REQUEST_KEYS = ['messages', 'maxTokens', 'temperature', 'stop', 'seed', 'p
  * @returns {LlmClient}
  * @throws {RagwasmError} INVALID_ARGUMENT
  */
+/**
+ * A client's counters. `cost` is what the calls sent cost: null (unknown) as soon as one sent call had no
+ * price (its model not in the price table, or no token usage in the reply), never 0 for unpriced calls;
+ * `pricedCost` sums the calls that had a price, `unpricedCalls` counts the others. Cache hits cost nothing.
+ */
+function newStats() {
+  return {
+    calls: 0, httpAttempts: 0, retries: 0, cacheHits: 0, failures: 0, inputTokens: 0, outputTokens: 0, pricedCost: 0, unpricedCalls: 0,
+    get cost() { return this.unpricedCalls > 0 ? null : this.pricedCost; },
+  };
+}
+
 export function createLlmClient(options) {
   return new LlmClient(options);
 }
@@ -118,7 +130,7 @@ export class LlmClient {
       : expectInteger(o.maxReplyBytes, 'options.maxReplyBytes', { min: 1, max: 2 ** 31 - 1 });
     this.active = 0;
     this.queue = [];
-    this.stats = { calls: 0, httpAttempts: 0, retries: 0, cacheHits: 0, failures: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 };
+    this.stats = newStats();
   }
 
   /** True when an API key is set (the key itself is not readable). */
@@ -214,7 +226,7 @@ export class LlmClient {
       this.stats.inputTokens += r.usage.inputTokens ?? 0;
       this.stats.outputTokens += r.usage.outputTokens ?? 0;
       if (cost === null) this.stats.unpricedCalls++;
-      else this.stats.cost += cost;
+      else this.stats.pricedCost += cost;
       if (cacheKey) await this.cache.set(cacheKey, { ...result });
       return result;
     } catch (e) {

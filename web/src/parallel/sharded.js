@@ -16,10 +16,11 @@ import { packContainer, unpackContainer } from '../core/container.js';
 import { writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectFloatVector, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  expectSearchK,
 } from '../core/validate.js';
 import { init, isInitialized } from '../core/module.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
-import { VectorIndex, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from '../retrieve/dense.js';
+import { VectorIndex, VECTOR_MAX_DIMENSION } from '../retrieve/dense.js';
 import { defaultStaticModelUrl, MAX_BATCH_TEXTS, checkAbort, embedRunOptions, splitRows } from '../embed/embed.js';
 import { WorkerPool } from './pool.js';
 
@@ -516,7 +517,7 @@ export class ShardedBm25Index extends Sharded {
     this._check();
     const list = expectArray(queries, 'queries', { maxLength: MAX_QUERIES, item: (q, name) => expectString(q, name) });
     const o = expectOptions(options, 'search options', ['k', 'filter', 'exact']);
-    const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 0, max: 1_000_000 });
+    const k = o.k === undefined ? 10 : expectSearchK(o.k);
     const clean = { k };
     if (o.filter !== undefined) {
       checkFilter(o.filter, 'options.filter');
@@ -760,7 +761,7 @@ export class ShardedVectorIndex extends Sharded {
     this._check();
     const list = expectArray(queries, 'queries', { maxLength: MAX_QUERIES });
     const o = expectOptions(options, 'search options', ['k', 'filter']);
-    const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: VECTOR_MAX_K });
+    const k = o.k === undefined ? 10 : expectSearchK(o.k);
     let allowed = null;  // per shard: the filter's ids that route there
     if (o.filter !== undefined) {
       const ids = isInstance(o.filter, Set) ? [...o.filter] : isArray(o.filter) ? o.filter : null;

@@ -37,7 +37,7 @@ export interface AutotuneResult {
   queries: number;
   ci: { mean: number; low: number; high: number; alpha: number; samples: number } | null;
   vsBaseline: BootstrapInterval | null;
-  /** With options.llm: what the base's LLM context steps asked for: documents summarized (once each, whatever the chunkers), chunks given a context (every chunk of every chunker entry). */
+  /** With options.llm: what the base's LLM context steps asked for: documents summarized (once each, whatever the chunkers), chunks given a context (once per distinct chunk list of a document: chunkers cutting it the same way share them); what was asked of options.llm. */
   llmCalls?: { summaries: number; chunkContexts: number };
 }
 export interface AutotuneOptions {

@@ -4,12 +4,13 @@
 // table. Plain module code (no DOM, no Node API): runs in a page, a Worker or Node. Scoring is done
 // by the existing modules only: chunk() -> Bm25Index / VectorIndex -> fuse() -> aggregateToDocuments()
 // -> metrics.evaluateRun / metrics.evaluateEvidence / metrics.bootstrapCI.
+import { MAX_SEARCH_K } from '../core/limits.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
 import { chunk } from '../chunk/chunk.js';
 import { chunkOptions, denseOptions } from './collection.js';
-import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
+import { checkLlm, chunkWithContexts, llmContextSteps, memoizeContextSteps } from './llm-steps.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
 import { Qrels, Run, bootstrapCI, evaluateEvidence, evaluateRun } from '../metrics/metrics.js';
@@ -167,26 +168,6 @@ function baseChunkers(grid, base) {
   });
 }
 
-// The base config's LLM client for the grid's chunkers: a document's summary does not depend on the
-// chunker, so it is asked once per document (the chunk contexts once per chunk of each chunker entry);
-// `calls` counts what was asked: documents summarized, chunks given a context.
-function countedLlm(llm, calls) {
-  const summaries = new Map();
-  return {
-    documentSummary(doc, opts) {
-      if (!summaries.has(doc.id)) {
-        calls.summaries++;
-        summaries.set(doc.id, Promise.resolve(llm.documentSummary(doc, opts)));
-      }
-      return summaries.get(doc.id);
-    },
-    chunkContexts(doc, chunks, opts) {
-      calls.chunkContexts += chunks.length;
-      return llm.chunkContexts(doc, chunks, opts);
-    },
-  };
-}
-
 /**
  * Grid search over chunking, BM25 and fusion settings against labelled queries.
  *
@@ -219,13 +200,14 @@ function countedLlm(llm, calls) {
  *   index options and candidates the base's retrieval.candidates; best.config is the base with the best
  *   row's settings. A base whose rerank is enabled is refused (autotune does not rerank). A base with LLM
  *   context steps (chunker.context.llmSummary / llmChunkContext) runs them through `options.llm`, as
- *   Collection.add does: the summary once per document, a chunk context for every chunk of every chunker entry
+ *   Collection.add does: the summary once per document, the chunk contexts once per distinct chunk list of a document
+ *   (grid chunkers cutting a document the same way share them)
  * @param {object} [options.llm] with such a base: the LlmClient (createLlmClient of ragwasm/llm) that writes them
  * @returns {Promise<{best: object, table: object[], metric: string, labels: 'qrels'|'evidence', queries: number,
  *   ci: {mean: number, low: number, high: number, alpha: number, samples: number}|null,
  *   vsBaseline: {meanDifference: number, low: number, high: number, alpha: number, samples: number}|null}>}
  *   rows: {index, chunker, bm25, fusion, fusionLabel, k, value}; best = row + {config (pipeline config), perQuery};
- *   with options.llm also llmCalls: {summaries, chunkContexts} (documents summarized, chunks given a context);
+ *   with options.llm also llmCalls: {summaries, chunkContexts} (documents summarized, chunks given a context: what was asked of options.llm);
  *   ties keep the first row in grid order; vsBaseline = bootstrap CI of best - table[0] per query
  * @throws {RagwasmError} INVALID_ARGUMENT naming the option, ABORTED
  */
@@ -234,8 +216,9 @@ export async function autotune(options) {
   const base = o.base === undefined ? null : parsePipelineConfig(o.base);
   const steps = base ? llmContextSteps(base) : [];
   if (o.llm !== undefined && steps.length === 0) throw invalid('options.llm', 'no LLM (only a base config with chunker.context.llmSummary or llmChunkContext uses one)', o.llm);
-  const calls = { summaries: 0, chunkContexts: 0 };
-  const llm = steps.length > 0 ? countedLlm(checkLlm(base, o.llm, { how: 'autotune({base, llm: client})' }), calls) : null;
+  // A document's summary does not depend on the chunker, and grid chunkers often cut a short document the
+  // same way: each summary and each distinct chunk list of a document is asked once (memoizeContextSteps).
+  const llm = steps.length > 0 ? memoizeContextSteps(checkLlm(base, o.llm, { how: 'autotune({base, llm: client})' })) : null;
   if (base?.rerank.enabled) throw invalid('options.base.rerank.enabled', 'false (autotune does not rerank; tune the retrieval, then rerank its best config)', true);
   if (base && base.retrieval.k === 0) throw invalid('options.base.retrieval.k', 'an integer >= 1 (k 0 retrieves nothing to tune)', 0);
   if (options === undefined) throw invalid('autotune options', 'an options object', options);
@@ -293,7 +276,7 @@ export async function autotune(options) {
   const signal = o.signal;
   const total = grid.chunker.length * grid.bm25.length * grid.fusion.length * grid.k.length;
   const maxK = Math.max(...grid.k);
-  const depth = Math.max(candidates, maxK);
+  const depth = Math.min(MAX_SEARCH_K, Math.max(candidates, maxK));  // the search k limit (core/limits.js)
   const needDense = grid.fusion.some((f) => f.retriever !== 'bm25');
   const progress = (p) => o.onProgress?.({ total, ...p });
 
@@ -393,7 +376,7 @@ export async function autotune(options) {
     vsBaseline = bootstrapCI(perQuery, perQueryOf[0], boot);
   }
   const out = { best, table, metric, labels, queries: queries.length, ci, vsBaseline };
-  if (llm) out.llmCalls = calls;
+  if (llm) out.llmCalls = { summaries: llm.stats.summaries, chunkContexts: llm.stats.chunkContexts };
   return out;
 }
 

@@ -96,6 +96,13 @@ export interface CollectionLlm {
 }
 /** The LLM context steps a pipeline config asks for (chunker.context.llmSummary, llmChunkContext): what Collection.create needs `llm` for. */
 export function llmContextSteps(config: string | object): Array<{ key: 'llmSummary' | 'llmChunkContext'; path: string; options: { prompt?: object; maxTokens?: number } }>;
+/**
+ * An LLM for the context steps that asks each question once (memoized by document, chunks and step
+ * options; failures are forgotten): two autotune runs or collections over the same documents share one set of calls.
+ * stats: documents summarized and chunks given a context through the memo, and answers reused.
+ * @throws RagwasmError INVALID_ARGUMENT when llm has neither method
+ */
+export function memoizeContextSteps(llm: CollectionLlm): CollectionLlm & { stats: { summaries: number; chunkContexts: number; reused: number } };
 export type ParallelCollection = Omit<Collection, 'toBytes'> & { toBytes(): Uint8Array | Promise<Uint8Array> };
 export class Collection {
   static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Promise<Collection>;
@@ -127,6 +134,10 @@ export class Collection {
     options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number;
       /** one context per chunk (e.g. llmChunkContexts(client) of ragwasm/llm), put before the chunk text in its indexText */
       chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
+  /** Adds or replaces documents (ids in the collection are replaced): the collection remove(existing ids) then add(documents)
+   *  gives (hits and toBytes() bytes), with the write summary; nothing is removed before every document is chunked and embedded. */
+  upsert(documents: CollectionDocument | CollectionDocument[],
+    options?: Parameters<Collection['add']>[1]): Promise<{ added: number; updated: number; removed: number; skipped: number; documents: number; chunks: number; zeroVectors: string[] }>;
   remove(ids: string[]): number;
   /**
    * Reclaims what remove() and replacing add() leave in the indexes: BM25 postings of deleted chunks, and an HNSW

@@ -7,6 +7,7 @@
 // unpackSections, CRC-32) are still read. The JSON header is cross-checked against the index
 // sections on load (docs/collection.md). JSONL export / import of
 // chunks + vectors + metadata for server-side engines.
+import { MAX_SEARCH_K } from '../core/limits.js';
 import { RagwasmError } from '../core/errors.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
@@ -16,7 +17,7 @@ import { HeapBytes } from '../core/heap-bytes.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
 
-export { LLM_CONTEXT_STEPS, llmContextSteps } from './llm-steps.js';
+export { LLM_CONTEXT_STEPS, llmContextSteps, memoizeContextSteps } from './llm-steps.js';
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
@@ -27,6 +28,7 @@ import { WorkerPool } from '../parallel/pool.js';
 import { loadBytes, saveBytes, savePieces } from '../core/storage.js';
 import {
   describe, expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isArray, isInstance, isObject, isPlainObject,
+  expectSearchK,
 } from '../core/validate.js';
 
 const MAGIC = 'RWCOLLEC';
@@ -383,8 +385,35 @@ export class Collection {
    *   no partial success); what chunkContexts throws
    */
   async add(documents, options = {}) {
+    const p = this._prepareAdd(documents, options, 'add options');
+    return this._exclusive(() => this._add(p.documents, p.extra, p.o, p.batchSize));
+  }
+
+  /**
+   * Adds or replaces documents: a document whose id is in the collection replaces it (its old chunks
+   * leave both legs), the others are added. The collection after it (hits, `chunks`, `toBytes()` bytes)
+   * is the one `remove(the ids that exist)` then `add(documents)` gives (the same index writes); unlike
+   * that pair, nothing is removed before every document is chunked (with its LLM context steps) and
+   * embedded, so a failed step or embedder, or an abort, leaves the collection as it was.
+   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents (or one document), as add()
+   * @param {object} [options] as add()
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number, documents: number, chunks: number, zeroVectors: string[]}>}
+   *   the write summary of every index (removed and skipped are 0) with add()'s counts
+   * @throws {RagwasmError} as add()
+   */
+  async upsert(documents, options = {}) {
+    const p = this._prepareAdd(documents, options, 'upsert options');
+    return this._exclusive(async () => {
+      const updated = p.documents.filter((d) => this.docs.has(d.id)).length;
+      const r = await this._add(p.documents, p.extra, p.o, p.batchSize, { replaceFirst: true });
+      return { added: p.documents.length - updated, updated, removed: 0, skipped: 0, ...r };
+    });
+  }
+
+  // add() and upsert()'s argument checks: the documents (a copy), their extra fields, the options.
+  _prepareAdd(documents, options, name) {
     this._alive();
-    const o = expectOptions(options, 'add options', ['onProgress', 'signal', 'batchSize', 'chunkContexts']);
+    const o = expectOptions(options, name, ['onProgress', 'signal', 'batchSize', 'chunkContexts']);
     if (isPlainObject(documents)) documents = [documents];  // one document, as the indexes' add takes one item
     const extra = this._checkDocuments(documents);
     if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
@@ -397,71 +426,99 @@ export class Collection {
       throw invalid('options.chunkContexts', 'no chunk contexts (the config\'s chunker.context.llmChunkContext writes them)', o.chunkContexts);
     }
     const batchSize = o.batchSize === undefined ? 64 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 100000 });
-    return this._exclusive(() => this._add(documents.slice(), extra, o, batchSize));
+    return { documents: documents.slice(), extra, o, batchSize };
   }
 
-  async _add(documents, extra, o, batchSize) {
-    const copts = chunkOptions(this.config.chunker, this.embedder);
-    const semantic = this.config.chunker.strategy === 'semantic';
-    const steps = llmContextSteps(this.config);
-    const separator = this.config.chunker.context?.separator ?? '\n\n';
-    let chunksAdded = 0;
-    const zero = [];
-    for (let i = 0; i < documents.length; i += batchSize) {
-      abortCheck(o.signal);
-      const batch = documents.slice(i, i + batchSize);
-      const perDoc = [];
-      for (const d of batch) {
-        const cs = await chunkWithContexts(d, { copts, semantic, steps, llm: this._llm, chunkContexts: o.chunkContexts, separator, signal: o.signal, alive: () => this._alive() });
-        perDoc.push(cs.map(storedChunk));
-      }
-      if (this._disposed) throw disposedError();
-      const flat = perDoc.flat();
-      const vectors = this.dense && flat.length > 0
-        ? await embedTexts(this.embedder, flat.map(indexTextOf), { kind: 'document', signal: o.signal }) : null;
-      if (this._disposed) throw disposedError();
-      abortCheck(o.signal);
-      const zeroIds = vectors ? flat.filter((c, k) => isZeroVector(vectors[k])).map((c) => c.id) : [];
-      // Replace existing documents, then index the batch.
-      const existing = batch.filter((d) => this.docs.has(d.id)).map((d) => d.id);
-      if (existing.length > 0) this._remove(existing);
-      const records = batch.map((d) => {
-        const r = { metadata: d.metadata ?? {}, length: d.text.length };
-        if (d.title !== undefined && d.title !== null) r.title = d.title;
-        const fields = {};
-        for (const f of extra) if (f !== 'title' && typeof d[f] === 'string') fields[f] = d[f];
-        if (Object.keys(fields).length > 0) r.fields = fields;
-        return r;
-      });
-      const writes = [];  // sharded: both legs' writes run in the Workers at once
-      if (this.bm25 && flat.length > 0) {
-        const byDoc = new Map(batch.map((d, j) => [d.id, records[j]]));
-        writes.push(this.bm25.add(flat.map((c) => this._bm25Doc(c, byDoc.get(c.docId), extra))));
-      }
-      if (this.dense && flat.length > 0) {
-        const zs = new Set(zeroIds);
-        const keep = flat.flatMap((c, k) => (zs.has(c.id) ? [] : [k]));
-        if (keep.length > 0) writes.push(this.dense.add(keep.map((k) => ({ id: flat[k].id, vector: vectors[k] }))));
-        for (const id of zeroIds) this.zeroVectors.add(id);
-      }
-      if (this._pool) {
-        await Promise.all(writes);
-        if (this._disposed) throw disposedError();
-      }
-      if (this._vectors) flat.forEach((c, k) => this._vectors.set(c.id, Float32Array.from(vectors[k])));
-      batch.forEach((d, j) => {
-        const rec = new DocRecord(d.id, records[j], perDoc[j], { text: d.text });
-        this.docs.set(d.id, rec);
-        this.chunks.added(rec);
-        this.revision++;
-      });
-      chunksAdded += flat.length;
-      zero.push(...zeroIds);
-      o.onProgress?.(Math.min(i + batchSize, documents.length), documents.length);
+  // add(): each batch chunked and embedded, then written (an id in the collection is replaced as its
+  // batch is written). upsert() (replaceFirst): every batch chunked and embedded first, then the ids in
+  // the collection removed at once and the batches written: the index writes of remove() then add().
+  async _add(documents, extra, o, batchSize, { replaceFirst = false } = {}) {
+    const ctx = {
+      extra, o,
+      copts: chunkOptions(this.config.chunker, this.embedder),
+      semantic: this.config.chunker.strategy === 'semantic',
+      steps: llmContextSteps(this.config),
+      separator: this.config.chunker.context?.separator ?? '\n\n',
+    };
+    const out = { documents: documents.length, chunks: 0, zeroVectors: [] };
+    const batches = [];
+    for (let i = 0; i < documents.length; i += batchSize) batches.push(documents.slice(i, i + batchSize));
+    const write = async (p, done) => {
+      await this._writeBatch(p, ctx);
+      out.chunks += p.flat.length;
+      out.zeroVectors.push(...p.zeroIds);
+      o.onProgress?.(done, documents.length);
       await new Promise((r) => setTimeout(r, 0));
       if (this._disposed) throw disposedError();
+    };
+    if (replaceFirst) {
+      const prepared = [];
+      for (const batch of batches) prepared.push(await this._prepareBatch(batch, ctx));
+      this._remove(documents.filter((d) => this.docs.has(d.id)).map((d) => d.id));
+      let done = 0;
+      for (const p of prepared) await write(p, (done += p.batch.length));
+      return out;
     }
-    return { documents: documents.length, chunks: chunksAdded, zeroVectors: zero };
+    let done = 0;
+    for (const batch of batches) {
+      const p = await this._prepareBatch(batch, ctx);
+      await write(p, (done += batch.length));
+    }
+    return out;
+  }
+
+  // A batch's chunks (with their context steps) and vectors; nothing is written yet.
+  async _prepareBatch(batch, { o, copts, semantic, steps, separator }) {
+    abortCheck(o.signal);
+    const perDoc = [];
+    for (const d of batch) {
+      const cs = await chunkWithContexts(d, { copts, semantic, steps, llm: this._llm, chunkContexts: o.chunkContexts, separator, signal: o.signal, alive: () => this._alive() });
+      perDoc.push(cs.map(storedChunk));
+    }
+    if (this._disposed) throw disposedError();
+    const flat = perDoc.flat();
+    const vectors = this.dense && flat.length > 0
+      ? await embedTexts(this.embedder, flat.map(indexTextOf), { kind: 'document', signal: o.signal }) : null;
+    if (this._disposed) throw disposedError();
+    abortCheck(o.signal);
+    const zeroIds = vectors ? flat.filter((c, k) => isZeroVector(vectors[k])).map((c) => c.id) : [];
+    return { batch, perDoc, flat, vectors, zeroIds };
+  }
+
+  // Writes a prepared batch: replaces the batch's ids already in the collection, then indexes it.
+  async _writeBatch({ batch, perDoc, flat, vectors, zeroIds }, { extra }) {
+    const existing = batch.filter((d) => this.docs.has(d.id)).map((d) => d.id);
+    if (existing.length > 0) this._remove(existing);
+    const records = batch.map((d) => {
+      const r = { metadata: d.metadata ?? {}, length: d.text.length };
+      if (d.title !== undefined && d.title !== null) r.title = d.title;
+      const fields = {};
+      for (const f of extra) if (f !== 'title' && typeof d[f] === 'string') fields[f] = d[f];
+      if (Object.keys(fields).length > 0) r.fields = fields;
+      return r;
+    });
+    const writes = [];  // sharded: both legs' writes run in the Workers at once
+    if (this.bm25 && flat.length > 0) {
+      const byDoc = new Map(batch.map((d, j) => [d.id, records[j]]));
+      writes.push(this.bm25.add(flat.map((c) => this._bm25Doc(c, byDoc.get(c.docId), extra))));
+    }
+    if (this.dense && flat.length > 0) {
+      const zs = new Set(zeroIds);
+      const keep = flat.flatMap((c, k) => (zs.has(c.id) ? [] : [k]));
+      if (keep.length > 0) writes.push(this.dense.add(keep.map((k) => ({ id: flat[k].id, vector: vectors[k] }))));
+      for (const id of zeroIds) this.zeroVectors.add(id);
+    }
+    if (this._pool) {
+      await Promise.all(writes);
+      if (this._disposed) throw disposedError();
+    }
+    if (this._vectors) flat.forEach((c, k) => this._vectors.set(c.id, Float32Array.from(vectors[k])));
+    batch.forEach((d, j) => {
+      const rec = new DocRecord(d.id, records[j], perDoc[j], { text: d.text });
+      this.docs.set(d.id, rec);
+      this.chunks.added(rec);
+      this.revision++;
+    });
   }
 
   // One LLM context step for document d (chunks null: the summary), with the step's prompt and maxTokens.
@@ -593,13 +650,14 @@ export class Collection {
     const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain', 'filter', 'level']);
     expectString(query, 'query');
     if (query.trim() === '') throw invalid('query', 'a non-empty query', query);
-    const k = o.k === undefined ? this.config.retrieval.k : expectInteger(o.k, 'options.k', { min: 1, max: 100000 });
+    const k = o.k === undefined ? this.config.retrieval.k : expectSearchK(o.k);
     if (k === 0) return [];  // retrieval.k 0: the no-retrieval baseline (the answerer gets no context)
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
     const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
     if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');
     const filter = o.filter === undefined || o.filter === null || Object.keys(o.filter).length === 0 ? null : o.filter;
-    const n = Math.max(this.config.retrieval.candidates, k);
+    // candidates above the search k limit fetch MAX_SEARCH_K hits per leg
+    const n = Math.min(MAX_SEARCH_K, Math.max(this.config.retrieval.candidates, k));
     const lists = [];
     for (const r of this.config.retrieval.retrievers) {
       if (r === 'bm25') {

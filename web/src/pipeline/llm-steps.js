@@ -3,7 +3,7 @@
 // Collection.add and autotune index the same texts because both chunk through chunkWithContexts.
 import { RagwasmError } from '../core/errors.js';
 import { chunk, chunkAsync } from '../chunk/chunk.js';
-import { expectArray, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
+import { expectArray, expectString, hasMethod, invalid, isArray, isObject, isPlainObject } from '../core/validate.js';
 import { parsePipelineConfig } from './pipeline.js';
 
 /** The pipeline config keys of the LLM context steps (run by Collection.add with the create option `llm`). */
@@ -46,6 +46,55 @@ export function checkLlm(cfg, llm, { required = true, how = 'Collection.create(c
     if (!hasMethod(llm, METHOD[st.key])) throw invalid('options.llm', `an LlmClient (a ${METHOD[st.key]} method, for ${st.path})`, llm);
   }
   return llm;
+}
+
+/**
+ * An LLM for the context steps that asks each question once: a document's summary and a document's
+ * chunk contexts are memoized by what is sent (the document's id, title and text, the chunks' ids and
+ * texts, the step options but the signal), so two autotune runs over the same documents and grid (e.g.
+ * `tune --qrels` on LLM labels, then on human labels) or two collections with the same chunker share one
+ * set of LLM calls. A call that fails is forgotten (asked again next time).
+ * @example
+ * const llm = memoizeContextSteps(createLlmClient({...}));
+ * const a = await autotune({ ...opts, qrels: llmQrels, base, llm });
+ * const b = await autotune({ ...opts, qrels: humanQrels, base, llm });  // no second LLM call
+ * @param {object} llm an LlmClient (createLlmClient of ragwasm/llm) or any object with its documentSummary / chunkContexts methods
+ * @returns {{documentSummary: Function, chunkContexts: Function, stats: {summaries: number, chunkContexts: number, reused: number}}}
+ *   stats: documents summarized and chunks given a context by `llm` (asked through the memo), and answers reused from it
+ * @throws {RagwasmError} INVALID_ARGUMENT when llm has neither method
+ */
+export function memoizeContextSteps(llm) {
+  const has = (m) => hasMethod(llm, m);
+  if (!isObject(llm) || (!has('documentSummary') && !has('chunkContexts'))) {
+    throw invalid('llm', 'an LlmClient (createLlmClient of ragwasm/llm: documentSummary / chunkContexts methods)', llm);
+  }
+  const stats = { summaries: 0, chunkContexts: 0, reused: 0 };
+  const memo = new Map();
+  const keyOf = (kind, doc, rest, options) => {
+    const { signal: _signal, ...o } = isPlainObject(options) ? options : {};  // eslint-disable-line no-unused-vars
+    return JSON.stringify([kind, doc?.id, doc?.title ?? null, doc?.text, rest, o]);
+  };
+  const ask = (key, count, call) => {
+    if (memo.has(key)) {
+      stats.reused++;
+      return memo.get(key);
+    }
+    const p = Promise.resolve().then(call);
+    memo.set(key, p);
+    count();
+    p.catch(() => { if (memo.get(key) === p) memo.delete(key); });
+    return p;
+  };
+  const out = { stats };
+  if (has('documentSummary')) {
+    out.documentSummary = (doc, options) => ask(keyOf('summary', doc, null, options), () => { stats.summaries++; },
+      () => llm.documentSummary(doc, options));
+  }
+  if (has('chunkContexts')) {
+    out.chunkContexts = (doc, chunks, options) => ask(keyOf('chunks', doc, isArray(chunks) ? chunks.map((c) => [c?.id, c?.text]) : chunks, options),
+      () => { stats.chunkContexts += isArray(chunks) ? chunks.length : 0; }, () => llm.chunkContexts(doc, chunks, options));
+  }
+  return out;
 }
 
 // The document as the LLM steps and chunkContexts functions see it: {id, text, title?}.

@@ -1,5 +1,6 @@
 // Dense vector search: VectorIndex, an exact flat index (f32, int8 or binary + rescoring) or HNSW
 // over string ids, with cosine / dot / L2 scores, filters and save/load. Scoring runs in WASM SIMD.
+import { MAX_SEARCH_K } from '../core/limits.js';
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { Handle } from '../core/handle.js';
 import { HeapBytes } from '../core/heap-bytes.js';
@@ -7,6 +8,7 @@ import { wasm } from '../core/module.js';
 import { decodeIds, encodeTransient } from '../core/encode.js';
 import {
   MAX_ARRAY_ITEMS, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  expectSearchK,
 } from '../core/validate.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
@@ -17,7 +19,7 @@ const encoder = new TextEncoder();
 /** Largest vector dimension. */
 export const VECTOR_MAX_DIMENSION = 8192;
 /** Largest k of one search. */
-export const VECTOR_MAX_K = 100000;
+export const VECTOR_MAX_K = MAX_SEARCH_K;  // the rule of every search (core/limits.js)
 
 function encodeIds(ids, name) {
   expectArray(ids, name, { maxLength: 0xFFFFFFFF });
@@ -342,7 +344,7 @@ export class VectorIndex extends Handle {
   search(query, options = {}) {
     const o = expectOptions(options, 'search options', ['k', 'filter', 'efSearch', 'rescore', 'exact']);
     const q = toQuery(query, 'query', this.dimension);
-    const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: VECTOR_MAX_K });
+    const k = o.k === undefined ? 10 : expectSearchK(o.k);
     const ef = o.efSearch === undefined ? 0 : expectInteger(o.efSearch, 'options.efSearch', { min: 1, max: 100000 });
     const rescore = o.rescore === undefined ? 8 : expectInteger(o.rescore, 'options.rescore', { min: 0, max: 1000 });
     const exact = o.exact === undefined ? false : expectBoolean(o.exact, 'options.exact');
@@ -372,7 +374,7 @@ export class VectorIndex extends Handle {
     if (this._options.index !== 'flat' || this._options.storage === 'binary') {
       return list.map((q, i) => this.search(toQuery(q, `queries[${i}]`, dim), options));
     }
-    const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: VECTOR_MAX_K });
+    const k = o.k === undefined ? 10 : expectSearchK(o.k);
     if (o.efSearch !== undefined) expectInteger(o.efSearch, 'options.efSearch', { min: 1, max: 100000 });
     if (o.rescore !== undefined) expectInteger(o.rescore, 'options.rescore', { min: 0, max: 1000 });
     if (o.exact !== undefined) expectBoolean(o.exact, 'options.exact');

@@ -1,7 +1,7 @@
 /** LLM reranking through an LlmClient; see docs/fusion.md. */
 
 /** Counters of an LLM reranker. */
-export interface LlmRerankerStats { calls: number; pairs: number; unparsed: number; cost: number }
+export interface LlmRerankerStats { calls: number; pairs: number; unparsed: number; /** null (unknown) once a judged pair had no price */ cost: number | null }
 
 /**
  * LLM reranker through an LlmClient: the context-relevance judge grades each (query, passage) 0-3

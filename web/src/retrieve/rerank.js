@@ -28,7 +28,7 @@ export function itemText(item, i) {
  * @param {import('../llm/client.js').LlmClient} client
  * @param {{samples?: number, temperature?: number, maxTokens?: number, unparsedScore?: number, signal?: AbortSignal}} [options]
  * @returns {{reranker: (query: string, items: (string|{text: string})[]) => Promise<number[]>,
- *   stats: {calls: number, pairs: number, unparsed: number, cost: number}}}
+ *   stats: {calls: number, pairs: number, unparsed: number, cost: number|null}}} (cost null, unknown, once a judged pair had no price)
  * @throws {RagwasmError} INVALID_ARGUMENT (bad options); the reranker: the client's errors, ABORTED
  */
 export function createLlmReranker(client, options = {}) {
@@ -55,7 +55,7 @@ export function createLlmReranker(client, options = {}) {
     return allOrAbort(texts, signal, async (passage, signal) => {
       const r = await judgeContextRelevance(client, { question: query, passage }, { ...judgeOpts, signal });
       stats.pairs++;
-      stats.cost += r.cost ?? 0;
+      stats.cost = stats.cost === null || r.cost === null || r.cost === undefined ? null : stats.cost + r.cost;
       if (r.score !== null) return r.score;
       stats.unparsed++;
       return unparsedScore;

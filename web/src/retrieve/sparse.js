@@ -12,6 +12,7 @@ import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
+  expectSearchK,
 } from '../core/validate.js';
 
 const encoder = new TextEncoder();
@@ -105,7 +106,7 @@ export function checkFilter(filter, name) {
 function checkSearchOptions(options) {
   // a copy: the caller's object is not rewritten (exact -> exhaustive below)
   const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']) };
-  if (o.k !== undefined) expectInteger(o.k, 'options.k', { min: 0, max: 1000000 });
+  if (o.k !== undefined) expectSearchK(o.k);
   if (o.exhaustive !== undefined) {
     deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
     expectBoolean(o.exhaustive, 'options.exhaustive');
@@ -439,7 +440,7 @@ export class Bm25Index extends Handle {
    * Ranks documents for a query.
    * @param {string} query
    * @param {object} [options]
-   * @param {number} [options.k=10] results wanted, 0–1,000,000
+   * @param {number} [options.k=10] results wanted, an integer in [1, 100000] (MAX_SEARCH_K, the rule of every search)
    * @param {object} [options.filter] metadata predicates, all must hold: `{lang: 'en'}`,
    *   `{tag: ['a', 'b']}` (any of), `{year: {gte: 2000, lt: 2010}}`; applied during the search, so k
    *   results come back whenever at least k matching documents contain a query term

@@ -3,7 +3,7 @@
 // in-browser scores bit for bit), dense = pgvector cosine distance, hybrid = ragwasm's fuse() over
 // the two result lists (docs/postgres.md says why the fusion is not done in SQL).
 import { RagwasmError } from '../../core/errors.js';
-import { expectBoolean, expectEnum, expectInteger, expectInternal, expectOptions, expectString, hasMethod, invalid, isPlainObject } from '../../core/validate.js';
+import { expectBoolean, expectEnum, expectInternal, expectOptions, expectSearchK, expectString, hasMethod, invalid, isPlainObject } from '../../core/validate.js';
 import { Collection } from '../../pipeline/collection.js';
 import { fuse } from '../../retrieve/fusion.js';
 import { parsePipelineConfig } from '../../pipeline/pipeline.js';
@@ -133,7 +133,7 @@ export class PostgresRetriever {
     const o = expectOptions(options, 'search options', ['k', 'retriever', 'exact']);
     expectString(query, 'query');
     if (query.trim() === '') throw invalid('query', 'a non-empty query', query);
-    const k = o.k === undefined ? this.config.retrieval.k : expectInteger(o.k, 'options.k', { min: 1, max: 100000 });
+    const k = o.k === undefined ? this.config.retrieval.k : expectSearchK(o.k);
     const exact = o.exact === undefined ? false : expectBoolean(o.exact, 'options.exact');
     const configured = this.config.retrieval.retrievers;
     const retriever = o.retriever === undefined ? (configured.length > 1 ? 'hybrid' : configured[0]) : expectEnum(o.retriever, 'options.retriever', RETRIEVERS);
