@@ -58,3 +58,7 @@ set_target_properties(ragwasm PROPERTIES
   SUFFIX ".mjs"
   RUNTIME_OUTPUT_DIRECTORY ${_out}
   LINK_FLAGS "${_link_str}")
+
+if(RAGWASM_WASM_THREADS)
+  include(${CMAKE_SOURCE_DIR}/cmake/wasm-threads.cmake)
+endif()
