@@ -5,8 +5,8 @@
 import { init, WorkerPool, ShardedVectorIndex } from '/web/src/index.js';
 import { seededRandom } from '/web/src/goldens/split.js';
 
-// A request/reply channel to the threads Worker.
-function threadsHost() {
+// A request/reply channel to the threads Worker (also used by tests/browser/threads.test.mjs).
+export function threadsHost() {
   const w = new Worker('/tests/bench/threads/threads-worker.js');
   let seq = 0;
   const pending = new Map();
