@@ -86,6 +86,16 @@ export default {
     };
     ctx.table(`Paired ratios per round (median, min–max over ${R.length} rounds); other processes ${others.map((x) => (x === null ? '-' : x.toFixed(2))).join(' / ')} cores per round; load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`,
       ['ratio', 'median (min–max)', 'per round'], Object.entries(ratios).map(([k, v]) => [labels[k], mm(v), v.map((x) => x.toFixed(2)).join(' ')]));
-    ctx.record('threads', { ...result, opts, ratios, othersCores: others, marks, load: os.loadavg() });
+    // the same ratios over the quiet rounds only (other processes < QUIET cores), when there are any: on
+    // this shared VM the others' load moves within seconds, and a round they crowd measures their share
+    const QUIET = 0.25;
+    const quiet = others.map((x, r) => (x !== null && x < QUIET ? r : -1)).filter((r) => r >= 0);
+    if (quiet.length) {
+      ctx.table(`Paired ratios over the ${quiet.length} quiet rounds (other processes < ${QUIET} cores: rounds ${quiet.map((r) => r + 1).join(', ')})`,
+        ['ratio', 'median (min–max)', 'per quiet round'], Object.entries(ratios).map(([k, v]) => { const q = quiet.map((r) => v[r]); return [labels[k], mm(q), q.map((x) => x.toFixed(2)).join(' ')]; }));
+      ctx.table('ms/query in the quiet rounds (median)', ['mode', 'ms/query', 'inside: slowest thread/shard', 'inside: fastest'],
+        result.modes.map((m) => [m.label, median(quiet.map((r) => R[r][m.name].ms)), median(quiet.map((r) => R[r][m.name].insideMs)), median(quiet.map((r) => R[r][m.name].insideMinMs))]));
+    }
+    ctx.record('threads', { ...result, opts, ratios, othersCores: others, quietRounds: quiet, marks, load: os.loadavg() });
   },
 };
