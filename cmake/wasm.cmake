@@ -61,3 +61,7 @@ set_target_properties(ragwasm PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY ${_out}
   LINK_FLAGS "${_link_str}"
   LINK_DEPENDS ${CMAKE_SOURCE_DIR}/wasm/library_std_string.js)
+
+if(RAGWASM_WASM_THREADS)
+  include(${CMAKE_SOURCE_DIR}/cmake/wasm-threads.cmake)
+endif()

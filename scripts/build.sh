@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds ragwasm. Usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|sanitize|all] (default all)
+# Builds ragwasm. Usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|wasm-threads|sanitize|all] (default all)
 #   native        build/native: library, Catch2 tests, benchmarks (g++ -Wall -Wextra -Werror)
 #   wasm-release  web/dist/ragwasm.{mjs,wasm}        (-O3, SIMD)
 #   wasm-debug    web/dist/debug/ragwasm.{mjs,wasm}  (-sASSERTIONS=2)
 #   sanitize      build/sanitize: native tests under ASan+UBSan
+#   wasm-threads  build/wasm-threads/threads/scan_threads.{js,wasm,worker.js}: the optional pthreads scan
+#                 (bench only, not in `all`; `npm run bench -- threads`, docs/parallel.md)
 # JOBS (default: nproc) sets the parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,12 +38,19 @@ wasm_variant() {
   cmake --build "build/wasm-$variant" -j"$jobs"
 }
 
+wasm_threads() {
+  emcmake cmake -S . -B build/wasm-threads -DCMAKE_BUILD_TYPE=Release -DRAGWASM_WASM_THREADS=ON \
+    -DRAGWASM_DIST_DIR="$PWD/build/wasm-threads/dist" "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
+  cmake --build build/wasm-threads -j"$jobs" --target ragwasm_scan_threads
+}
+
 case "$what" in
   native) native ;;
   sanitize) sanitize ;;
   wasm-release) wasm_variant release ;;
   wasm-debug) wasm_variant debug ;;
+  wasm-threads) wasm_threads ;;
   wasm) wasm_variant release; wasm_variant debug; node scripts/build-assets.mjs ;;
   all) native; wasm_variant release; wasm_variant debug; node scripts/build-assets.mjs ;;
-  *) echo "usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|sanitize|all]" >&2; exit 2 ;;
+  *) echo "usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|wasm-threads|sanitize|all]" >&2; exit 2 ;;
 esac

@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "common/check.h"
 #include "dense/internal.h"
 #include "common/limits.h"
 #include "dense/kernels.h"
@@ -207,7 +208,7 @@ void VectorIndex::scan(const Query& q, std::uint32_t k, const std::uint8_t* allo
 }
 
 void VectorIndex::scan_many(const Query* qs, std::size_t count, std::uint32_t k, const std::uint8_t* allow,
-                            std::vector<std::vector<Hit>>& out) const {
+                            std::vector<std::vector<Hit>>& out, std::size_t begin, std::size_t end) const {
   std::vector<TopK> tops;
   tops.reserve(count);
   std::vector<float> bounds(count);
@@ -219,10 +220,10 @@ void VectorIndex::scan_many(const Query* qs, std::size_t count, std::uint32_t k,
   constexpr std::size_t kBlock = 256;
   float scores[kBlock];
   std::int32_t iscores[kBlock];
-  const std::size_t n = ids_.size();
+  const std::size_t n = std::min(end, ids_.size());
   const bool f32 = score_storage() == Storage::kF32;
   const bool l2 = options_.metric == Metric::kL2;
-  for (std::size_t b = 0; b < n; b += kBlock) {
+  for (std::size_t b = begin; b < n; b += kBlock) {
     const std::size_t m = std::min(kBlock, n - b);
     for (std::size_t i = 0; i < count; ++i) {
       const Query& q = qs[i];
@@ -392,20 +393,59 @@ Result<std::vector<Hit>> VectorIndex::search_exact(const float* query, std::size
   return out;
 }
 
-Result<std::vector<std::vector<Hit>>> VectorIndex::search_exact_many(const float* queries, std::size_t count,
-                                                                     std::size_t length, const SearchOptions& o) const {
-  std::vector<Query> qs;
+Status VectorIndex::prepare_many(const float* queries, std::size_t count, std::size_t length, const SearchOptions& o,
+                                 std::vector<Query>& qs) const {
   qs.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     RAGWASM_TRY(validate_query(queries + i * length, length, o));
     qs.push_back(prepare(queries + i * length));
   }
+  return Status::success();
+}
+
+Result<std::vector<std::vector<Hit>>> VectorIndex::search_exact_many(const float* queries, std::size_t count,
+                                                                     std::size_t length, const SearchOptions& o) const {
+  std::vector<Query> qs;
+  RAGWASM_TRY(prepare_many(queries, count, length, o, qs));
   std::vector<std::vector<Hit>> out(count);
   if (has_bits()) {
     for (std::size_t i = 0; i < count; ++i) scan_binary(qs[i], o.k, o.rescore, o.allow, out[i]);
   } else {
     scan_many(qs.data(), count, o.k, o.allow, out);
   }
+  return out;
+}
+
+Result<std::vector<std::vector<Hit>>> VectorIndex::search_exact_many_slots(const float* queries, std::size_t count,
+                                                                           std::size_t length, const SearchOptions& o,
+                                                                           std::size_t begin, std::size_t end) const {
+  if (has_bits()) {
+    return make_error(ErrorCode::kInvalidArgument, "storage: a slot range scan needs f32 or int8 storage, got binary");
+  }
+  if (begin > end) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "begin: expected <= end, got " + std::to_string(begin) + " > " + std::to_string(end));
+  }
+  std::vector<Query> qs;
+  RAGWASM_TRY(prepare_many(queries, count, length, o, qs));
+  std::vector<std::vector<Hit>> out(count);
+  scan_many(qs.data(), count, o.k, o.allow, out, begin, end);
+  return out;
+}
+
+std::vector<Hit> VectorIndex::merge_hits(const std::vector<Hit>* const* lists, std::size_t n, std::uint32_t k) const {
+  std::vector<Ranked> all;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const Hit& h : *lists[i]) {
+      RAGWASM_DCHECK(h.slot < seq_.size());
+      all.push_back({h.score, seq_[h.slot], h.slot});
+    }
+  }
+  const std::size_t keep = std::min<std::size_t>(k, all.size());
+  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end(), RanksBefore());
+  std::vector<Hit> out;
+  out.reserve(keep);
+  for (std::size_t i = 0; i < keep; ++i) out.push_back({all[i].slot, all[i].score});
   return out;
 }
 

@@ -106,6 +106,19 @@ class VectorIndex {
   Result<std::vector<std::vector<Hit>>> search_exact_many(const float* queries, std::size_t count, std::size_t length,
                                                           const SearchOptions& options) const;
 
+  // search_exact_many over the slots [begin, end) only (end clamped to slot_count()): one part of a
+  // scan split across threads (the optional WASM-threads build, docs/parallel.md). Each list is that
+  // range's top k by the index's ranking; merge_hits() of the lists of ranges covering every slot
+  // once equals search_exact_many, bit for bit. f32 and int8 storage (binary: INVALID_ARGUMENT, its
+  // rescoring pool is not a per-row score). Errors: as search_exact_many, and INVALID_ARGUMENT when begin > end.
+  Result<std::vector<std::vector<Hit>>> search_exact_many_slots(const float* queries, std::size_t count,
+                                                                std::size_t length, const SearchOptions& options,
+                                                                std::size_t begin, std::size_t end) const;
+
+  // The best k of the hits of `n` lists (each ranked, from disjoint slot ranges of this index), by the
+  // index's ranking: score descending, then insertion ordinal ascending.
+  std::vector<Hit> merge_hits(const std::vector<Hit>* const* lists, std::size_t n, std::uint32_t k) const;
+
   // One bench reference pass over the rows a flat search for `query` reads first (f32, int8 or, for
   // binary storage, the sign bits). Errors: as search.
   Result<ReferenceResult> reference_pass(const float* query, std::size_t length, ReferencePass which) const;
@@ -157,12 +170,16 @@ class VectorIndex {
 
   void encode_row(const float* src, std::uint32_t slot);
   Query prepare(const float* query) const;
+  // validates and prepares `count` queries (row i at queries + i * length) into qs; the first bad one's error
+  Status prepare_many(const float* queries, std::size_t count, std::size_t length, const SearchOptions& o,
+                      std::vector<Query>& qs) const;
   Query slot_query(std::uint32_t slot) const;
   float score(const Query& q, std::uint32_t slot) const;
   void scan(const Query& q, std::uint32_t k, const std::uint8_t* allow, std::vector<Hit>& out) const;
   // scan of several queries, block by block; out[i] = scan of qs[i]
+  // over the slots [begin, end)
   void scan_many(const Query* qs, std::size_t count, std::uint32_t k, const std::uint8_t* allow,
-                 std::vector<std::vector<Hit>>& out) const;
+                 std::vector<std::vector<Hit>>& out, std::size_t begin = 0, std::size_t end = SIZE_MAX) const;
   void scan_binary(const Query& q, std::uint32_t k, std::uint32_t pool, const std::uint8_t* allow,
                    std::vector<Hit>& out) const;
   Status validate_query(const float* query, std::size_t length, const SearchOptions& o) const;

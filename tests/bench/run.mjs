@@ -128,8 +128,8 @@ async function main() {
     console.error(`bench: unknown suite(s) ${unknown.join(', ')} (suites: ${all.join(', ')})`);
     process.exit(2);
   }
-  // suites that take many minutes run only when named (`npm run bench -- million`)
-  const OPT_IN = ['million'];
+  // suites that take many minutes or a separate build run only when named (`npm run bench -- million`, `threads`)
+  const OPT_IN = ['million', 'threads'];
   const run = wanted.length ? wanted : all.filter((s) => !OPT_IN.includes(s));
   await init();
   mkdirSync(join(repoRoot, 'bench-results'), { recursive: true });

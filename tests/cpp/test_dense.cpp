@@ -383,31 +383,51 @@ TEST_CASE("a filter keeps only allowed ids", "[unit]") {
   REQUIRE(ids == std::vector<std::string>{"d3", "d50", "d99"});
 }
 
+namespace {
+
+// n x dim values and nq x dim queries on a coarse grid (so equal scores occur), seeded
+void grid_data(std::uint32_t seed, std::size_t n, std::uint32_t dim, std::size_t nq, std::vector<float>& data,
+               std::vector<float>& queries) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> grid(-3, 3);
+  data.resize(n * dim);
+  for (auto& x : data) x = static_cast<float>(grid(rng));
+  queries.resize(nq * dim);
+  for (auto& x : queries) x = static_cast<float>(grid(rng)) + 0.5f;
+}
+
+// Calls f(options) for k 1, 10, 1000, each without and with a mask allowing two slots in three.
+template <class F>
+void for_each_scan_option(const VectorIndex& ix, F f) {
+  std::vector<std::uint8_t> mask(ix.slot_count(), 1);
+  for (std::size_t s = 0; s < mask.size(); s += 3) mask[s] = 0;
+  for (bool masked : {false, true}) {
+    for (std::uint32_t k : {1u, 10u, 1000u}) {
+      SearchOptions o;
+      o.k = k;
+      if (masked) {
+        o.allow = mask.data();
+        o.allow_size = mask.size();
+      }
+      f(o);
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("search_exact_many equals search_exact per query for every metric and storage", "[diff]") {
   // values on a coarse grid so equal scores (ties by insertion order) occur; rows removed and a mask
-  std::mt19937 rng(1818);
-  std::uniform_int_distribution<int> grid(-3, 3);
   const std::uint32_t dim = 24;
   const std::size_t n = 700;  // several 256-row blocks, the last one partial
-  std::vector<float> data(n * dim);
-  for (auto& x : data) x = static_cast<float>(grid(rng));
-  std::vector<float> queries(9 * dim);
-  for (auto& x : queries) x = static_cast<float>(grid(rng)) + 0.5f;
+  std::vector<float> data, queries;
+  grid_data(1818, n, dim, 9, data, queries);
   for (Metric metric : {Metric::kDot, Metric::kCosine, Metric::kL2}) {
     for (Storage storage : {Storage::kF32, Storage::kInt8, Storage::kBinary}) {
       VectorIndex ix = make_index(metric, storage, dim);
       REQUIRE(ix.add(make_ids(n), data.data(), data.size()).ok());
       REQUIRE(ix.remove({"d7", "d300", "d699"}).ok());
-      std::vector<std::uint8_t> mask(ix.slot_count(), 1);
-      for (std::size_t s = 0; s < mask.size(); s += 3) mask[s] = 0;
-      for (bool masked : {false, true}) {
-        for (std::uint32_t k : {1u, 10u, 1000u}) {
-          SearchOptions o;
-          o.k = k;
-          if (masked) {
-            o.allow = mask.data();
-            o.allow_size = mask.size();
-          }
+      for_each_scan_option(ix, [&](const SearchOptions& o) {
           auto many = ix.search_exact_many(queries.data(), 9, dim, o);
           REQUIRE(many.ok());
           REQUIRE(many.value().size() == 9);
@@ -422,8 +442,7 @@ TEST_CASE("search_exact_many equals search_exact per query for every metric and 
               REQUIRE(a[i].score == b[i].score);  // the same kernel on the same block: exactly equal
             }
           }
-        }
-      }
+      });
       queries[3 * dim + 2] = std::nanf("");
       auto bad = ix.search_exact_many(queries.data(), 9, dim, SearchOptions{});
       REQUIRE(!bad.ok());
@@ -455,4 +474,59 @@ TEST_CASE("live_slots lists the live slots in ascending order", "[unit]") {
     std::sort(want.begin(), want.end());
     CHECK(ids == want);
   }
+}
+
+TEST_CASE("slot range scans merged by merge_hits equal search_exact_many", "[diff]") {
+  // what the optional WASM-threads scan does (tests/bench/threads): each thread scans a slot range,
+  // the lists are merged. Coarse grid values so ties occur; removed rows make insertion order differ
+  // from slot order (a removal moves the last row into the hole), so the merge must rank by ordinal.
+  const std::uint32_t dim = 24;
+  const std::size_t n = 700;
+  std::vector<float> data, queries;
+  grid_data(1819, n, dim, 5, data, queries);
+  // cut points of the splits: halves, uneven, inside 256-row blocks, empty ranges, many small ranges
+  std::vector<std::vector<std::size_t>> splits = {{0, 350, 10000}, {0, 0, 1, 255, 256, 333, 333, 699, 10000}};
+  std::vector<std::size_t> fine;
+  for (std::size_t c = 0; c < n; c += 37) fine.push_back(c);
+  fine.push_back(n);
+  splits.push_back(fine);
+  for (Metric metric : {Metric::kDot, Metric::kCosine, Metric::kL2}) {
+    for (Storage storage : {Storage::kF32, Storage::kInt8}) {
+      VectorIndex ix = make_index(metric, storage, dim);
+      REQUIRE(ix.add(make_ids(n), data.data(), data.size()).ok());
+      REQUIRE(ix.remove({"d7", "d300", "d699", "d12"}).ok());
+      for_each_scan_option(ix, [&](const SearchOptions& o) {
+          const std::uint32_t k = o.k;
+          auto whole = ix.search_exact_many(queries.data(), 5, dim, o);
+          REQUIRE(whole.ok());
+          for (const auto& cuts : splits) {
+            std::vector<std::vector<std::vector<Hit>>> parts;
+            for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+              auto part = ix.search_exact_many_slots(queries.data(), 5, dim, o, cuts[c], cuts[c + 1]);
+              REQUIRE(part.ok());
+              parts.push_back(std::move(part).value());
+            }
+            for (std::size_t q = 0; q < 5; ++q) {
+              std::vector<const std::vector<Hit>*> lists;
+              for (const auto& p : parts) lists.push_back(&p[q]);
+              auto merged = ix.merge_hits(lists.data(), lists.size(), k);
+              const auto& want = whole.value()[q];
+              REQUIRE(merged.size() == want.size());
+              for (std::size_t i = 0; i < want.size(); ++i) {
+                REQUIRE(merged[i].slot == want[i].slot);
+                REQUIRE(merged[i].score == want[i].score);  // the same kernel per row: exactly equal
+              }
+            }
+          }
+      });
+      auto backwards = ix.search_exact_many_slots(queries.data(), 5, dim, SearchOptions{}, 10, 5);
+      REQUIRE(!backwards.ok());
+      REQUIRE(backwards.error().code == ErrorCode::kInvalidArgument);
+    }
+  }
+  VectorIndex bin = make_index(Metric::kCosine, Storage::kBinary, dim);
+  REQUIRE(bin.add(make_ids(n), data.data(), data.size()).ok());
+  auto refused = bin.search_exact_many_slots(queries.data(), 5, dim, SearchOptions{}, 0, n);
+  REQUIRE(!refused.ok());
+  REQUIRE(refused.error().code == ErrorCode::kInvalidArgument);
 }

@@ -28,7 +28,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { init, Collection, WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/index.js';
 import { seededRandom } from '../../../web/src/goldens/split.js';
-import { threadCpu, threadSplit } from '../lib/thread-cpu.mjs';
+import { threadCpu, threadSplit, machineBusyMs } from '../lib/thread-cpu.mjs';
 import { startCeiling } from '../lib/ceiling.mjs';
 import { median } from '../../../scripts/speed-table.mjs';
 
@@ -92,18 +92,6 @@ function suiteParts() {
   const set = new Set(v.split(','));
   for (const x of set) if (!PARTS.includes(x)) throw new Error(`RAGWASM_BENCH_PARALLEL: unknown part '${x}' (parts: ${PARTS.join(', ')})`);
   return set;
-}
-
-// Busy CPU ms of the whole machine (/proc/stat, all CPUs: user + nice + system + irq + softirq + steal),
-// or null where /proc is missing: minus this process's CPU it is what other processes took meanwhile,
-// a same-time measure of the load (the load average lags by a minute).
-function machineBusyMs() {
-  try {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * 10;
-  } catch {
-    return null;
-  }
 }
 
 // The Worker threads a pool started: the threads of this process that appeared while it was created.
