@@ -180,6 +180,11 @@ for (const app of apps.filter((a) => !a.node)) {
       assert.equal(r.fetched.wasm?.files.length, 1, `WASM files fetched: ${r.fetched.wasm?.files}`);
       if (app.scenario === 'bm25') assert.equal(r.fetched.model, undefined, `model files fetched by a BM25-only app: ${r.fetched.model?.files}`);
     }
+    if (row.target) {
+      // a size, not a timing: the same build gives the same bytes (the table printed below shows it too)
+      assert.ok(row.target.gzipJsWasm !== null && row.target.gzipJsWasm <= row.target.bytes,
+        `${app.name}: JS + WASM gzipped ${row.target.gzipJsWasm} bytes, target <= ${row.target.bytes}`);
+    }
     row.works = true;
   });
 }
