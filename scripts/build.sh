@@ -50,7 +50,7 @@ case "$what" in
   wasm-release) wasm_variant release ;;
   wasm-debug) wasm_variant debug ;;
   wasm-threads) wasm_threads ;;
-  wasm) wasm_variant release; wasm_variant debug; node scripts/build-assets.mjs ;;
+  wasm) wasm_variant release; wasm_variant debug; wasm_threads; node scripts/build-assets.mjs ;;  # threads: the optional scan, so its browser test runs
   all) native; wasm_variant release; wasm_variant debug; node scripts/build-assets.mjs ;;
   *) echo "usage: scripts/build.sh [native|wasm|wasm-release|wasm-debug|wasm-threads|sanitize|all]" >&2; exit 2 ;;
 esac
