@@ -138,8 +138,9 @@ test('#18 save() holds one index section in the heap at a time: the vector secti
     ['checked', 0], ['header written', 0], ['bm25 made again', 1], ['bm25 written', 0], ['dense made again', 1], ['dense written', 0], ['stored', 0]]);
   assert.deepEqual(new Uint8Array(readFileSync(join(d, 'kb'))), col.toBytes());
 
-  // the switch of the hook: both held from the check to the write, the same bytes
+  // the switches of the hook: both held from the check to the write, the header's bytes decoded: the same bytes
   const both = traced(true);
+  Collection._saveTrace.decodeHeader = true;
   await col.save('kb2', { dir: d });
   Collection._saveTrace = null;
   assert.deepEqual(both.find(([label]) => label === 'checked'), ['checked', 2]);
@@ -177,4 +178,19 @@ test('#18 save() frees the section it made for the write when the write fails af
   assert.equal(liveHeapBytes(), 0, 'after a failure with a section made');
   assert.equal(readdirSync(d).length, 0, 'nothing stored, no temporary file left');
   col.dispose();
+});
+
+test('#18 save()\'s check parses each header piece\'s text (not its bytes decoded again): lone surrogates and non-ASCII save and load back', async () => {
+  const d = dir();
+  const col = await Collection.create({}, { embedder });
+  await col.add([{ id: 'lone', title: 'x\uDC00y', text: `a lone \uD800 surrogate, ünïcødé 東京 🙂 and \uDFFF. ${'more words here. '.repeat(400)}` },
+    ...docs.slice(0, 5)]);
+  await col.save('kb', { dir: d });
+  assert.deepEqual(new Uint8Array(readFileSync(join(d, 'kb'))), col.toBytes());
+  const back = await Collection.load('kb', { dir: d, embedder });
+  assert.equal(back.size, col.size);
+  assert.deepEqual([...back.docs.keys()], [...col.docs.keys()]);
+  back.dispose();
+  col.dispose();
+  assert.equal(liveHeapBytes(), 0);
 });

@@ -79,10 +79,11 @@ self.onmessage = async (e) => {
       } : undefined,
       // save()'s sub-steps (Collection._saveTrace, a test-only hook): wall-clock times (the bench's clock)
       // and the WASM heap at each, which the bench lines up with its RSS samples (--sample-ms);
-      // opts.bothHeld: each index section held from its check to its write (before the one-at-a-time save)
+      // opts.bothHeld: each index section held from its check to its write (before the one-at-a-time save);
+      // opts.decodeHeader: the check decodes the header's bytes (before it parsed each piece's text)
       save: async (col) => {
         const steps = [];
-        Collection._saveTrace = { bothHeld: opts.bothHeld === true,
+        Collection._saveTrace = { bothHeld: opts.bothHeld === true, decodeHeader: opts.decodeHeader === true,
           step: (label) => steps.push({ label, at: performance.timeOrigin + performance.now(), wasmHeap: wasm().HEAPU8.length }) };
         try {
           await col.save(name);
@@ -93,7 +94,7 @@ self.onmessage = async (e) => {
         const storedBytes = (await (await root.getFileHandle(name)).getFile()).size;
         const estimate = await navigator.storage.estimate();
         await removeBytes(name);
-        return { backend: 'opfs', storedBytes, quota: estimate.quota, usageAfterSave: estimate.usage, steps, bothHeld: opts.bothHeld === true };
+        return { backend: 'opfs', storedBytes, quota: estimate.quota, usageAfterSave: estimate.usage, steps, bothHeld: opts.bothHeld === true, decodeHeader: opts.decodeHeader === true };
       },
     }, { base, ...opts });
     self.postMessage({ type: 'done', setupMs, result, wasmHeapBytes: wasm().HEAPU8.length });

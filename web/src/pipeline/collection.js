@@ -880,10 +880,10 @@ export class Collection {
     return [...this._headerStream()];
   }
 
-  // _headerBytes() made one piece at a time as they are taken (scratch: see headerStream)
-  _headerStream(scratch = false) {
+  // _headerBytes() made one piece at a time as they are taken (scratch, onText: see headerStream)
+  _headerStream(scratch = false, onText = null) {
     const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null };
-    return headerStream(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined, scratch);
+    return headerStream(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined, scratch, onText);
   }
 
   // the header's pieces; each index's bytes, or null when that leg is off (its section is then absent)
@@ -1128,17 +1128,24 @@ export class Collection {
     // runs without an await: same state.
     const trace = Collection._saveTrace;
     const bothHeld = trace?.bothHeld === true;  // test hook: hold each section from its check to its write
+    const decodeHeader = trace?.decodeHeader === true;  // test hook: the check decodes the header's bytes
     const none = new Uint8Array(0);
     const revision = this.revision;
     const aborted = () => new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (a remove() ran '
       + 'during save(), or its documents were changed directly); the stored copy was not replaced: save again');
+    // The check parses each header piece's text, the string its bytes were encoded from, instead of
+    // decoding the bytes again: the text is JSON.stringify output (well-formed UTF-16: lone surrogates
+    // come out escaped), which TextEncoder encodes exactly, so decoding the bytes gives that same
+    // string. Blink's TextDecoder strings of a 1M-chunk header (~318 MB) stayed in the tab's RSS until a
+    // full GC, ~+470 MB before the index sections were made (issue #18 item 6, docs/scale.md).
     const made = [];  // [length, CRC-32] of each header piece, as checked
+    let text = null;
     const recorded = (function* record(pieces) {
       for (const p of pieces) {
         made.push([p.length, crc32(p)]);
-        yield p;
+        yield decodeHeader ? p : text;
       }
-    })(this._headerStream(true));
+    })(this._headerStream(true, (t) => { text = t; }));
     const held = [null, null, null];  // the HeapBytes of section 1 (BM25), 2 (vector) while made
     const sums = [null, null, null];  // [length, XXH64] of each index section, as checked
     const names = [null, 'bm25', 'dense'];
@@ -1418,8 +1425,9 @@ export class Collection {
  * @internal test-only hook of save(): null (no trace, no cost), or `{step(label), bothHeld?}`: step() is
  * called at each of save()'s sub-steps ("header checked", "dense made (<n> B)", "dense checked", ...,
  * "stored"; the million bench times them against the tab's RSS, docs/scale.md); `bothHeld: true` holds
- * each index section from its check to its write instead of making it again (before issue #18 item 6's
- * one-at-a-time save: a same-session comparison).
+ * each index section from its check to its write instead of making it again, `decodeHeader: true` has
+ * the check decode each header piece's bytes instead of parsing its text (save() before issue #18 item
+ * 6's last changes, for a same-session comparison; the same bytes are written either way).
  */
 Collection._saveTrace = null;
 
@@ -1738,11 +1746,13 @@ function headerPieces(header, docs, zeroVectors) {
 // taken (save()'s check, which holds one piece while it takes the next, and save()'s write: storage.js
 // copies or writes a piece before it takes the next): a 1M-chunk header is ~318 MB of pieces, as one new
 // ArrayBuffer each (backing stores outside the JS heap, freed only at a GC) (issue #18 item 6, docs/scale.md).
-function* headerStream(header, docs, zeroVectors, scratch = false) {
+// onText(text): called with each piece's text right before its bytes are yielded (save()'s check parses it).
+function* headerStream(header, docs, zeroVectors, scratch = false, onText = null) {
   const enc = new TextEncoder();
   const bufs = [new Uint8Array(0), new Uint8Array(0)];
   let k = 0;
   const encode = (text) => {
+    onText?.(text);
     if (!scratch) return enc.encode(text);
     const slot = k++ & 1;
     if (bufs[slot].length < text.length * 3) bufs[slot] = new Uint8Array(Math.max(text.length * 3, 3 * PIECE_CHARS + 4096));
@@ -1770,9 +1780,11 @@ function* headerStream(header, docs, zeroVectors, scratch = false) {
 // object without its documents parsed from the first and last pieces, each document piece parsed on
 // its own and its documents handed to onDoc(doc, i) in order (not kept: the result's docs is []).
 // Every byte is decoded (fatal UTF-8) and parsed, so pieces that would not parse joined are refused.
-// `pieces`: an array, or an iterator taken one piece at a time (the last one is known when it ends).
+// `pieces`: an array, or an iterator taken one piece at a time (the last one is known when it ends); a
+// piece may be given as its text instead of its bytes (save()'s check: see Collection._save).
 function parseHeaderPieces(pieces, onDoc) {
-  const dec = new TextDecoder('utf-8', { fatal: true });
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const dec = { decode: (p) => (typeof p === 'string' ? p : utf8.decode(p)) };
   let start = null;
   let held = null;  // the piece before the one being taken: a document piece unless it is the last
   let k = 0;
