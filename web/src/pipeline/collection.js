@@ -1779,7 +1779,7 @@ function* headerStream(header, docs, zeroVectors, scratch = false, onText = null
 // save()'s check of headerPieces() output without joining it (a 1M-chunk header is ~318 MB): the
 // object without its documents parsed from the first and last pieces, each document piece parsed on
 // its own and its documents handed to onDoc(doc, i) in order (not kept: the result's docs is []).
-// Every byte is decoded (fatal UTF-8) and parsed, so pieces that would not parse joined are refused.
+// Every byte is decoded (fatal UTF-8; a piece given as text is taken as is) and parsed, so pieces that would not parse joined are refused.
 // `pieces`: an array, or an iterator taken one piece at a time (the last one is known when it ends); a
 // piece may be given as its text instead of its bytes (save()'s check: see Collection._save).
 function parseHeaderPieces(pieces, onDoc) {
