@@ -119,7 +119,9 @@ EMSCRIPTEN_BINDINGS(ragwasm_common) {
       .function("payload", &ContainerWriter::payload)
       .function("seal", &ContainerWriter::seal);
   emscripten::function("common_unpackContainer", &unpack_container);
-  emscripten::class_<SavedSection>("common_SavedSection").function("where", &SavedSection::where);
+  emscripten::class_<SavedSection>("common_SavedSection")
+      .function("where", &SavedSection::where)
+      .function("hash", &SavedSection::hash);
 }
 
 }  // namespace ragwasm::wasm

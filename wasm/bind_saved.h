@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "common/checksum.h"
 
 namespace ragwasm::wasm {
 
@@ -36,6 +37,17 @@ class SavedSection {
       r.set("address", static_cast<double>(reinterpret_cast<std::uintptr_t>(v.data())));
       r.set("length", static_cast<double>(v.size()));
       return reply_ok(r);
+    });
+  }
+  // -> the bytes' XXH64 (src/common/checksum.h) as 16 hex digits, read in place: Collection.save() records
+  // it when it checks the section, and compares it with the section made again for the write
+  val hash() const {
+    return guard([&] {
+      static const char kHex[] = "0123456789abcdef";
+      std::uint64_t h = ragwasm::xxh64(view());
+      std::string out(16, '0');
+      for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = kHex[h & 0xf];
+      return reply_ok(val(out));
     });
   }
 

@@ -3,7 +3,7 @@
 // and freed whatever happens (a good save, a check that fails, a write abandoned or refused).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init, RagwasmError, Collection } from '../../web/src/index.js';
@@ -68,12 +68,19 @@ test('#18 save() frees its heap sections on success, on a failed check, on ABORT
   assert.deepEqual(new Uint8Array(readFileSync(join(d, 'kb'))), col.toBytes());
   const good = readFileSync(join(d, 'kb'));
 
-  // the check fails after both sections were made: the header lost a document the indexes hold
+  // the check fails on the first section made (the vector section): the header lost a document the indexes hold
   const gone = col.docs.get('d3');
   col.docs.delete('d3');
-  await assert.rejects(col.save('kb', { dir: d }), isCode('CORRUPT_INDEX', /BM25 section holds 40 documents/));
+  await assert.rejects(col.save('kb', { dir: d }), isCode('CORRUPT_INDEX', /the vector section holds 40 vectors/));
   assert.equal(liveHeapBytes(), 0, 'after a failed check');
   col.docs.set('d3', gone);
+  // ... and on the second (the BM25 section, made once the vector section was checked and freed)
+  const other = await built();
+  other.bm25.remove(['d3#0']);
+  await assert.rejects(other.save('kb', { dir: d }), isCode('CORRUPT_INDEX', /BM25 section holds 39 documents/));
+  assert.equal(liveHeapBytes(), 0, 'after a failed check of the second section');
+  assert.deepEqual(readFileSync(join(d, 'kb')), good, 'the stored copy is kept');
+  other.dispose();
 
   // the write is abandoned: a remove() lands between the check and the first piece written
   const saving = col.save('kb', { dir: d });
@@ -111,4 +118,79 @@ test('#18 save()\'s header pieces (encoded into two reused buffers, for the chec
   assert.deepEqual(new Uint8Array(readFileSync(join(d, 'kb'))), col.toBytes());
   assert.equal(liveHeapBytes(), 0);
   col.dispose();
+});
+
+// save()'s sub-steps through the test-only hook, with the HeapBytes alive at each
+function traced(bothHeld = false) {
+  const steps = [];
+  Collection._saveTrace = { bothHeld, step: (label) => steps.push([label.replace(/ \(\d+ B\)$/, ''), liveHeapBytes()]) };
+  return steps;
+}
+
+test('#18 save() holds one index section in the heap at a time: the vector section checked first, each made again for its write', async (t) => {
+  t.after(() => { Collection._saveTrace = null; });
+  const d = dir();
+  const col = await built();
+  const steps = traced();
+  await col.save('kb', { dir: d });
+  Collection._saveTrace = null;
+  assert.deepEqual(steps, [['start', 0], ['header checked', 0], ['dense made', 1], ['dense checked', 1], ['bm25 made', 1], ['bm25 checked', 1],
+    ['checked', 0], ['header written', 0], ['bm25 made again', 1], ['bm25 written', 0], ['dense made again', 1], ['dense written', 0], ['stored', 0]]);
+  assert.deepEqual(new Uint8Array(readFileSync(join(d, 'kb'))), col.toBytes());
+
+  // the switches of the hook: both held from the check to the write, the header's bytes decoded: the same bytes
+  const both = traced(true);
+  Collection._saveTrace.decodeHeader = true;
+  await col.save('kb2', { dir: d });
+  Collection._saveTrace = null;
+  assert.deepEqual(both.find(([label]) => label === 'checked'), ['checked', 2]);
+  assert.deepEqual(readFileSync(join(d, 'kb2')), readFileSync(join(d, 'kb')));
+  assert.equal(liveHeapBytes(), 0);
+  col.dispose();
+});
+
+test('#18 save() refuses an index section whose bytes made again for the write differ from the checked ones (ABORTED, stored copy kept)', async () => {
+  const d = dir();
+  for (const leg of ['bm25', 'dense']) {
+    const col = await built();
+    await col.save('kb', { dir: d });
+    const good = readFileSync(join(d, 'kb'));
+    // changed behind the collection's back (no revision change, the header is the same): only the
+    // section's length and XXH64, compared when it is made again, can tell
+    const saving = col.save('kb', { dir: d });
+    if (leg === 'bm25') col.bm25.upsert([{ id: 'd0#0', text: 'other words entirely' }]);
+    else col.dense.upsert([{ id: 'd0#0', vector: new Float32Array(32).fill(0.5) }]);
+    await assert.rejects(saving, isCode('ABORTED', /changed while it was being written/));
+    assert.equal(liveHeapBytes(), 0, `${leg}: after ABORTED`);
+    assert.deepEqual(readFileSync(join(d, 'kb')), good, `${leg}: the stored copy is kept`);
+    col.dispose();
+  }
+});
+
+test('#18 save() frees the section it made for the write when the write fails after the header', async (t) => {
+  t.after(() => { Collection._saveTrace = null; });
+  const d = dir();
+  const col = await built();
+  // a failure while the BM25 section, made again for its turn, is held (after the header was written)
+  Collection._saveTrace = { step: (label) => { if (label === 'bm25 made again') throw new RagwasmError('INTERNAL', 'test: storage failed'); } };
+  await assert.rejects(col.save('kb', { dir: d }), isCode('INTERNAL', /test: storage failed/));
+  Collection._saveTrace = null;
+  assert.equal(liveHeapBytes(), 0, 'after a failure with a section made');
+  assert.equal(readdirSync(d).length, 0, 'nothing stored, no temporary file left');
+  col.dispose();
+});
+
+test('#18 save()\'s check parses each header piece\'s text (not its bytes decoded again): lone surrogates and non-ASCII save and load back', async () => {
+  const d = dir();
+  const col = await Collection.create({}, { embedder });
+  await col.add([{ id: 'lone', title: 'x\uDC00y', text: `a lone \uD800 surrogate, ünïcødé 東京 🙂 and \uDFFF. ${'more words here. '.repeat(400)}` },
+    ...docs.slice(0, 5)]);
+  await col.save('kb', { dir: d });
+  assert.deepEqual(new Uint8Array(readFileSync(join(d, 'kb'))), col.toBytes());
+  const back = await Collection.load('kb', { dir: d, embedder });
+  assert.equal(back.size, col.size);
+  assert.deepEqual([...back.docs.keys()], [...col.docs.keys()]);
+  back.dispose();
+  col.dispose();
+  assert.equal(liveHeapBytes(), 0);
 });

@@ -77,13 +77,24 @@ self.onmessage = async (e) => {
         await mark('save part 4: save()');
         await removeBytes(`${name}-parts`);
       } : undefined,
+      // save()'s sub-steps (Collection._saveTrace, a test-only hook): wall-clock times (the bench's clock)
+      // and the WASM heap at each, which the bench lines up with its RSS samples (--sample-ms);
+      // opts.bothHeld: each index section held from its check to its write (before the one-at-a-time save);
+      // opts.decodeHeader: the check decodes the header's bytes (before it parsed each piece's text)
       save: async (col) => {
-        await col.save(name);
+        const steps = [];
+        Collection._saveTrace = { bothHeld: opts.bothHeld === true, decodeHeader: opts.decodeHeader === true,
+          step: (label) => steps.push({ label, at: performance.timeOrigin + performance.now(), wasmHeap: wasm().HEAPU8.length }) };
+        try {
+          await col.save(name);
+        } finally {
+          Collection._saveTrace = null;
+        }
         const root = await navigator.storage.getDirectory();
         const storedBytes = (await (await root.getFileHandle(name)).getFile()).size;
         const estimate = await navigator.storage.estimate();
         await removeBytes(name);
-        return { backend: 'opfs', storedBytes, quota: estimate.quota, usageAfterSave: estimate.usage };
+        return { backend: 'opfs', storedBytes, quota: estimate.quota, usageAfterSave: estimate.usage, steps, bothHeld: opts.bothHeld === true, decodeHeader: opts.decodeHeader === true };
       },
     }, { base, ...opts });
     self.postMessage({ type: 'done', setupMs, result, wasmHeapBytes: wasm().HEAPU8.length });

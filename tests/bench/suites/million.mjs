@@ -9,7 +9,12 @@
 // Flags: --quick (100k chunks, 200 queries, no ceiling), --target=<chunks>, --ceiling=<chunks> (default
 // 4,000,000 full, 0 quick), --ceiling-min=<minutes past the target> (15), --timeout-min=<whole Chromium
 // run> (75; 10 quick), --node-ceiling=<chunks> (0), --no-browser, --no-node,
-// --save-parts (Chromium: save()'s steps run one by one first, each with an RSS mark). RAGWASM_DIST=<folder> as in the pipeline suite.
+// --save-parts (Chromium: save()'s steps run one by one first, each with an RSS mark), --sample-ms=<ms> (the renderer's
+// RSS sampling period, default 1000; save()'s sub-steps are timed by Collection._saveTrace and each gets the max
+// of the samples since the step before: results.chromium.saveSteps), --both-held (save() holds each index
+// section from its check to its write, as before issue #18 item 6's one-at-a-time save: a same-session
+// comparison), --decode-header (save()'s check decodes the header's bytes, as before it parsed each piece's
+// text). RAGWASM_DIST=<folder> as in the pipeline suite.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +106,7 @@ function smapsSummary(pid, wasmHeap) {
   return { wasmMappingRssMB: wasm ? +(wasm.rss / MB).toFixed(1) : null, byKind, top };
 }
 
-async function browserRun(base, queries, opts, timeoutMs) {
+async function browserRun(base, queries, opts, timeoutMs, sampleMs = 1000) {
   const { chromium } = await import('playwright-core');
   const { startServer } = await import('../../../scripts/serve.mjs');
   const { CHROMIUM_ARGS, repoRoot } = await import('../../browser/harness.mjs');
@@ -111,9 +116,10 @@ async function browserRun(base, queries, opts, timeoutMs) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
     args: [...CHROMIUM_ARGS, '--enable-blink-features=ForceEagerMeasureMemory', '--js-flags=--expose-gc'] });
   // rss.phases: per phase of the Worker's run (ended by its mark), the renderer's max RSS sampled every
-  // 1 s in that phase and the split at its end (anonymous / file / shared memory, smaps by kind).
-  const rss = { maxTotal: 0, maxRenderer: 0, hwm: {}, phases: [], timeline: [] };
+  // sampleMs (1 s by default) in that phase and the split at its end (anonymous / file / shared memory, smaps by kind).
+  const rss = { maxTotal: 0, maxRenderer: 0, hwm: {}, phases: [], timeline: [], sampleMs };
   const t0 = Date.now();
+  rss.t0 = t0;
   let phaseMax = { rss: 0 };
   let renderer = null;  // the renderer pid with the largest RSS (the page and its Worker)
   const poll = setInterval(() => {
@@ -135,7 +141,7 @@ async function browserRun(base, queries, opts, timeoutMs) {
         rss.timeline.push([Date.now() - t0, m.rss, m.anon, m.file, m.shmem].map((x, i) => (i ? +(x / MB).toFixed(0) : x)));
       } catch { /* exited */ }
     }
-  }, 1000);
+  }, sampleMs);
   let timer;
   const errors = [];
   // What the Worker reported so far: kept if the tab crashes or times out past the target (the ceiling).
@@ -232,6 +238,25 @@ async function browserRun(base, queries, opts, timeoutMs) {
   }
 }
 const rssOut = { last: null };
+
+// save()'s sub-steps (the Worker's Collection._saveTrace times, epoch ms) against the renderer's RSS samples:
+// each step gets the max RSS (and its anon part) of the samples after the step before, up to it.
+function saveSteps(steps, rss) {
+  if (!steps?.length || !rss?.timeline?.length) return null;
+  const out = [];
+  let prev = steps[0].at - rss.t0 - (rss.sampleMs ?? 1000);
+  for (const s of steps) {
+    const at = s.at - rss.t0;
+    const inStep = rss.timeline.filter(([ms]) => ms > prev && ms <= at);
+    const top = inStep.reduce((m, x) => (m && m[1] >= x[1] ? m : x), null);
+    out.push({ label: s.label, atMs: Math.round(at), stepMs: Math.round(at - prev), wasmHeapMB: Math.round(s.wasmHeap / MB),
+      samples: inStep.length, maxRssMB: top?.[1] ?? null, anonAtMaxMB: top?.[2] ?? null, maxAtMs: top?.[0] ?? null });
+    prev = at;
+  }
+  const after = rss.timeline.filter(([ms]) => ms > prev && ms <= prev + 3000);  // the 3 s after the last step
+  out.push({ label: '(3 s after)', atMs: Math.round(prev + 3000), samples: after.length, maxRssMB: after.reduce((m, x) => Math.max(m, x[1]), 0) || null });
+  return out;
+}
 const SAVE_END = 'save, after a GC';
 // the renderer's max RSS (MB) in the phase of the bench's own toBytes() (result held), or null
 const toBytesMax = (br) => br.processRss?.phases?.find((x) => x.label === 'toBytes (result held)')?.phaseMax.rssMB ?? null;  // the mark million-corpus.mjs sets after save() (before the bench's toBytes())
@@ -289,8 +314,10 @@ export default {
     let br = { skipped: '--no-browser' };
     if (!has('no-browser')) {
       const timeoutMs = Number(flag('timeout-min') ?? (ctx.quick ? 10 : 75)) * 60000;
-      br = await browserRun(corpus.docs, queries, { ...opts, ceiling, checkEvery: 250000, ceilingMs: Number(flag('ceiling-min') ?? 15) * 60000 }, timeoutMs);
+      br = await browserRun(corpus.docs, queries, { ...opts, ceiling, checkEvery: 250000, ceilingMs: Number(flag('ceiling-min') ?? 15) * 60000, bothHeld: has('both-held'), decodeHeader: has('decode-header') },
+        timeoutMs, Number(flag('sample-ms') ?? 1000));
       br.processRss = rssOut.last;
+      br.saveSteps = saveSteps((br.result ?? br.live?.measured)?.saved?.steps, br.processRss);
     }
     ctx.record('chromium', br);
     const loadMid = os.loadavg();
@@ -333,6 +360,11 @@ export default {
         ['phase ended', 'RSS', 'anon / file / shmem', 'max RSS in phase (1-s samples)', 'WASM heap (its mapping\'s RSS)', 'JS', 'rest of anon (RSS − wasm mapping − file − shmem)'],
         phases.map((x) => [x.label, x.rssMB, `${x.anonMB} / ${x.fileMB} / ${x.shmemMB}`, x.phaseMax.rssMB, `${x.wasmHeapMB} (${x.smaps?.wasmMappingRssMB ?? '?'})`, x.jsMB ?? 'n/a',
           x.smaps?.wasmMappingRssMB == null ? '' : Math.round(x.rssMB - x.smaps.wasmMappingRssMB - x.fileMB - x.shmemMB)]));
+    }
+    if (br.saveSteps) {
+      ctx.table(`Chromium: save()'s sub-steps (Collection._saveTrace${br.result?.saved?.bothHeld ? ', --both-held' : ''}${br.result?.saved?.decodeHeader ? ', --decode-header' : ''}) and the renderer's RSS sampled every ${br.processRss.sampleMs} ms (MB = 2^20 B; max of the samples since the step before)`,
+        ['step ended', 'at s', 'step ms', 'WASM heap', 'samples', 'max RSS', 'anon at max'],
+        br.saveSteps.map((x) => [x.label, f(x.atMs / 1000), x.stepMs ?? '', x.wasmHeapMB ?? '', x.samples, x.maxRssMB ?? '', x.anonAtMaxMB ?? '']));
     }
     const kept = br.jsMemory?.settled;
     if (kept) process.stdout.write(`\nChromium JS retained after a GC (page + Worker): after the build ${f(kept.built / MB, 0)} MB, after the save ${f(kept.saved / MB, 0)} MB; WASM heap after the build / queries / toBytes / save: ${['built', 'queried', 'toBytes', 'saved'].map((k) => f(br.result?.heapAt?.[k] / MB, 0)).join(' / ')} MB\n`);

@@ -56,6 +56,12 @@ export class HeapBytes extends Handle {
     }
   }
 
+  /** XXH64 of the bytes (16 hex digits), computed in place in the heap (save() compares a section made again with the one it checked). */
+  hash() {
+    const native = this.native;
+    return callWasm(() => native.hash());
+  }
+
   dispose() {
     if (!this.disposed) live--;
     super.dispose();

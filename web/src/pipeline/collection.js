@@ -13,7 +13,6 @@ import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/fusion.js';
 import { crc32, unpackSections } from '../core/checksum.js';
 import { containerStream, packContainer, unpackContainer } from '../core/container.js';
-import { HeapBytes } from '../core/heap-bytes.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
 import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
 
@@ -881,10 +880,10 @@ export class Collection {
     return [...this._headerStream()];
   }
 
-  // _headerBytes() made one piece at a time as they are taken (scratch: see headerStream)
-  _headerStream(scratch = false) {
+  // _headerBytes() made one piece at a time as they are taken (scratch, onText: see headerStream)
+  _headerStream(scratch = false, onText = null) {
     const header = { config: this.config, embedder: this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null };
-    return headerStream(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined, scratch);
+    return headerStream(header, this.docs, this.zeroVectors.size > 0 ? [...this.zeroVectors] : undefined, scratch, onText);
   }
 
   // the header's pieces; each index's bytes, or null when that leg is off (its section is then absent)
@@ -892,12 +891,13 @@ export class Collection {
     return packContainer(MAGIC, COLLECTION_FORMAT_VERSION, this._sections(header, bm25, dense));
   }
 
-  // header: its pieces, or [an iterator of them, their total length]; bm25 / dense: bytes, or HeapBytes
-  // (save(): copied out of the WASM heap in pieces as they are written)
+  // header: its pieces, or [an iterator of them, their total length]; bm25 / dense: bytes, or
+  // {pieces, length} (save(): an iterator that makes the section when its turn comes, copied out of the
+  // WASM heap in pieces as they are written)
   _sections(header, bm25, dense) {
     const sections = [isArray(header) && !isInstance(header[0], Uint8Array)
       ? { tag: HEADER_TAG, bytes: header[0], length: header[1] } : { tag: HEADER_TAG, bytes: header }];
-    const index = (tag, b) => (isInstance(b, HeapBytes) ? { tag, bytes: b.pieces(), length: b.length } : { tag, bytes: b });
+    const index = (tag, b) => (isInstance(b, Uint8Array) ? { tag, bytes: b } : { tag, bytes: b.pieces, length: b.length });
     if (bm25) sections.push(index(BM25_TAG, bm25));
     if (dense) sections.push(index(DENSE_TAG, dense));
     return sections;
@@ -988,13 +988,15 @@ export class Collection {
     Collection._checkSections(version, sections, o);
   }
 
-  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one);
-  // an index section may be given as a function that makes it, called once the header is checked
-  static _checkSections(version, sections0, o) {
-    const { h, corrupt } = headerOf(version, sections0, { checkOnly: true });
-    const sections = sections0.map((s) => (typeof s === 'function' ? s() : s));
-    if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
-    if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
+  // the checks of _checkBytes on the sections [header, bm25, dense] (an empty array for an absent one).
+  // An index section may be given as a function `(use) => ...` that makes it, hands it to use() (its
+  // check) and frees it, called once the header is checked: then the vector section (the larger) is
+  // checked first and the BM25 section after it, so save() holds one of them at a time (docs/scale.md).
+  static _checkSections(version, sections, o, trace = null) {
+    const { h, corrupt } = headerOf(version, sections, { checkOnly: true });
+    trace?.step('header checked');
+    const made = sections.some((s) => typeof s === 'function');
+    const withSection = (i, use) => (typeof sections[i] === 'function' ? sections[i](use) : use(sections[i]));
     // Each index section is checked without building an index (Bm25Index/VectorIndex._checkBytes): its
     // ids are marked against each header chunk's position, then compared as checkSections compares
     // a loaded index. An id twice in a section is refused as fromBytes refuses it.
@@ -1013,14 +1015,27 @@ export class Collection {
       if (twice) throw new RagwasmError('CORRUPT_INDEX', `ragwasm: ${what}`);
       return { ...r, has: (id) => held[at.get(id)] === 1 };
     };
-    if (h.cfg.indexes.bm25) {
-      checkSections(h, marked(Bm25Index._checkBytes, sections[1], 'bytes: not a valid saved Bm25Index (documents: id)'), null, corrupt);
-    }
+    const bm25 = () => withSection(1, (bytes) => {
+      if (h.cfg.indexes.bm25 && bytes.length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
+      if (h.cfg.indexes.bm25) checkSections(h, marked(Bm25Index._checkBytes, bytes, 'bytes: not a valid saved Bm25Index (documents: id)'), null, corrupt);
+    });
     let dimension;
-    if (h.cfg.indexes.dense) {
-      const dense = marked(VectorIndex._checkBytes, sections[2], 'vector index bytes are corrupt: duplicate id (the file was truncated or modified; save it again)');
-      checkSections(h, null, dense, corrupt);
-      dimension = dense.dimension;
+    const dense = () => withSection(2, (bytes) => {
+      if (h.cfg.indexes.dense && bytes.length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
+      if (!h.cfg.indexes.dense) return;
+      const d = marked(VectorIndex._checkBytes, bytes, 'vector index bytes are corrupt: duplicate id (the file was truncated or modified; save it again)');
+      checkSections(h, null, d, corrupt);
+      dimension = d.dimension;
+    });
+    if (made) {
+      dense();
+      bm25();
+    } else {
+      // (both "missing" checks first, as fromBytes)
+      if (h.cfg.indexes.bm25 && sections[1].length === 0) throw corrupt('the config has a BM25 index, but its section is missing or empty');
+      if (h.cfg.indexes.dense && sections[2].length === 0) throw corrupt('the config has a vector index, but its section is missing or empty');
+      bm25();
+      dense();
     }
     if (h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic') checkEmbedder(o, h.embedder, dimension);
   }
@@ -1104,27 +1119,70 @@ export class Collection {
     // piece dropped once used: for the check (parseHeaderPieces), which records each piece's length
     // and CRC-32, then for the write, where every piece must match its record (and no add/remove may
     // have happened since: this.revision), or the write is abandoned and the stored copy kept.
-    // The index sections (~216 MB at 1M chunks) stay in the WASM heap (HeapBytes: made by the index's
-    // writer once the check has parsed the header, checked there in place, copied out one piece at a
-    // time as they are written, disposed in the end whatever happens); all of it up to the write runs
-    // without an await: same state.
-    let bm25 = null;
-    let dense = null;
+    // The index sections (~227 MB at 1M chunks) are made by the index's writer into the WASM heap
+    // (HeapBytes), one at a time: for the check (the vector section first, then the BM25 section in the
+    // space it freed), each checked in place, its length and XXH64 recorded, then freed; and again when
+    // its turn to be written comes, where its length and XXH64 must equal the checked ones (else ABORTED,
+    // as for the header), copied out one piece at a time, freed. The WASM heap never shrinks: holding
+    // both at once grew it by their sum (issue #18 item 6, docs/scale.md). All of it up to the write
+    // runs without an await: same state.
+    const trace = Collection._saveTrace;
+    const bothHeld = trace?.bothHeld === true;  // test hook: hold each section from its check to its write
+    const decodeHeader = trace?.decodeHeader === true;  // test hook: the check decodes the header's bytes
     const none = new Uint8Array(0);
     const revision = this.revision;
+    const aborted = () => new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (a remove() ran '
+      + 'during save(), or its documents were changed directly); the stored copy was not replaced: save again');
+    // The check parses each header piece's text, the string its bytes were encoded from, instead of
+    // decoding the bytes again: the text is JSON.stringify output (well-formed UTF-16: lone surrogates
+    // come out escaped), which TextEncoder encodes exactly, so decoding the bytes gives that same
+    // string. Blink's TextDecoder strings of a 1M-chunk header (~318 MB) stayed in the tab's RSS until a
+    // full GC, ~+470 MB before the index sections were made (issue #18 item 6, docs/scale.md).
     const made = [];  // [length, CRC-32] of each header piece, as checked
+    let text = null;
     const recorded = (function* record(pieces) {
       for (const p of pieces) {
         made.push([p.length, crc32(p)]);
-        yield p;
+        yield decodeHeader ? p : text;
       }
-    })(this._headerStream(true));
+    })(this._headerStream(true, (t) => { text = t; }));
+    const held = [null, null, null];  // the HeapBytes of section 1 (BM25), 2 (vector) while made
+    const sums = [null, null, null];  // [length, XXH64] of each index section, as checked
+    const names = [null, 'bm25', 'dense'];
+    const indexOf = (i) => (i === 1 ? this.bm25 : this.dense);
+    const checked = (i) => (indexOf(i) ? (use) => {
+      const hb = (held[i] = indexOf(i)._heapBytes());
+      trace?.step(`${names[i]} made (${hb.length} B)`);
+      try {
+        use(hb);
+        sums[i] = [hb.length, hb.hash()];
+        trace?.step(`${names[i]} checked`);
+      } finally {
+        if (!bothHeld) {
+          held[i] = null;
+          hb.dispose();
+        }
+      }
+    } : none);
+    const self = this;
+    const write = (i) => (indexOf(i) ? { length: sums[i][0], pieces: (function* remade() {
+      self._alive();
+      const hb = held[i] ?? (held[i] = indexOf(i)._heapBytes());
+      try {
+        trace?.step(`${names[i]} made again`);
+        if (self.revision !== revision || hb.length !== sums[i][0] || hb.hash() !== sums[i][1]) throw aborted();
+        yield* hb.pieces();
+        trace?.step(`${names[i]} written`);
+      } finally {
+        held[i] = null;
+        hb.dispose();  // already done when its pieces were all taken
+      }
+    })() } : null);
     try {
-      Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded,
-        () => (bm25 = this.bm25 ? this.bm25._heapBytes() : null) ?? none,
-        () => (dense = this.dense ? this.dense._heapBytes() : null) ?? none], o);
+      trace?.step('start');
+      Collection._checkSections(COLLECTION_FORMAT_VERSION, [recorded, checked(1), checked(2)], o, trace);
+      trace?.step('checked');
       this._alive();
-      const self = this;
       const again = (function* replay(pieces) {
         let k = 0;
         for (const p of pieces) {
@@ -1133,17 +1191,15 @@ export class Collection {
           k++;
           yield p;
         }
-        if (k !== made.length) {
-          throw new RagwasmError('ABORTED', 'ragwasm: save: the collection changed while it was being written (a remove() ran '
-            + 'during save(), or its documents were changed directly); the stored copy was not replaced: save again');
-        }
+        if (k !== made.length) throw aborted();
+        trace?.step('header written');
       })(this._headerStream(true));  // into two reused buffers: storage.js copies or writes each piece before taking the next
       const length = made.reduce((n, [len]) => n + len, 0);
-      const stream = containerStream(MAGIC, COLLECTION_FORMAT_VERSION, this._sections([again, length], bm25, dense));
+      const stream = containerStream(MAGIC, COLLECTION_FORMAT_VERSION, this._sections([again, length], write(1), write(2)));
       await savePieces(name, stream, opts);
+      trace?.step('stored');
     } finally {
-      bm25?.dispose();  // already done when its pieces were all taken
-      dense?.dispose();
+      for (const hb of held) hb?.dispose();  // a failed check (bothHeld), or a write abandoned
     }
   }
 
@@ -1364,6 +1420,16 @@ export class Collection {
     this._vectors = null;
   }
 }
+
+/**
+ * @internal test-only hook of save(): null (no trace, no cost), or `{step(label), bothHeld?}`: step() is
+ * called at each of save()'s sub-steps ("header checked", "dense made (<n> B)", "dense checked", ...,
+ * "stored"; the million bench times them against the tab's RSS, docs/scale.md); `bothHeld: true` holds
+ * each index section from its check to its write instead of making it again, `decodeHeader: true` has
+ * the check decode each header piece's bytes instead of parsing its text (save() before issue #18 item
+ * 6's last changes, for a same-session comparison; the same bytes are written either way).
+ */
+Collection._saveTrace = null;
 
 // ---- JSONL export / import helpers -------------------------------------------------------------
 
@@ -1680,11 +1746,13 @@ function headerPieces(header, docs, zeroVectors) {
 // taken (save()'s check, which holds one piece while it takes the next, and save()'s write: storage.js
 // copies or writes a piece before it takes the next): a 1M-chunk header is ~318 MB of pieces, as one new
 // ArrayBuffer each (backing stores outside the JS heap, freed only at a GC) (issue #18 item 6, docs/scale.md).
-function* headerStream(header, docs, zeroVectors, scratch = false) {
+// onText(text): called with each piece's text right before its bytes are yielded (save()'s check parses it).
+function* headerStream(header, docs, zeroVectors, scratch = false, onText = null) {
   const enc = new TextEncoder();
   const bufs = [new Uint8Array(0), new Uint8Array(0)];
   let k = 0;
   const encode = (text) => {
+    onText?.(text);
     if (!scratch) return enc.encode(text);
     const slot = k++ & 1;
     if (bufs[slot].length < text.length * 3) bufs[slot] = new Uint8Array(Math.max(text.length * 3, 3 * PIECE_CHARS + 4096));
@@ -1711,10 +1779,12 @@ function* headerStream(header, docs, zeroVectors, scratch = false) {
 // save()'s check of headerPieces() output without joining it (a 1M-chunk header is ~318 MB): the
 // object without its documents parsed from the first and last pieces, each document piece parsed on
 // its own and its documents handed to onDoc(doc, i) in order (not kept: the result's docs is []).
-// Every byte is decoded (fatal UTF-8) and parsed, so pieces that would not parse joined are refused.
-// `pieces`: an array, or an iterator taken one piece at a time (the last one is known when it ends).
+// Every byte is decoded (fatal UTF-8; a piece given as text is taken as is) and parsed, so pieces that would not parse joined are refused.
+// `pieces`: an array, or an iterator taken one piece at a time (the last one is known when it ends); a
+// piece may be given as its text instead of its bytes (save()'s check: see Collection._save).
 function parseHeaderPieces(pieces, onDoc) {
-  const dec = new TextDecoder('utf-8', { fatal: true });
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const dec = { decode: (p) => (typeof p === 'string' ? p : utf8.decode(p)) };
   let start = null;
   let held = null;  // the piece before the one being taken: a document piece unless it is the last
   let k = 0;
