@@ -196,9 +196,7 @@ if (what === 'parts') {
           p.then(() => { c.replied = performance.now() - t0; }, () => {});
           return p;
         };
-        const all = pool._all.bind(pool);
-        pool._all = (op, args) => Promise.all(Array.from({ length: pool.size }, (_, i) => pool._call(i, op, typeof args === 'function' ? args(i) : args)));
-        void all;
+        pool._all = (op, args) => Promise.all(Array.from({ length: pool.size }, (_, i) => pool._call(i, op, typeof args === 'function' ? args(i) : args)));  // logged too
         const before = threadCpu();
         t0 = performance.now();
         // the bench row: embedDocuments where the tree has it, else the texts joined here and embed()
