@@ -10,6 +10,10 @@
 //   node scripts/profile-parallel.mjs bm25 [--trees A,B] [--rounds N]   the bm25 suite's 2-Worker build of
 //        SciFact (5,183 docs, add + first search, a warm pool), per round and tree: wall ms, CPU ms per thread,
 //        and the timeline of the pool's calls (each add piece, the statistics sync: rawStats / stats, setGlobalDf)
+//   node scripts/profile-parallel.mjs timeline [--trees A,B] [--rounds N]   the bench's build row (BM25 add +
+//        parallel embedding + first search, SciFact x 6, warm pools), 1 Worker and 2 Workers per round and tree:
+//        (embedDocuments, or embed() of joined texts in a tree without it) wall ms, CPU ms per thread, and per Worker when it had no call pending (idle before its first call,
+//        between calls, after its last reply) and what the calling thread did meanwhile (the phases' ends)
 // --trees: repository roots whose web/src is imported (default: this one), interleaved, to compare a
 // change with its base (a base tree needs web/dist: a symlink to this one's is enough).
 // Needs ../shared/data/scifact and models/build/static-model.bin. Prints; writes nothing.
@@ -168,7 +172,71 @@ if (what === 'parts') {
   for (const lib of libs) console.log(`${lib.name}: 2-Worker build median ${med(lib.ms).toFixed(1)} ms over ${rounds} rounds`);
   if (libs.length === 2) console.log(`paired ratio ${libs[0].name} / ${libs[1].name} per round: ${libs[0].ms.map((x, i) => (x / libs[1].ms[i]).toFixed(2)).join(' ')}`);
   for (const lib of libs) await lib.pool.terminate();
+} else if (what === 'timeline') {
+  const model = readFileSync(join(repoRoot, 'models/build/static-model.bin'));
+  const ri = rest.indexOf('--rounds');
+  const rounds = ri >= 0 ? Number(rest[ri + 1]) : 3;
+  const libs = await libraries();
+  const ratios = new Map(libs.map((l) => [l.name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const lib of r % 2 ? [...libs].reverse() : libs) {
+      const wall = {};
+      for (const [mode, options] of [['w1', { workers: 1, inThread: false, warm: true }], ['w2', { workers: 2, warm: true }]]) {
+        const beforePool = threadCpu();
+        const pool = await lib.WorkerPool.create(options);
+        const [idx, emb] = await Promise.all([lib.ShardedBm25Index.create({}, { pool }), lib.createParallelEmbedder({ model, pool })]);
+        // every call: lane, op, posted, replied (ms from t0); a lane is idle while none of its calls is pending
+        const calls = [];
+        let t0 = 0;
+        const call = pool._call.bind(pool);
+        pool._call = (i, op, args, transfer) => {
+          const c = { lane: i, op, posted: performance.now() - t0, replied: NaN };
+          calls.push(c);
+          const p = call(i, op, args, transfer);
+          p.then(() => { c.replied = performance.now() - t0; }, () => {});
+          return p;
+        };
+        pool._all = (op, args) => Promise.all(Array.from({ length: pool.size }, (_, i) => pool._call(i, op, typeof args === 'function' ? args(i) : args)));  // logged too
+        const before = threadCpu();
+        t0 = performance.now();
+        // the bench row: embedDocuments where the tree has it, else the texts joined here and embed()
+        const texts = emb.embedDocuments ? null : docs.map((d) => `${d.title} ${d.text}`);
+        const tTexts = performance.now() - t0;
+        const addP = idx.add(docs);
+        const tAddPosted = performance.now() - t0;
+        const embP = texts ? emb.embed(texts) : emb.embedDocuments(docs);
+        const tEmbPosted = performance.now() - t0;
+        const [, vectors] = await Promise.all([addP.then((x) => { wall.addDone = performance.now() - t0; return x; }), embP.then((x) => { wall.embDone = performance.now() - t0; return x; })]);
+        const tBuilt = performance.now() - t0;
+        await idx.search('warm statistics', { k: 1 });
+        const ms = performance.now() - t0;
+        const t = threadSplit(beforePool, before, threadCpu());
+        if (vectors.length !== docs.length) throw new Error('lost vectors');
+        const lanes = [];
+        for (let w = 0; w < pool.size; w++) {
+          const mine = calls.filter((c) => c.lane === w && c.posted >= 0).sort((a, b) => a.posted - b.posted);
+          // busy intervals: from a call's posting (or the previous reply, whichever is later) to its reply
+          let idle = 0; let first = mine.length ? mine[0].posted : ms; let end = 0; let gaps = 0;
+          for (const c of mine) {
+            if (c.posted > end && end > 0) { gaps += c.posted - end; }
+            end = Math.max(end, c.replied);
+          }
+          idle = first + gaps + (ms - end);
+          const ops = {};
+          for (const c of mine) ops[c.op] = (ops[c.op] ?? 0) + 1;
+          lanes.push(`W${w}: first call ${first.toFixed(0)}, gaps ${gaps.toFixed(0)}, last reply ${end.toFixed(0)} (idle ${idle.toFixed(0)} ms of ${ms.toFixed(0)}; ${Object.entries(ops).map(([k, v]) => `${k.replace(/^(bm25|embed)\./, '')}×${v}`).join(' ')})`);
+        }
+        wall[mode] = ms;
+        console.log(`round ${r + 1} ${mode} (${lib.name}): ${ms.toFixed(0)} ms; texts ${tTexts.toFixed(0)}, add posted ${tAddPosted.toFixed(0)}, embed posted ${tEmbPosted.toFixed(0)}, add done ${wall.addDone.toFixed(0)}, embed done ${wall.embDone.toFixed(0)}, built ${tBuilt.toFixed(0)}, searched ${ms.toFixed(0)}; `
+          + `CPU ms calling thread ${t.main} / Workers ${t.workers.join('+')} / helpers ${t.helpers}; ${lanes.join('; ')}; load ${load()}`);
+        await pool.terminate();
+      }
+      ratios.get(lib.name).push(wall.w1 / wall.w2);
+      console.log(`round ${r + 1} (${lib.name}): 1 W / 2 W = ${(wall.w1 / wall.w2).toFixed(2)}×`);
+    }
+  }
+  for (const [name, a] of ratios) console.log(`${name}: 1 W / 2 W per round ${a.map((x) => x.toFixed(2)).join(' ')}`);
 } else {
-  console.error('usage: node scripts/profile-parallel.mjs parts|wait|clone|bm25 [--trees A,B] [--rounds N]');
+  console.error('usage: node scripts/profile-parallel.mjs parts|wait|clone|bm25|timeline [--trees A,B] [--rounds N]');
   process.exit(2);
 }

@@ -310,6 +310,47 @@ test('the parallel static embedder returns StaticEmbedder vectors bit for bit', 
   }
 });
 
+test('embedDocuments returns the vectors of the joined fields bit for bit, with 1 and 2 Workers', async (t) => {
+  requireStaticModel();
+  const data = scifact(t);
+  if (!data) return;
+  const docs = data.docs.slice(0, 1200).map(({ id, title, text }) => ({ id, title, text }));
+  // left out: a null / undefined title, an empty title (kept: the text starts with the space), lone
+  // surrogates at the parts' edges (each becomes U+FFFD, as in the joined string), a missing text
+  docs[3].title = null;
+  docs[4].title = undefined;
+  docs[5].title = '';
+  docs[6] = { id: docs[6].id, title: 'alpha \ud800', text: '\udc00 beta' };
+  docs[7] = { id: docs[7].id, title: 'only a title' };
+  const joined = (d, fields) => fields.map((f) => d[f]).filter((v) => v !== undefined && v !== null).join(' ');
+  const one = StaticEmbedder.fromBytes(readFileSync(STATIC_MODEL));
+  try {
+    for (const workers of [1, 2]) {
+      const par = await createParallelEmbedder({ model: readFileSync(STATIC_MODEL), workers, batch: 300 });
+      try {
+        for (const fields of [undefined, ['text'], ['text', 'title', 'id']]) {
+          const want = one.embedSync(docs.map((d) => joined(d, fields ?? ['title', 'text'])));
+          const progress = [];
+          const got = await par.embedDocuments(docs, fields === undefined ? { onProgress: (p) => progress.push(p.done) } : { fields });
+          assert.equal(got.length, docs.length);
+          for (let i = 0; i < docs.length; i++) assert.deepEqual(got[i], want[i], `workers ${workers}, fields ${fields}, document ${i}`);
+          if (fields === undefined) assert.equal(progress.at(-1), docs.length);
+        }
+        await assert.rejects(par.embedDocuments([]), (e) => e.code === 'INVALID_ARGUMENT' && /documents/.test(e.message));
+        await assert.rejects(par.embedDocuments([{ text: 'a' }, 'b']), (e) => e.code === 'INVALID_ARGUMENT' && /documents\[1\]/.test(e.message));
+        await assert.rejects(par.embedDocuments([{ text: 'a' }, { title: 7, text: 'b' }]), (e) => e.code === 'INVALID_ARGUMENT' && /documents\[1\]\.title/.test(e.message));
+        await assert.rejects(par.embedDocuments([{ text: 'a' }], { fields: [] }), (e) => e.code === 'INVALID_ARGUMENT' && /fields/.test(e.message));
+        await assert.rejects(par.embedDocuments([{ text: 'a' }], { fields: ['text', 3] }), (e) => e.code === 'INVALID_ARGUMENT' && /fields\[1\]/.test(e.message));
+        await assert.rejects(par.embedDocuments([{ text: 'a' }], { field: ['text'] }), (e) => e.code === 'INVALID_ARGUMENT' && /unknown option 'field'/.test(e.message));
+      } finally {
+        await par.dispose();
+      }
+    }
+  } finally {
+    one.dispose();
+  }
+});
+
 test('Collection.create({workers: 2}) embeds across Workers and saves the same bytes as workers: 1', async (t) => {
   requireStaticModel();
   const data = scifact(t);

@@ -122,6 +122,7 @@ async function parallelTypes(): Promise<void> {
   const near = await vectors.searchMany([[1, 0]], { k: 1 });
   const emb: ParallelEmbedder = await createParallelEmbedder({ pool, batch: 512 });
   const rows: Float32Array[] = await emb.embed(['x'], { kind: 'document' });
+  const docRows: Float32Array[] = await emb.embedDocuments([{ id: 'd', title: 't', text: 'x' }], { fields: ['title', 'text'], onProgress: (p) => p.done });
   const col = await PoolCollection.create({}, { workers: 2 });
   const colBytes: Uint8Array = await col.toBytes();
   const reloaded = await PoolCollection.fromBytes(colBytes, { workers: 2 });
@@ -140,7 +141,7 @@ async function parallelTypes(): Promise<void> {
   const filtered = await vectors.search([1, 0], { k: 1, filter: new Set(['v']) });
   const onePool = await WorkerPool.create({ workers: 1, inThread: false });
   await Promise.all([bm25.dispose(), vectors.dispose(), emb.dispose(), pool.terminate(), onePool.terminate()]);
-  void [n, hits[0].score, many.length, near[0][0].id, rows.length, bm25.shards, vectors.size, col, plainBytes, workersOf, up.updated, gone.removed, terms, filtered];
+  void [n, hits[0].score, many.length, near[0][0].id, rows.length, docRows.length, bm25.shards, vectors.size, col, plainBytes, workersOf, up.updated, gone.removed, terms, filtered];
 }
 void parallelTypes;
 

@@ -23,28 +23,50 @@ export const MAX_BATCH_TEXTS = 1 << 20;
 export function packTexts(texts, name = 'texts') {
   expectArray(texts, name, { maxLength: MAX_BATCH_TEXTS });
   if (texts.length === 0) throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: ${name}: expected at least one text, got an empty array`);
-  let units = 0;
   for (let i = 0; i < texts.length; i++) {
     const t = texts[i];
     if (typeof t !== 'string') throw invalid(`${name}[${i}]`, 'a string', t);
-    units += t.length;
   }
+  return packTextParts(texts, 1, name);
+}
+
+/**
+ * As packTexts, for texts given in parts: text i is parts[i*k .. i*k+k-1] joined by one space, a part
+ * that is null or undefined left out (so ['a', 'b'] packs as 'a b', [null, 'b'] as 'b'); the bytes equal
+ * packTexts of the joined strings, without making them (createParallelEmbedder's embedDocuments).
+ * Parts are strings, null or undefined (checked by the caller).
+ * @internal
+ */
+export function packTextParts(parts, k, name = 'texts') {
+  let units = 0;
+  for (let i = 0; i < parts.length; i++) if (parts[i] != null) units += parts[i].length + 1;
   // one buffer of at most 3 UTF-8 bytes per UTF-16 unit, written by encodeInto (no per-text array
-  // and copy); the bytes equal TextEncoder.encode's (lone surrogates become U+FFFD)
+  // and copy); the bytes equal TextEncoder.encode's (lone surrogates become U+FFFD: a space between
+  // two parts keeps a surrogate at a part's edge lone, as in the joined string)
   const cap = Math.min(units * 3, MAX_TEXT_BYTES + 3 * 65536);
   const buffer = new Uint8Array(cap);
-  const offsets = new Uint32Array(texts.length + 1);
+  const n = parts.length / k;
+  const offsets = new Uint32Array(n + 1);
   let total = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const t = texts[i];
-    let written = 0;
-    if (cap - total >= t.length * 3) written = encoder.encodeInto(t, buffer.subarray(total)).written;
-    else {
-      const b = encoder.encode(t);  // near the limit: measure before copying
-      if (total + b.length <= cap) buffer.set(b, total);
-      written = b.length;
+  for (let i = 0; i < n; i++) {
+    let first = true;
+    for (let j = i * k; j < i * k + k; j++) {
+      const t = parts[j];
+      if (t == null) continue;
+      if (!first) {
+        if (total < cap) buffer[total] = 0x20;
+        total += 1;
+      }
+      first = false;
+      let written = 0;
+      if (cap - total >= t.length * 3) written = encoder.encodeInto(t, buffer.subarray(total)).written;
+      else {
+        const b = encoder.encode(t);  // near the limit: measure before copying
+        if (total + b.length <= cap) buffer.set(b, total);
+        written = b.length;
+      }
+      total += written;
     }
-    total += written;
     if (total > MAX_TEXT_BYTES) {
       throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: more than ${MAX_TEXT_BYTES} UTF-8 bytes in one batch; split it`);
     }
@@ -299,6 +321,12 @@ export class StaticEmbedder extends Handle {
   /** embedSync's vectors as one Float32Array of texts.length * dimension (row i at i * dimension). @internal */
   _embedFlat(texts) {
     const { bytes, offsets } = packTexts(texts);
+    return callWasm(() => this.native.embedBatch(bytes, offsets));
+  }
+
+  /** As _embedFlat for texts in parts of k (packTextParts: parts joined by a space, null/undefined left out). @internal */
+  _embedFlatParts(parts, k) {
+    const { bytes, offsets } = packTextParts(parts, k);
     return callWasm(() => this.native.embedBatch(bytes, offsets));
   }
 

@@ -225,6 +225,10 @@ export function createHost() {
     'embed.run'(handle, texts) {
       return get(handle).embedder._embedFlat(texts);  // the embedSync vectors in the one buffer WASM returned (moved back, not copied)
     },
+    // texts in parts of k (the fields of documents, embedDocuments): as embed.run of the parts joined by spaces
+    'embed.runParts'(handle, parts, k) {
+      return get(handle).embedder._embedFlatParts(parts, k);
+    },
     dispose(handle) {
       const o = objects.get(handle);
       if (o !== undefined) {

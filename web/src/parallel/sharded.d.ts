@@ -68,6 +68,12 @@ export interface ParallelEmbedder {
   readonly dimension: number;
   readonly id: string;
   embed(texts: string[], options?: { kind?: 'query' | 'document'; signal?: AbortSignal; onProgress?: (p: { done: number; total: number }) => void }): Promise<Float32Array[]>;
+  /**
+   * The vectors of documents' fields joined by one space (default fields ['title', 'text']; a null or
+   * undefined field is left out): embed() of the joined strings bit for bit, without making them in the
+   * calling thread (the fields' own strings are posted; the Workers write the joined UTF-8).
+   */
+  embedDocuments(documents: Array<Record<string, unknown>>, options?: { fields?: string[]; kind?: 'query' | 'document'; signal?: AbortSignal; onProgress?: (p: { done: number; total: number }) => void }): Promise<Float32Array[]>;
   dispose(): Promise<void>;
 }
 
