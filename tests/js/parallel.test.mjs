@@ -106,6 +106,44 @@ test('sharded BM25 with workers: 1 runs in this thread and equals one index', as
   one.dispose();
 });
 
+test('ShardedBm25Index.create({}, { pool, shards }) puts fewer shards than Workers on the first Workers and still equals one index', async () => {
+  const docs = Array.from({ length: 500 }, (_, i) => ({ id: `d${i}`, title: `t${i % 11}`, text: `alpha ${i % 3 ? 'beta' : 'gamma'} word${i % 17} more${i % 5}` }));
+  const one = Bm25Index.create({});
+  one.add(docs);
+  const pool = await WorkerPool.create({ workers: 3 });
+  try {
+    for (const shards of [1, 2]) {
+      const ix = await ShardedBm25Index.create({}, { pool, shards });
+      // the Workers past the shards are free: an embedding in the same pool runs beside the add
+      const emb = await createParallelEmbedder({ model: requireStaticModel(), pool });
+      const [, vectors] = await Promise.all([ix.add(docs), emb.embedDocuments(docs)]);
+      assert.equal(vectors.length, docs.length);
+      assert.equal(ix.shards, shards);
+      assert.equal(ix.size, docs.length);
+      for (const q of ['gamma word3', 'beta more4 t2', 'alpha', 'zzz']) assert.deepEqual(await ix.search(q, { k: 40 }), one.search(q, { k: 40 }), `shards ${shards}: ${q}`);
+      const byTerm = ({ terms, df, ...rest }) => ({ ...rest, df: new Map(terms.map((t, i) => [t, df[i]])) });  // shards list terms in their own order
+      assert.deepEqual(byTerm(await ix.collectionStats()), byTerm(one.collectionStats()));
+      assert.equal((await ix.remove(['d3', 'd4'])).removed, 2);
+      const after = Bm25Index.create({});
+      after.add(docs.filter((d) => d.id !== 'd3' && d.id !== 'd4'));
+      assert.deepEqual(await ix.search('gamma word3', { k: 40 }), after.search('gamma word3', { k: 40 }));
+      after.dispose();
+      const bytes = await ix.toBytes();
+      const loaded = await ShardedBm25Index.fromBytes(bytes);  // a pool of the saved shard count
+      assert.equal(loaded.shards, shards);
+      assert.deepEqual(await loaded.search('alpha beta', { k: 40 }), await ix.search('alpha beta', { k: 40 }));
+      await loaded.dispose();
+      await ix.dispose();
+    }
+    for (const bad of [0, 4, 1.5, '1']) {
+      await assert.rejects(ShardedBm25Index.create({}, { pool, shards: bad }), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && /shards/.test(e.message), String(bad));
+    }
+  } finally {
+    await pool.terminate();
+    one.dispose();
+  }
+});
+
 test('the statistics sync after a write runs in the background, and a write that overtakes it leaves scores equal to one index', async () => {
   const rand = seededRandom(1818);
   const words = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}`);

@@ -111,6 +111,9 @@ async function parallelTypes(): Promise<void> {
   const pool = await WorkerPool.create({ workers: Math.min(defaultWorkers(), MAX_WORKERS), init: { build: 'release' } });
   const n: number = pool.size;
   const bm25 = await ShardedBm25Index.create({ fields: ['title', 'text'] }, { pool });
+  const oneShard: ShardedBm25Index = await ShardedBm25Index.create({}, { pool, shards: 1 });
+  const shardCount: number = oneShard.shards;
+  await oneShard.dispose();
   await bm25.add([{ id: 'a', text: 'b' }]);
   const hits = await bm25.search('b', { k: 3, filter: { lang: 'en' }, exact: true });
   const many = await bm25.searchMany(['b', 'c'], { k: 2 });

@@ -15,11 +15,16 @@ export declare const SHARDED_VECTOR_FORMAT_VERSION: number;
 
 /** BM25 sharded by document across Workers; scores equal one Bm25Index's bit for bit (docs/parallel.md). */
 export declare class ShardedBm25Index {
-  /** Number of shards (= the pool's Workers). */
+  /** Number of shards (the pool's Workers, or create()'s `shards`: the pool's first Workers). */
   readonly shards: number;
   /** Frees every shard; terminates the pool when the index created it. */
   dispose(): Promise<void>;
-  static create(options?: object, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
+  /**
+   * `parallel.shards` (1 to the pool's size, default the pool's size): fewer shards than Workers leave
+   * the other Workers free for other work in the same pool, e.g. `shards: 1` builds one index in the
+   * first Worker while every Worker embeds (no second dictionary, no statistics sync; docs/parallel.md).
+   */
+  static create(options?: object, parallel?: ParallelOptions & { shards?: number }): Promise<ShardedBm25Index>;
   readonly size: number;
   add(docs: object | object[]): Promise<WriteSummary>;
   /** Adds or replaces by id; a shard that refuses its part undoes the other shards' additions (not their replacements). */

@@ -124,8 +124,8 @@ export function compareUtf8(a, b) {
   return a.length - b.length;
 }
 
-async function poolFor(parallel, name) {
-  const p = expectOptions(parallel, name, ['workers', 'pool', 'init']);
+async function poolFor(parallel, name, extraKeys = []) {
+  const p = expectOptions(parallel, name, ['workers', 'pool', 'init', ...extraKeys]);
   if (p.pool !== undefined) {
     if (!isInstance(p.pool, WorkerPool)) throw invalid(`${name}.pool`, 'a WorkerPool', p.pool);
     if (p.workers !== undefined || p.init !== undefined) throw invalid(name, 'either pool or workers/init, not both', parallel);
@@ -208,7 +208,7 @@ function removalParts(ids, options, n) {
 // handled after the removal by every Worker.
 async function removeByShard(self, ids, options, prefix, before) {
   self._check();
-  const { list, parts, ignoreMissing } = removalParts(ids, options, self._pool.size);
+  const { list, parts, ignoreMissing } = removalParts(ids, options, self.shards);
   if (!ignoreMissing) {
     const missing = new Set((await Promise.all(parts.map((p, s) => (p.length === 0 ? [] : self._pool._call(s, `${prefix}.missing`, [self._handle, p]))))).flat());
     const first = list.find((id) => missing.has(id));
@@ -224,21 +224,28 @@ async function removeByShard(self, ids, options, prefix, before) {
 }
 
 class Sharded {
-  constructor(pool, owned, handle) {
-    expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle), new.target.name, `${new.target.name}.create(options, parallel)`);
+  constructor(pool, owned, handle, shards = pool?.size) {
+    expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle)
+      && Number.isInteger(shards) && shards >= 1 && shards <= pool.size, new.target.name, `${new.target.name}.create(options, parallel)`);
     this._pool = pool;
     this._owned = owned;
     this._handle = handle;
+    this._n = shards;  // shard s lives in the pool's Worker s
     this._disposed = false;
+  }
+
+  // op on every shard's Worker (args, or a function of the shard number giving them)
+  _each(op, args) {
+    return Promise.all(Array.from({ length: this._n }, (_, s) => this._pool._call(s, op, typeof args === 'function' ? args(s) : args)));
   }
 
   _check() {
     if (this._disposed) throw new RagwasmError('DISPOSED', `ragwasm: this ${this.constructor.name} was disposed; create a new one`);
   }
 
-  /** Number of shards (= the pool's Workers). */
+  /** Number of shards (the pool's Workers, or ShardedBm25Index.create's `shards`: its first Workers). */
   get shards() {
-    return this._pool.size;
+    return this._n;
   }
 
   /**
@@ -249,7 +256,7 @@ class Sharded {
     if (this._disposed) return;
     this._disposed = true;
     if (this._owned) await this._pool.terminate();
-    else await this._pool._all('dispose', [this._handle]).catch(() => {});
+    else await this._each('dispose', [this._handle]).catch(() => {});
   }
 }
 
@@ -267,21 +274,30 @@ export class ShardedBm25Index extends Sharded {
    */
   static async create(options = {}, parallel = {}) {
     if (isInitialized()) Bm25Index.create(options).dispose();  // bad options fail here, before any Worker starts
-    const { pool, owned } = await poolFor(parallel, 'parallel options');
+    const { pool, owned } = await poolFor(parallel, 'parallel options', ['shards']);
+    let n = pool.size;
+    if (parallel.shards !== undefined) {
+      if (!Number.isInteger(parallel.shards) || parallel.shards < 1 || parallel.shards > pool.size) {
+        if (owned) await pool.terminate();
+        throw invalid('parallel options.shards', `an integer from 1 to the pool's ${pool.size} Workers`, parallel.shards);
+      }
+      n = parallel.shards;
+    }
     const handle = pool._handle();
+    const on = (op, args) => Promise.all(Array.from({ length: n }, (_, s) => pool._call(s, op, args)));
     try {
-      await pool._all('bm25.create', [handle, options]);
+      await on('bm25.create', [handle, options]);
     } catch (e) {
       if (owned) await pool.terminate();
-      else await pool._all('dispose', [handle]).catch(() => {});
+      else await on('dispose', [handle]).catch(() => {});
       throw e;
     }
-    return new ShardedBm25Index(pool, owned, handle, options);
+    return new ShardedBm25Index(pool, owned, handle, options, n);
   }
 
   /** @internal */
-  constructor(pool, owned, handle, options = {}) {
-    super(pool, owned, handle);
+  constructor(pool, owned, handle, options = {}, shards = pool?.size) {
+    super(pool, owned, handle, shards);
     this._statsDirty = false;
     this._size = 0;
     this._options = options;
@@ -343,7 +359,7 @@ export class ShardedBm25Index extends Sharded {
   async compact() {
     this._check();
     this._statsDirty = true;  // a shard's write restores its own statistics: synced again before a search
-    await Promise.all(Array.from({ length: this._pool.size }, (_, s) => this._pool._call(s, 'bm25.compact', [this._handle])));
+    await this._each('bm25.compact', [this._handle]);
   }
 
   /**
@@ -366,7 +382,7 @@ export class ShardedBm25Index extends Sharded {
     this._check();
     const single = !isArray(docs);
     const list = single ? [docs] : expectArray(docs, 'docs', { maxLength: MAX_DOCS });
-    const n = this._pool.size;
+    const n = this._n;
     const parts = Array.from({ length: n }, () => ({ docs: [], ids: [], where: [] }));
     for (let i = 0; i < list.length; i++) {
       const d = list[i];
@@ -403,7 +419,7 @@ export class ShardedBm25Index extends Sharded {
   // round trip while the Workers idle (with a parallel embedding running, the sync overlaps it).
   // A background run that a new write overtakes stops; the next search syncs (as before).
   _prefetchStats() {
-    if (this._pool.size === 1 || this._prefetch !== null) return;
+    if (this._n === 1 || this._prefetch !== null) return;
     const run = () => {
       this._prefetch = null;
       if (this._disposed || this._writing > 0 || !this._statsDirty || this._syncing !== null) return;
@@ -430,12 +446,12 @@ export class ShardedBm25Index extends Sharded {
   async _syncOnce(background) {
     for (;;) {
       this._statsDirty = false;  // a write from here on sets it again
-      if (this._pool.size === 1) return;
+      if (this._n === 1) return;  // one shard's own statistics are the collection's
       try {
         // the shards' statistics arrive as typed arrays (terms as one UTF-8 blob), moved, not cloned
         // string by string; the sum is sumStats' (our own shards' statistics: not checked term by term
         // again), and each shard gets the totals of its own terms only, aligned to its dictionary (moved)
-        const stats = await this._pool._all('bm25.rawStats', [this._handle]);
+        const stats = await this._each('bm25.rawStats', [this._handle]);
         const total = Bm25Index._globalDf(stats);
         const applied = await Promise.all(stats.map((s, i) => this._pool._call(i, 'bm25.setGlobalDf',
           [this._handle, s.version, total.documents, total.fieldLengths, total.df[i]], [total.df[i].buffer])));
@@ -459,7 +475,7 @@ export class ShardedBm25Index extends Sharded {
    */
   async toBytes() {
     this._check();
-    const shards = await this._pool._all('bm25.toBytes', [this._handle]);
+    const shards = await this._each('bm25.toBytes', [this._handle]);
     const header = new TextEncoder().encode(JSON.stringify({ kind: 'bm25', shards: shards.length, route: 'fnv1a32-utf16' }));
     await init(this._pool._init);  // the container is packed by the C++ writer in this thread
     return packParts(BM25_MAGIC, SHARDED_BM25_FORMAT_VERSION, header, shards);
@@ -502,7 +518,7 @@ export class ShardedBm25Index extends Sharded {
    */
   async collectionStats() {
     this._check();
-    return Bm25Index.sumStats((await this._pool._all('bm25.stats', [this._handle])).map(({ version, ...st }) => st));  // eslint-disable-line no-unused-vars
+    return Bm25Index.sumStats((await this._each('bm25.stats', [this._handle])).map(({ version, ...st }) => st));  // eslint-disable-line no-unused-vars
   }
 
   /**
@@ -525,7 +541,7 @@ export class ShardedBm25Index extends Sharded {
     }
     if (o.exact !== undefined) clean.exact = expectBoolean(o.exact, 'options.exact');
     await this._syncStats();
-    const perShard = await this._pool._all('bm25.search', [this._handle, list, clean]);
+    const perShard = await this._each('bm25.search', [this._handle, list, clean]);
     return list.map((_, q) => {
       const all = [];
       for (const lists of perShard) for (const h of lists[q]) all.push(h);
