@@ -267,8 +267,11 @@ class Sharded {
 export class ShardedBm25Index extends Sharded {
   /**
    * @param {object} [options] Bm25Index.create() options
-   * @param {{workers?: number, pool?: WorkerPool, init?: object}} [parallel] a pool to share, or the
-   *   size of a new one (default: the core count capped at 8; 1 = no Worker) and its init() options
+   * @param {{workers?: number, pool?: WorkerPool, init?: object, shards?: number}} [parallel] a pool to
+   *   share, or the size of a new one (default: the core count capped at 8; 1 = no Worker) and its init()
+   *   options; `shards` (1 to the pool's size, default its size): the shards go to the pool's first
+   *   `shards` Workers, leaving the others free (e.g. one index in one Worker while every Worker embeds:
+   *   no second dictionary, no statistics sync; docs/parallel.md)
    * @returns {Promise<ShardedBm25Index>}
    * @throws {RagwasmError} as Bm25Index.create() and WorkerPool.create()
    */
