@@ -38,9 +38,16 @@ function warm(fn, calls) {
   for (let i = 0; i < calls || performance.now() - t0 < WARMUP_MS; i++) fn();
 }
 
-// Wall and CPU milliseconds per call: median over `reps` after the warm-up.
-function timeCalls(ctx, fn, { warmup = 3, reps = 11 } = {}) {
+// Wall and CPU milliseconds per call: median over `reps` after the warm-up, or over more calls when
+// `minMs` is given: as many as fill about minMs (at most 1,000), timed from one call after the warm-up
+// (this VM's per-core speed drifts over seconds: 11 calls of a 2 ms scan are a 25 ms window).
+function timeCalls(ctx, fn, { warmup = 3, reps = 11, minMs = 0 } = {}) {
   warm(fn, warmup);
+  if (minMs > 0) {
+    const t0 = performance.now();
+    fn();
+    reps = Math.min(1000, Math.max(reps, Math.ceil(minMs / Math.max(performance.now() - t0, 0.01))));
+  }
   const wall = [];
   const cpu = [];
   for (let i = 0; i < reps; i++) {
@@ -155,14 +162,8 @@ async function flatSection(ctx, native) {
       ix.add(items);
       const addMs = performance.now() - t0;
       const reps = ctx.quick ? 5 : 11;
-      // at least ~1 s of timed calls (11 calls of a 2 ms scan were a 25 ms window, and this VM's per-core
-      // speed drifts over seconds: the same scan measured 2.3 ms round-robin below and 3.3-3.9 ms here)
-      const search = () => ix.search(q, { k: 10 });
-      warm(search, 3);
-      const c0 = performance.now();
-      search();
-      const one = performance.now() - c0;
-      const t = timeCalls(ctx, search, { warmup: 0, reps: ctx.quick ? reps : Math.min(1000, Math.max(reps, Math.ceil(1000 / Math.max(one, 0.01)))) });
+      // about 1 s of timed calls: the same scan measured 2.3 ms round-robin below and 3.3-3.9 ms over 11 calls here
+      const t = timeCalls(ctx, () => ix.search(q, { k: 10 }), { reps, minMs: ctx.quick ? 0 : 1000 });
       const ref = referencePasses(ctx, ix, q, reps);
       ix.dispose();
       const bytes = storage === 'f32' ? n * dim * 4 : storage === 'int8' ? n * dim : n * dim / 8;

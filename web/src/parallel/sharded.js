@@ -278,24 +278,17 @@ export class ShardedBm25Index extends Sharded {
   static async create(options = {}, parallel = {}) {
     if (isInitialized()) Bm25Index.create(options).dispose();  // bad options fail here, before any Worker starts
     const { pool, owned } = await poolFor(parallel, 'parallel options', ['shards']);
-    let n = pool.size;
-    if (parallel.shards !== undefined) {
-      if (!Number.isInteger(parallel.shards) || parallel.shards < 1 || parallel.shards > pool.size) {
-        if (owned) await pool.terminate();
-        throw invalid('parallel options.shards', `an integer from 1 to the pool's ${pool.size} Workers`, parallel.shards);
-      }
-      n = parallel.shards;
-    }
-    const handle = pool._handle();
-    const on = (op, args) => Promise.all(Array.from({ length: n }, (_, s) => pool._call(s, op, args)));
+    let idx;
     try {
-      await on('bm25.create', [handle, options]);
+      const n = parallel.shards === undefined ? pool.size : expectInteger(parallel.shards, 'parallel options.shards', { min: 1, max: pool.size });
+      idx = new ShardedBm25Index(pool, owned, pool._handle(), options, n);
+      await idx._each('bm25.create', [idx._handle, options]);
     } catch (e) {
       if (owned) await pool.terminate();
-      else await on('dispose', [handle]).catch(() => {});
+      else if (idx) await idx._each('dispose', [idx._handle]).catch(() => {});
       throw e;
     }
-    return new ShardedBm25Index(pool, owned, handle, options, n);
+    return idx;
   }
 
   /** @internal */
