@@ -342,3 +342,12 @@ test('own-words-split.json puts every question in exactly one half, balanced by 
   }
   assert.deepEqual(await regenerateSplit(['--set', 'own-words']), split);
 });
+
+test('scripts/build-assets.mjs bundles own-words.jsonl and its split into corpus.json beside questions', async () => {
+  const { bundleCorpus } = await import('../../scripts/build-assets.mjs');
+  const bundle = bundleCorpus();
+  assert.deepEqual(bundle.questions, loadQuestions());
+  assert.deepEqual(bundle.ownWordsQuestions, loadQuestions(OWN_WORDS));
+  assert.deepEqual(bundle.ownWordsSplit, JSON.parse(readFileSync(join(corpusDir, 'own-words-split.json'), 'utf8')));
+  assert.equal(bundle.documents.length, loadManifest().length);
+});
