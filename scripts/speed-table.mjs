@@ -2,7 +2,7 @@
 // Renders the measured numbers of the README and of docs/performance.md from benchmark JSON, so no number
 // in them is copied by hand.
 //   node scripts/speed-table.mjs              print the README summary rendered from docs/bench/*.json
-//   node scripts/speed-table.mjs --update     copy bench-results/<suite>.json (full runs with speed rows)
+//   node scripts/speed-table.mjs --update     copy bench-results/<suite>.json (full runs with speed rows or tables)
 //                                             to docs/bench/, then rewrite the README's summary and
 //                                             docs/performance.md between their markers
 //   node scripts/speed-table.mjs --check      exit 1 when either differs from the rendering
@@ -26,10 +26,10 @@ export const PERF_END = '<!-- bench-tables:end -->';
  */
 export const SUMMARY = [
   ['BM25 quality, SciFact (300 test queries), nDCG@10', 'bm25', 'quality:scifact'],
+  ['doc chat answers, sample corpus, reporting half (34 questions), no LLM', 'docchat', 'quality:docchat'],
   ['BM25 top-10 queries/s, SciFact', 'bm25', 'bm25-queries'],
   ['BM25 index build, SciFact (5,183 docs)', 'bm25', 'bm25-build'],
   ['recursive/markdown chunking, 12 configurations', 'chunk', 'chunk-texts'],
-  ['WordPiece tokenizer, SciFact documents', 'tokenizer', 'tokenizer'],
   ['neural embedding (ONNX, fp32, Node)', 'onnx', 'onnx-fp32-node'],
   ['flat exact scan, 100,000 × 384 f32', 'dense', 'flat-f32'],
   ['flat exact scan, 100,000 × 384 int8', 'dense', 'flat-int8'],
@@ -99,7 +99,23 @@ export function render(results) {
 const first = (s) => String(s ?? '').split(';')[0].trim();
 const fixed = (x, d = 4) => (Number.isFinite(x) ? x.toFixed(d) : '?');
 
-function qualityRow(label, r) {
+// Doc chat's goals (issue 15): evidence hit@1 and hit@5 of the cited passages, token F1 of the answers.
+const DOCCHAT_GOALS = [['hit@1', 'hit1', 0.8], ['hit@5', 'hit5', 0.97], ['F1', 'tokenF1', 0.5]];
+
+function docchatRow(label, r) {
+  const rep = (name) => r.results?.[name]?.halves?.reporting;
+  const ours = rep('preset + static model (docChat)');
+  const bm25 = rep('BM25 (default chunker)');
+  if (!ours || !bm25) throw new Error(`speed-table: ${r.suite}.json lacks the reporting half of the docChat preset or of BM25`);
+  const f = (x) => fixed(x, 3);
+  return [label,
+    `hit@1 ${f(ours.hit1)}, hit@5 ${f(ours.hit5)}, token F1 ${f(ours.tokenF1)}; abstains on ${ours.abstainedUnanswerable}/${ours.unanswerable} unanswerable, wrongly on ${ours.wrongAbstentions}/${ours.answerable}`,
+    `BM25 alone: hit@1 ${f(bm25.hit1)}, token F1 ${f(bm25.tokenF1)}`, '',
+    DOCCHAT_GOALS.map(([name, key, min]) => `${name} ≥ ${min.toFixed(2)} ${verdict(ours[key], { min })}`).join(', ')];
+}
+
+function qualityRow(label, r, id) {
+  if (id === 'quality:docchat') return docchatRow(label, r);
   const sf = r.results?.scifact;
   if (!sf?.ragwasm || !Number.isFinite(sf.ragwasm.ndcg10)) throw new Error(`speed-table: ${r.suite}.json has no results.scifact.ragwasm.ndcg10`);
   const peers = Object.entries(sf).filter(([name, v]) => !/^ragwasm|^native$/.test(name) && Number.isFinite(v?.ndcg10))
@@ -117,7 +133,7 @@ export function renderSummary(results, summary = SUMMARY) {
   const rows = summary.map(([label, suite, id]) => {
     const r = bySuite.get(suite);
     if (!r) throw new Error(`speed-table: the summary row "${label}" needs docs/bench/${suite}.json`);
-    if (id.startsWith('quality:')) return qualityRow(label, r);
+    if (id.startsWith('quality:')) return qualityRow(label, r, id);
     const row = (r.speed ?? []).find((x) => x.id === id);
     if (!row) throw new Error(`speed-table: ${suite}.json has no speed row ${id} (summary row "${label}")`);
     const many = Array.isArray(row.rounds) && row.rounds.length > 1;
@@ -162,7 +178,7 @@ export function readResults(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
-    .filter((r) => Array.isArray(r.speed) && r.speed.length);
+    .filter((r) => typeof r.suite === 'string' && ((Array.isArray(r.speed) && r.speed.length) || (Array.isArray(r.tables) && r.tables.length)));
 }
 
 export function replaceSection(readme, table, begin = BEGIN, end = END, name = 'README.md') {
@@ -181,7 +197,7 @@ function main(argv) {
       if (r.quick) { console.error(`speed-table: ${r.suite}: a --quick run, not copied`); continue; }
       if (r.error) { console.error(`speed-table: ${r.suite}: the run failed (${r.error}), not copied`); continue; }
       copyFileSync(join(repoRoot, 'bench-results', `${r.suite}.json`), join(snapshots, `${r.suite}.json`));
-      console.error(`speed-table: ${r.suite}: ${r.speed.length} row(s) from ${r.machine?.date}`);
+      console.error(`speed-table: ${r.suite}: ${r.speed?.length ?? 0} speed row(s), ${r.tables?.length ?? 0} table(s) from ${r.machine?.date}`);
     }
   }
   const results = readResults(snapshots);

@@ -72,6 +72,15 @@ test('the README summary: a caption naming the machine, then the chosen rows, wi
   assert.throws(() => renderSummary([quality], [['x', 'dense', 'flat-f32']]), /needs docs\/bench\/dense\.json/);
 });
 
+test('the doc chat row: the reporting half of the preset beside BM25 alone, verdicts against the goals', () => {
+  const half = (hit1, hit5, tokenF1) => ({ halves: { reporting: { hit1, hit5, tokenF1, abstainedUnanswerable: 5, unanswerable: 8, wrongAbstentions: 4, answerable: 26 } } });
+  const r = { suite: 'docchat', machine: { cores: 2, cpu: 'x', node: 'v20' }, results: {
+    'BM25 (default chunker)': half(0.7692, 1, 0.2812), 'preset + static model (docChat)': half(0.8077, 0.9615, 0.5012) } };
+  const row = renderSummary([r], [['doc chat', 'docchat', 'quality:docchat']]).split('\n')[4];
+  assert.equal(row, '| doc chat | hit@1 0.808, hit@5 0.962, token F1 0.501; abstains on 5/8 unanswerable, wrongly on 4/26 | BM25 alone: hit@1 0.769, token F1 0.281 |  | hit@1 ≥ 0.80 ✔, hit@5 ≥ 0.97 ✘, F1 ≥ 0.50 ✔ |');
+  assert.throws(() => renderSummary([{ ...r, results: {} }], [['doc chat', 'docchat', 'quality:docchat']]), /lacks the reporting half/);
+});
+
 test('the committed summary has at most 20 lines and every row of SUMMARY', () => {
   const text = renderSummary(readResults(join(repoRoot, 'docs', 'bench')));
   const lines = text.split('\n');
