@@ -28,6 +28,8 @@ export interface FolderReader {
   readDocumentSync(file: string, options?: { id?: string; title?: string }): FolderDocument;
   readDocument(file: string, options?: { id?: string; title?: string; pdfjsUrl?: string }): Promise<FolderDocument>;
   list(options?: { extensions?: string[] }): { files: string[]; errors: FileFailure[] };
+  /** manifest.json ([{id, file, title?}]) read through this reader. */
+  readManifest(name?: string): { id: string; file: string; title?: string; [key: string]: unknown }[];
 }
 /** Opens a folder for reading untrusted files (Node only). */
 export function openFolder(dir: string, options?: { limits?: Partial<FileLimits> }): FolderReader;

@@ -7,7 +7,7 @@
 // limit (a file whose size is not known up front). Failures are per file: {file, code, message}.
 import { RagwasmError } from '../core/errors.js';
 import { nodeBuiltin } from '../core/node.js';
-import { expectArray, expectOptions, expectString, invalid, isArray, isPlainObject } from '../core/validate.js';
+import { expectArray, expectBoolean, expectOptions, expectString, invalid, isArray, isPlainObject } from '../core/validate.js';
 import { FILE_LIMITS, fileLimits } from './limits.js';
 import { extractText, SUPPORTED_FORMATS, htmlToTextFallback } from './parse.js';
 import { documentTitle } from '../answer/ask.js';
@@ -61,7 +61,8 @@ export function fileFailure(file, e) {
  *   resolve(file: string): string, readBytes(file: string): Uint8Array, readText(file: string, encoding?: 'utf-8'|'latin1'): string,
  *   readDocumentSync(file: string, options?: {id?: string, title?: string}): object,
  *   readDocument(file: string, options?: {id?: string, title?: string, pdfjsUrl?: string}): Promise<object>,
- *   list(options?: {extensions?: string[]}): {files: string[], errors: {file: string, code: string, message: string}[]}}}
+ *   list(options?: {extensions?: string[]}): {files: string[], errors: {file: string, code: string, message: string}[]},
+ *   readManifest(name?: string): {id: string, file: string, title?: string}[]}}
  * @throws {RagwasmError} INVALID_ARGUMENT (not a folder, bad option), NOT_FOUND, UNSUPPORTED_ENVIRONMENT (not Node)
  *
  * Each method throws a RagwasmError whose message starts "ragwasm: FILE:": INVALID_ARGUMENT (a path
@@ -70,9 +71,9 @@ export function fileFailure(file, e) {
  * readDocument the errors of extractText (PARSE_ERROR, LIMIT_EXCEEDED).
  */
 export function openFolder(dir, options = {}) {
-  expectString(dir, 'dir', { allowEmpty: false, maxLength: 4096 });
   const o = expectOptions(options, 'openFolder options', ['limits']);
   const limits = fileLimits(o.limits);
+  expectString(dir, 'dir', { allowEmpty: false, maxLength: 4096 });
   const fs = nodeBuiltin('fs');
   const path = nodeBuiltin('path');
   let root;
@@ -231,6 +232,7 @@ export function openFolder(dir, options = {}) {
 
   return {
     root, limits, resolve, readBytes, readText, readDocumentSync, readDocument, list,
+    readManifest(name = 'manifest.json') { return readManifest(readText, name); },
     get bytesRead() { return used; },
   };
 }
@@ -277,13 +279,15 @@ export function readAtMost(fs, fd, cap, expected = 0) {
  */
 export async function readDocumentFolder(dir, options = {}) {
   const o = expectOptions(options, 'readDocumentFolder options', ['manifest', 'limits', 'pdfjsUrl']);
+  if (o.manifest !== undefined) expectBoolean(o.manifest, 'options.manifest');
+  if (o.pdfjsUrl !== undefined) expectString(o.pdfjsUrl, 'options.pdfjsUrl', { allowEmpty: false });
   const reader = openFolder(dir, o.limits === undefined ? {} : { limits: o.limits });
   const useManifest = o.manifest === undefined ? nodeBuiltin('fs').existsSync(nodeBuiltin('path').join(reader.root, 'manifest.json')) : o.manifest === true;
   const documents = [];
   const errors = [];
   const docOptions = o.pdfjsUrl === undefined ? {} : { pdfjsUrl: o.pdfjsUrl };
   if (useManifest) {
-    for (const m of readManifest(reader)) {
+    for (const m of reader.readManifest()) {
       try {
         documents.push(await reader.readDocument(m.file, { ...docOptions, id: m.id, ...(m.title === undefined ? {} : { title: m.title }) }));
       } catch (e) {
@@ -306,14 +310,14 @@ export async function readDocumentFolder(dir, options = {}) {
 }
 
 /**
- * A dataset's manifest.json read through `reader`: [{id, file, title?, ...}] (other fields kept).
- * @internal
+ * A dataset's manifest.json read through a folder reader's readText: [{id, file, title?, ...}] (other
+ * fields kept; id as a string).
  * @throws {RagwasmError} PARSE_ERROR naming manifest.json and the entry
  */
-export function readManifest(reader, name = 'manifest.json') {
+function readManifest(readText, name) {
   let manifest;
   try {
-    manifest = JSON.parse(reader.readText(name));
+    manifest = JSON.parse(readText(name));
   } catch (e) {
     if (e instanceof RagwasmError) throw e;
     throw new RagwasmError('PARSE_ERROR', `ragwasm: ${name}: not JSON (${e.message})`);
