@@ -36,3 +36,16 @@ test('#19 every export survives 4 seeded hostile values per argument position wi
   assert.deepEqual(r.summary.failures.map((f) => `${f.outcome}: ${f.entry} arg ${f.position} = ${f.value}: ${f.detail ?? ''}`), [],
     `seed ${seed}: replay with RAGWASM_HOSTILE_SEED=${seed} node --test tests/js/hostile.test.mjs`);
 });
+
+// Issue #33: the hostile file families (tests/js/hostile/files.mjs) — manifest traversal, symlinks out
+// of the folder and to /dev/zero, FIFOs, a 300 MB sparse file, DOCX zip bombs, 2 MB of unclosed HTML
+// tags, BOMs, malformed corpus lines — each through one seeded CLI command (the full run: npm run fuzz).
+test('#33 every hostile file family through one seeded CLI command has no hang crash stack trace leak or raw control character', async () => {
+  const { runFileFamilies, formatFileTable, FILE_FAILING, FILE_FAMILIES } = await import('./hostile/files.mjs');
+  const { seededRandom } = await import('./helpers.mjs');
+  const { rows } = await runFileFamilies({ full: false, rand: seededRandom(seed), perFamily: 1, timeoutMs: 60000 });
+  console.log(formatFileTable(rows));
+  assert.equal(new Set(rows.map((r) => r.family)).size, FILE_FAMILIES.filter((f) => !f.full).length, 'every quick family ran');
+  assert.deepEqual(rows.filter((r) => FILE_FAILING.has(r.outcome)).map((r) => `${r.outcome}: ${r.family} / ${r.command}: ${r.detail}`), [],
+    `seed ${seed}: replay with RAGWASM_HOSTILE_SEED=${seed} node --test tests/js/hostile.test.mjs`);
+});
