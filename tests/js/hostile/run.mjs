@@ -208,7 +208,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(`\n${formatFileTable(rows)}\n(${((Date.now() - t1) / 1000).toFixed(1)} s)`);
     fileFailures = rows.filter((x) => FILE_FAILING.has(x.outcome)).length;
     const c = (k) => rows.filter((x) => x.outcome === k).length;
-    summaryLine += `${summaryLine ? '\n' : ''}files: ${new Set(rows.map((x) => x.family)).size} families, ${rows.length} command runs, ${c('ok')} ok; `
+    summaryLine += `${summaryLine ? '\n' : ''}files: ${new Set(rows.map((x) => x.family)).size} families, ${rows.length} command runs, ${c('ok')} ok, ${c('refused')} refused (a clear RagwasmError); `
       + `${c('hang')} hangs, ${c('crash')} crashes, ${c('stack-trace')} stack traces, ${c('leak')} leaks, ${c('raw-control')} raw control characters, ${c('unreported')} unreported, ${c('wrong')} wrong, ${c('aborted')} aborted`;
   }
   console.log(`\nSUMMARY (${((Date.now() - t0) / 1000).toFixed(1)} s): ${argFailures + fileFailures === 0 ? 'PASS' : 'FAIL'}\n${summaryLine}`);
