@@ -14,7 +14,7 @@
 // regular files only, sizes capped (FILE_LIMITS; the CLI's --max-file-mb / --max-folder-mb). A
 // document that cannot be read is reported (options.onError, default: a line on stderr) and the
 // others are kept; a malformed data line is a RagwasmError naming file:line (issue #33).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, sep } from 'node:path';
 import { RagwasmError } from '../src/index.js';
 import { openFolder } from '../src/parse.js';
@@ -159,7 +159,10 @@ export function parseBeirCorpus(text, name) {
 
 /** BEIR corpus.jsonl -> [{id, title, text}] (file order), read through the folder reader of its folder. */
 export function readBeirCorpus(path, options = {}) {
-  return parseBeirCorpus(folder(dirname(path), options).readText(basename(path)), path);
+  // A corpus file named on the command line is the user's choice: a symbolic link to it is followed
+  // (its real folder is the boundary); files inside a dataset folder are confined to that folder.
+  const real = realpathSync(path);
+  return parseBeirCorpus(folder(dirname(real), options).readText(basename(real)), path);
 }
 
 // A BEIR queries.jsonl: [{id, text}]; a line without _id is a PARSE_ERROR naming it.
