@@ -4,6 +4,8 @@
 // limit and heap limits, a known-good canary call after each one. Fails on any abort, hang, crash,
 // non-RagwasmError error or NaN/Infinity result that is not on the expected-failure list
 // (tests/js/hostile/expected.mjs, rows owned by other branches). The full catalogue: `npm run fuzz`.
+// Issue #33: an INTERNAL RagwasmError is a failure too, and the hostile file families
+// (tests/js/hostile/files.mjs) run here through one seeded CLI command each.
 // Seed: RAGWASM_HOSTILE_SEED (default 19); printed with the table.
 import test from 'node:test';
 import assert from 'node:assert/strict';

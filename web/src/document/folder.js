@@ -159,7 +159,7 @@ export function openFolder(dir, options = {}) {
 
   async function readDocument(file, docOptions = {}) {
     const d = expectOptions(docOptions, 'readDocument options', ['id', 'title', 'pdfjsUrl']);
-    if (!formatOfName(file)) throw fileError('INVALID_ARGUMENT', String(file), `unsupported file type (supported: ${SUPPORTED_LIST})`);
+    if (!formatOfName(file)) throw fileError('INVALID_ARGUMENT', String(file), `unsupported file type; supported: ${SUPPORTED_LIST}`);
     const bytes = readBytes(file);
     const r = await extractText({ name: file, data: bytes }, { limits, ...(d.pdfjsUrl === undefined ? {} : { pdfjsUrl: d.pdfjsUrl }) });
     const id = d.id === undefined ? file : expectString(d.id, 'options.id', { allowEmpty: false });
