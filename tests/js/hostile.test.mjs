@@ -51,3 +51,15 @@ test('#33 every hostile file family through one seeded CLI command has no hang c
   assert.deepEqual(rows.filter((r) => FILE_FAILING.has(r.outcome)).map((r) => `${r.outcome}: ${r.family} / ${r.command}: ${r.detail}`), [],
     `seed ${seed}: replay with RAGWASM_HOSTILE_SEED=${seed} node --test tests/js/hostile.test.mjs`);
 });
+
+test('#33 an INTERNAL RagwasmError is a failing outcome of the harness not a clean refusal', async () => {
+  await api.init();
+  const { createRunner } = await import('./hostile/call.mjs');
+  const { FAILING, summarize } = await import('./hostile/run.mjs');
+  const fake = { ...api, brokenEntry: () => { throw new api.RagwasmError('INTERNAL', 'ragwasm: internal error: Maximum call stack size exceeded'); } };
+  const r = await createRunner(fake)({ key: 0, entry: 'brokenEntry', position: 0, value: 'null' });
+  assert.equal(r.outcome, 'internal');
+  assert.ok(FAILING.has('internal'));
+  const s = summarize([{ entry: 'brokenEntry', position: 0, value: 'null', ...r }]);
+  assert.equal(s.failures.length, 1);
+});
