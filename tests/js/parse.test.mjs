@@ -144,3 +144,14 @@ test('#33 readDocumentFolder reads every supported file and reports each failure
   assert.throws(() => openFolder(join(dir, 'a.md')), (e) => e.code === 'INVALID_ARGUMENT' && /not a folder/.test(e.message));
   await assert.rejects(readDocumentFolder(dir, { manifest: 'yes' }), (e) => e.code === 'INVALID_ARGUMENT');
 });
+
+test('#33 a PDF whose content stream inflates past maxUnzippedBytes is LIMIT_EXCEEDED before pdf.js inflates it', async () => {
+  await init();
+  const { pdfBomb } = await import('./hostile/files.mjs');
+  const bomb = await pdfBomb(16 << 20);  // 16 MiB of text operators in ~25 kB
+  await assert.rejects(extractText({ name: 'bomb.pdf', data: bomb }, { limits: { maxUnzippedBytes: 1 << 20 } }),
+    (e) => e instanceof RagwasmError && e.code === 'LIMIT_EXCEEDED' && e.message === "ragwasm: bomb.pdf: the PDF's compressed streams inflate past 1048576 bytes (limits.maxUnzippedBytes): a decompression bomb?");
+  // Under the limit the same kind of file is read (a compressed content stream is ordinary).
+  const small = await extractText({ name: 'small.pdf', data: await pdfBomb(64 << 10) });
+  assert.equal(small.pages.length, 1);
+});

@@ -12,7 +12,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync, createDeflateRaw, crc32 } from 'node:zlib';
+import { deflateRawSync, createDeflate, createDeflateRaw, crc32 } from 'node:zlib';
 import { makePdf } from '../../fixtures/make-pdf.mjs';
 
 const CLI = fileURLToPath(new URL('../../../web/cli/ragwasm.mjs', import.meta.url));
@@ -83,6 +83,40 @@ export async function zipBombDocx(bytes, declared = bytes) {
     { name: '_rels/.rels', data: Buffer.from(RELS) },
     { name: 'word/document.xml', deflated, size: declared, crc },
   ]);
+}
+
+/**
+ * A one-page PDF whose content stream is `bytes` of text operators compressed with FlateDecode
+ * (a decompression bomb for pdf.js: ~1000x), with a correct xref table.
+ */
+export async function pdfBomb(bytes) {
+  const z = createDeflate({ level: 9 });
+  const out = [];
+  z.on('data', (d) => out.push(d));
+  const done = new Promise((resolve, reject) => { z.on('end', resolve); z.on('error', reject); });
+  const chunk = Buffer.from('BT ET\n'.repeat(174763));  // ~1 MiB of a no-op text object
+  for (let left = bytes; left > 0; left -= chunk.length) {
+    if (!z.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise((r) => z.once('drain', r));
+  }
+  z.end();
+  await done;
+  const data = Buffer.concat(out);
+  const parts = [];
+  const offsets = [];
+  let length = 0;
+  const push = (b) => { const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b; parts.push(buf); length += buf.length; };
+  push('%PDF-1.4\n');
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>', null];
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    if (body !== null) push(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    else { push(`${i + 1} 0 obj\n<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n`); push(data); push('\nendstream\nendobj\n'); }
+  });
+  const xref = length;
+  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
 }
 
 // ---- folder families ----
@@ -158,6 +192,7 @@ export const FILE_FAMILIES = [
   { name: 'DOCX zip bomb (64 MB of zeros in 64 kB)', kind: 'docs', bad: 'docs/bomb.docx', make: async (d) => writeFileSync(join(d, 'docs', 'bomb.docx'), await zipBombDocx(64 << 20)) },
   { name: 'DOCX zip bomb with a lying size (64 MB declared as 1 kB)', kind: 'docs', bad: 'docs/liar.docx', make: async (d) => writeFileSync(join(d, 'docs', 'liar.docx'), await zipBombDocx(64 << 20, 1024)) },
   { name: 'DOCX zip bomb of the red team (880 MB in ~850 kB)', full: true, kind: 'docs', bad: 'docs/bomb.docx', make: async (d) => writeFileSync(join(d, 'docs', 'bomb.docx'), await zipBombDocx(880 << 20)) },
+  { name: 'PDF decompression bomb (300 MB content stream in ~450 kB)', kind: 'docs', bad: 'docs/bomb.pdf', make: async (d) => writeFileSync(join(d, 'docs', 'bomb.pdf'), await pdfBomb(300 << 20)) },
   { name: 'corpus.jsonl as one JSON array', kind: 'beir', expectFailure: /corpus\.jsonl:1: .*JSON array/, make: (d) => {
     writeFileSync(join(d, 'corpus.jsonl'), JSON.stringify([{ _id: 'a', text: 'The office opens at nine.' }]) + '\n');
   } },

@@ -8,7 +8,7 @@ export interface FileLimits {
   maxFiles: number;
   /** Folder nesting walked (default 64). */
   maxDepth: number;
-  /** A DOCX's entries together, uncompressed (default 256 MiB). */
+  /** A DOCX's entries together, uncompressed, or a PDF's non-image zlib streams, inflated (default 256 MiB). */
   maxUnzippedBytes: number;
   /** One DOCX entry's uncompressed / compressed size, entries over 1 MiB (default 200). */
   maxZipRatio: number;

@@ -14,7 +14,8 @@ import { expectInteger, expectNumber, expectOptions } from '../core/validate.js'
  * - maxFolderBytes: all files one folder reader reads together: 1 GiB
  * - maxFiles: files listed in one folder (below it, recursively): 100,000
  * - maxDepth: folder nesting walked: 64
- * - maxUnzippedBytes: a DOCX's entries together, uncompressed (as declared, then as inflated): 256 MiB
+ * - maxUnzippedBytes: a DOCX's entries together, uncompressed (as declared, then as inflated), or a
+ *   PDF's zlib streams other than images, inflated: 256 MiB
  * - maxZipRatio: one DOCX entry's uncompressed / compressed size, for entries over 1 MiB uncompressed:
  *   200 (text XML compresses 5-20x; an 853 kB zip bomb expands ~1000x)
  * - maxZipEntries: entries in one DOCX: 10,000

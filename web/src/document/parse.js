@@ -10,6 +10,7 @@ import { importPeer } from '../core/peer.js';
 import { isNode } from '../core/node.js';
 import { fileLimits } from './limits.js';
 import { checkZip } from './zip.js';
+import { checkPdfStreams } from './pdf-limits.js';
 
 
 /** File formats extractText understands, by extension. */
@@ -149,6 +150,7 @@ async function loadPdfjs(url) {
 }
 
 async function pdfToText(bytes, name, pdfjsUrl, limits) {
+  await checkPdfStreams(bytes, name, limits);  // before pdf.js inflates a content stream (decompression bombs)
   const pdfjs = await loadPdfjs(pdfjsUrl);
   let doc;
   try {
@@ -210,7 +212,8 @@ async function docxToText(bytes, name, limits) {
 /**
  * Extracts plain text from a user's file, locally. Files are untrusted input: a file over
  * limits.maxFileBytes is refused before it is decoded, a DOCX is checked against the decompression
- * limits before it is inflated (a zip bomb is LIMIT_EXCEEDED), a PDF against limits.maxPdfPages, and
+ * limits before it is inflated (a zip bomb is LIMIT_EXCEEDED), a PDF against limits.maxPdfPages and its
+ * text streams against limits.maxUnzippedBytes before pdf.js inflates them, and
  * HTML is read in linear time (docs/reliability.md, "Files as untrusted input").
  * @param {File|Blob|{name: string, data: Uint8Array|ArrayBuffer, type?: string}} input
  * @param {{format?: 'text'|'markdown'|'html'|'pdf'|'docx', pdfjsUrl?: string, limits?: Partial<typeof FILE_LIMITS>}} [options]

@@ -66,33 +66,47 @@ export function zipEntries(bytes, name, limits) {
   return out;
 }
 
-// Bytes `data` inflates to, counting no further than `bound` + 1 (raw deflate, as ZIP stores it).
-async function inflatedSize(data, bound) {
+/**
+ * Bytes `data` inflates to, counting no further than `bound` + 1: `format` 'deflate-raw' (ZIP entries)
+ * or 'deflate' (zlib, PDF FlateDecode streams). Null where no bounded inflater exists (an old browser).
+ * `lenient`: data that stops inflating counts what came out before (pdf.js reads damaged streams too);
+ * otherwise the error is thrown.
+ * @internal
+ */
+export async function inflatedSize(data, bound, { format = 'deflate-raw', lenient = false } = {}) {
   if (isNode) {
     const zlib = nodeBuiltin('zlib');
+    // At most the largest Buffer: a larger maxOutputLength is itself a RangeError.
+    const options = { maxOutputLength: Math.max(1, Math.min(bound + 1, nodeBuiltin('buffer').constants.MAX_LENGTH)), ...(lenient ? { finishFlush: zlib.constants.Z_SYNC_FLUSH } : {}) };
     try {
-      return zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, bound + 1) }).length;
+      return (format === 'deflate' ? zlib.inflateSync(data, options) : zlib.inflateRawSync(data, options)).length;
     } catch (e) {
       if (e?.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) return bound + 1;
+      if (lenient) return 0;
       throw e;
     }
   }
   let ds;
   try {
-    ds = new DecompressionStream('deflate-raw');
+    ds = new DecompressionStream(format);
   } catch {
     return null;  // no bounded inflater here (an old browser): the declared sizes were checked
   }
   const reader = new Blob([data]).stream().pipeThrough(ds).getReader();
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return total;
-    total += value.length;
-    if (total > bound) {
-      await reader.cancel().catch(() => {});
-      return total;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return total;
+      total += value.length;
+      if (total > bound) {
+        await reader.cancel().catch(() => {});
+        return total;
+      }
     }
+  } catch (e) {
+    if (lenient) return total;
+    throw e;
   }
 }
 
