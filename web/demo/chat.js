@@ -3,7 +3,7 @@
 // PRESETS.docChat and answers with the library's ask() — the extractive answerer without an
 // endpoint, or a streamed LLM reply whose every request is shown from the worker's ledger.
 import { documentTitle, init } from '../src/index.js';
-import { extractText, SUPPORTED_FORMATS } from '../src/parse.js';
+import { extractText, FILE_LIMITS, SUPPORTED_FORMATS } from '../src/parse.js';
 import { loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
 import { h, setChildren, errorText, setStatus, installErrorBanner } from './lib/dom.js';
 import { loadDocuments, saveDocuments, removeDocument, clearDocuments } from './lib/store.js';
@@ -173,11 +173,17 @@ async function readFiles(files) {
   const out = [];
   const failed = [];
   let i = 0;
+  let bytes = 0;  // one drop is one folder: at most FILE_LIMITS.maxFolderBytes read (issue #33)
   showProgress(true);
   for (const item of files) {
     const f = item instanceof Blob ? item : item.file;
     const path = item instanceof Blob ? (f.webkitRelativePath || f.name) : item.path.replace(/^\//, '');
     i++;
+    if (bytes + f.size > FILE_LIMITS.maxFolderBytes) {
+      failed.push(`${f.name}: the files dropped together pass ${FILE_LIMITS.maxFolderBytes} bytes`);
+      continue;
+    }
+    bytes += f.size;
     onProgress({ phase: `reading ${f.name}`, done: i - 1, total: files.length });
     try {
       await init();  // text decoding uses the WASM module on this thread too

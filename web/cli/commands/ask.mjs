@@ -1,54 +1,22 @@
 // ragwasm ask --docs DIR "question": doc chat from the command line, through the library's ask()
 // (web/src/answer/ask.js), the code path of the demo: files -> fileToDocument -> Collection
 // (PRESETS.docChatBm25, or PRESETS.docChat with --model) -> ask() -> the answer with numbered citations.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ask, Collection, createStaticEmbedder, PRESETS } from '../../src/index.js';
-import { fileToDocument } from '../../src/parse.js';
+import { readDocumentFolder } from '../../src/parse.js';
 import { createLlmClient } from '../../src/llm.js';
-import { SUPPORTED_FORMATS } from '../../src/parse.js';
+import { FILE_LIMIT_OPTIONS, fileLimitsFrom } from '../lib/files.mjs';
 
 class UsageError extends Error {}
 
-// A folder of documents: a dataset (manifest.json: [{id, file, title}]) or every supported file below it.
-async function readDocs(dir, io) {
+// A folder of documents: a dataset (manifest.json: [{id, file, title}]) or every supported file below
+// it, through the library's folder reader (paths confined to the folder, regular files only, size and
+// decompression limits: issue #33); a file that cannot be read is named on stderr and left out.
+async function readDocs(dir, io, limits) {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--docs: ${dir} is not a folder`);
-  const manifestPath = join(dir, 'manifest.json');
-  if (existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    if (!Array.isArray(manifest)) throw new UsageError(`${manifestPath}: expected a JSON array of {id, file, title}`);
-    const docs = [];
-    for (const m of manifest) {
-      const d = await fileToDocument({ name: m.file, data: readFileSync(join(dir, m.file)) }, { id: String(m.id) });
-      if (typeof m.title === 'string') d.title = m.title;
-      docs.push(d);
-    }
-    return docs;
-  }
-  const files = [];
-  const walk = (d) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.name.startsWith('.')) continue;
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else files.push(p);
-    }
-  };
-  walk(dir);
-  const docs = [];
-  for (const p of files) {
-    const ext = extname(p).slice(1).toLowerCase();
-    if (!SUPPORTED_FORMATS[ext]) {
-      io.stderr.write(`ragwasm ask: skipped ${relative(dir, p)} (unsupported file type; supported: ${Object.keys(SUPPORTED_FORMATS).map((x) => '.' + x).join(' ')})\n`);
-      continue;
-    }
-    try {
-      docs.push(await fileToDocument({ name: relative(dir, p), data: readFileSync(p) }));
-    } catch (e) {
-      io.stderr.write(`ragwasm ask: skipped ${relative(dir, p)} (${e.code ?? 'ERROR'}: ${e.message})\n`);
-    }
-  }
-  return docs;
+  const { documents, errors } = await readDocumentFolder(dir, limits ? { limits } : {});
+  for (const f of errors) io.stderr.write(`ragwasm ask: skipped ${f.file} (${f.code === 'INVALID_ARGUMENT' && /^unsupported file type/.test(f.message) ? f.message : `${f.code}: ${f.message}`})\n`);
+  return documents;
 }
 
 function readQuestions(path) {
@@ -110,6 +78,7 @@ export default {
     save: { type: 'string', help: 'save the collection under this name' },
     load: { type: 'string', help: 'load a saved collection instead of indexing --docs' },
     store: { type: 'string', help: 'folder of saved collections (default ./.ragwasm-store)' },
+    ...FILE_LIMIT_OPTIONS,
   },
   async run(values, positionals, io) {
     let col;
@@ -148,7 +117,7 @@ export default {
       if (values.load !== undefined) {
         col = await Collection.load(values.load, { ...storage, ...(embedder ? { embedder } : {}) });
       } else {
-        const docs = await readDocs(values.docs, io);
+        const docs = await readDocs(values.docs, io, fileLimitsFrom(values, UsageError));
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
         col = await Collection.create(embedder ? PRESETS.docChat : PRESETS.docChatBm25, embedder ? { embedder } : {});
         await col.add(docs);

@@ -7,6 +7,7 @@ import { connectPostgres, csvFilesClient, exportToPostgres, maskSecrets, maskUrl
 import { readDocuments } from '../datasets.mjs';
 import { engineUrl, loadCollection } from '../lib/engine.mjs';
 import { configChunker, intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
 function progressBar(io) {
@@ -15,7 +16,7 @@ function progressBar(io) {
     update({ phase, done, total }) {
       const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
       const line = `${phase.padEnd(9)} [${'#'.repeat(Math.floor(pct / 5)).padEnd(20)}] ${done}/${total}`;
-      if (line !== last) io.stderr.write(`\r${line}`);
+      if (line !== last) io.stderr.redraw ? io.stderr.redraw(line) : io.stderr.write(`\r${line}`);
       last = line;
     },
     end() {
@@ -37,6 +38,7 @@ export default {
     + 'writes the statements instead (load with psql -f FILE.sql into a server with pgvector, or use --no-vectors); --format csv '
     + 'writes one CSV file per table and a load.sql that creates the schema and \\copy-loads them.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     to: { type: 'string', help: 'postgres:// URL, a .sql file, or a folder with --format csv (required)' },
     format: { type: 'string', help: 'csv: one CSV file per table + load.sql (psql \\copy) in the --to folder' },
     schema: { type: 'string', default: 'ragwasm', help: 'PostgreSQL schema to write' },
@@ -83,7 +85,7 @@ export default {
         if (values.chunker !== undefined) config.chunker = configChunker(values.chunker);
         embedder = await embedderFor(config, values.model);
         col = await Collection.create(config, embedder ? { embedder, keepVectors: true } : {});
-        const docs = readDocuments(positionals[0]);
+        const docs = readDocuments(positionals[0], datasetOptions(values, io, 'export', UsageError));
         await col.add(docs.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 });
       }
     } catch (e) {

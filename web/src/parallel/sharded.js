@@ -224,7 +224,8 @@ async function removeByShard(self, ids, options, prefix, before) {
 }
 
 class Sharded {
-  constructor(pool, owned, handle, shards = pool?.size) {
+  constructor(pool, owned, handle, shards) {
+    if (shards === undefined && isInstance(pool, WorkerPool)) shards = pool.size;  // no pool?.size default: a revoked Proxy throws there (#33)
     expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle)
       && Number.isInteger(shards) && shards >= 1 && shards <= pool.size, new.target.name, `${new.target.name}.create(options, parallel)`);
     this._pool = pool;
@@ -292,7 +293,7 @@ export class ShardedBm25Index extends Sharded {
   }
 
   /** @internal */
-  constructor(pool, owned, handle, options = {}, shards = pool?.size) {
+  constructor(pool, owned, handle, options = {}, shards = undefined) {
     super(pool, owned, handle, shards);
     this._statsDirty = false;
     this._size = 0;
@@ -488,6 +489,7 @@ export class ShardedBm25Index extends Sharded {
    */
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!isInstance(bytes, Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer (toBytes() output)', bytes);  // before any WASM call (#33 H-1)
     await initForLoad(parallel);
     const [header, shards] = unpackParts(bytes, BM25_MAGIC,
       { version: SHARDED_BM25_FORMAT_VERSION, what: 'sharded BM25 index', label: 'sharded BM25 bytes', kind: 'bm25', partsPerShard: 1 });
@@ -725,6 +727,7 @@ export class ShardedVectorIndex extends Sharded {
    */
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!isInstance(bytes, Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer (toBytes() output)', bytes);  // before any WASM call (#33 H-1)
     const label = 'sharded vector bytes';
     await initForLoad(parallel);
     const [header, parts] = unpackParts(bytes, VECTOR_MAGIC,
