@@ -333,3 +333,11 @@ test('checkExport names missing rows and changed statistics; a NaN impact is COR
     await pg.close();
   }
 });
+
+test('the hostile PostgreSQL families (one case each) end in ok, a RagwasmError or a database error: no TypeError, NaN, injection or hang (#30)', async () => {
+  const { runPostgresFamilies, POSTGRES_FAILING } = await import('./hostile/postgres.mjs');
+  const rows = await runPostgresFamilies({ quick: true });
+  assert.ok(new Set(rows.map((r) => r.family)).size >= 5, 'every family ran');
+  assert.ok(rows.some((r) => r.outcome === 'ragwasm' && /CORRUPT_INDEX/.test(r.detail)), 'the meta family was refused');
+  assert.deepEqual(rows.filter((r) => POSTGRES_FAILING.has(r.outcome)), []);
+});

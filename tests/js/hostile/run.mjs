@@ -10,6 +10,7 @@
 //   node tests/js/hostile/run.mjs            full catalogue (npm run fuzz)
 //   node tests/js/hostile/run.mjs --quick [--seed=19] [--per-position=4]   seeded subset (what npm test runs)
 //   options: --entry=<substring> --timeout-ms=<n> --workers=<n>
+//   then the PostgreSQL families (postgres.mjs, issue #30; quick: one case per family); --no-postgres skips them
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -190,4 +191,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const header = `hostile-argument harness: ${full ? 'full catalogue' : `seeded subset (seed ${seed}, ${perPosition} values per position)`}, ${HOSTILE_VALUES.filter((v) => full || !v.full).length} hostile values, ${((Date.now() - t0) / 1000).toFixed(1)} s, "Aborted(" lines on worker stderr: ${r.abortedLines}`;
   console.log(formatTable(r.summary, { header }));
   process.exitCode = r.summary.failures.length > 0 ? 1 : 0;
+  // ragwasm/postgres against a PGlite database (postgres.mjs, issue #30); --no-postgres skips it
+  if (!process.argv.includes('--no-postgres') && opt('entry', undefined) === undefined) {
+    const { runPostgresFamilies, formatPostgresTable, POSTGRES_FAILING } = await import('./postgres.mjs');
+    const rows = await runPostgresFamilies({ quick: !full, log: (s) => process.stderr.write(`${s}\n`) });
+    console.log(`\n${formatPostgresTable(rows)}`);
+    if (rows.some((x) => POSTGRES_FAILING.has(x.outcome))) process.exitCode = 1;
+  }
 }
