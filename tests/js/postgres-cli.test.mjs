@@ -107,6 +107,12 @@ test('--format csv loads with psql 15 when a chunk has a line \\.; --check compa
   execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', server.url, '-f', 'load.sql'], { cwd: csvDir, stdio: ['ignore', 'pipe', 'pipe'] });
   const text = execFileSync('psql', ['-At', '-d', server.url, '-c', 'SELECT text FROM "select".chunks WHERE doc_id = \'dot\''], { encoding: 'utf8' });
   assert.equal(text.replace(/\n$/, ''), `Copy markers ${dotted[6].text}`);
+  // the same texts through a .sql file (literals: psql reads a \\. line inside a string literal as text)
+  const sqlFile = join(dir, 'dot.sql');
+  c = capture();
+  assert.equal(await main(['export', docsDir, '--retriever', 'bm25', '--chunker', 'none', '--to', sqlFile, '--schema', 'sqldot'], c.io), 0, c.err());
+  execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', server.url, '-f', sqlFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.equal(execFileSync('psql', ['-At', '-d', server.url, '-c', 'SELECT text FROM sqldot.chunks WHERE doc_id = \'dot\''], { encoding: 'utf8' }), text);
   c = capture();
   assert.equal(await main(['export', docsDir, '--retriever', 'bm25', '--chunker', 'none', '--to', server.url, '--schema', 'select', '--check'], c.io), 0, c.err() + c.out());
   assert.match(c.out(), /schema select: 8 documents, 8 chunks, \d+ BM25 impacts: matches the collection/);
