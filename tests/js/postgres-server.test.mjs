@@ -104,6 +104,31 @@ for (const [phase, pattern, n] of [['documents', /INSERT INTO "dropped"\.chunks/
   });
 }
 
+test('readers on another connection see the previous export whole while a re-export runs (#30 P-4)', { skip: SKIP }, async () => {
+  const writer = await connect();
+  const reader = await connect();
+  const before = await Collection.create({ chunker: { strategy: 'recursive', chunkSize: 400, chunkOverlap: 50 } });
+  try {
+    await before.add(scifact.corpus.slice(0, 50).map((d) => ({ id: d.id, text: `${d.title} ${d.text}` })));
+    await exportToPostgres(before, writer, { schema: 'visible', batchSize: 100 });
+    const seen = [];
+    let n = 0;
+    const watching = {
+      async query(text, params) {
+        if (/INSERT INTO "visible"\.(chunks|bm25_impacts_next)/.test(text) && ++n % 3 === 1) seen.push(await checkExport(before, reader, { schema: 'visible' }));
+        return writer.query(text, params);
+      },
+    };
+    await exportToPostgres(col, watching, { schema: 'visible', batchSize: 100 });
+    assert.ok(seen.length >= 3, `${seen.length} looks during the export`);
+    for (const r of seen) assert.deepEqual([r.ok, r.problems], [true, []]);
+    assert.deepEqual((await checkExport(col, reader, { schema: 'visible' })).problems, []);
+  } finally {
+    before.dispose();
+  }
+  await writer.query('DROP SCHEMA visible CASCADE');
+});
+
 test('a server that refuses the connection is a NETWORK error with the password masked', { skip: serverSkipReason() ?? false }, async () => {
   await assert.rejects(connectPostgres('postgres://someone:hunter2@127.0.0.1:1/nothing'),
     (e) => e.code === 'NETWORK' && !e.message.includes('hunter2') && e.message.includes('***'));

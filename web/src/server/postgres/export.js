@@ -207,7 +207,14 @@ export async function exportToPostgres(collection, client, options = {}) {
       progress('documents', doneChunks, totalChunks);
     }
 
-    // 3. BM25 impacts: rebuilt into bm25_impacts_next and swapped in, when the statistics changed
+    await setMeta(client, t, 'counts', { documents: docs.length, chunks: collection.chunks.size });
+    if (withVectors && hnsw) {
+      const h = cfg.indexes.dense.hnsw ?? {};
+      await client.query(hnswDdl(s, vectorType, { m: h.M ?? 16, efConstruction: h.efConstruction ?? 64 }));
+    }
+
+    // 3. BM25 impacts: rebuilt into bm25_impacts_next and swapped in when the statistics changed. Last:
+    // the swap's DROP holds an exclusive lock on the live table until the commit that follows it.
     let impactRows = null;
     if (collection.bm25) {
       const fingerprint = fingerprintOf(cfg, docs);
@@ -236,11 +243,6 @@ export async function exportToPostgres(collection, client, options = {}) {
         const st = collection.bm25.stats();
         await setMeta(client, t, 'bm25_stats', { documents: st.documents, terms: st.terms, avgLength: st.avgLength, rows: impactRows });
       }
-    }
-    await setMeta(client, t, 'counts', { documents: docs.length, chunks: collection.chunks.size });
-    if (withVectors && hnsw) {
-      const h = cfg.indexes.dense.hnsw ?? {};
-      await client.query(hnswDdl(s, vectorType, { m: h.M ?? 16, efConstruction: h.efConstruction ?? 64 }));
     }
     return { documents: docs.length, upserted: changed.length, removed: removed.length, chunks: collection.chunks.size, impacts: impactRows, vectors: withVectors, warnings };
   });
