@@ -51,16 +51,6 @@ function mix(h) {
  */
 export function checkSavedCollection(docs, bm25, fields, corrupt) {
   const want = bm25 ? new Map() : null;  // chunk id -> [distinct terms, sum of hashes, sum of mixed hashes]
-  const hashes = new Map();  // term -> [hash, mixed]: each term hashed once
-  const hashOf = (t) => {
-    let h = hashes.get(t);
-    if (h === undefined) {
-      const x = termHash(t);
-      h = [x, mix(x)];
-      hashes.set(t, h);
-    }
-    return h;
-  };
   for (const [docId, d] of docs) {
     if (!(d.length <= MAX_SAVED_OFFSET)) throw corrupt(`header docs "${docId}": length ${d.length} is past ${MAX_SAVED_OFFSET}`);
     for (const c of d.chunkList()) {
@@ -74,9 +64,9 @@ export function checkSavedCollection(docs, bm25, fields, corrupt) {
       let s1 = 0;
       let s2 = 0;
       for (const t of terms) {
-        const [h, m] = hashOf(t);
+        const h = termHash(t);
         s1 = (s1 + h) >>> 0;
-        s2 = (s2 + m) >>> 0;
+        s2 = (s2 + mix(h)) >>> 0;
       }
       want.set(c.id, [terms.size, s1, s2]);
     }
@@ -90,7 +80,8 @@ export function checkSavedCollection(docs, bm25, fields, corrupt) {
       got = { n: new Uint32Array(ids.length), s1: new Uint32Array(ids.length), s2: new Uint32Array(ids.length) };
     }
     for (let i = 0; i < b.terms.length; i++) {
-      const [h, m] = hashOf(b.terms[i]);
+      const h = termHash(b.terms[i]);
+      const m = mix(h);
       for (let r = b.rowStart[i]; r < b.rowStart[i + 1]; r++) {
         const k = b.docs[r];
         got.n[k]++;
