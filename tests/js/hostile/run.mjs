@@ -11,7 +11,8 @@
 //   node tests/js/hostile/run.mjs --quick [--seed=19] [--per-position=4]   seeded subset (what npm test runs)
 //   options: --entry=<substring> --timeout-ms=<n> --workers=<n>
 //   then the hostile files (files.mjs, issue #33): every family x command (quick: one seeded command per
-//   family); --files-only, --no-files, --family=<substring>. The last lines are the SUMMARY.
+//   family); --files-only, --no-files, --family=<substring>; then the PostgreSQL families (postgres.mjs,
+//   issue #30; quick: one case per family); --no-postgres skips them. The last lines are the SUMMARY.
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -211,6 +212,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     summaryLine += `${summaryLine ? '\n' : ''}files: ${new Set(rows.map((x) => x.family)).size} families, ${rows.length} command runs, ${c('ok')} ok, ${c('refused')} refused (a clear RagwasmError); `
       + `${c('hang')} hangs, ${c('crash')} crashes, ${c('stack-trace')} stack traces, ${c('leak')} leaks, ${c('raw-control')} raw control characters, ${c('unreported')} unreported, ${c('wrong')} wrong, ${c('aborted')} aborted`;
   }
-  console.log(`\nSUMMARY (${((Date.now() - t0) / 1000).toFixed(1)} s): ${argFailures + fileFailures === 0 ? 'PASS' : 'FAIL'}\n${summaryLine}`);
-  process.exitCode = argFailures + fileFailures > 0 ? 1 : 0;
+  let pgFailures = 0;
+  if (!process.argv.includes('--no-postgres') && !process.argv.includes('--files-only') && opt('entry', undefined) === undefined) {
+    const { runPostgresFamilies, formatPostgresTable, POSTGRES_FAILING } = await import('./postgres.mjs');
+    const rows = await runPostgresFamilies({ quick: !full, log });
+    console.log(`\n${formatPostgresTable(rows)}`);
+    pgFailures = rows.filter((x) => POSTGRES_FAILING.has(x.outcome)).length;
+    summaryLine += `${summaryLine ? '\n' : ''}postgres: ${rows.length} cases, ${pgFailures} failing`;
+  }
+  console.log(`\nSUMMARY (${((Date.now() - t0) / 1000).toFixed(1)} s): ${argFailures + fileFailures + pgFailures === 0 ? 'PASS' : 'FAIL'}\n${summaryLine}`);
+  process.exitCode = argFailures + fileFailures + pgFailures > 0 ? 1 : 0;
 }

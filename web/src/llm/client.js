@@ -14,7 +14,8 @@ import { RequestLedger } from './ledger.js';
 // Circular on purpose: enrich.js checks its client with LlmClient; both are used only inside functions.
 import { llmChunkContexts, summarizeDocument } from './enrich.js';
 import { definePrompt } from './prompts.js';
-import { PROVIDERS, StreamReader, buildBody, endpointUrl, readReply } from './providers.js';
+import { PROVIDERS, StreamReader, buildBody, readReply } from './providers.js';
+import { endpointFor } from './url.js';
 import { parseSse, readerIterable } from './sse.js';
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529]);
@@ -82,15 +83,7 @@ export class LlmClient {
     if (options === undefined) throw invalid('createLlmClient options', 'an options object', options);
     this.provider = expectEnum(o.provider, 'options.provider', PROVIDERS);
     this.baseUrl = expectString(o.baseUrl, 'options.baseUrl', { allowEmpty: false });
-    let url;
-    try {
-      url = new URL(endpointUrl(this.provider, this.baseUrl));
-    } catch {
-      throw invalid('options.baseUrl', 'an absolute http(s) URL', o.baseUrl);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('options.baseUrl', 'an http(s) URL', o.baseUrl);
-    this.url = url.href;
-    this.host = url.host;
+    ({ url: this.url, host: this.host } = endpointFor(this.provider, this.baseUrl));  // query kept, credentials refused (url.js)
     this.model = expectString(o.model, 'options.model', { allowEmpty: false });
     if (o.apiKey !== undefined && o.apiKey !== null && o.apiKey !== '') {
       if (typeof o.apiKey !== 'string') throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.apiKey: expected a string');

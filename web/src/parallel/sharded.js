@@ -23,6 +23,7 @@ import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { VectorIndex, VECTOR_MAX_DIMENSION } from '../retrieve/dense.js';
 import { defaultStaticModelUrl, MAX_BATCH_TEXTS, checkAbort, embedRunOptions, splitRows } from '../embed/embed.js';
 import { WorkerPool } from './pool.js';
+import { shardIdChecker } from '../pipeline/saved-check.js';
 
 const MAX_DOCS = 10_000_000;
 /** The sharded BM25 format (docs/parallel.md): magic RWSHBM25, version 1. */
@@ -493,6 +494,10 @@ export class ShardedBm25Index extends Sharded {
     await initForLoad(parallel);
     const [header, shards] = unpackParts(bytes, BM25_MAGIC,
       { version: SHARDED_BM25_FORMAT_VERSION, what: 'sharded BM25 index', label: 'sharded BM25 bytes', kind: 'bm25', partsPerShard: 1 });
+    // Each id in the shard it routes to, none in two (#30 F-1): checked here, before any Worker starts.
+    const ids = shardIdChecker('sharded BM25 bytes', header.shards, shardOf);
+    shards.forEach((b, i) => Bm25Index._checkBytes(b, (list) => ids.ids(i, list)));
+    ids.done();
     const { pool, owned } = await loadPool(parallel, header.shards);
     const handle = pool._handle();
     let sizes;
@@ -747,6 +752,9 @@ export class ShardedVectorIndex extends Sharded {
       }
       shards.push([parts[3 * i], ids, new Float64Array(ob.slice().buffer)]);
     }
+    const routed = shardIdChecker(label, header.shards, shardOf);  // #30 F-1
+    shards.forEach(([, ids], i) => routed.ids(i, ids));
+    routed.done();
     const { pool, owned } = await loadPool(parallel, header.shards);
     const handle = pool._handle();
     let sizes;
