@@ -117,3 +117,37 @@ test('Chromium: createOnnxEmbedder(NAME) downloads from the hub into Cache Stora
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('doc chat demo: "use a neural model" loads a manifest model by name from the hub as the dense leg', { timeout: 180_000 }, async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'ragwasm-hub-demo-'));
+  try {
+    const dir = makeFixture(t, tmp);
+    if (!dir) return;
+    const hub = await startHub(dir);
+    try {
+      await withPage(async ({ page, url, requests, consoleErrors }) => {
+        await page.goto(`${url}web/demo/chat.html?hub=${encodeURIComponent(hub.url)}`);
+        await page.waitForFunction(() => document.getElementById('status').dataset.state === 'done', null, { timeout: 45000 });
+        await page.click('#model-settings summary');
+        // The real manifest pins no sizes yet: the button says so rather than guessing a number.
+        assert.equal(await page.textContent('#use-neural'), 'use a neural model (download size not pinned in models/manifest.json)');
+        await page.selectOption('#neural-name', 'bge-small-en-v1.5');
+        await page.click('#use-neural');
+        await page.waitForFunction(() => /^ready: dense \(ONNX/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 90000 });
+        assert.match(await page.textContent('#status'), /^ready: dense \(ONNX, 32-d\) for 0 chunks$/);
+        // The sample corpus is then indexed with the neural model as the dense leg.
+        await page.click('#sample');
+        await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 90000 });
+        assert.match(await page.textContent('#status'), /^ready: 26 documents/);
+        assert.match(await page.textContent('#collection'), /BM25 \+ dense \(ONNX, 32-d\)/);
+        assert.deepEqual(hub.requests.sort(), ['/BAAI/bge-small-en-v1.5/resolve/main/onnx/model.onnx', '/BAAI/bge-small-en-v1.5/resolve/main/tokenizer.json']);
+        assert.deepEqual(requests.filter((u) => !u.startsWith(url) && !u.startsWith(hub.url)), []);
+        assert.deepEqual(consoleErrors, []);
+      });
+    } finally {
+      await hub.close();
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -193,3 +193,11 @@ test('by-name errors: unknown names list the manifest, built models, HTTP 404, b
     else process.env.RAGWASM_CACHE = saved;
   }
 });
+
+test('the demo\'s "use a neural model (downloads N MB)" label takes N from the manifest\'s pinned sizes', async () => {
+  const { neuralModelLabel } = await import('../../web/demo/lib/neural-model.js');
+  const m = (a, b) => ({ models: { x: { files: { 'model.onnx': { bytes: a }, 'tokenizer.json': { bytes: b } } } } });
+  assert.equal(neuralModelLabel('x', m(133_093_490, 711_396)), 'use a neural model (downloads 134 MB)');
+  assert.equal(neuralModelLabel('x', m(4_000_000, 700_000)), 'use a neural model (downloads 4.7 MB)');
+  assert.equal(neuralModelLabel('x', m(4_000_000, null)), 'use a neural model (download size not pinned in models/manifest.json)');
+});
