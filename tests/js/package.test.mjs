@@ -102,6 +102,23 @@ test('npm pack publishes the release WASM and no repository-only files', () => {
   }
 });
 
+// Both tarballs say Apache-2.0 (package.json "license"), so both carry the license text: the same file
+// as the repository's LICENSE (packages/static-model/LICENSE is a copy, checked equal here).
+test('both tarballs (ragwasm and ragwasm-static-model) publish LICENSE with the Apache-2.0 text', () => {
+  const license = readFileSync(join(repoRoot, 'LICENSE'), 'utf8');
+  assert.match(license, /Apache License\s+Version 2\.0, January 2004/);
+  assert.match(license, /END OF TERMS AND CONDITIONS/);
+  for (const dir of ['.', 'packages/static-model']) {
+    const cwd = join(repoRoot, dir);
+    const meta = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
+    assert.equal(meta.license, 'Apache-2.0', `${meta.name}: license`);
+    const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    assert.equal(info.name, meta.name);
+    assert.ok(info.files.some((f) => f.path === 'LICENSE'), `${meta.name}: the tarball lacks LICENSE`);
+    assert.equal(readFileSync(join(cwd, 'LICENSE'), 'utf8'), license, `${dir}/LICENSE differs from the repository's LICENSE`);
+  }
+});
+
 test('a missing optional peer is a RagwasmError that says what to npm install', async () => {
   const { importPeer } = await import('../../web/src/core/peer.js');
   await assert.rejects(importPeer(() => import('ragwasm-no-such-peer-package'), 'ragwasm-no-such-peer-package', 'ragwasm/onnx'),

@@ -1,12 +1,12 @@
-// The README's speed table is rendered from the committed benchmark JSON (docs/bench/*.json) by
-// scripts/speed-table.mjs: verdicts are computed from measured ratios, and the README must equal the
-// rendering (no hand-edited numbers).
+// The README's summary of measured numbers and docs/performance.md are rendered from the committed
+// benchmark JSON (docs/bench/*.json) by scripts/speed-table.mjs: verdicts are computed from measured
+// ratios, and both files must equal the rendering (no hand-edited numbers).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './helpers.mjs';
-import { render, replaceSection, verdict, median, BEGIN, END } from '../../scripts/speed-table.mjs';
+import { render, renderSummary, renderPerformance, readResults, replaceSection, verdict, median, BEGIN, END, SUMMARY } from '../../scripts/speed-table.mjs';
 
 const run = (over = {}) => ({
   suite: 'bm25', machine: { date: '2026-11-27T23:50:00.000Z', loadAverage: [1.02, 1, 1], loadAverageEnd: [1.5, 1, 1] },
@@ -58,7 +58,45 @@ test('replaceSection rewrites only the text between the markers, and refuses a R
   assert.throws(() => replaceSection('no markers', 'x'), /lacks the markers/);
 });
 
-test('README.md speed table equals the rendering of docs/bench/*.json', () => {
+test('the README summary: a caption naming the machine, then the chosen rows, without date or load', () => {
+  const quality = { suite: 'bm25', machine: { ...run().machine, cores: 2, cpu: 'AMD EPYC', node: 'v20.20.2' }, results: { scifact: { ragwasm: { ndcg10: 0.68034 }, native: { ndcg10: 0.68034 }, MiniSearch: { ndcg10: 0.6236 } } }, speed: run().speed };
+  const text = renderSummary([quality], [['BM25 nDCG@10', 'bm25', 'quality:scifact'], ['BM25 build', 'bm25', 'bm25-build']]);
+  const lines = text.split('\n');
+  assert.match(lines[0], /^Measured by `npm run bench` on a 2-core AMD EPYC VM, Node v20\.20\.2;/);
+  // the native build is not a peer; the ragwasm value is rounded to 4 decimals
+  assert.equal(lines[4], '| BM25 nDCG@10 | 0.6803 | MiniSearch 0.6236 |  |  |');
+  assert.equal(lines[5], '| BM25 build | 235 ms CPU | wink-bm25 2,031 ms CPU | 8.6× CPU | ≥ 5× ✔ |');
+  assert.doesNotMatch(text, /2026|UTC|load/);
+  // a chosen row that the JSON lacks is an error, not a silently shorter table
+  assert.throws(() => renderSummary([quality], [['x', 'bm25', 'gone']]), /has no speed row gone/);
+  assert.throws(() => renderSummary([quality], [['x', 'dense', 'flat-f32']]), /needs docs\/bench\/dense\.json/);
+});
+
+test('the doc chat row: the reporting half of the preset beside BM25 alone, verdicts against the goals', () => {
+  const half = (hit1, hit5, tokenF1) => ({ halves: { reporting: { hit1, hit5, tokenF1, abstainedUnanswerable: 5, unanswerable: 8, wrongAbstentions: 4, answerable: 26 } } });
+  const r = { suite: 'docchat', machine: { cores: 2, cpu: 'x', node: 'v20' }, results: {
+    'BM25 (default chunker)': half(0.7692, 1, 0.2812), 'preset + static model (docChat)': half(0.8077, 0.9615, 0.5012) } };
+  const row = renderSummary([r], [['doc chat', 'docchat', 'quality:docchat']]).split('\n')[4];
+  assert.equal(row, '| doc chat | hit@1 0.808, hit@5 0.962, token F1 0.501; abstains on 5/8 unanswerable, wrongly on 4/26 | BM25 alone: hit@1 0.769, token F1 0.281 |  | hit@1 ≥ 0.80 ✔, hit@5 ≥ 0.97 ✘, F1 ≥ 0.50 ✔ |');
+  assert.throws(() => renderSummary([{ ...r, results: {} }], [['doc chat', 'docchat', 'quality:docchat']]), /lacks the reporting half/);
+});
+
+test('the committed summary has at most 20 lines and every row of SUMMARY', () => {
+  const text = renderSummary(readResults(join(repoRoot, 'docs', 'bench')));
+  const lines = text.split('\n');
+  assert.ok(lines.length <= 20, `${lines.length} lines`);
+  assert.equal(lines.filter((l) => l.startsWith('| ') && !l.startsWith('| what') && !l.startsWith('| ---')).length, SUMMARY.length);
+});
+
+test('docs/performance.md: every headline row, then each suite\'s tables with its run', () => {
+  const t = { title: 'T', columns: ['a', 'b'], rows: [['x', 1.23456], ['y', 1234.5678]] };
+  const text = renderPerformance([run({ tables: [t] })]);
+  assert.match(text, /^## Every headline row\n\n\| what /);
+  assert.match(text, /## `bm25`\n\n`npm run bench -- bm25`: 2026-11-27 23:50 UTC, load 1\.02→1\.5; /);
+  assert.match(text, /### T\n\n\| a \| b \|\n\| --- \| --- \|\n\| x \| 1\.23 \|\n\| y \| 1234\.6 \|/);
+});
+
+test('README.md summary and docs/performance.md equal the rendering of docs/bench/*.json', () => {
   const r = spawnSync(process.execPath, [join(repoRoot, 'scripts/speed-table.mjs'), '--check'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 });
