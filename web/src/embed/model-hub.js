@@ -191,6 +191,7 @@ async function download(f, { fetchFn, signal, onProgress }) {
       const all = new Uint8Array(await res.arrayBuffer());
       parts.push(all);
       loaded = all.length;
+      if (onProgress) onProgress({ file: f.path, loaded, total, cached: false });
     } else {
       const reader = res.body.getReader();
       for (;;) {
@@ -213,7 +214,7 @@ async function download(f, { fetchFn, signal, onProgress }) {
   const bytes = new Uint8Array(loaded);
   let at = 0;
   for (const p of parts) { bytes.set(p, at); at += p.length; }
-  if (onProgress && parts.length !== 1) onProgress({ file: f.path, loaded, total, cached: false });
+  if (onProgress && parts.length === 0) onProgress({ file: f.path, loaded, total, cached: false });  // an empty file: one event
   return bytes;
 }
 
