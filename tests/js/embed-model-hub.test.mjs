@@ -152,6 +152,17 @@ test('size and sha256 from the manifest are checked: a mismatch names the file a
       (err) => err.code === 'INTEGRITY');
     assert.equal(hub.requests.length, before + 1);
     assert.deepEqual(files(cacheDir).filter((f) => f.endsWith('model.onnx')), []);
+    // Aborted before it starts: ABORTED and no request; a fetch of one's own is used (a body without a stream still reports progress).
+    const ac = new AbortController();
+    ac.abort();
+    const n = hub.requests.length;
+    await assert.rejects(fetchModelFiles('tiny', { manifest: good, hubUrl: hub.url, cache: false, signal: ac.signal }), (err) => err.code === 'ABORTED');
+    assert.equal(hub.requests.length, n);
+    const seen = [];
+    const own = await fetchModelFiles('tiny', { manifest: good, hubUrl: 'http://hub.invalid', cache: false, onProgress: (p) => seen.push(p),
+      fetch: async (url) => ({ ok: true, status: 200, headers: new Headers(), body: null, arrayBuffer: async () => readFileSync(join(dir, new URL(url).pathname.split('/resolve/r1/')[1])) }) });
+    assert.equal(sha256(own.files['model.onnx']), sha256(model));
+    assert.deepEqual(seen.map((p) => [p.file, p.loaded, p.total]), [['onnx/model.onnx', model.length, model.length], ['tokenizer.json', tokenizer.length, tokenizer.length]]);
     // A template hub URL.
     const tpl = await fetchModelFiles('tiny', { manifest: good, hubUrl: `${hub.url}/x/y/resolve/{revision}/{path}`, cache: false });
     assert.equal(sha256(tpl.files['tokenizer.json']), sha256(tokenizer));
