@@ -7,6 +7,7 @@ import { extractText, FILE_LIMITS, SUPPORTED_FORMATS } from '../src/parse.js';
 import { loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
 import { h, setChildren, errorText, setStatus, installErrorBanner } from './lib/dom.js';
 import { loadDocuments, saveDocuments, removeDocument, clearDocuments } from './lib/store.js';
+import { mountNeuralModel } from './lib/neural-model.js';
 
 performance.mark('chat:start');  // this module and its imports are loaded and evaluated
 installErrorBanner();
@@ -388,16 +389,34 @@ $('use-onnx').addEventListener('click', async () => {
       if (choice) localStorage.setItem(MODEL_CHOICE, JSON.stringify(choice));
       else localStorage.removeItem(MODEL_CHOICE);
     } catch { /* a convenience */ }
-    features = lastSummary.features;
-    renderDocs(lastSummary);
-    setStatus(status, `ready: ${features.denseLabel} for ${lastSummary.chunks} chunks`, 'ok');
-    status.dataset.state = 'done';
+    modelReady(lastSummary);
   } catch (e) {
     if (e.code !== 'ABORTED') setStatus(status, `Could not use the ONNX model: ${errorText(e)}`, 'err');
   } finally {
     if (started === epoch) showProgress(false);
   }
 });
+
+function modelReady(summary) {
+  features = summary.features;
+  renderDocs(summary);
+  setStatus(status, `ready: ${features.denseLabel} for ${summary.chunks} chunks`, 'ok');
+  status.dataset.state = 'done';
+}
+
+// "use a neural model": a models/manifest.json model by name, downloaded from the hub by the library (lib/neural-model.js).
+mountNeuralModel($('neural-model'), { load: async (name, hubUrl) => {
+  showProgress(true);
+  setStatus(status, `loading ${name}…`, 'busy');
+  try {
+    lastSummary = await call({ type: 'onnx', name, hubUrl }, onProgress);
+    modelReady(lastSummary);
+  } catch (e) {
+    if (e.code !== 'ABORTED') setStatus(status, `Could not use the neural model: ${errorText(e)}`, 'err');
+  } finally {
+    showProgress(false);
+  }
+} });
 
 // ---------- settings ----------
 function loadSettings() {

@@ -74,6 +74,7 @@ export default {
     'base-url': { type: 'string', help: 'LLM endpoint (OpenAI-compatible or Anthropic) for generated answers' },
     model: { type: 'string', help: 'LLM model name (with --base-url)' },
     provider: { type: 'string', default: 'openai', help: 'openai or anthropic' },
+    'llm-expansion': { type: 'string', help: 'hyde or query2doc: the LLM (--base-url) writes a passage searched with the question (pipeline config retrieval.llmExpansion; with --docs)' },
     'api-key-env': { type: 'string', help: 'environment variable holding the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY)' },
     save: { type: 'string', help: 'save the collection under this name' },
     load: { type: 'string', help: 'load a saved collection instead of indexing --docs' },
@@ -106,6 +107,9 @@ export default {
         const apiKey = process.env[values['api-key-env'] ?? (values.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')] || undefined;
         askOptions.llm = createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model: values.model, apiKey });
       }
+      if (values['llm-expansion'] !== undefined && (values['base-url'] === undefined || values.docs === undefined)) {
+        throw new UsageError('--llm-expansion needs --base-url/--model and --docs (a --load collection keeps the config it was saved with)');
+      }
       const questions = values.questions !== undefined ? readQuestions(values.questions) : [{ id: '1', question: positionals[0] }];
       const storage = values.store === undefined ? {} : { dir: values.store };
 
@@ -119,7 +123,10 @@ export default {
       } else {
         const docs = await readDocs(values.docs, io, fileLimitsFrom(values, UsageError));
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
-        col = await Collection.create(embedder ? PRESETS.docChat : PRESETS.docChatBm25, embedder ? { embedder } : {});
+        const preset = embedder ? PRESETS.docChat : PRESETS.docChatBm25;
+        const config = values['llm-expansion'] === undefined ? preset
+          : { ...preset, retrieval: { ...preset.retrieval, llmExpansion: values['llm-expansion'] } };  // validated by Collection.create
+        col = await Collection.create(config, embedder ? { embedder } : {});
         await col.add(docs);
       }
       if (values.save !== undefined) await col.save(values.save, storage);

@@ -13,6 +13,8 @@ export interface AskResult {
   hits: AskHit[];
   /** present only when options.clarify is set */
   clarification?: AskClarification;
+  /** present only when the collection's config has retrieval.llmExpansion: the LLM's passage (a search query, never an answer) and what was searched */
+  expansion?: { mode: 'hyde' | 'query2doc'; passage: string; searched: string };
 }
 export interface AskInterpretation {
   question: string;
@@ -40,10 +42,13 @@ export interface AskOptions {
   /** keep interrogative words in the retrieval query (default true); false retrieves with questionQuery() */
   questionWords?: boolean;
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;
-  llm?: LlmClient; onText?: (delta: string) => void; signal?: AbortSignal; filter?: CollectionFilter;
+  /** an LlmClient, or an object with its answer (required), rewriteQuery, clarify and expandQuery methods */
+  llm?: LlmClient | AskLlm; onText?: (delta: string) => void; signal?: AbortSignal; filter?: CollectionFilter;
   /** query clarification before answering (needs llm); default false */
   clarify?: false | 'ask' | 'answer-each';
 }
+/** The LlmClient methods ask() calls (answer always; rewriteQuery for follow-ups, clarify for options.clarify, expandQuery for retrieval.llmExpansion). */
+export type AskLlm = Pick<LlmClient, 'answer'> & Partial<Pick<LlmClient, 'rewriteQuery' | 'clarify' | 'expandQuery'>>;
 export function ask(collection: Collection, question: string, options?: AskOptions): Promise<AskResult>;
 export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;
 export function rewriteFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): string;

@@ -5,7 +5,6 @@
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT } from './extractive.js';
-import { llmAnswerHooks } from './llm-hooks.js';
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
@@ -116,8 +115,11 @@ function hitOut(h) {
  * @param {Array<{role: 'user'|'assistant', content: string}>} [options.history] earlier turns, oldest
  *   first: a follow-up (isFollowUp) is rewritten before retrieval (with the LLM's query_rewrite prompt
  *   when `llm` is given, else rewriteFollowUp); other questions are retrieved as asked
- * @param {object} [options.llm] an LlmClient (ragwasm/llm): answer with this client (answer_grounded
- *   prompt, [n] citations) instead of the extractive answerer
+ * @param {object} [options.llm] an LlmClient (createLlmClient of ragwasm/llm), or any object with its methods:
+ *   `answer(input, options)` answers (answer_grounded prompt, [n] citations) instead of the extractive answerer;
+ *   `rewriteQuery` rewrites follow-ups (rewriteFollowUp without it), `clarify` runs options.clarify, `expandQuery` runs the collection config's
+ *   retrieval.llmExpansion (the LLM's hypothetical answer passage searched with the question, 'query2doc', or
+ *   instead of it, 'hyde'; reported in `expansion`)
  * @param {(delta: string) => void} [options.onText] streamed LLM answer text
  * @param {false|'ask'|'answer-each'} [options.clarify=false] query clarification (needs `llm`): after retrieval the
  *   LLM is asked (query_clarify prompt) whether the question is ambiguous given the top `answerChunks` chunks; when it
@@ -153,18 +155,22 @@ export async function ask(collection, question, options = {}) {
   const questionWords = o.questionWords === undefined ? true : expectBoolean(o.questionWords, 'options.questionWords');
   const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
-  if (o.llm !== undefined && (o.llm === null || typeof o.llm.complete !== 'function')) throw invalid('options.llm', 'an LlmClient (createLlmClient)', o.llm);
+  if (o.llm !== undefined && !hasMethod(o.llm, 'answer')) throw invalid('options.llm', 'an LlmClient (createLlmClient of ragwasm/llm) or an object with its answer method', o.llm);
   const clarify = o.clarify === undefined || o.clarify === false ? false : o.clarify;
   if (clarify !== false && clarify !== 'ask' && clarify !== 'answer-each') throw invalid('options.clarify', "false, 'ask' or 'answer-each'", o.clarify);
   if (clarify && !o.llm) throw invalid('options.clarify', 'false when no options.llm is given (clarification asks an LLM)', o.clarify);
   if (o.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: ask aborted');
-  const llm = o.llm ? llmAnswerHooks() : null;
-  if (o.llm && llm === null) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.llm: load the ragwasm/llm entry (where createLlmClient comes from) before asking with an LLM');
+  const llm = o.llm ?? null;
+  const expansion = collection.config?.retrieval?.llmExpansion;
+  if (expansion && !hasMethod(llm, 'expandQuery')) {
+    throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: retrieval.llmExpansion: the collection\'s config asks for LLM query expansion: pass options.llm (createLlmClient of ragwasm/llm) or remove the key');
+  }
+  if (clarify && !hasMethod(llm, 'clarify')) throw invalid('options.llm', 'an LlmClient (a clarify method, for options.clarify)', llm);
 
   let query = question;
   if (history.length > 0 && isFollowUp(question, history)) {
-    if (o.llm) {
-      query = (await llm.rewriteQuery(o.llm, question, { history, signal: o.signal })).query;
+    if (hasMethod(llm, 'rewriteQuery')) {
+      query = (await llm.rewriteQuery(question, { history, signal: o.signal })).query;
     } else {
       query = rewriteFollowUp(question, history);
     }
@@ -172,7 +178,13 @@ export async function ask(collection, question, options = {}) {
   const searchOptions = { k };
   if (o.signal) searchOptions.signal = o.signal;
   if (o.filter !== undefined) searchOptions.filter = o.filter;
-  const retrievalQuery = questionWords ? query : questionQuery(query);
+  let retrievalQuery = questionWords ? query : questionQuery(query);
+  let expanded = null;
+  if (expansion) {
+    // The LLM's hypothetical answer is a search query only: never shown or cited as an answer.
+    expanded = await llm.expandQuery(query, { mode: expansion.mode, maxTokens: expansion.maxTokens, signal: o.signal });
+    if (expanded.passage) retrievalQuery = expansion.mode === 'hyde' ? expanded.passage : `${retrievalQuery}\n${expanded.passage}`;
+  }
   let hits;
   try {
     hits = await collection.search(retrievalQuery, searchOptions);
@@ -182,6 +194,7 @@ export async function ask(collection, question, options = {}) {
     hits = await collection.search(query, searchOptions);
   }
   const out = { question, query, answer: NO_ANSWER_TEXT, abstained: true, mode: o.llm ? 'llm' : 'extractive', citations: [], hits: hits.map(hitOut) };
+  if (expanded) out.expansion = { mode: expansion.mode, passage: expanded.passage, searched: retrievalQuery };
   if (hits.length === 0) return out;
   const top = hits.slice(0, answerChunks);
   const citeOf = (chunks) => ({ n }) => {
@@ -190,7 +203,7 @@ export async function ask(collection, question, options = {}) {
   };
 
   if (clarify) {
-    const c = await llm.clarifyQuestion(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
+    const c = await llm.clarify({ question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
     out.clarification = { ambiguous: c.ambiguous, mode: clarify, interpretations: c.interpretations.map((it) => ({ ...it })), rejected: c.rejected, error: c.error };
     if (c.ambiguous) {
       if (clarify === 'ask') {
@@ -201,7 +214,7 @@ export async function ask(collection, question, options = {}) {
       const parts = [];
       for (const it of out.clarification.interpretations) {
         const chunks = top.filter((h) => it.chunkIds.includes(h.id));
-        const r = await llm.generateAnswer(o.llm, { question: it.question, passages: chunks.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
+        const r = await llm.answer({ question: it.question, passages: chunks.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
         it.answer = r.text;
         it.abstained = r.abstained;
         it.citations = r.citations.map(citeOf(chunks));
@@ -214,7 +227,7 @@ export async function ask(collection, question, options = {}) {
   }
 
   if (o.llm) {
-    const r = await llm.generateAnswer(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
+    const r = await llm.answer({ question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
       { onText: o.onText, signal: o.signal });
     out.answer = r.text;
     out.abstained = r.abstained;
