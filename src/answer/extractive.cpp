@@ -181,14 +181,6 @@ bool contains_phrase(const std::string& s, std::string_view p) {
   return false;
 }
 
-bool has_negation(std::string_view text) {
-  const std::string f = text::fold(text);
-  for (const char* w : {"not", "no", "never", "no longer", "deferred", "rejected", "declined", "n't", "nor", "none"}) {
-    if (contains_phrase(f, w)) return true;
-  }
-  return f.find("n't") != std::string::npos;
-}
-
 }  // namespace
 
 std::vector<std::string> counted_terms(std::string_view question) {
@@ -497,7 +489,8 @@ struct Candidate {
 // The candidate units of the first max_chunks chunks with their scores (the formula in extractive.h);
 // `q` receives the sorted distinct question terms.
 std::vector<Candidate> score_units(std::string_view question, QuestionType type, const std::vector<ExtractiveChunk>& chunks,
-                                   const ExtractiveOptions& options, std::vector<std::string>* q_out) {
+                                   const ExtractiveOptions& options, std::vector<std::string>* q_out,
+                                   std::vector<double>* w_out = nullptr) {
   std::vector<std::string> q = answer_terms(question);
   std::sort(q.begin(), q.end());
   q.erase(std::unique(q.begin(), q.end()), q.end());
@@ -588,7 +581,42 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
                      (cands[c].entities_ok ? 1.0 : options.entity_mismatch) * (cands[c].keys_ok ? 1.0 : options.key_mismatch);
   }
   *q_out = std::move(q);
+  if (w_out != nullptr) *w_out = std::move(w);
   return cands;
+}
+
+// The retrieval evidence of extractive.h: the share of the weights of the question terms that occur in
+// the text or context of the first n_chunks chunks (w empty: every term weighs 1).
+double evidence_of(const std::vector<std::string>& q, const std::vector<double>& w, const std::vector<ExtractiveChunk>& chunks,
+                   std::size_t n_chunks) {
+  if (n_chunks == 0) return 0;
+  if (q.empty()) return 1;
+  std::unordered_set<std::string> present;
+  for (std::size_t c = 0; c < n_chunks; ++c) {
+    for (auto& t : answer_terms(chunks[c].text)) present.insert(std::move(t));
+    for (auto& t : answer_terms(chunks[c].context)) present.insert(std::move(t));
+  }
+  double found = 0, total = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const double wi = w.size() == q.size() ? w[i] : 1.0;
+    total += wi;
+    if (present.count(q[i])) found += wi;
+  }
+  return total > 0 ? found / total : 0;
+}
+
+// A scored candidate as an answer unit with its [n] marker.
+ExtractedSentence sentence_of(const Candidate& c, const std::vector<ExtractiveChunk>& chunks, int citation) {
+  ExtractedSentence s;
+  s.chunk_index = c.chunk;
+  s.chunk_id = chunks[c.chunk].id;
+  s.start = c.unit.start;
+  s.end = c.unit.end;
+  s.text = c.unit.text;
+  s.kind = c.unit.kind;
+  s.score = c.score;
+  s.citation = citation;
+  return s;
 }
 
 }  // namespace
@@ -600,7 +628,18 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   answer.text = options.no_answer_text;
   answer.question_type = question_type(question);
   std::vector<std::string> q;
-  std::vector<Candidate> cands = score_units(question, answer.question_type, chunks, options, &q);
+  std::vector<double> w;
+  std::vector<Candidate> cands = score_units(question, answer.question_type, chunks, options, &q, &w);
+  answer.evidence = evidence_of(q, w, chunks, std::min(chunks.size(), options.max_chunks));
+  // The best unit of each chunk (candidates are in (chunk, position) order: the first of equal scores wins).
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const Candidate& c = cands[i];
+    if (!answer.chunk_best.empty() && answer.chunk_best.back().chunk_index == c.chunk) {
+      if (c.score > answer.chunk_best.back().score) answer.chunk_best.back() = sentence_of(c, chunks, 0);
+    } else {
+      answer.chunk_best.push_back(sentence_of(c, chunks, 0));
+    }
+  }
   if (cands.empty()) return answer;
   std::vector<std::size_t> order(cands.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -630,8 +669,9 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
 
   answer.answered = true;
   answer.text.clear();
-  if (options.yes_no_prefix && answer.question_type == QuestionType::kYesNo) {
-    answer.text = has_negation(cands[picked[0]].unit.text) ? "No." : "Yes.";
+  if (answer.question_type == QuestionType::kYesNo) {
+    answer.polarity = yes_no_polarity(cands[picked[0]].unit.text, cands[picked[0]].unit.kind, question);
+    if (options.yes_no_prefix && answer.polarity != Polarity::kUnclear) answer.text = answer.polarity == Polarity::kNo ? "No." : "Yes.";
   }
   for (std::size_t i : picked) {
     const Candidate& c = cands[i];
@@ -644,15 +684,7 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     } else {
       citation = static_cast<int>(it - answer.citations.begin()) + 1;
     }
-    ExtractedSentence s;
-    s.chunk_index = c.chunk;
-    s.chunk_id = id;
-    s.start = c.unit.start;
-    s.end = c.unit.end;
-    s.text = c.unit.text;
-    s.kind = c.unit.kind;
-    s.score = c.score;
-    s.citation = citation;
+    ExtractedSentence s = sentence_of(c, chunks, citation);
     if (!answer.text.empty()) answer.text += ' ';
     answer.text += s.text + " [" + std::to_string(citation) + "]";
     answer.sentences.push_back(std::move(s));

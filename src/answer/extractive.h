@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "answer/plain_text.h"
+#include "answer/polarity.h"
 #include "common/result.h"
 
 namespace ragwasm::answer {
@@ -44,7 +45,9 @@ struct ExtractiveOptions {
   // at least 4 bytes: "approv" ~ "approval"): the chunk then answers a neighbouring question ("the
   // hotel cap in the Netherlands" for "the probation period in the Netherlands"). 1 = off.
   double key_mismatch = 1.0;
-  bool yes_no_prefix = true;   // yes/no questions: answer "Yes." / "No." (a negation in the unit) before the unit
+  // yes/no questions: "Yes." / "No." before the unit when the unit states that polarity (yes_no_polarity);
+  // a unit whose polarity is unclear (or a table row) is quoted without it
+  bool yes_no_prefix = true;
   std::string no_answer_text = "Your documents don't say.";
 };
 
@@ -66,6 +69,17 @@ struct ExtractiveAnswer {
   std::vector<std::string> citations;       // citations[n-1] = chunk id of marker [n]
   double best_score = 0;                    // the top unit score (also when not answered)
   QuestionType question_type = QuestionType::kOther;
+  // Yes/no questions that are answered: what the first unit states (kUnclear: quoted without Yes/No);
+  // kUnclear for every other question.
+  Polarity polarity = Polarity::kUnclear;
+  // Retrieval evidence in [0, 1]: the IDF-weighted share of the question's distinct terms that occur in
+  // the text or context of the chunks read (weights w(t) of the scoring formula below; every term weighs 1
+  // when the chunks have no units; 1 when the question has no terms; 0 when no chunk was read). Low: the
+  // chunks do not match the question at all.
+  double evidence = 0;
+  // The best unit of each chunk read that has one (chunk order; citation 0; ties: the earlier unit):
+  // the sentence to highlight when a passage is shown instead of an answer.
+  std::vector<ExtractedSentence> chunk_best;
 };
 
 // Terms of a text as the answerer sees them: folded (lowercase, accents removed), split on anything
