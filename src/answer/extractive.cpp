@@ -355,6 +355,31 @@ bool has_quantity(std::string_view t) {
   return false;
 }
 
+namespace {
+
+// Does a (folded) how-much question ask for a price ("How much does an HX-9 cost?", "how much is the fee")?
+bool asks_for_money(const std::string& fq) {
+  if (!contains_phrase(fq, "how much")) return false;
+  for (const char* w : {"cost", "costs", "price", "priced", "pay", "paid", "charge", "charged", "fee", "fees", "spend", "spent"}) {
+    if (contains_phrase(fq, w)) return true;
+  }
+  return false;
+}
+
+// Does the text name an amount of money: a currency sign or a currency word?
+bool has_money(std::string_view t) {
+  for (const char* sign : {"$", "\xE2\x82\xAC", "\xC2\xA3"}) {  // $ € £
+    if (t.find(sign) != std::string_view::npos) return true;
+  }
+  const std::string f = text::fold(t);
+  for (const char* w : {"usd", "eur", "gbp", "dollar", "dollars", "euro", "euros", "cent", "cents"}) {
+    if (contains_phrase(f, w)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool has_measure_unit(std::string_view t) {
   static const std::unordered_set<std::string> kUnits = {
       "second", "seconds", "sec", "s", "minute", "minutes", "min", "mins", "hour", "hours", "h", "hr", "hrs", "day",
@@ -368,9 +393,13 @@ bool has_measure_unit(std::string_view t) {
 
 bool matches_type(std::string_view unit, QuestionType t, std::string_view question) {
   switch (t) {
-    case QuestionType::kNumber:
+    case QuestionType::kNumber: {
       // "How long ...?" asks for a duration or a length: the quantity must come with its unit.
-      return has_quantity(unit) && (!contains_phrase(text::fold(question), "how long") || has_measure_unit(unit));
+      const std::string fq = text::fold(question);
+      if (!has_quantity(unit) || (contains_phrase(fq, "how long") && !has_measure_unit(unit))) return false;
+      // "How much does X cost?" asks for money: the unit must name an amount of it.
+      return !asks_for_money(fq) || has_money(unit);
+    }
     case QuestionType::kDate: {
       const std::string f = text::fold(unit);
       for (const char* m : {"january", "february", "march", "april", "may", "june", "july", "august", "september",

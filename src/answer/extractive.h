@@ -134,7 +134,8 @@ bool has_measure_unit(std::string_view text);
 // Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,
 // founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
 // words not at the unit start that `question` does not contain itself; kNumber: a quantity (has_quantity)
-// and, for a "how long" question, a unit of time or length (has_measure_unit); kDate: a month name, a year 1900-2099 or an ISO
+// and, for a "how long" question, a unit of time or length (has_measure_unit), for a "how much" question
+// about a price (cost, price, pay, charge, fee, spend) an amount of money ($, €, £, USD, EUR, dollars, ...); kDate: a month name, a year 1900-2099 or an ISO
 // date; kOther and kYesNo: always.
 bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});
 

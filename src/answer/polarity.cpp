@@ -15,9 +15,10 @@ namespace {
 // How many content words after a cue (or around an outcome word) it scopes.
 constexpr std::size_t kScopeWords = 4;
 // Share of the question's distinct terms a unit must hold for "No." (a negation names few of them: "the
-// proposal to raise Pro ... was deferred") / for "Yes.".
+// proposal to raise Pro ... was deferred") / for "Yes." (all: "Customer support: ... phone ..." says nothing
+// about phoning on a Saturday).
 constexpr double kNoShare = 1.0 / 3.0;
-constexpr double kYesShare = 0.8;
+constexpr double kYesShare = 1.0;
 
 const std::unordered_set<std::string>& plain_cues() {
   static const std::unordered_set<std::string> kCues = {"not", "no", "never", "cannot", "nor", "none", "neither", "nobody",

@@ -29,8 +29,8 @@ bool negation_cue(std::string_view word);
 //    to raise Pro ... was deferred"), or a word is a question term negated by its prefix un-, in-,
 //    non- ("unsupported", "incompatible", "unavailable"); and the unit holds at least a third of the
 //    question's distinct terms;
-//  - kYes when the unit has no negation cue at all and holds at least 80% of the question's distinct
-//    terms, every number of the question and every identifier of the question (question_entities);
+//  - kYes when the unit has no negation cue at all and holds every one of the question's distinct terms
+//    (close variants allowed; numbers exactly) and every identifier of the question (question_entities);
 //  - otherwise kUnclear, and always for a table row or a unit with a condition (if, unless, except,
 //    provided, depending).
 // A question that negates itself (question_negated) swaps the two: "Is smoking not allowed?" is

@@ -663,3 +663,11 @@ TEST_CASE("Token F1 of the extractive answerer on the sample corpus is reported"
   // finding answer-bearing sentences at least this often.
   CHECK(f1_oracle / answerable > 0.15);
 }
+
+TEST_CASE("A how much question about a price needs an amount of money", "[unit]") {
+  CHECK(matches_type("The HX-9 costs $149.", QuestionType::kNumber, "How much does an HX-9 cost?"));
+  CHECK(matches_type("The fee is 40 EUR per year.", QuestionType::kNumber, "How much is the annual fee?"));
+  CHECK_FALSE(matches_type("HX-9 — Name: Harrier; Launched: 2021", QuestionType::kNumber, "How much does an HX-9 Harrier cost?"));
+  // a how-much question that is not about a price takes any quantity
+  CHECK(matches_type("The tank holds 40 litres.", QuestionType::kNumber, "How much water does the tank hold?"));
+}

@@ -165,3 +165,10 @@ TEST_CASE("Each chunk read reports its best unit", "[unit]") {
   CHECK(r.value().chunk_best[1].chunk_index == 2);
   CHECK(r.value().chunk_best[1].chunk_id == "c");
 }
+
+TEST_CASE("Yes needs every question term in the unit", "[unit]") {
+  // a unit that leaves out the question's qualifier (Saturday) does not state Yes about it
+  CHECK(pol("Customer support: support@example.com, or phone +1 541 555 0140.", "Can a customer phone support on a Saturday?") ==
+        Polarity::kUnclear);
+  CHECK(pol("Customers can phone support on Saturdays from 9:00 to 13:00.", "Can a customer phone support on a Saturday?") == Polarity::kYes);
+}

@@ -95,7 +95,7 @@ function hitOut(h) {
  * The retrieval evidence below which ask() answers 'not-found' (options.minEvidence): chosen on the
  * tuning halves of examples/corpus (split.json, own-words-split.json) only, docs/docchat.md "Three outcomes".
  */
-export const MIN_EVIDENCE = 0.3;
+export const MIN_EVIDENCE = 0.075;
 
 // The outcome of a question no unit answers: 'not-found' when the chunks read hardly match the question
 // (retrieval evidence below minEvidence), else 'passages' (the chunks with their best unit, no claim).
