@@ -634,6 +634,36 @@ double evidence_of(const std::vector<std::string>& q, const std::vector<double>&
   return total > 0 ? found / total : 0;
 }
 
+// The answer text of a sentence or list item with clauses ("...; ..."): the clause holding the most question terms
+// (ties: the first) when it holds what the question type asks for; else the whole unit.
+std::string answer_text(const Candidate& c, const std::vector<std::string>& q, QuestionType type, std::string_view question) {
+  const std::string& t = c.unit.text;
+  if (c.unit.kind == UnitKind::kTableRow || t.find("; ") == std::string::npos) return t;
+  std::vector<std::string> clauses;
+  for (std::size_t at = 0;;) {
+    const std::size_t next = t.find("; ", at);
+    clauses.push_back(t.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    if (next == std::string::npos) break;
+    at = next + 2;
+  }
+  std::size_t best = 0, best_hits = 0;
+  for (std::size_t i = 0; i < clauses.size(); ++i) {
+    std::size_t hits = 0;
+    std::vector<std::string> terms = answer_terms(clauses[i]);
+    std::sort(terms.begin(), terms.end());
+    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+    for (const auto& x : terms) hits += std::binary_search(q.begin(), q.end(), x) ? 1 : 0;
+    if (hits > best_hits) {
+      best = i;
+      best_hits = hits;
+    }
+  }
+  if (best_hits == 0 || !matches_type(clauses[best], type, question)) return t;
+  std::string out = clauses[best];
+  if (!out.empty() && out.back() != '.' && out.back() != '!' && out.back() != '?') out += '.';
+  return out;
+}
+
 // A scored candidate as an answer unit with its [n] marker.
 ExtractedSentence sentence_of(const Candidate& c, const std::vector<ExtractiveChunk>& chunks, int citation) {
   ExtractedSentence s;
@@ -699,7 +729,8 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   answer.answered = true;
   answer.text.clear();
   if (answer.question_type == QuestionType::kYesNo) {
-    answer.polarity = yes_no_polarity(cands[picked[0]].unit.text, cands[picked[0]].unit.kind, question);
+    // The polarity of what is quoted (a clause of the unit, answer_text).
+    answer.polarity = yes_no_polarity(answer_text(cands[picked[0]], q, answer.question_type, question), cands[picked[0]].unit.kind, question);
     if (options.yes_no_prefix && answer.polarity != Polarity::kUnclear) answer.text = answer.polarity == Polarity::kNo ? "No." : "Yes.";
   }
   for (std::size_t i : picked) {
@@ -715,7 +746,7 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     }
     ExtractedSentence s = sentence_of(c, chunks, citation);
     if (!answer.text.empty()) answer.text += ' ';
-    answer.text += s.text + " [" + std::to_string(citation) + "]";
+    answer.text += answer_text(c, q, answer.question_type, question) + " [" + std::to_string(citation) + "]";
     answer.sentences.push_back(std::move(s));
   }
   return answer;

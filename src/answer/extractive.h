@@ -64,7 +64,10 @@ struct ExtractedSentence {
 
 struct ExtractiveAnswer {
   bool answered = false;
-  std::string text;                         // units joined with " ", each followed by " [n]"; or no_answer_text
+  // units joined with " ", each followed by " [n]"; or no_answer_text. A sentence or list item made of clauses
+  // ("...; ...") is quoted by its clause holding the most question terms (ties: the first) when that clause holds what
+  // the question type asks for (the shortest supporting span; the unit's span is still cited whole).
+  std::string text;
   std::vector<ExtractedSentence> sentences; // best first
   std::vector<std::string> citations;       // citations[n-1] = chunk id of marker [n]
   double best_score = 0;                    // the top unit score (also when not answered)

@@ -671,3 +671,23 @@ TEST_CASE("A how much question about a price needs an amount of money", "[unit]"
   // a how-much question that is not about a price takes any quantity
   CHECK(matches_type("The tank holds 40 litres.", QuestionType::kNumber, "How much water does the tank hold?"));
 }
+
+TEST_CASE("A unit made of clauses is quoted by the clause holding the most question terms", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {{"r#0", "WS-410 revision C started shipping on October 15; 1,650 revision C units shipped in the quarter.", 1, ""}};
+  ExtractiveOptions o;
+  o.threshold = 0;
+  auto r = extractive_answer("When did revision C of the WS-410 start shipping?", chunks, o);
+  REQUIRE(r.ok());
+  CHECK(r.value().text == "WS-410 revision C started shipping on October 15. [1]");
+  // the citation still spans the whole unit
+  CHECK(r.value().sentences[0].text == chunks[0].text);
+  // a clause without what the question type asks for is not quoted alone: the whole unit is
+  CHECK(extractive_answer("How many revision C units shipped in the quarter?", chunks, o).value().text ==
+        "1,650 revision C units shipped in the quarter. [1]");
+  auto n = extractive_answer("When did revision C units ship in the quarter?", chunks, o);
+  CHECK(n.value().text == "WS-410 revision C started shipping on October 15; 1,650 revision C units shipped in the quarter. [1]");
+  // Yes/No is read from the quoted clause
+  std::vector<ExtractiveChunk> hx = {{"p#0", "The HX-9 does not connect to Perch; it pairs with the Field app only.", 1, ""}};
+  auto p = extractive_answer("Can an HX-9 send its readings to Perch?", hx, o);
+  CHECK(p.value().text == "No. The HX-9 does not connect to Perch. [1]");
+}
