@@ -634,36 +634,6 @@ double evidence_of(const std::vector<std::string>& q, const std::vector<double>&
   return total > 0 ? found / total : 0;
 }
 
-// The answer text of a sentence or list item with clauses ("...; ..."): the clause holding the most question terms
-// (ties: the first) when it holds what the question type asks for; else the whole unit.
-std::string answer_text(const Candidate& c, const std::vector<std::string>& q, QuestionType type, std::string_view question) {
-  const std::string& t = c.unit.text;
-  if (c.unit.kind == UnitKind::kTableRow || t.find("; ") == std::string::npos) return t;
-  std::vector<std::string> clauses;
-  for (std::size_t at = 0;;) {
-    const std::size_t next = t.find("; ", at);
-    clauses.push_back(t.substr(at, next == std::string::npos ? std::string::npos : next - at));
-    if (next == std::string::npos) break;
-    at = next + 2;
-  }
-  std::size_t best = 0, best_hits = 0;
-  for (std::size_t i = 0; i < clauses.size(); ++i) {
-    std::size_t hits = 0;
-    std::vector<std::string> terms = answer_terms(clauses[i]);
-    std::sort(terms.begin(), terms.end());
-    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
-    for (const auto& x : terms) hits += std::binary_search(q.begin(), q.end(), x) ? 1 : 0;
-    if (hits > best_hits) {
-      best = i;
-      best_hits = hits;
-    }
-  }
-  if (best_hits == 0 || !matches_type(clauses[best], type, question)) return t;
-  std::string out = clauses[best];
-  if (!out.empty() && out.back() != '.' && out.back() != '!' && out.back() != '?') out += '.';
-  return out;
-}
-
 // A scored candidate as an answer unit with its [n] marker.
 ExtractedSentence sentence_of(const Candidate& c, const std::vector<ExtractiveChunk>& chunks, int citation) {
   ExtractedSentence s;
@@ -677,6 +647,62 @@ ExtractedSentence sentence_of(const Candidate& c, const std::vector<ExtractiveCh
   s.citation = citation;
   return s;
 }
+
+// Where the clauses of a unit's source start and end ("a; b" -> {0, 1}, {3, 4}): split after each ';' followed by
+// white space; trailing white space trimmed.
+std::vector<std::pair<std::size_t, std::size_t>> clause_spans(std::string_view src) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= src.size(); ++i) {
+    const bool cut = i == src.size() || (src[i] == ';' && i + 1 < src.size() && is_space(src[i + 1]));
+    if (!cut) continue;
+    std::size_t e = i;
+    while (e > from && is_space(src[e - 1])) --e;
+    out.emplace_back(from, e);
+    from = i + 1;
+    while (from < src.size() && is_space(src[from])) ++from;
+  }
+  return out;
+}
+
+// What the answer quotes of a sentence or list item with clauses ("...; ..."): the clause holding the most question
+// terms (ties: the first), as plain text ending in a full stop and with its source span, when it holds what the
+// question type asks for and the source splits into the same clauses; else the whole unit.
+ExtractedSentence quote_of(const Candidate& c, const std::vector<ExtractiveChunk>& chunks, int citation, const std::vector<std::string>& q,
+                           QuestionType type, std::string_view question) {
+  ExtractedSentence s = sentence_of(c, chunks, citation);
+  const std::string& t = c.unit.text;
+  if (c.unit.kind == UnitKind::kTableRow || t.find("; ") == std::string::npos) return s;
+  std::vector<std::string> clauses;
+  for (std::size_t at = 0;;) {
+    const std::size_t next = t.find("; ", at);
+    clauses.push_back(t.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    if (next == std::string::npos) break;
+    at = next + 2;
+  }
+  const auto spans = clause_spans(std::string_view(chunks[c.chunk].text).substr(c.unit.start, c.unit.end - c.unit.start));
+  if (spans.size() != clauses.size()) return s;
+  std::size_t best = 0, best_hits = 0;
+  for (std::size_t i = 0; i < clauses.size(); ++i) {
+    std::size_t hits = 0;
+    std::vector<std::string> terms = answer_terms(clauses[i]);
+    std::sort(terms.begin(), terms.end());
+    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+    for (const auto& x : terms) hits += std::binary_search(q.begin(), q.end(), x) ? 1 : 0;
+    if (hits > best_hits) {
+      best = i;
+      best_hits = hits;
+    }
+  }
+  if (best_hits == 0 || !matches_type(clauses[best], type, question)) return s;
+  s.text = clauses[best];
+  if (!s.text.empty() && s.text.back() != '.' && s.text.back() != '!' && s.text.back() != '?') s.text += '.';
+  s.start = c.unit.start + spans[best].first;
+  s.end = c.unit.start + spans[best].second;
+  return s;
+}
+
 
 }  // namespace
 
@@ -729,8 +755,9 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   answer.answered = true;
   answer.text.clear();
   if (answer.question_type == QuestionType::kYesNo) {
-    // The polarity of what is quoted (a clause of the unit, answer_text).
-    answer.polarity = yes_no_polarity(answer_text(cands[picked[0]], q, answer.question_type, question), cands[picked[0]].unit.kind, question);
+    // The polarity of what is quoted (the unit or one of its clauses, quote_of).
+    answer.polarity = yes_no_polarity(quote_of(cands[picked[0]], chunks, 0, q, answer.question_type, question).text,
+                                      cands[picked[0]].unit.kind, question);
     if (options.yes_no_prefix && answer.polarity != Polarity::kUnclear) answer.text = answer.polarity == Polarity::kNo ? "No." : "Yes.";
   }
   for (std::size_t i : picked) {
@@ -744,9 +771,9 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     } else {
       citation = static_cast<int>(it - answer.citations.begin()) + 1;
     }
-    ExtractedSentence s = sentence_of(c, chunks, citation);
+    ExtractedSentence s = quote_of(c, chunks, citation, q, answer.question_type, question);
     if (!answer.text.empty()) answer.text += ' ';
-    answer.text += answer_text(c, q, answer.question_type, question) + " [" + std::to_string(citation) + "]";
+    answer.text += s.text + " [" + std::to_string(citation) + "]";
     answer.sentences.push_back(std::move(s));
   }
   return answer;

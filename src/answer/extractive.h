@@ -54,9 +54,9 @@ struct ExtractiveOptions {
 struct ExtractedSentence {
   std::size_t chunk_index = 0;  // index into the input chunks
   std::string chunk_id;
-  std::size_t start = 0;        // byte span of the unit's source (markup included) inside the chunk's text
+  std::size_t start = 0;        // byte span of the unit's (or quoted clause's) source (markup included) in the chunk's text
   std::size_t end = 0;
-  std::string text;             // the unit as plain text
+  std::string text;             // the unit (or quoted clause) as plain text
   UnitKind kind = UnitKind::kSentence;
   double score = 0;             // in [0, 1]
   int citation = 0;             // 1-based [n] marker shown after the unit
@@ -66,7 +66,8 @@ struct ExtractiveAnswer {
   bool answered = false;
   // units joined with " ", each followed by " [n]"; or no_answer_text. A sentence or list item made of clauses
   // ("...; ...") is quoted by its clause holding the most question terms (ties: the first) when that clause holds what
-  // the question type asks for (the shortest supporting span; the unit's span is still cited whole).
+  // the question type asks for and its source splits into the same clauses (the shortest supporting span: the
+  // sentence's text, start and end are then the clause's).
   std::string text;
   std::vector<ExtractedSentence> sentences; // best first
   std::vector<std::string> citations;       // citations[n-1] = chunk id of marker [n]

@@ -679,8 +679,18 @@ TEST_CASE("A unit made of clauses is quoted by the clause holding the most quest
   auto r = extractive_answer("When did revision C of the WS-410 start shipping?", chunks, o);
   REQUIRE(r.ok());
   CHECK(r.value().text == "WS-410 revision C started shipping on October 15. [1]");
-  // the citation still spans the whole unit
-  CHECK(r.value().sentences[0].text == chunks[0].text);
+  // the citation spans the quoted clause in the source, here hard-wrapped
+  const auto& s = r.value().sentences[0];
+  CHECK(s.text == "WS-410 revision C started shipping on October 15.");
+  CHECK(chunks[0].text.substr(s.start, s.end - s.start) == "WS-410 revision C started shipping on October 15");
+  std::vector<ExtractiveChunk> wrapped = {{"w#0", "Loggers made before 2022 cannot run 3.x;\n  they stay on 2.9.", 1, ""}};
+  auto w = extractive_answer("Can loggers made before 2022 run 3.x?", wrapped, o);
+  CHECK(w.value().text == "No. Loggers made before 2022 cannot run 3.x. [1]");
+  CHECK(wrapped[0].text.substr(w.value().sentences[0].start, w.value().sentences[0].end - w.value().sentences[0].start) ==
+        "Loggers made before 2022 cannot run 3.x");
+  // a source that does not split like its plain text ("a;b" has no space) is quoted whole
+  std::vector<ExtractiveChunk> odd = {{"o#0", "Revision C shipped on October 15 **;** the rest shipped later.", 1, ""}};
+  CHECK(extractive_answer("When did revision C ship?", odd, o).value().sentences[0].start == 0);
   // a clause without what the question type asks for is not quoted alone: the whole unit is
   CHECK(extractive_answer("How many revision C units shipped in the quarter?", chunks, o).value().text ==
         "1,650 revision C units shipped in the quarter. [1]");
