@@ -129,7 +129,7 @@ function passagesOf(top, analysis) {
  * const col = await Collection.create(PRESETS.docChatBm25);
  * await col.add([{ id: 'leave', title: 'Leave', text: '# Leave\n\nEmployees get **22 days** of PTO.' }]);
  * const r = await ask(col, 'How many days of PTO do employees get?');
- * // r.answer 'Employees get 22 days of PTO. [1]', r.citations[0] {n: 1, docId: 'leave', start, end, ...}
+ * // r.outcome 'answer', r.answer 'Employees get 22 days of PTO. [1]', r.citations[0] {n: 1, docId: 'leave', start, end, ...}
  * @param {import('../pipeline/collection.js').Collection} collection
  * @param {string} question non-empty
  * @param {object} [options]
@@ -176,8 +176,8 @@ function passagesOf(top, analysis) {
  *   question with clarify 'ask' is 'passages' (its readings in `clarification`). abstained = outcome !== 'answer'.
  *   evidence: the IDF-weighted share of the question's terms found in the chunks read (0 without hits). polarity: what
  *   the cited unit states for an extractive answer to a yes/no question ('unclear': quoted without Yes/No), else null.
- *   start/end are UTF-16 offsets into the document's text; an extractive citation spans the cited unit
- *   (sentence, list item or table row), an LLM citation the whole cited chunk
+ *   start/end are UTF-16 offsets into the document's text; an extractive citation spans the quoted unit
+ *   (sentence, list item or table row; or the clause of it that is quoted), an LLM citation the whole cited chunk
  * @throws {RagwasmError} INVALID_ARGUMENT (bad question or options; as Collection.search), ABORTED, and the
  *   LLM client's errors
  */
