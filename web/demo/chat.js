@@ -601,6 +601,7 @@ $('ask').addEventListener('submit', async (e) => {
       renderAnswer(r.answer);
     }
     if (r.outcome !== 'passages') renderSources();  // the passages list is its own source list
+    $('sources-h').hidden = r.outcome !== 'answer';
     renderChoices(r);
     if (r.clarification?.ambiguous) {
       $('answer-meta').textContent = `${llm.model} found ${r.clarification.interpretations.length} readings in the top passages; choose one`;
