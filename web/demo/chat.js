@@ -532,6 +532,35 @@ function renderLedger() {
     h('td', {}, h('details', {}, h('summary', {}, 'request body'), h('pre', { class: 'mono small', style: 'white-space:pre-wrap;max-height:12rem;overflow:auto' }, e.body))))));
 }
 
+/**
+ * The 'passages' outcome: ask() found no sentence that answers, so each passage it read is listed with its best
+ * sentence highlighted; [n] opens the document there. Sources are the passages (ranges: the best sentence).
+ */
+function renderPassages(r) {
+  sources = r.passages.map((p, i) => ({ n: i + 1, chunk: { id: p.chunkId, docId: p.docId, text: p.text, start: p.start, end: p.end },
+    ranges: [p.best ? { start: p.best.start, end: p.best.end } : { start: p.start, end: p.end }] }));
+  const excerpt = (p) => {
+    if (!p.best) return [p.text.length > 300 ? `${p.text.slice(0, 300)}…` : p.text];
+    const before = p.text.slice(0, p.best.start - p.start);
+    const after = p.text.slice(p.best.end - p.start);
+    return [before.length > 160 ? `…${before.slice(-160)}` : before, h('mark', {}, p.best.text), after.length > 160 ? `${after.slice(0, 160)}…` : after];
+  };
+  setChildren($('answer'), [
+    h('p', { class: 'outcome-note' }, r.answer),
+    h('ol', { class: 'passages', 'aria-label': 'closest passages' }, r.passages.map((p, i) => h('li', { dataset: { docId: p.docId } },
+      h('a', { href: '#source-panel', class: 'cite', dataset: { n: String(i + 1) }, 'aria-label': `passage ${i + 1}: ${docs.get(p.docId)?.name ?? p.docId}`,
+        onclick: (e) => { e.preventDefault(); openSource(i + 1); } }, `[${i + 1}] ${docs.get(p.docId)?.name ?? p.docId}`),
+      h('div', { class: 'excerpt' }, ...excerpt(p))))),
+  ]);
+}
+
+/** The 'not-found' outcome: the documents hold nothing that matches the question; say what was searched. */
+function renderNotFound(r) {
+  sources = [];
+  setChildren($('answer'), [h('p', { class: 'outcome-note' }, r.answer),
+    h('p', { class: 'small muted', id: 'searched' }, `Searched your ${docs.size} document${docs.size === 1 ? '' : 's'} for “${r.query}”: no passage matches it.`)]);
+}
+
 /** Sources of an ask() result: extractive citations carry the cited span; LLM ones the whole passage. */
 function sourcesOf(r) {
   const byN = new Map();
@@ -570,6 +599,7 @@ $('ask').addEventListener('submit', async (e) => {
   try { llm = llmSettings(); } catch (err) { setStatus(status, errorText(err), 'err'); $('settings').open = true; return; }
   $('ask-btn').disabled = true;
   setChildren($('answer'));
+  delete $('answer').dataset.outcome;
   renderChoices({});
   setChildren($('sources'));
   $('source-panel').hidden = true;
@@ -587,9 +617,16 @@ $('ask').addEventListener('submit', async (e) => {
       $('rewritten').hidden = false;
       $('rewritten').textContent = `Searched for: ${r.query}`;
     }
-    sources = sourcesOf(r);
-    renderAnswer(r.answer);
-    renderSources();
+    // The three outcomes of ask() (docs/docchat.md, "Three outcomes"), each shown its own way.
+    $('answer').dataset.outcome = r.outcome;
+    if (r.outcome === 'passages' && !r.clarification?.ambiguous) renderPassages(r);
+    else if (r.outcome === 'not-found') renderNotFound(r);
+    else {
+      sources = sourcesOf(r);
+      renderAnswer(r.answer);
+    }
+    if (r.outcome !== 'passages') renderSources();  // the passages list is its own source list
+    $('sources-h').hidden = r.outcome !== 'answer';
     renderChoices(r);
     if (r.clarification?.ambiguous) {
       $('answer-meta').textContent = `${llm.model} found ${r.clarification.interpretations.length} readings in the top passages; choose one`;
@@ -600,8 +637,9 @@ $('ask').addEventListener('submit', async (e) => {
     history.push({ role: 'user', content: question }, { role: 'assistant', content: r.answer });
     $('answer-meta').textContent = r.mode === 'llm'
       ? `streamed by ${llm.model} from the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()})`
-      : `extractive answer from the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()}); nothing was sent anywhere`;
-    setStatus(status, r.abstained ? 'the documents do not seem to answer this' : 'answered from your documents', 'ok');
+      : `${r.outcome === 'answer' ? 'extractive answer from' : 'read'} the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()}); nothing was sent anywhere`;
+    setStatus(status, { answer: 'answered from your documents', passages: 'no single sentence answers this: the closest passages are shown',
+      'not-found': 'nothing in your documents matches this question' }[r.outcome], 'ok');
     status.dataset.state = 'answered';
   } catch (err) {
     setStatus(status, err.code === 'ABORTED' ? 'stopped' : `Could not answer: ${errorText(err)}`, 'err');

@@ -32,23 +32,40 @@ function readQuestions(path) {
   });
 }
 
-// The --json object of the issue: {id, question, answer, abstained, citations, hits}.
+// The --json object: {id, question, answer, outcome, abstained, evidence, citations, passages, hits}.
 export function jsonResult(id, r) {
   return {
-    id, question: r.question, answer: r.answer, abstained: r.abstained,
+    id, question: r.question, answer: r.answer, outcome: r.outcome, abstained: r.abstained, evidence: r.evidence,
     citations: r.citations.map((c) => ({ n: c.n, docId: c.docId, chunkId: c.chunkId, start: c.start, end: c.end, text: c.text })),
+    passages: r.passages.map((p) => ({ docId: p.docId, chunkId: p.chunkId, start: p.start, end: p.end, best: p.best })),
     hits: r.hits.slice(0, 10).map((h) => ({ docId: h.docId, chunkId: h.chunkId, start: h.start, end: h.end, score: h.score, text: h.text })),
   };
 }
 
+const oneLine = (text, max = 160) => {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 3) + '...' : t;
+};
+
+// The three outcomes of ask() (docs/docchat.md, "Three outcomes"): an answer with its citations; the closest
+// passages with their best sentence; or "Your documents don't say." with what was searched.
 function printText(io, r, streamed) {
   if (r.query !== r.question) io.stdout.write(`(searched for: ${r.query})\n`);
-  if (!streamed) io.stdout.write(`${r.answer}\n`);
-  else io.stdout.write('\n');
-  for (const c of r.citations) {
-    const snippet = c.text.replace(/\s+/g, ' ').trim();
-    io.stdout.write(`  [${c.n}] ${c.docId} ${c.start}-${c.end}: ${snippet.length > 160 ? snippet.slice(0, 157) + '...' : snippet}\n`);
+  if (r.outcome === 'answer') {
+    io.stdout.write(streamed ? '\n' : `${r.answer}\n`);
+    for (const c of r.citations) io.stdout.write(`  [${c.n}] ${c.docId} ${c.start}-${c.end}: ${oneLine(c.text)}\n`);
+    return;
   }
+  if (streamed) io.stdout.write('\n');
+  if (r.outcome === 'passages') {
+    io.stdout.write(`${r.answer}\n`);
+    r.passages.forEach((p, i) => {
+      const where = p.best ? `${p.best.start}-${p.best.end}` : `${p.start}-${p.end}`;
+      io.stdout.write(`  ${i + 1}. ${p.docId} ${where}: > ${oneLine(p.best ? p.best.text : p.text)}\n`);
+    });
+    return;
+  }
+  io.stdout.write(`${r.answer}\n  (nothing in the documents matches: searched for "${r.query}")\n`);
 }
 
 export default {
@@ -58,10 +75,14 @@ export default {
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
     + 'preset (PRESETS.docChatBm25; PRESETS.docChat with --embed-model FILE, a static model). Without --base-url the answer '
-    + 'is extractive (plain-text sentences or table rows of the documents, or "Your documents don\'t say."); with '
-    + '--base-url and --model an LLM writes it, streamed, with [n] citations. --json prints one object per question: '
-    + '{id, question, answer, abstained, citations: [{n, docId, chunkId, start, end, text}], hits: [{docId, chunkId, start, '
-    + 'end, score, text}]} (start/end: UTF-16 offsets into the document text; hits: the top 10 chunks). --save/--load keep '
+    + 'is extractive (a plain-text sentence or table row of the documents); with --base-url and --model an LLM writes it, '
+    + 'streamed, with [n] citations. Each question has one of three outcomes: answer (with its citations), passages (no '
+    + 'sentence answers it: the closest passages, each with its best sentence, and no claim about the documents) or '
+    + 'not-found ("Your documents don\'t say.": nothing in the documents matches the question). --json prints one object per '
+    + 'question: {id, question, answer, outcome, abstained, evidence, citations: [{n, docId, chunkId, start, end, text}], '
+    + 'passages: [{docId, chunkId, start, end, best: {start, end, text}|null}], hits: [{docId, chunkId, start, end, score, '
+    + 'text}]} (start/end: UTF-16 offsets into the document text; hits: the top 10 chunks; evidence: the share of the '
+    + 'question\'s terms found in the passages read). --save/--load keep '
     + 'the collection in --store (default ./.ragwasm-store).',
   options: {
     docs: { type: 'string', help: 'folder of documents or a dataset folder with manifest.json' },

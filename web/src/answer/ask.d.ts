@@ -2,14 +2,27 @@ import type { Collection, CollectionFilter } from '../pipeline/collection.js';
 import type { LlmClient } from '../llm.js';
 export interface AskCitation { n: number; docId: string; chunkId: string; start: number; end: number; text: string }
 export interface AskHit { docId: string; chunkId: string; start: number; end: number; score: number; text: string }
+/** A chunk read, shown when no unit answers (outcome 'passages'); best: its best unit as a span of the document. */
+export interface AskPassage extends AskHit { best: { start: number; end: number; text: string } | null }
+/** The retrieval evidence below which ask() answers 'not-found' (default of options.minEvidence). */
+export const MIN_EVIDENCE: number;
 export interface AskResult {
   question: string;
   /** what was retrieved with: the question, or its follow-up rewrite */
   query: string;
   answer: string;
+  /** 'answer': a cited unit (or the LLM's answer); 'passages': the closest passages, no claim; 'not-found': retrieval found nothing matching */
+  outcome: 'answer' | 'passages' | 'not-found';
+  /** outcome !== 'answer' */
   abstained: boolean;
+  /** IDF-weighted share of the question's terms found in the chunks read, in [0, 1] (0 without hits) */
+  evidence: number;
+  /** extractive answers to yes/no questions: what the cited unit states ('unclear': quoted without Yes/No); else null */
+  polarity: 'yes' | 'no' | 'unclear' | null;
   mode: 'extractive' | 'llm';
   citations: AskCitation[];
+  /** outcome 'passages' only (else []): the chunks read with their best unit */
+  passages: AskPassage[];
   hits: AskHit[];
   /** present only when options.clarify is set */
   clarification?: AskClarification;
@@ -35,6 +48,8 @@ export interface AskClarification {
 }
 export interface AskOptions {
   k?: number; answerChunks?: number; threshold?: number; maxSentences?: number;
+  /** retrieval evidence in [0, 1] below which the outcome is 'not-found' (default MIN_EVIDENCE) */
+  minEvidence?: number;
   /** score factor in [0, 1] for a unit whose chunk lacks an identifier the question names (default 1) */
   entityMismatch?: number;
   /** score factor in [0, 1] for a unit whose chunk lacks a key term of the question ("the probation period"; default 1) */
