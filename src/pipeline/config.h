@@ -75,6 +75,18 @@ struct Deprecation {
   std::string new_name;
 };
 
+// "retrieval.expansion": BM25 query expansion from a static model's word neighbours (docs/sparse.md
+// "Query expansion"; Bm25Index search option `expansion`). Absent = off.
+struct ExpansionConfig {
+  bool enabled = false;
+  std::string source = "static";  // the only source: a static model's word vectors
+  std::string model;              // a static model file (URL or path); empty = the default static model
+  std::size_t per_term = 2;       // 1..16
+  double min_similarity = 0.7;    // (0, 1]
+  double weight = 0.3;            // (0, 1]
+  std::size_t max_words = 100000; // the model's first words kept (0 = all)
+};
+
 struct RetrievalConfig {
   std::vector<std::string> retrievers;  // index names ("bm25", "dense"); default: every enabled index
   std::size_t k = 10;                   // hits returned; 0 = no retrieval (the "no context" baseline)
@@ -86,6 +98,7 @@ struct RetrievalConfig {
   // far below the best leg's is benched (weight 0) and reported. Default: on for mode "hybrid" without
   // explicit weights (and two or more retrievers).
   bool leg_check = true;
+  ExpansionConfig expansion;  // needs the bm25 index
 };
 
 struct RerankConfig {
