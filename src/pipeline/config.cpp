@@ -319,7 +319,7 @@ Status parse_dense(const json& in, DenseConfig& c, std::vector<Deprecation>& dep
 // "retrieval.expansion": {source: "static", model?, perTerm?, minSimilarity?, weight?, maxWords?}.
 Status parse_expansion(const json& j, PipelineConfig& c) {
   const std::string p = "retrieval.expansion";
-  RAGWASM_TRY(jsonr::expect_object(j, p, {"source", "model", "perTerm", "minSimilarity", "weight", "maxWords"}));
+  RAGWASM_TRY(jsonr::expect_object(j, p, {"source", "model", "perTerm", "minSimilarity", "weight", "unmatchedOnly", "maxWords"}));
   ExpansionConfig& x = c.retrieval.expansion;
   x.enabled = true;
   RAGWASM_TRY(opt_enum(j, p, "source", x.source, {"static"}));
@@ -327,6 +327,7 @@ Status parse_expansion(const json& j, PipelineConfig& c) {
   RAGWASM_TRY(opt_size(j, p, "perTerm", x.per_term, 1, 16));
   RAGWASM_TRY(opt_number(j, p, "minSimilarity", x.min_similarity, 0.0, 1.0));
   RAGWASM_TRY(opt_number(j, p, "weight", x.weight, 0.0, 1.0));
+  RAGWASM_TRY(opt_bool(j, p, "unmatchedOnly", x.unmatched_only));
   RAGWASM_TRY(opt_size(j, p, "maxWords", x.max_words, 0, embed::kMaxStaticWords));
   for (const char* key : {"minSimilarity", "weight"}) {
     if (auto v = j.find(key); v != j.end() && !(v->get<double>() > 0)) {
@@ -523,7 +524,7 @@ std::string to_json(const PipelineConfig& c) {
   if (!c.rerank.model.empty()) out["rerank"]["model"] = c.rerank.model;
   if (c.retrieval.expansion.enabled) {
     const ExpansionConfig& x = c.retrieval.expansion;
-    json e = {{"source", x.source}, {"perTerm", x.per_term}, {"minSimilarity", x.min_similarity}, {"weight", x.weight}, {"maxWords", x.max_words}};
+    json e = {{"source", x.source}, {"perTerm", x.per_term}, {"minSimilarity", x.min_similarity}, {"weight", x.weight}, {"unmatchedOnly", x.unmatched_only}, {"maxWords", x.max_words}};
     if (!x.model.empty()) e["model"] = x.model;
     out["retrieval"]["expansion"] = e;
   }

@@ -84,6 +84,7 @@ struct ExpansionConfig {
   std::size_t per_term = 2;       // 1..16
   double min_similarity = 0.7;    // (0, 1]
   double weight = 0.3;            // (0, 1]
+  bool unmatched_only = false;    // expand only query words no document holds
   std::size_t max_words = 100000; // the model's first words kept (0 = all)
 };
 

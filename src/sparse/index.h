@@ -93,6 +93,7 @@ struct ExpansionOptions {
   std::size_t per_term = 2;     // 1..16
   double min_similarity = 0.7;  // (0, 1]
   double weight = 0.3;          // (0, 1]
+  bool unmatched_only = false;  // expand only the query words whose term no live document holds
 };
 
 struct SimilarWord {

@@ -2,7 +2,9 @@
 // SimilarWords source). For each expandable word of the query, in query order:
 //   - skipped: stop words (kExpansionStopWords: English function words, the interrogatives and
 //     auxiliaries included), words with a digit, parts of a compound with a digit ("LS-240"), words
-//     written in capitals in the query ("PTO", "HX"), words the index analyzer drops;
+//     written in capitals in the query ("PTO", "HX"), words the index analyzer drops, and with
+//     unmatched_only the words whose own term a live document holds (only the words the documents
+//     do not use are expanded);
 //   - its similar words (best first) are read in order; a neighbour is taken when it is letters only,
 //     not a stop word, analyzes to exactly one term, that term is in this index's vocabulary (a live
 //     document holds it), and it is neither one of the query's own terms nor already taken;
@@ -105,6 +107,10 @@ Result<std::vector<ExpansionTerm>> Bm25Index::Impl::expansion(std::string_view t
     if (!letters_only(word) || is_stop(word) || skip.count(word) != 0 || !seen_words.insert(word).second) continue;
     std::string stem;
     if (!analyzer.normalize(word, &stem)) continue;  // an analyzer stop word
+    if (e.unmatched_only) {
+      const std::uint32_t own_id = term_id(stem);
+      if (own_id != TermTable::kNone && postings[own_id].df > 0) continue;  // the documents use this word
+    }
     std::size_t added = 0;
     for (const SimilarWord& n : o.similar_words(word, e.min_similarity)) {
       if (added == e.per_term) break;

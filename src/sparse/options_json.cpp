@@ -172,12 +172,13 @@ Result<SearchOptions> parse_search_options(std::string_view text) {
     // {perTerm, minSimilarity, weight}: the word source is given by the caller (the binding)
     const json& x = j["expansion"];
     const std::string xn = name + ".expansion";
-    if (!x.is_object()) return bad(xn, "an object {perTerm, minSimilarity, weight}", x);
-    RAGWASM_TRY(unknown_keys(x, xn, {"perTerm", "minSimilarity", "weight"}));
+    if (!x.is_object()) return bad(xn, "an object {perTerm, minSimilarity, weight, unmatchedOnly}", x);
+    RAGWASM_TRY(unknown_keys(x, xn, {"perTerm", "minSimilarity", "weight", "unmatchedOnly"}));
     o.expansion.enabled = true;
     RAGWASM_TRY(get_size(x, "perTerm", xn, 1, 16, &o.expansion.per_term));
     RAGWASM_TRY(get_num(x, "minSimilarity", xn, 0, 1, &o.expansion.min_similarity));
     RAGWASM_TRY(get_num(x, "weight", xn, 0, 1, &o.expansion.weight));
+    RAGWASM_TRY(get_bool(x, "unmatchedOnly", xn, &o.expansion.unmatched_only));
   }
   if (j.contains("filter") && !j["filter"].is_null()) {
     const json& f = j["filter"];

@@ -11,9 +11,11 @@ import { ask, metrics, PRESETS } from '../../../web/src/index.js';
 /** The grid the expansion parameters are chosen from (tuning halves only). Earlier = simpler on a tie. */
 export const EXPANSION_GRID = (() => {
   const g = [];
-  for (const perTerm of [1, 2, 3]) {
-    for (const minSimilarity of [0.75, 0.7, 0.65, 0.6, 0.55]) {
-      for (const weight of [0.2, 0.3, 0.4, 0.5]) g.push({ perTerm, minSimilarity, weight });
+  for (const unmatchedOnly of [false, true]) {
+    for (const perTerm of [1, 2, 3]) {
+      for (const minSimilarity of [0.75, 0.7, 0.65, 0.6, 0.55]) {
+        for (const weight of [0.2, 0.3, 0.5, 0.7, 1]) g.push({ unmatchedOnly, perTerm, minSimilarity, weight });
+      }
     }
   }
   return g;
@@ -98,4 +100,90 @@ export async function chooseExpansion(sets, rankOf, grid = EXPANSION_GRID) {
     if (r.all.mrr10 > best.all.mrr10 + 1e-12 || (Math.abs(r.all.mrr10 - best.all.mrr10) <= 1e-12 && (r.para.hit5 ?? 0) > (best.para.hit5 ?? 0) + 1e-12)) best = r;
   }
   return { rows, best };
+}
+
+// The hybrid that was PRESETS.docChat before issue 27 (BM25 + the static model's dense leg, safe
+// hybrid fusion with the leg check), kept here as the comparison row.
+const HYBRID = {
+  chunker: { context: { template: '{title}', separator: '\n' } },
+  indexes: { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'title', boost: 2 }] }, dense: {} },
+  retrieval: { k: 10 },
+};
+
+function withExpansion(config, params) {
+  return { ...config, retrieval: { ...config.retrieval, expansion: { source: 'static', ...params } } };
+}
+
+/**
+ * The expansion section of `npm run bench -- docchat`: chooses the parameters on the tuning halves,
+ * then reports BM25 only, BM25 + expansion and the hybrid on both sets, both halves, per group.
+ * @param {object} ctx the bench context
+ * @param {object[]} documents examples/corpus documents
+ * @returns {Promise<{params: object}>} the chosen parameters
+ */
+export async function expansionStudy(ctx, documents) {
+  const { Collection } = await import('../../../web/src/index.js');
+  const sets = questionSets(ctx.repoRoot);
+  if (sets.length < 2) process.stdout.write('\n(own-words set not found: examples/corpus/own-words.jsonl or $RAGWASM_OWN_WORDS_DIR; first set only)\n');
+  const allQs = sets.flatMap((s) => s.questions);
+  const tuningQs = sets.flatMap((s) => s.questions.filter((q) => s.halves.tuning.has(q.id)));
+  const base = PRESETS.docChatBm25;
+
+  const col = await Collection.create(base);
+  await col.add(documents);
+  const grid = await chooseExpansion(sets, async (params) => {
+    const c = await Collection.create(withExpansion(base, params));
+    await c.add(documents);
+    const r = await evidenceRanks(c, tuningQs);
+    c.dispose();
+    return r;
+  });
+  col.dispose();
+  const noExp = await (async () => {
+    const c = await Collection.create(base);
+    await c.add(documents);
+    const r = await evidenceRanks(c, tuningQs);
+    c.dispose();
+    return r;
+  })();
+  const tuningIds = tuningQs.map((q) => q.id);
+  const paraIds = tuningQs.filter((q) => q.paraphrased === true).map((q) => q.id);
+  const b0 = rankSummary(noExp, tuningIds), p0 = rankSummary(noExp, paraIds);
+  const sorted = [...grid.rows].sort((a, b) => b.all.mrr10 - a.all.mrr10 || (b.para.hit5 ?? 0) - (a.para.hit5 ?? 0));
+  ctx.table(`Expansion parameters on the TUNING halves of ${sets.map((s) => s.name).join(' + ')} (${b0.n} questions with evidence, ${p0.n} paraphrased): the 12 best of ${grid.rows.length} by MRR@10, then paraphrased hit@5`,
+    ['unmatchedOnly', 'perTerm', 'minSimilarity', 'weight', 'hit@1', 'hit@5', 'MRR@10', 'paraphrased hit@5', 'paraphrased MRR@10'],
+    [['(none: BM25 only)', '', '', '', b0.hit1, b0.hit5, b0.mrr10, p0.hit5, p0.mrr10],
+      ...sorted.slice(0, 12).map((r) => [String(r.params.unmatchedOnly), r.params.perTerm, r.params.minSimilarity, r.params.weight, r.all.hit1, r.all.hit5, r.all.mrr10, r.para.hit5, r.para.mrr10])]);
+  const params = grid.best.params;
+  process.stdout.write(`\nexpansion chosen on the tuning halves: unmatchedOnly ${params.unmatchedOnly}, perTerm ${params.perTerm}, minSimilarity ${params.minSimilarity}, weight ${params.weight}\n`);
+
+  const configs = [
+    { name: 'BM25 only', config: base },
+    { name: 'BM25 + expansion', config: withExpansion(base, params) },
+    { name: 'hybrid + static model', config: HYBRID },
+  ];
+  const ranks = [];
+  for (const c of configs) {
+    const colc = await Collection.create(c.config);
+    await colc.add(documents);
+    ranks.push(await evidenceRanks(colc, allQs));
+    colc.dispose();
+  }
+  const rows = [];
+  for (const s of sets) {
+    for (const half of ['tuning', 'reporting']) {
+      for (const [group, ids] of groups(s.questions, s.halves[half])) {
+        const row = [s.name, half, group, ids.length];
+        for (const r of ranks) {
+          const x = rankSummary(r, ids);
+          row.push(x.hit1, x.hit5, x.mrr10);
+        }
+        rows.push(row);
+      }
+    }
+  }
+  ctx.table('Evidence retrieval through ask() (k 10, PRESETS.docChatAnswer options): BM25 only (PRESETS.docChatBm25) | BM25 + expansion (chosen above) | hybrid + static model (docChat before #27)',
+    ['set', 'half', 'questions', 'n', ...configs.flatMap((c) => [`${c.name} hit@1`, 'hit@5', 'MRR@10'])], rows);
+  ctx.record('expansion', { chosen: params, grid: grid.rows.map((r) => ({ ...r.params, tuning: r.all, tuningParaphrased: r.para })), rows });
+  return { params };
 }

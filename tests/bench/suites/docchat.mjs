@@ -19,6 +19,7 @@ import { ask, Collection, createStaticEmbedder, metrics, PRESETS } from '../../.
 import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
 import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, KEY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';
+import { expansionStudy } from '../lib/docchat-expansion.mjs';
 
 // The retrieval candidates the preset is chosen from (tuning half only; docs/docchat.md). The first
 // entries are the simpler ones: on a tie the earlier one wins.
@@ -139,6 +140,9 @@ export async function selectPreset(documents, questions, tuningIds, answerOption
 
 async function run(ctx) {
   const { documents, questions, split } = loadCorpus(ctx.repoRoot);
+  // Issue 27: query expansion on both question sets (RAGWASM_BENCH_DOCCHAT=expansion runs only this part).
+  await expansionStudy(ctx, documents);
+  if (process.env.RAGWASM_BENCH_DOCCHAT === 'expansion') return;
   const halves = { tuning: new Set(split.tuning), reporting: new Set(split.reporting) };
   const { threshold: _t, ...answerOptions } = PRESETS.docChatAnswer;
   const configs = [

@@ -1,6 +1,6 @@
 // ragwasm ask --docs DIR "question": doc chat from the command line, through the library's ask()
 // (web/src/answer/ask.js), the code path of the demo: files -> fileToDocument -> Collection
-// (PRESETS.docChatBm25, or PRESETS.docChat with --model) -> ask() -> the answer with numbered citations.
+// (PRESETS.docChat, BM25 only, or PRESETS.docChatHybrid with --embed-model) -> ask() -> the answer with numbered citations.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { ask, Collection, createStaticEmbedder, PRESETS } from '../../src/index.js';
@@ -89,7 +89,7 @@ export default {
   usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--base-url URL --model M] [--save NAME]',
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
-    + 'preset (PRESETS.docChatBm25; PRESETS.docChat with --embed-model FILE, a static model). Without --base-url the answer '
+    + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model FILE, a static model). Without --base-url the answer '
     + 'is extractive (plain-text sentences or table rows of the documents, or "Your documents don\'t say."); with '
     + '--base-url and --model an LLM writes it, streamed, with [n] citations. --json prints one object per question: '
     + '{id, question, answer, abstained, citations: [{n, docId, chunkId, start, end, text}], hits: [{docId, chunkId, start, '
@@ -102,7 +102,7 @@ export default {
     k: { type: 'string', short: 'k', default: '10', help: 'hits retrieved (1..100)' },
     'answer-chunks': { type: 'string', help: 'top hits the answerer reads (default 5)' },
     threshold: { type: 'string', help: 'extractive abstention threshold in [0, 1] (default: the preset\'s)' },
-    'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChat (hybrid) instead of BM25 only' },
+    'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChatHybrid instead of BM25 only (PRESETS.docChat)' },
     'base-url': { type: 'string', help: 'LLM endpoint (OpenAI-compatible or Anthropic) for generated answers' },
     model: { type: 'string', help: 'LLM model name (with --base-url)' },
     provider: { type: 'string', default: 'openai', help: 'openai or anthropic' },
@@ -150,7 +150,7 @@ export default {
       } else {
         const docs = await readDocs(values.docs, io);
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
-        col = await Collection.create(embedder ? PRESETS.docChat : PRESETS.docChatBm25, embedder ? { embedder } : {});
+        col = await Collection.create(embedder ? PRESETS.docChatHybrid : PRESETS.docChat, embedder ? { embedder } : {});
         await col.add(docs);
       }
       if (values.save !== undefined) await col.save(values.save, storage);

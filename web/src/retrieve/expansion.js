@@ -19,7 +19,7 @@ import { defaultStaticModelUrl } from '../embed/embed.js';
  * cosine similarity >= `minSimilarity`, each scored at `weight` x similarity (the query's own terms at
  * 1), from the first `maxWords` words of the static model.
  */
-export const EXPANSION_DEFAULTS = Object.freeze({ perTerm: 2, minSimilarity: 0.7, weight: 0.3, maxWords: 100000 });
+export const EXPANSION_DEFAULTS = Object.freeze({ perTerm: 2, minSimilarity: 0.7, weight: 0.3, unmatchedOnly: false, maxWords: 100000 });
 
 /**
  * A static model's word vectors as a nearest-word table (exact cosine on the int8 vectors; ties by
@@ -93,7 +93,7 @@ export async function createWordNeighbours(options = {}) {
  * @returns {{words: WordNeighbours, json: {perTerm: number, minSimilarity: number, weight: number}}}
  */
 export function checkExpansionOption(value, name = 'options.expansion') {
-  const o = expectOptions(value, name, ['words', 'perTerm', 'minSimilarity', 'weight']);
+  const o = expectOptions(value, name, ['words', 'perTerm', 'minSimilarity', 'weight', 'unmatchedOnly']);
   if (value === undefined || !isInstance(o.words, WordNeighbours)) throw invalid(`${name}.words`, 'a WordNeighbours (createWordNeighbours())', o.words);
   return {
     words: o.words,
@@ -101,6 +101,7 @@ export function checkExpansionOption(value, name = 'options.expansion') {
       perTerm: o.perTerm === undefined ? EXPANSION_DEFAULTS.perTerm : expectInteger(o.perTerm, `${name}.perTerm`, { min: 1, max: 16 }),
       minSimilarity: o.minSimilarity === undefined ? EXPANSION_DEFAULTS.minSimilarity : expectNumber(o.minSimilarity, `${name}.minSimilarity`, { min: 0, max: 1 }),
       weight: o.weight === undefined ? EXPANSION_DEFAULTS.weight : expectNumber(o.weight, `${name}.weight`, { min: 0, max: 1 }),
+      unmatchedOnly: o.unmatchedOnly === undefined ? EXPANSION_DEFAULTS.unmatchedOnly : expectBoolean(o.unmatchedOnly, `${name}.unmatchedOnly`),
     },
   };
 }
@@ -132,5 +133,5 @@ export async function configExpansion(retrieval, sharded = false) {
     tables.delete(key);
     return configExpansion(retrieval);
   }
-  return { words, perTerm: x.perTerm, minSimilarity: x.minSimilarity, weight: x.weight };
+  return { words, perTerm: x.perTerm, minSimilarity: x.minSimilarity, weight: x.weight, unmatchedOnly: x.unmatchedOnly };
 }
