@@ -2,13 +2,29 @@
 // (web/src/answer/ask.js), the code path of the demo: files -> fileToDocument -> Collection
 // (PRESETS.docChat, BM25 only, or PRESETS.docChatHybrid with --embed-model) -> ask() -> the answer with numbered citations.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative } from 'node:path';
 import { ask, Collection, createStaticEmbedder, PRESETS } from '../../src/index.js';
+import { commandConfig } from '../lib/config.mjs';
 import { fileToDocument } from '../../src/parse.js';
 import { createLlmClient } from '../../src/llm.js';
 import { SUPPORTED_FORMATS } from '../../src/parse.js';
 
 class UsageError extends Error {}
+
+// --config FILE: the pipeline config (lib/config.mjs), a relative expansion model path read from the file's folder.
+function askConfig(values, io) {
+  let config;
+  try {
+    ({ config } = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm ask' }));
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const x = config.retrieval.expansion;
+  if (x?.model && !isAbsolute(x.model) && !/^[a-z][a-z0-9+.-]*:/i.test(x.model)) {
+    return { ...config, retrieval: { ...config.retrieval, expansion: { ...x, model: join(dirname(values.config), x.model) } } };
+  }
+  return config;
+}
 
 // A folder of documents: a dataset (manifest.json: [{id, file, title}]) or every supported file below it.
 async function readDocs(dir, io) {
@@ -86,7 +102,7 @@ function printText(io, r, streamed) {
 export default {
   name: 'ask',
   summary: 'answer questions from a folder of documents (extractive, or an LLM with --base-url) with citations',
-  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--base-url URL --model M] [--save NAME]',
+  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE] [--base-url URL --model M] [--save NAME]',
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
     + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model FILE, a static model). Without --base-url the answer '
@@ -103,6 +119,8 @@ export default {
     'answer-chunks': { type: 'string', help: 'top hits the answerer reads (default 5)' },
     threshold: { type: 'string', help: 'extractive abstention threshold in [0, 1] (default: the preset\'s)' },
     'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChatHybrid instead of BM25 only (PRESETS.docChat)' },
+    config: { type: 'string', help: 'pipeline config JSON file to index with instead of PRESETS.docChat (e.g. PRESETS.docChatExpansion\'s; '
+      + 'a relative retrieval.expansion.model is read from the config file\'s folder)' },
     'base-url': { type: 'string', help: 'LLM endpoint (OpenAI-compatible or Anthropic) for generated answers' },
     model: { type: 'string', help: 'LLM model name (with --base-url)' },
     provider: { type: 'string', default: 'openai', help: 'openai or anthropic' },
@@ -150,7 +168,8 @@ export default {
       } else {
         const docs = await readDocs(values.docs, io);
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
-        col = await Collection.create(embedder ? PRESETS.docChatHybrid : PRESETS.docChat, embedder ? { embedder } : {});
+        const config = values.config === undefined ? (embedder ? PRESETS.docChatHybrid : PRESETS.docChat) : askConfig(values, io);
+        col = await Collection.create(config, embedder && (config.indexes.dense || config.chunker.strategy === 'semantic') ? { embedder } : {});
         await col.add(docs);
       }
       if (values.save !== undefined) await col.save(values.save, storage);
