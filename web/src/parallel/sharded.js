@@ -224,8 +224,11 @@ async function removeByShard(self, ids, options, prefix, before) {
 }
 
 class Sharded {
-  constructor(pool, owned, handle, shards = pool?.size) {
-    expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle)
+  constructor(pool, owned, handle, shards) {
+    // the pool is checked before any property of it is read (a caller's value may be a revoked Proxy)
+    const isPool = isInstance(pool, WorkerPool);
+    if (isPool && shards === undefined) shards = pool.size;
+    expectInternal(isPool && typeof owned === 'boolean' && Number.isInteger(handle)
       && Number.isInteger(shards) && shards >= 1 && shards <= pool.size, new.target.name, `${new.target.name}.create(options, parallel)`);
     this._pool = pool;
     this._owned = owned;
@@ -292,7 +295,7 @@ export class ShardedBm25Index extends Sharded {
   }
 
   /** @internal */
-  constructor(pool, owned, handle, options = {}, shards = pool?.size) {
+  constructor(pool, owned, handle, options = {}, shards = undefined) {
     super(pool, owned, handle, shards);
     this._statsDirty = false;
     this._size = 0;
