@@ -40,6 +40,7 @@ SimilarWords table_source(int* calls = nullptr) {
       {"ls", {{"lt", 0.9}}},
       {"pto", {{"vacation", 0.9}}},
       {"off", {{"paid", 0.9}}},
+      {"door", {{"locks", 0.8}}},
   };
   return [calls](std::string_view word, double min_similarity) {
     if (calls != nullptr) ++*calls;
@@ -184,4 +185,22 @@ TEST_CASE("Expansion options are checked", "[unit]") {
   CHECK_FALSE(parse_search_options(R"({"expansion": {"perTerm": 17}})").ok());
   CHECK_FALSE(parse_search_options(R"({"expansion": {"floor": 0.5}})").ok());
   CHECK_FALSE(parse_search_options(R"({"expansion": true})").ok());
+}
+
+TEST_CASE("unmatchedOnly expands only the query words no document holds", "[unit]") {
+  Bm25Index idx = make_index();
+  SearchOptions o = expanded(2);
+  // "door" is held by d3, "ill" by no document: both are expanded by default.
+  auto all = idx.expansion_terms("door ill", o);
+  REQUIRE(all.ok());
+  REQUIRE(all.value().size() == 2);
+  CHECK(all.value()[0].from == "door");
+  CHECK(all.value()[0].term == "lock");
+  CHECK(all.value()[1].from == "ill");
+  o.expansion.unmatched_only = true;
+  auto some = idx.expansion_terms("door ill", o);
+  REQUIRE(some.ok());
+  REQUIRE(some.value().size() == 1);
+  CHECK(some.value()[0].from == "ill");
+  CHECK(some.value()[0].term == "sick");
 }
