@@ -103,12 +103,8 @@ export async function chooseExpansion(sets, rankOf, grid = EXPANSION_GRID) {
 }
 
 // The hybrid that was PRESETS.docChat before issue 27 (BM25 + the static model's dense leg, safe
-// hybrid fusion with the leg check), kept here as the comparison row.
-const HYBRID = {
-  chunker: { context: { template: '{title}', separator: '\n' } },
-  indexes: { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'title', boost: 2 }] }, dense: {} },
-  retrieval: { k: 10 },
-};
+// hybrid fusion with the leg check): PRESETS.docChatHybrid, the comparison row.
+const HYBRID = PRESETS.docChatHybrid;
 
 function withExpansion(config, params) {
   return { ...config, retrieval: { ...config.retrieval, expansion: { source: 'static', ...params } } };
@@ -155,6 +151,9 @@ export async function expansionStudy(ctx, documents) {
     [['(none: BM25 only)', '', '', '', b0.hit1, b0.hit5, b0.mrr10, p0.hit5, p0.mrr10],
       ...sorted.slice(0, 12).map((r) => [String(r.params.unmatchedOnly), r.params.perTerm, r.params.minSimilarity, r.params.weight, r.all.hit1, r.all.hit5, r.all.mrr10, r.para.hit5, r.para.mrr10])]);
   const params = grid.best.params;
+  const preset = PRESETS.docChatExpansion.retrieval.expansion;
+  const same = Object.entries(params).every(([k, v]) => preset[k] === v);
+  process.stdout.write(`\nPRESETS.docChatExpansion ${same ? 'holds these parameters' : `differs: ${JSON.stringify(preset)} (update web/src/pipeline/presets.js)`}\n`);
   process.stdout.write(`\nexpansion chosen on the tuning halves: unmatchedOnly ${params.unmatchedOnly}, perTerm ${params.perTerm}, minSimilarity ${params.minSimilarity}, weight ${params.weight}\n`);
 
   const configs = [
@@ -182,7 +181,7 @@ export async function expansionStudy(ctx, documents) {
       }
     }
   }
-  ctx.table('Evidence retrieval through ask() (k 10, PRESETS.docChatAnswer options): BM25 only (PRESETS.docChatBm25) | BM25 + expansion (chosen above) | hybrid + static model (docChat before #27)',
+  ctx.table('Evidence retrieval through ask() (k 10, PRESETS.docChatAnswer options): BM25 only (PRESETS.docChatBm25) | BM25 + expansion (chosen above) | hybrid + static model (docChatHybrid, docChat before #27)',
     ['set', 'half', 'questions', 'n', ...configs.flatMap((c) => [`${c.name} hit@1`, 'hit@5', 'MRR@10'])], rows);
   ctx.record('expansion', { chosen: params, grid: grid.rows.map((r) => ({ ...r.params, tuning: r.all, tuningParaphrased: r.para })), rows });
   return { params };
