@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "bind_neighbours.h"
 #include "bind_saved.h"
 #include "sparse/impacts.h"
 #include "sparse/index.h"
@@ -144,6 +145,41 @@ class Bm25IndexBinding {
       auto r = core_.search(query, o.value());
       if (!r.ok()) return reply_error(r.error());
       return reply_ok(hits_to_val(r.value()));
+    });
+  }
+
+  // search() with query expansion from `words` (options_json holds "expansion": {...}).
+  val searchExpanded(const Bytes& query, const std::string& options_json, const WordNeighboursBinding& words) {
+    return guard([&] {
+      auto o = sparse::parse_search_options(options_json);
+      if (!o.ok()) return reply_error(o.error());
+      o.value().similar_words = words.source();
+      auto r = core_.search(query, o.value());
+      if (!r.ok()) return reply_error(r.error());
+      return reply_ok(hits_to_val(r.value()));
+    });
+  }
+
+  // The expansion terms searchExpanded adds: [{term, from, word, similarity, weight}].
+  val expansionTerms(const Bytes& query, const std::string& options_json, const WordNeighboursBinding& words) {
+    return guard([&] {
+      auto o = sparse::parse_search_options(options_json);
+      if (!o.ok()) return reply_error(o.error());
+      o.value().similar_words = words.source();
+      auto r = core_.expansion_terms(query, o.value());
+      if (!r.ok()) return reply_error(r.error());
+      val out = val::array();
+      for (std::size_t i = 0; i < r.value().size(); ++i) {
+        const sparse::ExpansionTerm& e = r.value()[i];
+        val t = val::object();
+        t.set("term", val(e.term));
+        t.set("from", val(e.from));
+        t.set("word", val(e.word));
+        t.set("similarity", val(e.similarity));
+        t.set("weight", val(e.weight));
+        out.set(i, t);
+      }
+      return reply_ok(out);
     });
   }
 
@@ -345,6 +381,8 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("search", &Bm25IndexBinding::search)
       .function("searchK", &Bm25IndexBinding::searchK)
       .function("expandQuery", &Bm25IndexBinding::expandQuery)
+      .function("searchExpanded", &Bm25IndexBinding::searchExpanded)
+      .function("expansionTerms", &Bm25IndexBinding::expansionTerms)
       .function("analyze", &Bm25IndexBinding::analyze)
       .function("has", &Bm25IndexBinding::has)
       .function("compact", &Bm25IndexBinding::compact)

@@ -7,6 +7,7 @@
 #include "common/check.h"
 #include "common/json_reader.h"
 #include "dense/vector_index.h"
+#include "embed/static_embedder.h"
 #include "sparse/options_json.h"
 
 namespace ragwasm::pipeline {
@@ -332,6 +333,28 @@ Status parse_llm_expansion(const json& e, RetrievalConfig& r) {
   return Status::success();
 }
 
+// "retrieval.expansion": {source: "static", model?, perTerm?, minSimilarity?, weight?, maxWords?}.
+Status parse_expansion(const json& j, PipelineConfig& c) {
+  const std::string p = "retrieval.expansion";
+  RAGWASM_TRY(jsonr::expect_object(j, p, {"source", "model", "perTerm", "minSimilarity", "weight", "unmatchedOnly", "maxWords"}));
+  ExpansionConfig& x = c.retrieval.expansion;
+  x.enabled = true;
+  RAGWASM_TRY(opt_enum(j, p, "source", x.source, {"static"}));
+  RAGWASM_TRY(opt_string(j, p, "model", x.model));
+  RAGWASM_TRY(opt_size(j, p, "perTerm", x.per_term, 1, 16));
+  RAGWASM_TRY(opt_number(j, p, "minSimilarity", x.min_similarity, 0.0, 1.0));
+  RAGWASM_TRY(opt_number(j, p, "weight", x.weight, 0.0, 1.0));
+  RAGWASM_TRY(opt_bool(j, p, "unmatchedOnly", x.unmatched_only));
+  RAGWASM_TRY(opt_size(j, p, "maxWords", x.max_words, 0, embed::kMaxStaticWords));
+  for (const char* key : {"minSimilarity", "weight"}) {
+    if (auto v = j.find(key); v != j.end() && !(v->get<double>() > 0)) {
+      return make_error(ErrorCode::kInvalidArgument, jsonr::key_path(p, key) + ": expected a number in (0, 1], got 0");
+    }
+  }
+  if (!c.bm25.enabled) return make_error(ErrorCode::kInvalidArgument, p + ": expands BM25 queries; the config has no indexes.bm25");
+  return Status::success();
+}
+
 }  // namespace
 
 PipelineConfig default_config() {
@@ -377,7 +400,7 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   json fusion_json = json::object();
   if (auto it = j.find("retrieval"); it != j.end()) {
     const std::string p = "retrieval";
-    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion", "llmExpansion"}));
+    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion", "llmExpansion", "expansion"}));
     if (auto r = it->find("retrievers"); r != it->end()) {
       RAGWASM_TRY(jsonr::array(*r, "retrieval.retrievers"));
       if (r->empty()) return make_error(ErrorCode::kInvalidArgument, "retrieval.retrievers: expected at least one index name, got an array of 0");
@@ -408,6 +431,7 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     }
     if (auto f = it->find("fusion"); f != it->end()) fusion_json = *f;
     if (auto e = it->find("llmExpansion"); e != it->end()) RAGWASM_TRY(parse_llm_expansion(*e, c.retrieval));
+    if (auto x = it->find("expansion"); x != it->end()) RAGWASM_TRY(parse_expansion(*x, c));
   }
   const std::string fp = "retrieval.fusion";
   RAGWASM_TRY(jsonr::expect_object(fusion_json, fp, {"mode", "normalization", "weights", "rrfK", "primary", "legCheck", "k"}));
@@ -516,6 +540,12 @@ std::string to_json(const PipelineConfig& c) {
                     {"maxSentences", c.answerer.max_sentences}}},
   };
   if (!c.rerank.model.empty()) out["rerank"]["model"] = c.rerank.model;
+  if (c.retrieval.expansion.enabled) {
+    const ExpansionConfig& x = c.retrieval.expansion;
+    json e = {{"source", x.source}, {"perTerm", x.per_term}, {"minSimilarity", x.min_similarity}, {"weight", x.weight}, {"unmatchedOnly", x.unmatched_only}, {"maxWords", x.max_words}};
+    if (!x.model.empty()) e["model"] = x.model;
+    out["retrieval"]["expansion"] = e;
+  }
   if (c.judges.set) out["judges"] = {{"triad", c.judges.triad}};
   if (!c.retrieval.llm_expansion.empty()) {
     out["retrieval"]["llmExpansion"] = {{"mode", c.retrieval.llm_expansion}, {"maxTokens", c.retrieval.llm_expansion_max_tokens}};

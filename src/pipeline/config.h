@@ -75,6 +75,19 @@ struct Deprecation {
   std::string new_name;
 };
 
+// "retrieval.expansion": BM25 query expansion from a static model's word neighbours (docs/sparse.md
+// "Query expansion"; Bm25Index search option `expansion`). Absent = off.
+struct ExpansionConfig {
+  bool enabled = false;
+  std::string source = "static";  // the only source: a static model's word vectors
+  std::string model;              // a static model file (URL or path); empty = the default static model
+  std::size_t per_term = 2;       // 1..16
+  double min_similarity = 0.7;    // (0, 1]
+  double weight = 0.3;            // (0, 1]
+  bool unmatched_only = false;    // expand only query words no document holds
+  std::size_t max_words = 100000; // the model's first words kept (0 = all)
+};
+
 struct RetrievalConfig {
   std::vector<std::string> retrievers;  // index names ("bm25", "dense"); default: every enabled index
   std::size_t k = 10;                   // hits returned; 0 = no retrieval (the "no context" baseline)
@@ -91,6 +104,7 @@ struct RetrievalConfig {
   // passage alone. Written as {"mode", "maxTokens"}; the string "hyde"/"query2doc" is shorthand.
   std::string llm_expansion;
   std::size_t llm_expansion_max_tokens = 128;  // the passage's token budget, 16..2048
+  ExpansionConfig expansion;  // needs the bm25 index
 };
 
 struct RerankConfig {

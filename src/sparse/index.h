@@ -84,11 +84,34 @@ struct Rm3Options {
   double original_weight = 0.9;
 };
 
+// Query expansion from word neighbours (index_expansion.cpp, docs/sparse.md "Query expansion"): each
+// expandable query word (not a stop word, number, identifier part or all-caps acronym) adds at most
+// per_term of its nearest words that analyze to one term of this index's vocabulary, other than the
+// query's own terms, each at weight x similarity (the exact terms keep weight = count >= 1).
+struct ExpansionOptions {
+  bool enabled = false;
+  std::size_t per_term = 2;     // 1..16
+  double min_similarity = 0.7;  // (0, 1]
+  double weight = 0.3;          // (0, 1]
+  bool unmatched_only = false;  // expand only the query words whose term no live document holds
+};
+
+struct SimilarWord {
+  std::string word;  // as the word source spells it (lowercase)
+  double similarity = 0;
+};
+// The word source of an expansion: the words similar to `word` with similarity >= min_similarity,
+// best first (similarity descending, ties in a fixed order), the word itself excluded. The embed
+// module's WordNeighbours::similar is one (the binding adapts it); tests pass a table.
+using SimilarWords = std::function<std::vector<SimilarWord>(std::string_view word, double min_similarity)>;
+
 struct SearchOptions {
   std::size_t k = 10;  // 1..100000 (kMaxSearchK, common/limits.h: the rule of every search)
   std::vector<FilterClause> filter;  // all clauses must hold
   bool exhaustive = false;           // use the oracle scorer instead of MaxScore
   Rm3Options rm3;
+  ExpansionOptions expansion;        // needs similar_words; not with rm3
+  SimilarWords similar_words;
 };
 
 struct Hit {
@@ -99,6 +122,16 @@ struct Hit {
 struct WeightedTerm {
   std::string term;  // an analyzed term
   double weight = 1;
+};
+
+// One expansion term of a query: the analyzed term, the query word it came from, the neighbour word
+// that analyzed to it, their similarity and the weight it is scored with (weight x similarity).
+struct ExpansionTerm {
+  std::string term;
+  std::string from;
+  std::string word;
+  double similarity = 0;
+  double weight = 0;
 };
 
 struct IndexStats {
@@ -155,6 +188,10 @@ class Bm25Index {
   Result<std::vector<Hit>> term_hits(std::string_view term);
   // The weighted query that RM3 would run (original terms + expansion), for inspection and tests.
   Result<std::vector<WeightedTerm>> expand_query(std::string_view query, const SearchOptions& options);
+
+  // The expansion terms search() adds for options.expansion (in scoring order). INVALID_ARGUMENT when
+  // an option is out of range, similar_words is missing, or rm3 is enabled too.
+  Result<std::vector<ExpansionTerm>> expansion_terms(std::string_view query, const SearchOptions& options) const;
 
   std::vector<std::string> analyze(std::string_view text) const;
   IndexStats stats() const;

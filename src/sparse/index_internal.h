@@ -293,6 +293,9 @@ struct Bm25Index::Impl {
   // analyzed query -> (term id, count) in order of first appearance; unknown terms dropped
   std::vector<std::pair<std::uint32_t, double>> query_terms(std::string_view text) const;
 
+  // ---- query expansion from word neighbours (index_expansion.cpp) ----
+  Result<std::vector<ExpansionTerm>> expansion(std::string_view text, const SearchOptions& o) const;
+
   // ---- RM3 (index_rm3.cpp) ----
   Result<std::vector<std::pair<std::uint32_t, double>>> rm3_terms(std::string_view text, const SearchOptions& o);
 };

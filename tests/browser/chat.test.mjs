@@ -272,10 +272,11 @@ test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg,
     await page.fill('#onnx-url', '/models/build/fixtures/tiny-bert/onnx/model.onnx');
     await page.fill('#tok-url', '/models/build/fixtures/tiny-bert/tokenizer.json');
     // Cancel right after starting: the worker is replaced, the saved documents are re-indexed with
-    // the static model, and the ONNX model never becomes the dense leg.
+    // the default preset (BM25 only, issue 27), and the ONNX model never becomes the dense leg.
     await page.evaluate(() => { document.getElementById('use-onnx').click(); document.getElementById('cancel').click(); });
     await page.waitForFunction(() => /^cancelled; restored: 26 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
-    assert.match(await page.textContent('#collection'), /BM25 \+ dense \(static model\)/);
+    assert.match(await page.textContent('#collection'), /BM25/);
+    assert.doesNotMatch(await page.textContent('#collection'), /dense/);
     assert.equal(await page.isVisible('#cancel'), false);
     await page.click('#use-onnx');
     await page.waitForFunction(() => /^ready: dense \(ONNX/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 60000 });

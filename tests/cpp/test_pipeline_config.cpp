@@ -445,3 +445,31 @@ TEST_CASE("#27 retrieval.llmExpansion: mode and maxTokens, shorthand, kept only 
   REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"mode": "hyde", "maxTokens": 8}}})").find("retrieval.llmExpansion.maxTokens") != std::string::npos);
   REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"mode": "hyde", "n": 1}}})").find("retrieval.llmExpansion.n: unknown key") != std::string::npos);
 }
+
+TEST_CASE("#27 retrieval.expansion is read checked and round-trips", "[unit]") {
+  auto c = parse_config(R"({"indexes": {"bm25": {}}, "retrieval": {"expansion": {"source": "static", "perTerm": 3, "minSimilarity": 0.65, "weight": 1, "unmatchedOnly": true}}})");
+  REQUIRE(c.ok());
+  const auto& x = c.value().retrieval.expansion;
+  CHECK(x.enabled);
+  CHECK(x.per_term == 3);
+  CHECK(x.min_similarity == 0.65);
+  CHECK(x.weight == 1.0);
+  CHECK(x.unmatched_only);
+  CHECK(x.max_words == 100000);
+  auto again = parse_config(to_json(c.value()));
+  REQUIRE(again.ok());
+  REQUIRE(to_json(again.value()) == to_json(c.value()));
+  // absent = off, and not written
+  auto off = parse_config("{}");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off.value().retrieval.expansion.enabled);
+  CHECK(to_json(off.value()).find("expansion") == std::string::npos);
+  for (const char* bad : {R"({"retrieval": {"expansion": {"source": "wordnet"}}})", R"({"retrieval": {"expansion": {"perTerm": 0}}})",
+                          R"({"retrieval": {"expansion": {"weight": 0}}})", R"({"retrieval": {"expansion": {"floor": 0.5}}})",
+                          R"({"retrieval": {"expansion": true}})", R"({"indexes": {"dense": {}}, "retrieval": {"expansion": {}}})"}) {
+    auto r = parse_config(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::kInvalidArgument);
+    CHECK(r.error().message.find("retrieval.expansion") != std::string::npos);
+  }
+}

@@ -29,8 +29,11 @@ function fromConfig(cfg) {
 
 async function newCollection() {
   if (config) return fromConfig(config);
-  return embedder ? Collection.create(PRESETS.docChat, { embedder }) : Collection.create(PRESETS.docChatBm25);
+  return embedder ? Collection.create(PRESETS.docChatHybrid, { embedder }) : Collection.create(PRESETS.docChat);
 }
+
+// PRESETS.docChat is BM25 only (issue 27): the static model is fetched only when the preset asks for it.
+const PRESET_NEEDS_MODEL = !!(PRESETS.docChat.indexes.dense || PRESETS.docChat.retrieval.expansion);
 
 /** Uses a pipeline config (JSON text): validated by the library, then every document indexed again; the open collection is replaced only on success. */
 async function useConfig(id, text, docs) {
@@ -52,8 +55,8 @@ async function useConfig(id, text, docs) {
 }
 
 // The static model download starts with the worker, in parallel with the WASM module's compile.
-const modelResponse = fetch(MODEL_URL);
-modelResponse.catch(() => {});  // a failed download is reported by createStaticEmbedder below
+const modelResponse = PRESET_NEEDS_MODEL ? fetch(MODEL_URL) : null;
+modelResponse?.catch(() => {});  // a failed download is reported by createStaticEmbedder below
 
 async function start() {
   // Start-up timings (ms since this worker started), reported to the page for its performance marks.
@@ -61,11 +64,13 @@ async function start() {
   const loaded = await init();
   startup.init = performance.now();
   startup.initMs = performance.getEntriesByName('ragwasm:init')[0]?.duration ?? null;  // the library's measure
-  try {
-    embedder = await createStaticEmbedder({ model: await modelResponse, cache: false });
-    denseLabel = 'dense (static model)';
-  } catch (e) {
-    denseError = `${e.code ?? 'ERROR'}: ${e.message}`;  // BM25 alone still answers
+  if (PRESET_NEEDS_MODEL) {
+    try {
+      embedder = await createStaticEmbedder({ model: await modelResponse, cache: false });
+      denseLabel = 'dense (static model)';
+    } catch (e) {
+      denseError = `${e.code ?? 'ERROR'}: ${e.message}`;  // BM25 alone still answers
+    }
   }
   startup.staticModel = performance.now();
   col = await newCollection();
@@ -136,7 +141,7 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl }) {
     await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
   } else {
     // BM25-only (the static model did not load): rebuild as the hybrid preset with the new model.
-    const fresh = await Collection.create(PRESETS.docChat, { embedder: next, dimension: probe.length });
+    const fresh = await Collection.create(PRESETS.docChatHybrid, { embedder: next, dimension: probe.length });
     const docs = [...col.docs.entries()];
     if (docs.length) throw Object.assign(new Error('remove the documents first, then choose the ONNX model'), { code: 'INVALID_ARGUMENT' });
     col.dispose();

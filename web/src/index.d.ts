@@ -8,6 +8,7 @@ export * from './chunk/chunk.js';
 export * as metrics from './metrics/metrics.js';
 export * from './retrieve/dense.js';
 export * from './retrieve/sparse.js';
+export * from './retrieve/expansion.js';
 export * from './core/storage.js';
 export * from './retrieve/fusion.js';
 export * from './retrieve/leg-check.js';

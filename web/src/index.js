@@ -13,6 +13,7 @@ export { asEmbedder, embedTexts, MAX_EMBEDDER_DIMENSION } from './embed/contract
 export * as metrics from './metrics/metrics.js';
 export { VectorIndex, denseSimdEnabled, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from './retrieve/dense.js';
 export { Bm25Index } from './retrieve/sparse.js';
+export { createWordNeighbours, EXPANSION_DEFAULTS, WordNeighbours } from './retrieve/expansion.js';
 export { saveBytes, loadBytes, removeBytes, listStored, storageBackend } from './core/storage.js';
 export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './retrieve/fusion.js';
 export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';

@@ -1,13 +1,30 @@
 // ragwasm ask --docs DIR "question": doc chat from the command line, through the library's ask()
 // (web/src/answer/ask.js), the code path of the demo: files -> fileToDocument -> Collection
-// (PRESETS.docChatBm25, or PRESETS.docChat with --model) -> ask() -> the answer with numbered citations.
+// (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model; or --config FILE) -> ask() -> the answer with numbered citations.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { ask, Collection, createStaticEmbedder, PRESETS } from '../../src/index.js';
 import { readDocumentFolder } from '../../src/parse.js';
+import { commandConfig } from '../lib/config.mjs';
 import { createLlmClient } from '../../src/llm.js';
 import { FILE_LIMIT_OPTIONS, fileLimitsFrom } from '../lib/files.mjs';
 
 class UsageError extends Error {}
+
+// --config FILE: the pipeline config (lib/config.mjs), a relative expansion model path read from the file's folder.
+function askConfig(values, io) {
+  let config;
+  try {
+    ({ config } = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm ask' }));
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const x = config.retrieval.expansion;
+  if (x?.model && !isAbsolute(x.model) && !/^[a-z][a-z0-9+.-]*:/i.test(x.model)) {
+    return { ...config, retrieval: { ...config.retrieval, expansion: { ...x, model: join(dirname(values.config), x.model) } } };
+  }
+  return config;
+}
 
 // A folder of documents: a dataset (manifest.json: [{id, file, title}]) or every supported file below
 // it, through the library's folder reader (paths confined to the folder, regular files only, size and
@@ -71,10 +88,10 @@ function printText(io, r, streamed) {
 export default {
   name: 'ask',
   summary: 'answer questions from a folder of documents (extractive, or an LLM with --base-url) with citations',
-  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--base-url URL --model M] [--save NAME]',
+  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE] [--base-url URL --model M] [--save NAME]',
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
-    + 'preset (PRESETS.docChatBm25; PRESETS.docChat with --embed-model FILE, a static model). Without --base-url the answer '
+    + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model FILE, a static model; or the pipeline config of --config FILE). Without --base-url the answer '
     + 'is extractive (a plain-text sentence or table row of the documents); with --base-url and --model an LLM writes it, '
     + 'streamed, with [n] citations. Each question has one of three outcomes: answer (with its citations), passages (no '
     + 'sentence answers it: the closest passages, each with its best sentence, and no claim about the documents) or '
@@ -91,7 +108,9 @@ export default {
     k: { type: 'string', short: 'k', default: '10', help: 'hits retrieved (1..100)' },
     'answer-chunks': { type: 'string', help: 'top hits the answerer reads (default 5)' },
     threshold: { type: 'string', help: 'extractive abstention threshold in [0, 1] (default: the preset\'s)' },
-    'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChat (hybrid) instead of BM25 only' },
+    'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChatHybrid instead of BM25 only (PRESETS.docChat)' },
+    config: { type: 'string', help: 'pipeline config JSON file to index with instead of PRESETS.docChat (e.g. PRESETS.docChatExpansion\'s; '
+      + 'a relative retrieval.expansion.model is read from the config file\'s folder)' },
     'base-url': { type: 'string', help: 'LLM endpoint (OpenAI-compatible or Anthropic) for generated answers' },
     model: { type: 'string', help: 'LLM model name (with --base-url)' },
     provider: { type: 'string', default: 'openai', help: 'openai or anthropic' },
@@ -144,10 +163,10 @@ export default {
       } else {
         const docs = await readDocs(values.docs, io, fileLimitsFrom(values, UsageError));
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
-        const preset = embedder ? PRESETS.docChat : PRESETS.docChatBm25;
-        const config = values['llm-expansion'] === undefined ? preset
-          : { ...preset, retrieval: { ...preset.retrieval, llmExpansion: values['llm-expansion'] } };  // validated by Collection.create
-        col = await Collection.create(config, embedder ? { embedder } : {});
+        const base = values.config === undefined ? (embedder ? PRESETS.docChatHybrid : PRESETS.docChat) : askConfig(values, io);
+        const config = values['llm-expansion'] === undefined ? base
+          : { ...base, retrieval: { ...base.retrieval, llmExpansion: values['llm-expansion'] } };  // validated by Collection.create
+        col = await Collection.create(config, embedder && (config.indexes.dense || config.chunker?.strategy === 'semantic') ? { embedder } : {});
         await col.add(docs);
       }
       if (values.save !== undefined) await col.save(values.save, storage);

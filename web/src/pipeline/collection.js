@@ -21,6 +21,7 @@ export { LLM_CONTEXT_STEPS, llmContextSteps, memoizeContextSteps } from './llm-s
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
+import { configExpansion } from '../retrieve/expansion.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
 import { createParallelEmbedder, ShardedBm25Index, ShardedVectorIndex } from '../parallel/sharded.js';
@@ -659,13 +660,18 @@ export class Collection {
     // candidates above the search k limit fetch MAX_SEARCH_K hits per leg
     const n = Math.min(MAX_SEARCH_K, Math.max(this.config.retrieval.candidates, k));
     const lists = [];
+    let expansionTerms = null;
     for (const r of this.config.retrieval.retrievers) {
       if (r === 'bm25') {
         if (this.bm25.analyze(query).length === 0) {
           throw invalid('query', 'at least one searchable term (it is empty or only stopwords)', query);
         }
-        const hits = this._pool ? await this._bm25Sharded([query], filter ? { k: n, filter } : { k: n }).then((r) => r[0])
-          : this.bm25.search(query, filter ? { k: n, filter } : { k: n });
+        // retrieval.expansion: query expansion from word neighbours (retrieve/expansion.js)
+        const expansion = await configExpansion(this.config.retrieval, this._pool !== null && this._pool !== undefined);
+        this._alive();
+        const bo = { k: n, ...(filter ? { filter } : {}), ...(expansion ? { expansion } : {}) };
+        const hits = this._pool ? await this._bm25Sharded([query], bo).then((r) => r[0]) : this.bm25.search(query, bo);
+        if (explain && expansion) expansionTerms = this.bm25.expansionTerms(query, { expansion });
         lists.push({ retriever: 'bm25', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       } else {
         const [hits] = await this._denseHits([query], n, filter ? this._allowedChunks(filter) : null, o.signal);
@@ -704,6 +710,7 @@ export class Collection {
     if (explain) {
       out.diagnostics = fused.diagnostics;
       if (fused.legReport) out.diagnostics.legCheck = structuredClone(fused.legReport);
+      if (expansionTerms) out.diagnostics.expansion = expansionTerms;
     }
     return out;
   }

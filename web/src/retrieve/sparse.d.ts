@@ -55,6 +55,23 @@ export interface Bm25SearchOptions {
   exact?: boolean;
   /** @deprecated write exact. */
   exhaustive?: boolean;
+  /** Query expansion from word neighbours (createWordNeighbours()); not with rm3. */
+  expansion?: Bm25ExpansionOption;
+}
+/** The expansion search option: defaults perTerm 2, minSimilarity 0.7, weight 0.3 (EXPANSION_DEFAULTS). */
+export interface Bm25ExpansionOption {
+  words: import('./expansion.js').WordNeighbours;
+  perTerm?: number;
+  minSimilarity?: number;
+  weight?: number;
+}
+/** One expansion term: the analyzed term, the query word it came from, the neighbour word, similarity and weight. */
+export interface Bm25ExpansionTerm {
+  term: string;
+  from: string;
+  word: string;
+  similarity: number;
+  weight: number;
 }
 /** What add, upsert and remove return on every index (docs/api.md). */
 export interface WriteSummary {
@@ -98,6 +115,8 @@ export class Bm25Index {
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): WriteSummary;
   search(query: string, options?: Bm25SearchOptions): Bm25Hit[];
   expandQuery(query: string, options?: Bm25SearchOptions): Array<{ term: string; weight: number }>;
+  /** The expansion terms search(query, {expansion}) adds, in scoring order. */
+  expansionTerms(query: string, options: { expansion: Bm25ExpansionOption }): Bm25ExpansionTerm[];
   analyze(text: string): string[];
   queryTerms(query: string): { term: string; weight: number }[];
   impacts(options?: { batchTerms?: number; batchRows?: number }): Generator<Bm25ImpactBatch>;

@@ -10,6 +10,7 @@ import { decodeIds, encodeText, encodeTransient } from '../core/encode.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
+import { checkExpansionOption } from './expansion.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
   expectSearchK,
@@ -105,7 +106,7 @@ export function checkFilter(filter, name) {
 // `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
 function checkSearchOptions(options) {
   // a copy: the caller's object is not rewritten (exact -> exhaustive below)
-  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']) };
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive', 'expansion']) };
   if (o.k !== undefined) expectSearchK(o.k);
   if (o.exhaustive !== undefined) {
     deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
@@ -118,6 +119,13 @@ function checkSearchOptions(options) {
     delete o.exact;
   }
   checkFilter(o.filter, 'options.filter');
+  if (o.expansion !== undefined) {
+    // the word table crosses as a handle, the numbers in the JSON request
+    const { words, json } = checkExpansionOption(o.expansion);
+    Object.defineProperty(o, 'expansion', { value: json, enumerable: true });
+    Object.defineProperty(o, 'words', { value: words, enumerable: false });
+    if (o.rm3 !== undefined && o.rm3 !== false) throw invalid('options.rm3', 'false or nothing with options.expansion (one query expansion at a time)', o.rm3);
+  }
   if (o.rm3 !== undefined && typeof o.rm3 !== 'boolean') {
     const r = expectOptions(o.rm3, 'options.rm3', ['fbDocs', 'fbTerms', 'originalWeight']);
     if (r.fbDocs !== undefined) expectInteger(r.fbDocs, 'options.rm3.fbDocs', { min: 1, max: 1000 });
@@ -448,6 +456,12 @@ export class Bm25Index extends Handle {
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
    * @param {boolean} [options.exact=false] score every matching document (the test oracle; the old
    *   name `exhaustive` still works, deprecated)
+   * @param {{words: import('./expansion.js').WordNeighbours, perTerm?: number, minSimilarity?: number, weight?: number}} [options.expansion]
+   *   query expansion from word neighbours (createWordNeighbours()): each query word that is not a stop word,
+   *   number, identifier part or all-caps acronym adds at most perTerm (1..16, default 2) of its nearest words
+   *   with similarity >= minSimilarity (default 0.7) that analyze to a term of this index other than the
+   *   query's own, scored at weight (default 0.3) x similarity; the query's own terms keep weight 1 per
+   *   occurrence (expansionTerms() lists them; docs/sparse.md "Query expansion"). Not with rm3.
    * @returns {Bm25Hit[]} best first; ties by id ascending
    */
   search(query, options) {
@@ -461,7 +475,30 @@ export class Bm25Index extends Handle {
       return toHits(callWasm(() => native.searchK(bytes, k)));
     }
     const json = JSON.stringify(o);
+    if (o.words) {
+      const words = o.words.native;
+      return toHits(callWasm(() => native.searchExpanded(bytes, json, words)));
+    }
     return toHits(callWasm(() => native.search(bytes, json)));
+  }
+
+  /**
+   * The expansion terms search(query, {expansion}) adds, in scoring order.
+   * @example idx.expansionTerms('physician on call', { expansion: { words } })
+   * // [{term: 'doctor', from: 'physician', word: 'doctor', similarity: 0.80.., weight: 0.24..}]
+   * @param {string} query
+   * @param {{expansion: object}} options search()'s expansion option (required)
+   * @returns {{term: string, from: string, word: string, similarity: number, weight: number}[]}
+   * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
+   */
+  expansionTerms(query, options) {
+    const o = expectOptions(options, 'expansionTerms options', ['expansion']);
+    if (options === undefined || o.expansion === undefined) throw invalid('options.expansion', 'an expansion option {words, ...}', undefined);
+    const { words, json } = checkExpansionOption(o.expansion);
+    const bytes = encodeText(query, 'query');
+    const native = this.native;
+    const w = words.native;
+    return callWasm(() => native.expansionTerms(bytes, JSON.stringify({ expansion: json }), w));
   }
 
   /**
