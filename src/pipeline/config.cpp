@@ -430,7 +430,11 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     RAGWASM_TRY(opt_size(*it, p, "tokenBudget", c.assembly.token_budget, 1, 100000000));
     RAGWASM_TRY(opt_enum(*it, p, "order", c.assembly.order, {"score", "ends"}));
     RAGWASM_TRY(opt_size(*it, p, "maxChunks", c.assembly.max_chunks, 0, 100000000));
-    RAGWASM_TRY(opt_bool(*it, p, "docContext", c.assembly.doc_context));
+    if (auto d = it->find("docContext"); d != it->end() && d->is_boolean()) {
+      c.assembly.doc_context = d->get<bool>() ? "chunker" : "none";  // the format before issue 32
+    } else {
+      RAGWASM_TRY(opt_enum(*it, p, "docContext", c.assembly.doc_context, {"none", "title", "chunker"}));
+    }
     RAGWASM_TRY(opt_enum(*it, p, "tokenCount", c.assembly.token_count, {"estimate", "wordpiece"}));
   }
   if (auto it = j.find("answerer"); it != j.end()) {

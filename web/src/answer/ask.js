@@ -6,6 +6,7 @@ import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT } from './extractive.js';
 import { llmAnswerHooks } from './llm-hooks.js';
+import { answerContext } from '../context/prompt.js';
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
@@ -214,11 +215,12 @@ export async function ask(collection, question, options = {}) {
   }
 
   if (o.llm) {
-    const r = await llm.generateAnswer(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
+    const ctx = answerContext(collection, top);  // the config's assembly section (issue 32)
+    const r = await llm.generateAnswer(o.llm, { question: query, passages: ctx.passages },
       { onText: o.onText, signal: o.signal });
     out.answer = r.text;
     out.abstained = r.abstained;
-    out.citations = r.citations.map(citeOf(top));
+    out.citations = r.citations.map(citeOf(ctx.hits));
     return out;
   }
 

@@ -8,6 +8,7 @@ import { describe, expectJsonValue, isArray, isPlainObject } from '../core/valid
 import { parsePipelineConfig } from '../pipeline/pipeline.js';
 import { setConfigPath } from '../pipeline/overrides.js';
 import { llmContextSteps } from '../pipeline/collection.js';
+import { checkAssemblyRead } from '../context/prompt.js';
 
 const GRID_KEYS = ['base', 'vary', 'cells', 'baselines', 'answer', 'baseline', 'evaluation'];
 const ANSWER_KEYS = ['models', 'prompts', 'judge', 'reranker', 'context', 'outputTokens'];
@@ -244,6 +245,8 @@ export function parseExperimentGrid(grid) {
       throw relocate(e, v.path === 'vary' ? `vary (cell ${i}: ${v.name})` : v.path, null);
     }
     const answerer = config.answerer.type;
+    // The assembly section is read by the llm answer prompt only (issue 32): refused for other answerers.
+    checkAssemblyRead(v.raw, answerer, `${v.path === 'vary' ? `vary (cell ${i}: ${v.name})` : v.path}.assembly`);
     const common = { kind: v.kind ?? 'pipeline', settings: v.settings, config, answerer };
     if (answerer === 'llm') {
       if (answer.models.length === 0) throw gridError(v.path === 'vary' ? 'answer.models' : `${v.path}.answerer.type`, 'the llm answerer needs answer.models (at least one endpoint)');

@@ -19,6 +19,7 @@ import { createLlmReranker } from '../retrieve/rerank.js';
 import { rerank as rerankItems } from '../retrieve/fusion.js';
 import { canonicalJson, sha256Hex } from '../llm/cache.js';
 import { definePrompt, loadPrompt } from '../llm/prompts.js';
+import { answerContext } from '../context/prompt.js';
 import { parseExperimentGrid } from './grid.js';
 import { scoreAnswer, summarizeExperiment } from './summary.js';
 
@@ -400,7 +401,7 @@ export async function runExperiment(grid, dataset, options = {}) {
           if (s.error) rec.retrieval.error = s.error;
           rec.latencyMs = { retrieve: s.ms, answer: 0, judge: 0 };
           rec.llm = { calls: 0, cachedCalls: 0, retries: 0, cost: 0 };
-          await answerAndJudge(rec, q, cell, hits.slice(0, answerChunkCount(cell)), client, judge);
+          await answerAndJudge(rec, q, cell, hits.slice(0, answerChunkCount(cell)), client, judge, col);
         } catch (e) {
           if (!(e instanceof RagwasmError)) throw e;
           result.status = 'failed';
@@ -468,8 +469,13 @@ function retrievalScores(q, hits, cell, ev) {
   return out;
 }
 
-async function answerAndJudge(rec, q, cell, passages, client, judge) {
+async function answerAndJudge(rec, q, cell, top, client, judge, col) {
   if (cell.answerer === 'none') return;
+  // The LLM reads the passages the config's assembly section gives (web/src/context/prompt.js): chosen, ordered and
+  // with their document context; passages[n - 1] is what citation [n] names.
+  const ctx = cell.answerer === 'llm' ? answerContext(col, top, { assembly: cell.config.assembly }) : null;
+  const passages = ctx ? ctx.hits : top;
+  const texts = ctx ? ctx.passages : top.map((h) => ({ id: h.id, text: h.text }));
   const t0 = now();
   let text;
   let abstained;
@@ -481,14 +487,14 @@ async function answerAndJudge(rec, q, cell, passages, client, judge) {
     abstained = !r.answered;
     rec.latencyMs.answer = now() - t0;
   } else {
-    const r = await generateAnswer(client, { question: q.question, passages: passages.map((h) => ({ id: h.id, text: h.text })) },
+    const r = await generateAnswer(client, { question: q.question, passages: texts },
       cell.prompt.template ? { prompt: definePrompt(cell.prompt.template), maxTokens: 512 } : { maxTokens: 512 });
     text = r.text;
     abstained = r.abstained;
     rec.latencyMs.answer = now() - t0;
   }
   rec.answer = { text, abstained };
-  const relevantIds = (rec.retrieval.relevant ?? []).slice(0, passages.length).map((rel, i) => (rel ? passages[i].id : null)).filter((x) => x !== null);
+  const relevantIds = (rec.retrieval.relevant ?? []).slice(0, top.length).map((rel, i) => (rel ? top[i].id : null)).filter((x) => x !== null && passages.some((h) => h.id === x));
   rec.scores = scoreAnswer(text, abstained, q.answerable ? q.answer : UNANSWERABLE_REFERENCE, q.answerable);
   if (relevantIds.length && !abstained) {
     const c = citationMetrics(text, { relevantIds, contextIds: passages.map((h) => h.id) });
@@ -506,7 +512,7 @@ async function answerAndJudge(rec, q, cell, passages, client, judge) {
   // The RAG triad (config judges.triad), on every answered question: each score in [0, 1] or null.
   if (judge && cell.config.judges?.triad) {
     const t1 = now();
-    const t = await judgeRagTriad(judge, { question: q.question, answer: text, passages: passages.map((h) => ({ id: h.id, text: h.text })) });
+    const t = await judgeRagTriad(judge, { question: q.question, answer: text, passages: texts });
     rec.latencyMs.judge += now() - t1;
     rec.scores.contextRelevance = t.contextRelevance;
     rec.scores.answerRelevance = t.answerRelevance;
