@@ -130,7 +130,7 @@ test('#32 the report pivots 60 cells into small multiples with CI bands and labe
     assert.equal(r.pwned, null, 'no script from the data ran');
     assert.equal(r.panels, 10);
     assert.equal(r.lines, 2 * 6);
-    assert.deepEqual(r.box, [300, 220]);
+    assert.deepEqual(r.box, [302, 222]);  // 300 x 220 and its 1px border
     assert.ok(r.length > 100);
     assert.equal(r.title, '<svg onload="window.__pwned=5">');
     assert.deepEqual(requests.filter((u) => !u.startsWith('file://')), []);
