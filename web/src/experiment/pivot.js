@@ -81,7 +81,8 @@ export function pivotCharts(cells, p, esc) {
   const fmt = (v, d) => Number(v).toFixed(d);
   const inPivot = cells.filter((c) => factorsOf(c)[p.x] !== undefined);
   const xs = [...new Set(inPivot.map((c) => factorsOf(c)[p.x]))];
-  if (numeric(xs)) xs.sort((a, b) => Number(a) - Number(b));
+  const isNum = numeric(xs);
+  if (isNum) xs.sort((a, b) => Number(a) - Number(b));
   const key = (c, keys) => keys.map((k) => factorsOf(c)[k] ?? '—').join(' × ');
   const seriesNames = [...new Set(inPivot.map((c) => key(c, p.series)))];
   const panelNames = [...new Set(inPivot.map((c) => key(c, p.panels)))];
@@ -96,11 +97,12 @@ export function pivotCharts(cells, p, esc) {
       const st = style(i);
       return `<span><svg width="26" height="10" aria-hidden="true"><line x1="1" x2="25" y1="5" y2="5" stroke="${st.colour}" stroke-width="2.5" stroke-dasharray="${st.dash}"/></svg>${esc(s || 'all cells')}</span>`;
     }).join('');
-    const panels = panelNames.map((pn) => panel(inPivot.filter((c) => key(c, p.panels) === pn), pn));
-    out.push(`<section class="pivot" data-measure="${esc(mkey)}"><h3>${esc(label)}</h3><div class="legend">${legend}</div><div class="panels">${panels.join('')}</div></section>`);
-    function panel(members, pn) {
+    const panel = (members, pn) => {
       const W = 300, H = 220, L = 46, R = 8, T = 22, B = 40;
-      const xAt = (i) => L + (xs.length === 1 ? (W - L - R) / 2 : (i / (xs.length - 1)) * (W - L - R));
+      // A numeric factor (k) on a linear scale, any other in its grid order at equal steps.
+      const lo = isNum ? Number(xs[0]) : 0;
+      const span = isNum ? Number(xs[xs.length - 1]) - lo : xs.length - 1;
+      const xAt = (i) => L + (span === 0 ? (W - L - R) / 2 : (((isNum ? Number(xs[i]) - lo : i)) / span) * (W - L - R));
       const yAt = (v) => T + (1 - v / max) * (H - T - B);
       let svg = `<svg class="panel" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(`${label} by ${p.x}${pn ? `, ${pn}` : ''}`)}">`;
       svg += `<text x="${(W + L) / 2}" y="14" text-anchor="middle" class="ptitle">${esc(pn || label)}</text>`;
@@ -136,7 +138,9 @@ export function pivotCharts(cells, p, esc) {
         }
       });
       return `${svg}</svg>`;
-    }
+    };
+    const panels = panelNames.map((pn) => panel(inPivot.filter((c) => key(c, p.panels) === pn), pn));
+    out.push(`<section class="pivot" data-measure="${esc(mkey)}"><h3>${esc(label)}</h3><div class="legend">${legend}</div><div class="panels">${panels.join('')}</div></section>`);
   }
   return out.join('\n');
 }
