@@ -497,7 +497,11 @@ std::string to_json(const PipelineConfig& c) {
       {"retrieval", {{"retrievers", c.retrieval.retrievers}, {"k", c.retrieval.k}, {"candidates", c.retrieval.candidates}, {"fusion", fusion}}},
       {"rerank", {{"enabled", c.rerank.enabled}, {"type", c.rerank.type}, {"candidates", c.rerank.candidates}, {"keep", c.rerank.keep}}},
       {"assembly", {{"tokenBudget", c.assembly.token_budget}, {"order", c.assembly.order}, {"maxChunks", c.assembly.max_chunks},
-                    {"docContext", c.assembly.doc_context}, {"tokenCount", c.assembly.token_count}}},
+                    // "chunker" / "none" as the booleans of saved format 3 (a saved collection's header holds this JSON:
+                    // its bytes stay those of the fixtures); the other values as their names
+                    {"docContext", c.assembly.doc_context == "chunker" ? json(true)
+                                   : c.assembly.doc_context == "none" ? json(false) : json(c.assembly.doc_context)},
+                    {"tokenCount", c.assembly.token_count}}},
       {"answerer", {{"type", c.answerer.type}, {"chunks", c.answerer.chunks}, {"threshold", c.answerer.threshold},
                     {"maxSentences", c.answerer.max_sentences}}},
   };

@@ -118,6 +118,9 @@ test('#32 an assembly key no stage reads is refused, naming its path', () => {
   assert.throws(() => parseExperimentGrid(grid({ assembly: { docContext: 'summary' } })), (e) => e.code === 'INVALID_ARGUMENT' && /assembly\.docContext/.test(e.message));
   // The llm cells of the same grid are accepted.
   assert.equal(parseExperimentGrid(grid({ assembly: { docContext: 'title', order: 'ends' } })).cells[0].config.assembly.docContext, 'title');
+  // 'chunker' and 'none' are normalized to the saved format's booleans, which answerContext reads as the names.
+  assert.equal(parseExperimentGrid(grid({ assembly: { docContext: 'chunker' } })).cells[0].config.assembly.docContext, true);
+  assert.equal(parseExperimentGrid(grid({ assembly: { docContext: 'none' } })).cells[0].config.assembly.docContext, false);
 });
 
 test('#32 ask() with an LLM reads the collection config\'s assembly section; citations follow the prompt order', async () => {

@@ -4,7 +4,7 @@ export interface AssemblySection {
   order?: 'score' | 'ends';
   maxChunks?: number;
   /** What is put before each chunk: nothing, the document title, or the chunker's context (its indexText before the text). */
-  docContext?: 'none' | 'title' | 'chunker';
+  docContext?: 'none' | 'title' | 'chunker' | boolean;
   tokenCount?: 'estimate';
 }
 export const DEFAULT_ASSEMBLY: Readonly<Required<AssemblySection>>;

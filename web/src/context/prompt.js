@@ -71,6 +71,8 @@ export function answerContext(collection, hits, options = {}) {
     if (!isObject(h) || typeof h.id !== 'string' || typeof h.text !== 'string') throw invalid(n, 'a hit {id, docId, text}', h);
   } });
   const a = { ...DEFAULT_ASSEMBLY, ...(options.assembly ?? collection?.config?.assembly ?? {}) };
+  // A normalized config writes 'chunker' and 'none' as true and false (the saved format's booleans).
+  if (typeof a.docContext === 'boolean') a.docContext = a.docContext ? 'chunker' : 'none';
   if (!DOC_CONTEXTS.includes(a.docContext)) throw invalid('assembly.docContext', `one of ${DOC_CONTEXTS.map((x) => JSON.stringify(x)).join(', ')}`, a.docContext);
   if (a.tokenCount !== 'estimate') throw invalid('assembly.tokenCount', '"estimate" (no stage counts other tokens)', a.tokenCount);
   if (list.length === 0) return { passages: [], hits: [], dropped: [], tokensUsed: 0 };
