@@ -78,7 +78,7 @@ export default {
   name: 'experiment',
   summary: 'run an experiment grid (configs x models x prompts) over a dataset: tables, JSONL results and an HTML report',
   usage: 'experiment (--grid GRID.json | --config FILE) [--dataset DIR] [--out results.jsonl] [--report report.html] [--x F --series F,G --panels H] [--dry-run] [--budget USD]',
-  description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge, reranker, context}, baseline, evaluation} (docs/experiments.md; '
+  description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge, reranker, context}, baseline, evaluation, report: {x, series, panels}} (docs/experiments.md; '
     + 'answer.context: the endpoint of the config\'s chunker.context.llmSummary / llmChunkContext; judges.triad uses answer.judge). '
     + 'DIR holds manifest.json, the documents and questions.jsonl as examples/corpus. Records are appended to --out one per '
     + 'question per cell; a re-run with the same --out skips what is there (resume). LLM replies are cached in --cache '
