@@ -225,3 +225,24 @@ test('#32 the CLI takes --x/--series/--panels for the report and refuses a facto
   assert.match(html, /x: <b>retrieval\.k<\/b>; one line per <b>chunker\.strategy<\/b>/);
   assert.equal((html.match(/<section class="pivot" data-measure="f1"/g) ?? []).length, 1);
 });
+
+test('#32 an LLM rerank shared by two cells counts for both; indexing calls count for every cell built on the collection', async () => {
+  // Two extractive cells that differ only in answerer.threshold share one collection and one reranked search.
+  const base = { chunker: { strategy: 'markdown-header', chunkSize: 400, context: { llmSummary: {} } }, indexes: { bm25: {} },
+    retrieval: { k: 2, candidates: 10 }, rerank: { type: 'llm', candidates: 3, keep: 2 } };
+  const grid = { base, vary: { 'answerer.threshold': [0.3, 0.5] }, answer: { reranker: endpoint('reranker'), context: endpoint('ctx') } };
+  double.reset();
+  double.always((req) => ({ json: openaiJson(req.body.model === 'ctx' ? 'A summary.' : 'Score: 2') }));
+  const r = await runExperiment(grid, { documents: DOCS, questions: QUESTIONS }, {});
+  const sent = double.requests.filter((q) => q.body.model === 'reranker').length;
+  assert.ok(sent > 0);
+  const [a, b] = r.cells.map((c) => c.llm);
+  // Every rerank call was sent once (by the first cell) and counts for both cells.
+  assert.equal(a.fromCalls.calls, sent);
+  assert.equal(b.fromCalls.calls, sent);
+  assert.equal(a.fromCalls.cost, b.fromCalls.cost);
+  assert.equal(r.cells[1].llm.callsPerQuestion, 0);  // what the second cell itself sent
+  // One summary per document, sent while the first cell built the collection; both cells are built on it.
+  assert.deepEqual([a.indexFromCalls.calls, b.indexFromCalls.calls], [DOCS.length, DOCS.length]);
+  assert.equal(r.cost.indexing, a.indexFromCalls.cost);  // the study total counts the build once
+});
