@@ -315,6 +315,23 @@ Status parse_dense(const json& in, DenseConfig& c, std::vector<Deprecation>& dep
   return Status::success();
 }
 
+// retrieval.llmExpansion: "hyde" | "query2doc" | {"mode": "hyde"|"query2doc", "maxTokens": 16..2048}.
+Status parse_llm_expansion(const json& e, RetrievalConfig& r) {
+  const std::string p = "retrieval.llmExpansion";
+  if (e.is_string()) {
+    auto m = jsonr::one_of(e, p, {"hyde", "query2doc"});
+    if (!m.ok()) return m.error();
+    r.llm_expansion = m.value();
+    return Status::success();
+  }
+  if (!e.is_object()) return jsonr::type_error(p, "\"hyde\", \"query2doc\" or {mode, maxTokens}", e);
+  RAGWASM_TRY(jsonr::expect_object(e, p, {"mode", "maxTokens"}));
+  if (!e.contains("mode")) return make_error(ErrorCode::kInvalidArgument, p + ".mode: expected \"hyde\" or \"query2doc\", got nothing");
+  RAGWASM_TRY(opt_enum(e, p, "mode", r.llm_expansion, {"hyde", "query2doc"}));
+  RAGWASM_TRY(opt_size(e, p, "maxTokens", r.llm_expansion_max_tokens, 16, 2048));
+  return Status::success();
+}
+
 }  // namespace
 
 PipelineConfig default_config() {
@@ -360,7 +377,7 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   json fusion_json = json::object();
   if (auto it = j.find("retrieval"); it != j.end()) {
     const std::string p = "retrieval";
-    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion"}));
+    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion", "llmExpansion"}));
     if (auto r = it->find("retrievers"); r != it->end()) {
       RAGWASM_TRY(jsonr::array(*r, "retrieval.retrievers"));
       if (r->empty()) return make_error(ErrorCode::kInvalidArgument, "retrieval.retrievers: expected at least one index name, got an array of 0");
@@ -390,6 +407,7 @@ Result<PipelineConfig> parse_config(std::string_view text) {
                                                          "), got " + std::to_string(c.retrieval.candidates));
     }
     if (auto f = it->find("fusion"); f != it->end()) fusion_json = *f;
+    if (auto e = it->find("llmExpansion"); e != it->end()) RAGWASM_TRY(parse_llm_expansion(*e, c.retrieval));
   }
   const std::string fp = "retrieval.fusion";
   RAGWASM_TRY(jsonr::expect_object(fusion_json, fp, {"mode", "normalization", "weights", "rrfK", "primary", "legCheck", "k"}));
@@ -507,6 +525,9 @@ std::string to_json(const PipelineConfig& c) {
   };
   if (!c.rerank.model.empty()) out["rerank"]["model"] = c.rerank.model;
   if (c.judges.set) out["judges"] = {{"triad", c.judges.triad}};
+  if (!c.retrieval.llm_expansion.empty()) {
+    out["retrieval"]["llmExpansion"] = {{"mode", c.retrieval.llm_expansion}, {"maxTokens", c.retrieval.llm_expansion_max_tokens}};
+  }
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -86,6 +86,11 @@ struct RetrievalConfig {
   // far below the best leg's is benched (weight 0) and reported. Default: on for mode "hybrid" without
   // explicit weights (and two or more retrievers).
   bool leg_check = true;
+  // "llmExpansion": LLM query expansion at ask() time (the caller brings the client). "" = off;
+  // "query2doc" searches the question followed by the LLM's hypothetical answer passage, "hyde" the
+  // passage alone. Written as {"mode", "maxTokens"}; the string "hyde"/"query2doc" is shorthand.
+  std::string llm_expansion;
+  std::size_t llm_expansion_max_tokens = 128;  // the passage's token budget, 16..2048
 };
 
 struct RerankConfig {

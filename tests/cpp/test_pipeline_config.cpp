@@ -433,3 +433,24 @@ TEST_CASE("#14 an old and a new name for one setting together is an error naming
   REQUIRE(error_of(R"({"retrieval": {"fusion": {"k": 60, "rrfK": 60}}})").find("retrieval.fusion.k and retrieval.fusion.rrfK") != std::string::npos);
   REQUIRE(code_of(R"({"retrieval": {"fusion": {"k": 60, "rrfK": 60}}})") == ErrorCode::kInvalidArgument);
 }
+
+TEST_CASE("#27 retrieval.llmExpansion: mode and maxTokens, shorthand, kept only when given", "[unit]") {
+  auto c = parse_config(R"({"retrieval": {"llmExpansion": "hyde"}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().retrieval.llm_expansion == "hyde");
+  REQUIRE(c.value().retrieval.llm_expansion_max_tokens == 128);
+  const std::string j = to_json(c.value());
+  REQUIRE(j.find(R"("llmExpansion":{"maxTokens":128,"mode":"hyde"})") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  auto o = parse_config(R"({"retrieval": {"llmExpansion": {"mode": "query2doc", "maxTokens": 64}}})");
+  REQUIRE(o.ok());
+  REQUIRE(o.value().retrieval.llm_expansion == "query2doc");
+  REQUIRE(o.value().retrieval.llm_expansion_max_tokens == 64);
+  REQUIRE(to_json(parse_config("{}").value()).find("llmExpansion") == std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": "rm3"}})").find("retrieval.llmExpansion: expected one of") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": true}})").find("retrieval.llmExpansion: expected") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"maxTokens": 64}}})") ==
+          "ragwasm: retrieval.llmExpansion.mode: expected \"hyde\" or \"query2doc\", got nothing");
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"mode": "hyde", "maxTokens": 8}}})").find("retrieval.llmExpansion.maxTokens") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"mode": "hyde", "n": 1}}})").find("retrieval.llmExpansion.n: unknown key") != std::string::npos);
+}

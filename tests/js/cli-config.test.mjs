@@ -77,6 +77,12 @@ test('#16 applyConfigOverrides sets paths, lists what it replaced and names the 
   assert.throws(() => applyConfigOverrides('{"chunker": ', []), (e) => e.code === 'PARSE_ERROR');
 });
 
+test('#30 F-3: a config file nested 100,000 levels deep is LIMIT_EXCEEDED, not a RangeError', () => {
+  const deep = `{"x": ${'['.repeat(100000)}${']'.repeat(100000)}}`;
+  assert.throws(() => applyConfigOverrides(deep, [{ path: 'retrieval.k', value: 5, source: '--k' }]),
+    (e) => e instanceof RagwasmError && e.code === 'LIMIT_EXCEEDED' && /config: JSON nested deeper than 256 levels/.test(e.message));
+});
+
 test('#16 one config file gives the same retrieved chunks through eval, rag and experiment', async () => {
   const { dir, qa, beir } = folders();
   try {

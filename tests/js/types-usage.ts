@@ -91,7 +91,7 @@ export async function collectionJsonl(): Promise<number> {
 }
 
 // ---- doc chat (issue 15): presets, ask(), the answer stage ----
-import { ask, isFollowUp, rewriteFollowUp, documentTitle, PRESETS, NO_ANSWER_TEXT, Collection as DocChatCollection } from '../../web/src/index.js';
+import { ask, isFollowUp, rewriteFollowUp, documentTitle, PRESETS, NO_ANSWER_TEXT, PASSAGES_TEXT, MIN_EVIDENCE, Collection as DocChatCollection } from '../../web/src/index.js';
 import { fileToDocument } from '../../web/src/parse.js';
 import type { AskResult } from '../../web/src/answer/ask.js';
 async function docChatTypes(): Promise<void> {
@@ -101,6 +101,12 @@ async function docChatTypes(): Promise<void> {
   const q: string = isFollowUp('and?', []) ? rewriteFollowUp('and?', []) : documentTitle('# T', 't.md');
   const d = await fileToDocument({ name: 'a.md', data: new Uint8Array(0) });
   void [first, q, d.title, NO_ANSWER_TEXT, r.abstained];
+  // issue 27: three outcomes
+  const o: 'answer' | 'passages' | 'not-found' = r.outcome;
+  const best: number | undefined = r.passages[0]?.best?.start;
+  const yn: 'yes' | 'no' | 'unclear' | null = r.polarity;
+  const n = await ask(col, 'Who?', { minEvidence: MIN_EVIDENCE, threshold: PRESETS.docChatAnswer.threshold });
+  void [o, best, yn, r.evidence + PRESETS.docChatAnswer.minEvidence, PASSAGES_TEXT, n.outcome];
 }
 void docChatTypes;
 

@@ -120,13 +120,16 @@ async function load(docIds) {
 }
 
 /** Switches the dense leg to an ONNX model run by ONNX Runtime Web in this Worker; re-embeds every chunk. */
-async function useOnnx(id, { model, tokenizerJson, pooling }) {
+async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl }) {
   const { createOnnxEmbedder } = await import('../src/onnx.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
   ort.env.wasm.numThreads = 1;
   post({ type: 'progress', id, phase: 'loading the ONNX model', done: 0, total: 1 });
-  const next = await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
+  // By name: the library downloads the manifest model from the hub (cached in this browser), with progress.
+  const download = (p) => post({ type: 'progress', id, phase: `${p.cached ? 'reading cached' : 'downloading'} ${p.file}`, done: p.loaded, total: p.total ?? p.loaded });
+  const next = name ? await createOnnxEmbedder(name, { ort, onProgress: download, signal: controller.signal, ...(hubUrl ? { hubUrl } : {}) })
+    : await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
   const [probe] = await next.embed(['probe'], { kind: 'query' });
   const onProgress = (done, total) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
   if (col.config.indexes.dense) {

@@ -21,6 +21,6 @@ export * from './pipeline/collection.js';
 export * from './pipeline/autotune.js';
 export * from './pipeline/presets.js';
 export * from './answer/ask.js';
-export { NO_ANSWER_TEXT } from './answer/extractive.js';
+export { NO_ANSWER_TEXT, PASSAGES_TEXT } from './answer/extractive.js';
 export * from './parallel/pool.js';
 export * from './parallel/sharded.js';

@@ -160,6 +160,13 @@ async function run(ctx) {
     const [probe] = await onnx.embed(['probe'], { kind: 'query' });
     configs.push({ name: 'preset + ONNX slot (tiny BERT fixture)', make: () => Collection.create(PRESETS.docChat, { embedder: onnx, dimension: probe.length }), threshold: PRESETS.docChatAnswer.threshold, cleanup: () => rmSync(fx.dir, { recursive: true, force: true }) });
   }
+  // Opt-in, on a connected machine: a real model of models/manifest.json by name, downloaded from the hub and cached
+  // (RAGWASM_HUB_MODEL=bge-small-en-v1.5 npm run bench -- docchat; RAGWASM_HUB_URL for another hub, RAGWASM_CACHE for the folder).
+  if (process.env.RAGWASM_HUB_MODEL) {
+    const name = process.env.RAGWASM_HUB_MODEL;
+    const hub = await createOnnxEmbedder(name, process.env.RAGWASM_HUB_URL ? { hubUrl: process.env.RAGWASM_HUB_URL } : {});
+    configs.push({ name: `preset + ${name} (hub)`, make: () => Collection.create(PRESETS.docChat, { embedder: hub, dimension: hub.dimension }), threshold: PRESETS.docChatAnswer.threshold, cleanup: () => hub.dispose() });
+  }
 
   const rows = [];
   for (const c of configs) {

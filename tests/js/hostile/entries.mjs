@@ -91,6 +91,8 @@ export const GOOD = {
   renderContext: [{ id: 'd', text: 'x', metadata: { title: 'T' } }, { template: 'Title: {title}' }],
   renderPrompt: [{ id: 't', version: 1, variables: ['name'], messages: [{ role: 'user', content: 'Hello {{name}}' }] }, { name: 'x' }],
   createDocument: [{ id: 'd', text: 'x' }],
+  openFolder: ['.', {}],
+  readDocumentFolder: ['.', {}],
   poolCandidates: [{ r: { q: [{ id: 'c1', docId: 'd1', text: 'x' }] } }, { depth: 2 }],
   judgmentsToQrels: [[{ questionId: 'q', chunkId: 'c', docId: 'd', grade: 2 }], { level: 'doc' }],
   formatQrels: [qrels],

@@ -8,6 +8,7 @@ import { clarificationMetrics, clarifyQuestion, parseAmbiguitySet } from '../../
 import { DatasetError, loadTuneDataset, readDocuments } from '../datasets.mjs';
 import { LLM_OPTIONS, ledgerLine, llmClients } from '../lib/llm.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 
 const fmt = (v) => (v === null ? 'n/a' : v.toFixed(3));
 
@@ -21,6 +22,7 @@ export default {
     + 'flagged when the model named at least 2 interpretations grounded in the shown chunks. A reply that does not parse '
     + 'counts as not flagged and is reported.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'documents folder' },
     set: { type: 'string', help: 'labelled questions JSONL' },
     k: { type: 'string', help: 'chunks retrieved', default: '10' },
@@ -42,10 +44,10 @@ export default {
       answerChunks = intOption(values['answer-chunks'], 'answer-chunks');
       set = parseAmbiguitySet(readFileSync(values.set, 'utf8'));
       try {
-        documents = loadTuneDataset(values.dataset).documents;
+        documents = loadTuneDataset(values.dataset, datasetOptions(values, io, 'clarify', UsageError)).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
-        documents = readDocuments(values.dataset);
+        documents = readDocuments(values.dataset, datasetOptions(values, io, 'clarify', UsageError));
       }
       if (!values['dry-run']) clients = llmClients(values);
     } catch (e) {

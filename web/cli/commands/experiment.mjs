@@ -8,6 +8,7 @@ import { experimentMarkdown, experimentReportHtml, FileReplyCache, parseExperime
 import { loadQaDataset } from '../datasets.mjs';
 import { commandConfig, configFileBase, configReranker } from '../lib/config.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 
 // A grid's prompts may be file paths (relative to the grid file): read them here. (Its rerank.model, a
 // path too, is resolved from the grid file's folder when the cross-encoder is loaded: configReranker.)
@@ -68,7 +69,7 @@ function progress(stderr) {
     const frac = (e.cellIndex + e.question / Math.max(1, e.questions)) / e.cells;
     const filled = Math.round(frac * width);
     const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] cell ${e.cellIndex + 1}/${e.cells} question ${e.question + 1}/${e.questions} ${e.cell}`;
-    if (stderr.isTTY) stderr.write(`\r${line.slice(0, 160).padEnd(160)}`);
+    if (stderr.isTTY) stderr.redraw ? stderr.redraw(line.slice(0, 160).padEnd(160)) : stderr.write(`\r${line.slice(0, 160).padEnd(160)}`);
     else if (e.cellIndex !== last) stderr.write(`${line}\n`);
     last = e.cellIndex;
   };
@@ -88,6 +89,7 @@ export default {
     + 'whose rerank type is cross-encoder use rerank.model (an .onnx file; one model per run; tokenizer.json beside it or '
     + '--rerank-tokenizer). Exit status: 0 done, 1 a cell failed, 3 stopped by --budget.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     grid: { type: 'string', help: 'the grid file (JSON)' },
     config: { type: 'string', help: 'pipeline config JSON file: the grid\'s base (alone: a one-cell grid)' },
     'rerank-tokenizer': { type: 'string', help: 'tokenizer.json of the cross-encoder of rerank.model (default: found beside it)' },
@@ -138,7 +140,7 @@ export default {
       io.stderr.write(`ragwasm experiment: ${e.message}\n`);
       return 2;
     }
-    const dataset = loadQaDataset(values.dataset);
+    const dataset = loadQaDataset(values.dataset, datasetOptions(values, io, 'experiment'));
     const done = readRecords(values.out);
     const common = { done };
     if (limit !== undefined) common.limit = limit;

@@ -4,6 +4,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } fro
 import { Bm25Index, Collection } from '../../src/index.js';
 import { readDocuments } from '../datasets.mjs';
 import { configChunker, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
 function num(values, key) {
@@ -40,6 +41,7 @@ export default {
     + 'or --config FILE it writes a Collection instead (pipeline config: chunker -> BM25 and/or dense index; text = '
     + 'title + " " + text; the BM25 options above then belong in the config file), searchable with `ragwasm search`.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     output: { type: 'string', short: 'o', help: 'output file (required)' },
     scorer: { type: 'string', help: 'lucene, robertson, atire, bm25l or bm25plus (default lucene)' },
     k1: { type: 'string', help: 'BM25 k1 (default 0.9)' },
@@ -76,7 +78,7 @@ export default {
     }
     if (config !== null) {
       const t0 = performance.now();
-      const docs = readDocuments(positionals[0]);
+      const docs = readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
       let col;
       try {
         col = await Collection.create(config, embedder ? { embedder } : {});
@@ -99,7 +101,7 @@ export default {
     if (values['no-stopwords']) analyzer.stopwords = false;
     if (Object.keys(analyzer).length) options.analyzer = analyzer;
     const t0 = performance.now();
-    const docs = readDocuments(positionals[0]);
+    const docs = readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
     const idx = Bm25Index.create(options);
     try {
       idx.add(docs);

@@ -8,6 +8,7 @@ import { formatQrels, judgmentsToQrels, labelPool, poolCandidates } from '../../
 import { DatasetError, loadTuneDataset, readDocuments, readJsonl, readQueries } from '../datasets.mjs';
 import { LLM_OPTIONS, ledgerLine, llmClients } from '../lib/llm.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { embedderFor, RETRIEVERS } from '../lib/retrievers.mjs';
 
 /** --retrievers / --configs -> [{name, config}] (pipeline configs, errors naming the JSON path). */
@@ -51,6 +52,7 @@ export default {
     + '"qid 0 docid grade" (document level = best chunk grade; --level chunk for chunk ids). A failed call or a reply without a score '
     + 'is counted as unlabelled and left out, never written as 0. --dry-run prints the number of judge calls and spends nothing.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'dataset folder' },
     questions: { type: 'string', help: 'questions JSONL (default: the dataset\'s)' },
     retrievers: { type: 'string', help: `comma list of ${RETRIEVERS.join(', ')}` },
@@ -82,12 +84,12 @@ export default {
       const maxQueries = intOption(values['max-queries'], 'max-queries');
       configs = poolConfigs(values);
       try {
-        const d = loadTuneDataset(values.dataset);
+        const d = loadTuneDataset(values.dataset, datasetOptions(values, io, 'label', UsageError));
         documents = d.documents;
         questions = d.queries;
       } catch (e) {
         if (!(e instanceof DatasetError) || !values.questions) throw e instanceof DatasetError ? new UsageError(e.message) : e;
-        documents = readDocuments(values.dataset);
+        documents = readDocuments(values.dataset, datasetOptions(values, io, 'label', UsageError));
       }
       if (values.questions) questions = readQueries(values.questions);
       questions = questions.filter((q) => q.text.trim());

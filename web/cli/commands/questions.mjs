@@ -7,6 +7,7 @@ import { generateQuestions, sampleChunks } from '../../src/llm.js';
 import { DatasetError, loadTuneDataset, readDocuments } from '../datasets.mjs';
 import { LLM_OPTIONS, ledgerLine, llmClients } from '../lib/llm.mjs';
 import { configChunker, intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 
 export default {
   name: 'questions',
@@ -18,6 +19,7 @@ export default {
     + 'type: "generated", source: {chunkId, docId, start, end, quote}}; chunks the model declines (NONE) or whose reply has no '
     + '"Question:" line are reported as skipped. --dry-run prints the sample and spends nothing.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'dataset folder' },
     n: { type: 'string', help: 'chunks to sample (one question each)', default: '20' },
     seed: { type: 'string', help: 'sampling seed', default: '16' },
@@ -41,10 +43,10 @@ export default {
       const chunker = configChunker(values.chunker);
       let documents;
       try {
-        documents = loadTuneDataset(values.dataset).documents;
+        documents = loadTuneDataset(values.dataset, datasetOptions(values, io, 'questions', UsageError)).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
-        documents = readDocuments(values.dataset);
+        documents = readDocuments(values.dataset, datasetOptions(values, io, 'questions', UsageError));
       }
       const chunks = [];
       for (const d of documents) {

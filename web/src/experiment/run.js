@@ -15,7 +15,7 @@ import { createLlmClient } from '../llm/client.js';
 import { PriceTable } from '../llm/cost.js';
 import { generateAnswer } from '../llm/answer.js';
 import { judgeAnswerCorrectness, judgeRagTriad } from '../llm/judges.js';
-import { createLlmReranker } from '../retrieve/rerank.js';
+import { createLlmReranker } from '../llm/rerank.js';
 import { rerank as rerankItems } from '../retrieve/fusion.js';
 import { canonicalJson, sha256Hex } from '../llm/cache.js';
 import { definePrompt, loadPrompt } from '../llm/prompts.js';

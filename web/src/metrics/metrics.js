@@ -14,6 +14,13 @@ import {
 const MEASURE_FAMILIES = ['num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'bpref', 'recip_rank', 'P', 'recall', 'ndcg',
   'ndcg_cut', 'map_cut', 'success', 'ndcg_exp', 'ndcg_exp_cut'];
 
+// A byte-order mark at the start of a qrels or run file is not part of the first query id: left in,
+// it made "\uFEFF1" a query of its own and silently changed the numbers (issue #33). Not a string:
+// left for encodeText to refuse.
+function withoutBom(text) {
+  return typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 function expectId(value, name) {
   if (typeof value !== 'string' || value.length === 0 || /\s/.test(value)) throw invalid(name, 'a non-empty id without white space', value);
   return value;
@@ -31,7 +38,8 @@ function expectId(value, name) {
 export class Qrels extends Handle {
   /**
    * Parses qrels text. TREC: "qid iter docno rel" per line; BEIR: "query-id<TAB>corpus-id<TAB>score"
-   * with an optional header row; LF or CRLF; blank lines allowed; anything else is an error.
+   * with an optional header row; LF or CRLF; blank lines allowed; a BOM at the start is dropped;
+   * anything else is an error.
    * @param {string} text
    * @param {object} [options]
    * @param {'auto'|'trec'|'beir'} [options.format='auto'] 'auto': BEIR when the first line has 3 tab-separated fields
@@ -44,7 +52,7 @@ export class Qrels extends Handle {
     const o = expectOptions(options, 'Qrels.parse options', ['format', 'name']);
     const format = o.format === undefined ? 'auto' : expectEnum(o.format, 'options.format', ['auto', 'trec', 'beir']);
     const name = o.name === undefined ? 'qrels' : expectString(o.name, 'options.name', { maxLength: 1000 });
-    const bytes = encodeText(text, 'text');
+    const bytes = encodeText(withoutBom(text), 'text');
     const m = wasm();
     return new Qrels(callWasm(() => m.metrics_parseQrels(bytes, format, name)));
   }
@@ -89,7 +97,7 @@ export class Qrels extends Handle {
 export class Run extends Handle {
   /**
    * Parses a run. TREC: "qid Q0 docno rank score runid" (6 fields); JSONL: {"qid","docid","score"}
-   * per line or {"qid", "hits": [{"docid","score"}]}.
+   * per line or {"qid", "hits": [{"docid","score"}]}. A BOM at the start is dropped.
    * @param {string} text
    * @param {object} [options]
    * @param {'auto'|'trec'|'jsonl'} [options.format='auto'] 'auto': JSONL when the text starts with '{'
@@ -102,7 +110,7 @@ export class Run extends Handle {
     const o = expectOptions(options, 'Run.parse options', ['format', 'name']);
     const format = o.format === undefined ? 'auto' : expectEnum(o.format, 'options.format', ['auto', 'trec', 'jsonl']);
     const name = o.name === undefined ? 'run' : expectString(o.name, 'options.name', { maxLength: 1000 });
-    const bytes = encodeText(text, 'text');
+    const bytes = encodeText(withoutBom(text), 'text');
     const m = wasm();
     return new Run(callWasm(() => m.metrics_parseRun(bytes, format, name)));
   }

@@ -23,6 +23,7 @@ import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { VectorIndex, VECTOR_MAX_DIMENSION } from '../retrieve/dense.js';
 import { defaultStaticModelUrl, MAX_BATCH_TEXTS, checkAbort, embedRunOptions, splitRows } from '../embed/embed.js';
 import { WorkerPool } from './pool.js';
+import { shardIdChecker } from '../pipeline/saved-check.js';
 
 const MAX_DOCS = 10_000_000;
 /** The sharded BM25 format (docs/parallel.md): magic RWSHBM25, version 1. */
@@ -224,7 +225,8 @@ async function removeByShard(self, ids, options, prefix, before) {
 }
 
 class Sharded {
-  constructor(pool, owned, handle, shards = pool?.size) {
+  constructor(pool, owned, handle, shards) {
+    if (shards === undefined && isInstance(pool, WorkerPool)) shards = pool.size;  // no pool?.size default: a revoked Proxy throws there (#33)
     expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle)
       && Number.isInteger(shards) && shards >= 1 && shards <= pool.size, new.target.name, `${new.target.name}.create(options, parallel)`);
     this._pool = pool;
@@ -292,7 +294,7 @@ export class ShardedBm25Index extends Sharded {
   }
 
   /** @internal */
-  constructor(pool, owned, handle, options = {}, shards = pool?.size) {
+  constructor(pool, owned, handle, options = {}, shards = undefined) {
     super(pool, owned, handle, shards);
     this._statsDirty = false;
     this._size = 0;
@@ -488,9 +490,14 @@ export class ShardedBm25Index extends Sharded {
    */
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!isInstance(bytes, Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer (toBytes() output)', bytes);  // before any WASM call (#33 H-1)
     await initForLoad(parallel);
     const [header, shards] = unpackParts(bytes, BM25_MAGIC,
       { version: SHARDED_BM25_FORMAT_VERSION, what: 'sharded BM25 index', label: 'sharded BM25 bytes', kind: 'bm25', partsPerShard: 1 });
+    // Each id in the shard it routes to, none in two (#30 F-1): checked here, before any Worker starts.
+    const ids = shardIdChecker('sharded BM25 bytes', header.shards, shardOf);
+    shards.forEach((b, i) => Bm25Index._checkBytes(b, (list) => ids.ids(i, list)));
+    ids.done();
     const { pool, owned } = await loadPool(parallel, header.shards);
     const handle = pool._handle();
     let sizes;
@@ -725,6 +732,7 @@ export class ShardedVectorIndex extends Sharded {
    */
   static async fromBytes(bytes, parallel = {}) {
     if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
+    if (!isInstance(bytes, Uint8Array)) throw invalid('bytes', 'a Uint8Array or ArrayBuffer (toBytes() output)', bytes);  // before any WASM call (#33 H-1)
     const label = 'sharded vector bytes';
     await initForLoad(parallel);
     const [header, parts] = unpackParts(bytes, VECTOR_MAGIC,
@@ -744,6 +752,9 @@ export class ShardedVectorIndex extends Sharded {
       }
       shards.push([parts[3 * i], ids, new Float64Array(ob.slice().buffer)]);
     }
+    const routed = shardIdChecker(label, header.shards, shardOf);  // #30 F-1
+    shards.forEach(([, ids], i) => routed.ids(i, ids));
+    routed.done();
     const { pool, owned } = await loadPool(parallel, header.shards);
     const handle = pool._handle();
     let sizes;

@@ -14,6 +14,7 @@ import { aggregateToDocuments, fuse, rerank as rerankItems } from '../retrieve/f
 import { crc32, unpackSections } from '../core/checksum.js';
 import { containerStream, packContainer, unpackContainer } from '../core/container.js';
 import { ChunkMap, DocRecord } from './chunk-store.js';
+import { checkJsonDepth, checkSavedCollection } from './saved-check.js';
 import { checkLlm, chunkWithContexts, llmContextSteps } from './llm-steps.js';
 
 export { LLM_CONTEXT_STEPS, llmContextSteps, memoizeContextSteps } from './llm-steps.js';
@@ -967,6 +968,7 @@ export class Collection {
       bm25 = h.cfg.indexes.bm25 ? Bm25Index.fromBytes(sections[1]) : null;
       dense = h.cfg.indexes.dense ? VectorIndex.fromBytes(sections[2]) : null;
       checkSections(h, bm25, dense, corrupt);
+      checkSavedCollection(h.docs, bm25, bm25 ? bm25Fields(h.cfg.indexes.bm25).map((f) => f.name) : [], corrupt);  // #30 F-2, F-4
       const needs = h.cfg.indexes.dense || h.cfg.chunker.strategy === 'semantic';
       const embedder = needs ? checkEmbedder(o, h.embedder, dense?.dimension) : o.embedder;
       const c = new Collection(h.cfg, embedder, needs ? undefined : o.dimension, bm25, dense, h.docs, keepVectors, h.zeroVectors);
@@ -2025,6 +2027,7 @@ function headerChecker(version, corrupt, keep) {
 // the header's config and embedder -> {cfg, embedder}
 function checkTop(header, version, corrupt) {
   if (!isPlainObject(header) || !isArray(header.docs)) throw corrupt('header does not hold {config, docs: [{id, chunks: [{id, text, ...}]}]}');
+  checkJsonDepth(header.config, 'header config', corrupt);  // before structuredClone recurses (#30 F-3)
   const config = isPlainObject(header.config) ? structuredClone(header.config) : header.config;
   // Version 1 indexed the chunk text only: its BM25 section has the one field "text".
   if (version === 1 && isPlainObject(config?.indexes?.bm25) && config.indexes.bm25.fields === undefined) config.indexes.bm25.fields = { text: 1 };

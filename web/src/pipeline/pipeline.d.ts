@@ -27,6 +27,8 @@ export interface PipelineConfig {
     candidates: number;
     /** rrfK: the RRF constant */
     fusion: { mode: string; normalization: string; weights: number[]; rrfK: number; legCheck: boolean };
+    /** LLM query expansion at ask() time (needs ask's llm); only when the config gives it ("hyde" / "query2doc" is shorthand) */
+    llmExpansion?: { mode: 'hyde' | 'query2doc'; maxTokens: number };
   };
   rerank: { enabled: boolean; type: 'cross-encoder' | 'llm' | 'custom'; model?: string; candidates: number; keep: number };
   assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; /** normalized: 'chunker' as true, 'none' as false (saved format 3) */ docContext: boolean | 'title'; tokenCount: 'estimate' | 'wordpiece' };

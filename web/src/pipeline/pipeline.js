@@ -18,7 +18,8 @@ import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
  * also the shorthand {name: boost}), scorer, k1, b, delta, analyzer}, dense: VectorIndex options
  * {dimension (default: the embedder's), metric, storage, binaryRescore, index, hnsw: {M, efConstruction,
  * efSearch, seed}} + model}, retrieval {retrievers, k (hits returned), candidates, fusion: {mode,
- * normalization, weights, rrfK, primary, legCheck}}, rerank {enabled, type, model, candidates, keep},
+ * normalization, weights, rrfK, primary, legCheck}, llmExpansion: 'hyde' | 'query2doc' | {mode, maxTokens (16..2048,
+ * default 128)} (ask()'s LLM query expansion; kept only when given)}, rerank {enabled, type, model, candidates, keep},
  * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}, answerer {type: extractive | llm |
  * none, chunks, threshold, maxSentences}, judges {triad} (rag / experiment: the RAG-triad judges; kept only when
  * given); retrieval.k 0 = no retrieval. Defaults in docs/fusion.md.

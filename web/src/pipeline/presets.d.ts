@@ -4,5 +4,5 @@ export const PRESETS: Readonly<{
   /** docChat without the dense index */
   docChatBm25: object;
   /** ask() options that go with the doc-chat configs */
-  docChatAnswer: { answerChunks: number; threshold: number; maxSentences: number; entityMismatch: number; keyMismatch: number; questionWords: boolean };
+  docChatAnswer: { answerChunks: number; threshold: number; minEvidence: number; maxSentences: number; entityMismatch: number; keyMismatch: number; questionWords: boolean };
 }>;
