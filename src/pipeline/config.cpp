@@ -472,7 +472,11 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     RAGWASM_TRY(opt_size(*it, p, "tokenBudget", c.assembly.token_budget, 1, 100000000));
     RAGWASM_TRY(opt_enum(*it, p, "order", c.assembly.order, {"score", "ends"}));
     RAGWASM_TRY(opt_size(*it, p, "maxChunks", c.assembly.max_chunks, 0, 100000000));
-    RAGWASM_TRY(opt_bool(*it, p, "docContext", c.assembly.doc_context));
+    if (auto d = it->find("docContext"); d != it->end() && d->is_boolean()) {
+      c.assembly.doc_context = d->get<bool>() ? "chunker" : "none";  // the format before issue 32
+    } else {
+      RAGWASM_TRY(opt_enum(*it, p, "docContext", c.assembly.doc_context, {"none", "title", "chunker"}));
+    }
     RAGWASM_TRY(opt_enum(*it, p, "tokenCount", c.assembly.token_count, {"estimate", "wordpiece"}));
   }
   if (auto it = j.find("answerer"); it != j.end()) {
@@ -535,7 +539,11 @@ std::string to_json(const PipelineConfig& c) {
       {"retrieval", {{"retrievers", c.retrieval.retrievers}, {"k", c.retrieval.k}, {"candidates", c.retrieval.candidates}, {"fusion", fusion}}},
       {"rerank", {{"enabled", c.rerank.enabled}, {"type", c.rerank.type}, {"candidates", c.rerank.candidates}, {"keep", c.rerank.keep}}},
       {"assembly", {{"tokenBudget", c.assembly.token_budget}, {"order", c.assembly.order}, {"maxChunks", c.assembly.max_chunks},
-                    {"docContext", c.assembly.doc_context}, {"tokenCount", c.assembly.token_count}}},
+                    // "chunker" / "none" as the booleans of saved format 3 (a saved collection's header holds this JSON:
+                    // its bytes stay those of the fixtures); the other values as their names
+                    {"docContext", c.assembly.doc_context == "chunker" ? json(true)
+                                   : c.assembly.doc_context == "none" ? json(false) : json(c.assembly.doc_context)},
+                    {"tokenCount", c.assembly.token_count}}},
       {"answerer", {{"type", c.answerer.type}, {"chunks", c.answerer.chunks}, {"threshold", c.answerer.threshold},
                     {"maxSentences", c.answerer.max_sentences}}},
   };

@@ -119,7 +119,11 @@ struct AssemblyConfig {
   std::size_t token_budget = 2000;  // >= 1
   std::string order = "score";      // score | ends
   std::size_t max_chunks = 0;       // 0 = no limit
-  bool doc_context = true;          // include each document's context once
+  // What the answer prompt puts before each chunk (read by the answer prompt's context step,
+  // web/src/context/prompt.js): none | title (the document's title) | chunker (the context the chunker
+  // put before the chunk in its indexText: title, header path, LLM summary, LLM chunk context, as
+  // chunker.context says). The old booleans are read as true = chunker, false = none.
+  std::string doc_context = "chunker";
   std::string token_count = "estimate";  // estimate (ceil(chars/4)) | wordpiece
 };
 

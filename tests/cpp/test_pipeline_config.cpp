@@ -74,7 +74,16 @@ TEST_CASE("a full config is read into the structs", "[unit]") {
   REQUIRE(c.rerank.type == "custom");
   REQUIRE(c.rerank.keep == 5);
   REQUIRE(c.assembly.order == "ends");
-  REQUIRE_FALSE(c.assembly.doc_context);
+  REQUIRE(c.assembly.doc_context == "none");  // the boolean of the old format: false = none
+}
+
+TEST_CASE("assembly docContext names what the answer prompt puts before each chunk (issue 32)", "[unit]") {
+  REQUIRE(parse_config("{}").value().assembly.doc_context == "chunker");
+  REQUIRE(parse_config(R"({"assembly": {"docContext": "title"}})").value().assembly.doc_context == "title");
+  REQUIRE(parse_config(R"({"assembly": {"docContext": true}})").value().assembly.doc_context == "chunker");
+  auto bad = parse_config(R"({"assembly": {"docContext": "summary"}})");
+  REQUIRE_FALSE(bad.ok());
+  REQUIRE(bad.error().message.find("assembly.docContext") != std::string::npos);
 }
 
 TEST_CASE("listing only the bm25 index makes a bm25-only pipeline", "[unit]") {

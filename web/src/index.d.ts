@@ -13,6 +13,7 @@ export * from './core/storage.js';
 export * from './retrieve/fusion.js';
 export * from './retrieve/leg-check.js';
 export * from './context/context.js';
+export * from './context/prompt.js';
 export * from './pipeline/pipeline.js';
 export * from './pipeline/overrides.js';
 export * from './embed/embed.js';

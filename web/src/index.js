@@ -18,6 +18,7 @@ export { saveBytes, loadBytes, removeBytes, listStored, storageBackend } from '.
 export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './retrieve/fusion.js';
 export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';
 export { assembleContext, estimateContextTokens } from './context/context.js';
+export { answerContext, checkAssemblyRead, DEFAULT_ASSEMBLY } from './context/prompt.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
 export { applyConfigOverrides } from './pipeline/overrides.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, memoizeContextSteps } from './pipeline/collection.js';

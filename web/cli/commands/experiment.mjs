@@ -78,8 +78,8 @@ function progress(stderr) {
 export default {
   name: 'experiment',
   summary: 'run an experiment grid (configs x models x prompts) over a dataset: tables, JSONL results and an HTML report',
-  usage: 'experiment (--grid GRID.json | --config FILE) [--dataset DIR] [--out results.jsonl] [--report report.html] [--dry-run] [--budget USD]',
-  description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge, reranker, context}, baseline, evaluation} (docs/experiments.md; '
+  usage: 'experiment (--grid GRID.json | --config FILE) [--dataset DIR] [--out results.jsonl] [--report report.html] [--x F --series F,G --panels H] [--dry-run] [--budget USD]',
+  description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge, reranker, context}, baseline, evaluation, report: {x, series, panels}} (docs/experiments.md; '
     + 'answer.context: the endpoint of the config\'s chunker.context.llmSummary / llmChunkContext; judges.triad uses answer.judge). '
     + 'DIR holds manifest.json, the documents and questions.jsonl as examples/corpus. Records are appended to --out one per '
     + 'question per cell; a re-run with the same --out skips what is there (resume). LLM replies are cached in --cache '
@@ -102,6 +102,9 @@ export default {
     split: { type: 'string', help: 'FILE:NAME: only the question ids listed under NAME in the JSON FILE (e.g. examples/corpus/split.json:reporting)' },
     limit: { type: 'string', help: 'only the first N questions' },
     title: { type: 'string', help: 'report title' },
+    x: { type: 'string', help: 'report: the factor on the x axis of the line charts (a varied path or its last segment, e.g. k; default the grid\'s report.x, else retrieval.k)' },
+    series: { type: 'string', help: 'report: the factors drawn as one line each, comma-separated (e.g. chunker.strategy,context; default the other varied paths)' },
+    panels: { type: 'string', help: 'report: the factors drawn as one panel each, comma-separated (e.g. model)' },
   },
   async run(values, positionals, io) {
     let grid, limit, budget, questionIds, baseRerankModel;
@@ -121,6 +124,17 @@ export default {
         baseRerankModel = raw?.rerank?.model;
       }
       if (values.split !== undefined) questionIds = readSplit(values.split);
+      // The report's pivot (the flags over the grid's report section), checked against the grid's factors before anything runs.
+      if (values.x !== undefined || values.series !== undefined || values.panels !== undefined) {
+        grid.report = { ...(grid.report ?? {}) };
+        for (const k of ['x', 'series', 'panels']) if (values[k] !== undefined) grid.report[k] = k === 'x' ? values[k] : values[k].split(',').map((s) => s.trim()).filter(Boolean);
+        try {
+          parseExperimentGrid(grid);
+        } catch (e) {
+          if (e.code === 'INVALID_ARGUMENT' && /^ragwasm: report/.test(e.message)) throw new UsageError(e.message.replace(/^ragwasm: /, '').replace(/^report\.(x|series|panels)/, '--$1'));
+          throw e;
+        }
+      }
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm experiment: ${e.message}\n`);
@@ -185,8 +199,17 @@ export default {
     if (io.stderr.isTTY) io.stderr.write('\n');
     io.stdout.write(experimentMarkdown(result));
     if (values.report) {
-      writeFileSync(values.report, experimentReportHtml(result, records.filter((r) => result.cells.some((c) => c.id === r.cellId)),
-        values.title ? { title: values.title } : {}));
+      // The pivot of the line charts: the flags over the grid's report section.
+      const pivot = parseExperimentGrid(grid).report ?? {};
+      let html;
+      try {
+        html = experimentReportHtml(result, records.filter((r) => result.cells.some((c) => c.id === r.cellId)), { pivot, ...(values.title ? { title: values.title } : {}) });
+      } catch (e) {
+        if (e.code !== 'INVALID_ARGUMENT') throw e;
+        io.stderr.write(`ragwasm experiment: --report: ${e.message.replace(/^ragwasm: /, '')}\n`);
+        return 2;
+      }
+      writeFileSync(values.report, html);
       io.stderr.write(`report: ${values.report}\n`);
     }
     if (result.stopped) return 3;

@@ -3,7 +3,7 @@
 // examples/corpus), printed as per-configuration tables: correctness, token F1, rank of the
 // reference document, latency and cost. Configurations = answerer x model x answer prompt.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Collection, llmContextSteps, metrics } from '../../src/index.js';
+import { answerContext, checkAssemblyRead, Collection, llmContextSteps, metrics } from '../../src/index.js';
 import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, judgeRagTriad, PriceTable, RequestLedger } from '../../src/llm.js';
 import { commandConfig, configFileBase, configOptions, configReranker } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
@@ -109,6 +109,14 @@ export default {
       io.stderr.write(`ragwasm rag: --answerer: expected llm, extractive or both, got '${answerer}'\n`);
       return 2;
     }
+    try {
+      // The assembly section is read by the llm answer prompt (answerContext); refused when only the extractive answerer runs.
+      checkAssemblyRead(resolved.raw, answerer === 'extractive' ? 'extractive' : 'llm');
+    } catch (e) {
+      if (e.code !== 'INVALID_ARGUMENT') throw e;
+      io.stderr.write(`ragwasm rag: ${values.config ?? 'config'}: ${e.message.replace(/^ragwasm: /, '')}\n`);
+      return 2;
+    }
     const models = (values.models ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     if (answerer !== 'extractive' && (!hasLlm || models.length === 0)) {
       io.stderr.write('ragwasm rag: the llm answerer needs --base-url and --models\n');
@@ -203,7 +211,7 @@ export default {
                 { maxChunks: Math.max(1, passages.length), threshold: a.threshold, maxSentences: a.maxSentences }).text;
               latencyMs = Date.now() - t0;
             } else {
-              const r = await generateAnswer(cfg.client, { question: q.question, passages: passages.map((p) => ({ id: p.id, text: p.text })) },
+              const r = await generateAnswer(cfg.client, { question: q.question, passages: answerContext(col, passages).passages },
                 cfg.prompt ? { prompt: cfg.prompt } : {});
               answer = r.text;
               latencyMs = r.latencyMs;
@@ -232,7 +240,7 @@ export default {
           const scores = {};
           if (triad) {
             try {
-              const t = await judgeRagTriad(judgeClient, { question: q.question, answer, passages: passages.map((p) => ({ id: p.id, text: p.text })) });
+              const t = await judgeRagTriad(judgeClient, { question: q.question, answer, passages: cfg.kind === 'llm' ? answerContext(col, passages).passages : passages.map((p) => ({ id: p.id, text: p.text })) });
               for (const key of TRIAD) scores[key] = t[key];
               cost = cost === null || t.cost === null ? null : cost + t.cost;
             } catch (e) {

@@ -5,6 +5,7 @@
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT, PASSAGES_TEXT } from './extractive.js';
+import { answerContext } from '../context/prompt.js';
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
@@ -285,13 +286,14 @@ export async function ask(collection, question, options = {}) {
   }
 
   if (o.llm) {
-    const r = await llm.answer({ question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
+    const ctx = answerContext(collection, top);  // the config's assembly section (issue 32)
+    const r = await llm.answer({ question: query, passages: ctx.passages },
       { onText: o.onText, signal: o.signal });
     // An LLM abstention says nothing about the documents by itself: the retrieval evidence decides between
     // 'passages' and 'not-found', as for the extractive answerer.
     if (r.abstained) return noAnswer(out, top, analysis, minEvidence);
     out.answer = r.text;
-    out.citations = r.citations.map(citeOf(top));
+    out.citations = r.citations.map(citeOf(ctx.hits));
     return answered();
   }
 

@@ -31,7 +31,7 @@ export interface PipelineConfig {
     llmExpansion?: { mode: 'hyde' | 'query2doc'; maxTokens: number };
   };
   rerank: { enabled: boolean; type: 'cross-encoder' | 'llm' | 'custom'; model?: string; candidates: number; keep: number };
-  assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; docContext: boolean; tokenCount: 'estimate' | 'wordpiece' };
+  assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; /** normalized: 'chunker' as true, 'none' as false (saved format 3) */ docContext: boolean | 'title'; tokenCount: 'estimate' | 'wordpiece' };
   /** What answers from the top min(retrieval.k, chunks) chunks (retrieval.k 0 = no retrieval). */
   answerer: { type: 'extractive' | 'llm' | 'none'; chunks: number; threshold: number; maxSentences: number };
   /** Judges the answering commands run besides correctness (rag, experiment); only when the config gives the section. */
