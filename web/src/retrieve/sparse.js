@@ -2,13 +2,11 @@
 // top-k, metadata filters, updates, RM3 feedback, versioned save/load). Scores and ties are exact:
 // the same ranking as the exhaustive scorer, ties broken by document id ascending.
 import { callWasm, RagwasmError } from '../core/errors.js';
-import { Handle } from '../core/handle.js';
-import { HeapBytes } from '../core/heap-bytes.js';
+import { SavedIndex, checkSaved, loadSaved, loadStored } from '../core/saved-index.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
-import { decodeIds, encodeText, encodeTransient } from '../core/encode.js';
+import { encodeText, encodeTransient } from '../core/encode.js';
 import { deprecated } from '../core/deprecate.js';
-import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
@@ -227,7 +225,7 @@ const dfOverflow = () => new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a s
  * const bytes = idx.toBytes(); const again = Bm25Index.fromBytes(bytes);
  * idx.dispose(); again.dispose();
  */
-export class Bm25Index extends Handle {
+export class Bm25Index extends SavedIndex {
   /**
    * @param {object} [options]
    * @param {Array<string|{name: string, boost?: number}>} [options.fields=['title','text']] 1–16 fields;
@@ -275,10 +273,7 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
    */
   static fromBytes(bytes) {
-    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
-    const m = wasm();
-    return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
+    return loadSaved(Bm25Index, bytes, 'sparse_loadIndex');
   }
 
   /**
@@ -291,31 +286,19 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} as fromBytes()
    */
   static _checkBytes(bytes, onIds) {
-    const m = wasm();
-    const batch = (b) => onIds(decodeIds(b.bytes, b.lens));
-    if (isInstance(bytes, HeapBytes)) {
-      const r = callWasm(() => m.sparse_checkSection(bytes.native, batch));
-      return { fields: r.fields, size: r.documents };
-    }
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
-    const r = callWasm(() => m.sparse_checkSaved(bytes, batch));
+    const r = checkSaved(bytes, onIds, 'sparse_checkSection', 'sparse_checkSaved');
     return { fields: r.fields, size: r.documents };
   }
 
   /**
    * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
-   * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
    * @returns {Promise<Bm25Index>}
    * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
    */
   static load(name, opts) {
-    if (isInstance(name, Uint8Array) || isInstance(name, ArrayBuffer)) {
-      deprecated('Bm25Index.load(bytes)', 'write Bm25Index.fromBytes(bytes); load(name) now reads named storage');
-      return Bm25Index.fromBytes(name);
-    }
-    return loadNamed(name, opts, 'Bm25Index').then((bytes) => Bm25Index.fromBytes(bytes));
+    return loadStored(Bm25Index, 'Bm25Index', name, opts);
   }
 
   /** @param {object} native */
@@ -712,40 +695,4 @@ export class Bm25Index extends Handle {
     return this.stats().documents;
   }
 
-  /**
-   * Serializes the index (live documents only) in the versioned binary format.
-   * @returns {Uint8Array}
-   * @throws {RagwasmError} DISPOSED
-   */
-  toBytes() {
-    const native = this.native;
-    return callWasm(() => native.save());
-  }
-
-  /**
-   * @internal toBytes()' bytes kept in the WASM heap (Collection.save(): checked in place by
-   * _checkBytes, then written in pieces; the caller disposes it).
-   * @returns {HeapBytes}
-   * @throws {RagwasmError} DISPOSED
-   */
-  _heapBytes() {
-    const native = this.native;
-    return new HeapBytes(callWasm(() => native.saveSection()));
-  }
-
-  /**
-   * Stores toBytes() under `name`, atomically (storage.js). Deprecated form: `save()` without a name
-   * returns the bytes (= toBytes(), warns once).
-   * @param {string} name 1–200 of [A-Za-z0-9._-]
-   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
-   * @returns {Promise<void>}
-   * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
-   */
-  save(name, opts) {
-    if (name === undefined && opts === undefined) {
-      deprecated('Bm25Index.save() without a name', 'write toBytes() for bytes; save(name) now writes named storage');
-      return this.toBytes();
-    }
-    return saveNamed(this, name, opts);
-  }
 }

@@ -5,9 +5,9 @@
 import { MAX_SEARCH_K } from '../../core/limits.js';
 import { RagwasmError } from '../../core/errors.js';
 import { VectorIndex } from '../../retrieve/dense.js';
-import { aggregateToDocuments, fuse, rerank as rerankItems } from '../../retrieve/fusion.js';
+import { aggregateToDocuments, rerank as rerankItems } from '../../retrieve/fusion.js';
 import { checkFilter } from '../../retrieve/sparse.js';
-import { checkLegs, weightsAfterLegCheck } from '../../retrieve/leg-check.js';
+import { checkLegs } from '../../retrieve/leg-check.js';
 import { embedTexts } from '../../embed/contract.js';
 import { createStaticEmbedder } from '../../embed/embed.js';
 import { loadBytes } from '../../core/storage.js';
@@ -26,6 +26,7 @@ import { headerStream } from './header.js';
 import { isCollectionBytes, loadSections, readHeader } from './saved.js';
 import { exportLines, indexJsonl, parseJsonl } from './jsonl.js';
 import { addPrepared, prepareAdd } from './add.js';
+import { fuseLegs, single } from './fuse-legs.js';
 
 const SEARCH_LEVELS = ['chunk', 'document'];
 
@@ -422,28 +423,7 @@ export class Collection {
   async _fuse(lists, signal) {
     const f = this.config.retrieval.fusion;
     const legReport = f.legCheck ? await this.#legCheckForSearch(signal) : null;
-    const retrievers = this.config.retrieval.retrievers;
-    const weights = weightsAfterLegCheck(f.weights, retrievers, legReport);
-    const benched = retrievers.filter((r, i) => weights[i] === 0 && f.weights[i] !== 0);
-    let fused;
-    if (benched.length === 0) {
-      fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, rrfK: f.rrfK });
-    } else {
-      // Benched legs take no part in fusion (in any mode); their own hits follow, in their ranking.
-      const keep = lists.map((l, i) => i).filter((i) => !benched.includes(lists[i].retriever));
-      fused = fuse(keep.map((i) => lists[i]), { mode: f.mode, normalization: f.normalization, weights: keep.map((i) => weights[i]), rrfK: f.rrfK });
-      fused.diagnostics.warnings.unshift(legReport.warning);
-      const seen = new Set(fused.hits.map((h) => h.id));
-      for (const l of lists.filter((x) => benched.includes(x.retriever))) {
-        l.hits.forEach((h, r) => {
-          if (seen.has(h.id)) return;
-          seen.add(h.id);
-          fused.hits.push({ id: h.id, score: 0, contributions: [{ retriever: l.retriever, present: true, rank: r + 1, raw: h.score, normalized: 0, weight: 0, contribution: 0 }] });
-        });
-      }
-    }
-    fused.legReport = legReport;
-    return fused;
+    return fuseLegs(lists, f, this.config.retrieval.retrievers, legReport);
   }
 
   /**
@@ -799,11 +779,4 @@ export class Collection {
     this._legs = { workers: this._legs.workers, bm25: null, dense: null };
     this._vectors = null;
   }
-}
-
-// One retriever: its own ranking and raw scores, no fusion (docs/collection.md).
-function single(list) {
-  const hits = list.hits.map((h, r) => ({ id: h.id, score: h.score,
-    contributions: [{ retriever: list.retriever, present: true, rank: r + 1, raw: h.score, normalized: h.score, weight: 1, contribution: h.score }] }));
-  return { hits, diagnostics: { mode: 'single', retriever: list.retriever, warnings: [] }, legReport: null };
 }
