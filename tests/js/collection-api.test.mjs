@@ -364,8 +364,12 @@ test('add takes one document as the indexes take one item, with the same result 
   const one = await Collection.create({ indexes: { bm25: {} } });
   const arr = await Collection.create({ indexes: { bm25: {} } });
   const doc = { id: 'leave', title: 'Leave', text: 'Full-time employees receive 22 days of paid leave.', metadata: { lang: 'en' } };
-  assert.deepEqual(await one.add(doc), { documents: 1, chunks: 1, zeroVectors: [] });
+  assert.deepEqual(await one.add(doc), { added: 1, updated: 0, removed: 0, skipped: 0, documents: 1, chunks: 1, zeroVectors: [] });
   await arr.add([doc]);
+  // #28: one add result shape: add() of an id already in the collection is counted as updated, as upsert() counts it
+  assert.deepEqual(await arr.add([doc, { id: 'new', text: 'Another short document.' }]),
+    { added: 1, updated: 1, removed: 0, skipped: 0, documents: 2, chunks: 2, zeroVectors: [] });
+  arr.remove(['new']);
   assert.deepEqual(await one.search('paid leave', { k: 1 }), await arr.search('paid leave', { k: 1 }));
   assert.deepEqual(one.toBytes(), arr.toBytes());
   const bad = (re) => (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && re.test(e.message);

@@ -8,7 +8,6 @@ import { wasm } from './module.js';
 import { decodeIds } from './encode.js';
 import { loadNamed, saveNamed } from './storage.js';
 import { invalid, isInstance } from './validate.js';
-import { deprecated } from './deprecate.js';
 
 /**
  * @internal fromBytes() of a saved index class: `bytes` (Uint8Array or ArrayBuffer) read by the module's
@@ -40,10 +39,6 @@ export function checkSaved(bytes, onIds, section, saved) {
  * @throws {RagwasmError} NOT_FOUND (nothing stored under name, naming `what`), as fromBytes(), storage errors
  */
 export function loadStored(Cls, what, name, opts) {
-  if (isInstance(name, Uint8Array) || isInstance(name, ArrayBuffer)) {
-    deprecated(`${what}.load(bytes)`, `write ${what}.fromBytes(bytes); load(name) now reads named storage`);
-    return Cls.fromBytes(name);
-  }
   return loadNamed(name, opts, what).then((bytes) => Cls.fromBytes(bytes));
 }
 
@@ -77,10 +72,6 @@ export class SavedIndex extends Handle {
    * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
    */
   save(name, opts) {
-    if (name === undefined && opts === undefined) {
-      deprecated(`${this.constructor.name}.save() without a name`, 'write toBytes() for bytes; save(name) now writes named storage');
-      return this.toBytes();
-    }
     return saveNamed(this, name, opts);
   }
 }

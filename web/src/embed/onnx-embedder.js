@@ -5,7 +5,6 @@ import { wasm } from '../core/module.js';
 import { MAX_BATCH_TEXTS, StaticEmbedder, checkAbort, embedRunOptions, packTexts, splitRows, tokenizerOption } from './embed.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
 import { crc32 } from '../core/checksum.js';
-import { deprecated } from '../core/deprecate.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
@@ -32,12 +31,6 @@ export class OnnxEmbedder {
     this.dimension = cfg.dimension ?? null;
     /** Stable model identity (see createOnnxEmbedder `name`). */
     this.id = cfg.id;
-  }
-
-  /** Deprecated: `dimension`. */
-  get dims() {
-    deprecated('OnnxEmbedder.dims', 'read dimension');
-    return this.dimension;
   }
 
   /** The query and document prefixes in use (from options or the manifest entry). */

@@ -9,7 +9,6 @@ import {
   MAX_ARRAY_ITEMS, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
   expectSearchK,
 } from '../core/validate.js';
-import { deprecated } from '../core/deprecate.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 
 const encoder = new TextEncoder();
@@ -228,13 +227,7 @@ export class VectorIndex extends SavedIndex {
    *   DIMENSION_MISMATCH, DUPLICATE_ID (already indexed: use upsert; or twice in the batch),
    *   LIMIT_EXCEEDED (over 3 GiB of vectors), DISPOSED
    */
-  add(items, vectors) {
-    if (vectors !== undefined || (isArray(items) && items.length > 0 && typeof items[0] === 'string')) {
-      deprecated('VectorIndex.add(ids, vectors)', 'write add([{ id, vector }])');
-      const ref = encodeIds(items, 'ids');
-      if (items.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: ids: expected at least one id, got an empty batch');
-      return this._addRaw(ref, toBatch(vectors, 'vectors', items.length, this.dimension));
-    }
+  add(items) {
     const { ids, ref, flat } = this._items(items);
     if (ids.length > 0) this._addRaw(ref, flat);
     return writeSummary({ added: ids.length });

@@ -53,8 +53,6 @@ export interface Bm25SearchOptions {
   rm3?: boolean | { fbDocs?: number; fbTerms?: number; originalWeight?: number };
   /** Score every matching document (the oracle). Default false. */
   exact?: boolean;
-  /** @deprecated write exact. */
-  exhaustive?: boolean;
 }
 /** What add, upsert and remove return on every index (docs/api.md). */
 export interface WriteSummary {
@@ -89,8 +87,6 @@ export class Bm25Index {
   static create(options?: Bm25IndexOptions): Bm25Index;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): Bm25Index;
   static load(name: string, opts?: StorageOptions): Promise<Bm25Index>;
-  /** @deprecated write fromBytes(bytes). */
-  static load(bytes: Uint8Array | ArrayBuffer): Bm25Index;
   readonly fields: string[];
   readonly size: number;
   add(docs: Bm25Document | Bm25Document[]): WriteSummary;
@@ -113,8 +109,6 @@ export class Bm25Index {
   stats(): Bm25Stats;
   toBytes(): Uint8Array;
   save(name: string, opts?: StorageOptions): Promise<void>;
-  /** @deprecated write toBytes(). */
-  save(): Uint8Array;
   dispose(): void;
   readonly disposed: boolean;
 }

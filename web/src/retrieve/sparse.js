@@ -6,7 +6,6 @@ import { SavedIndex, checkSaved, loadSaved, loadStored } from '../core/saved-ind
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { encodeText, encodeTransient } from '../core/encode.js';
-import { deprecated } from '../core/deprecate.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
@@ -99,19 +98,13 @@ export function checkFilter(filter, name) {
   }
 }
 
-// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it
-// `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
+// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it `exhaustive`.
 function checkSearchOptions(options) {
   // a copy: the caller's object is not rewritten (exact -> exhaustive below)
-  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']) };
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact']) };
   if (o.k !== undefined) expectSearchK(o.k);
-  if (o.exhaustive !== undefined) {
-    deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
-    expectBoolean(o.exhaustive, 'options.exhaustive');
-  }
   if (o.exact !== undefined) {
     expectBoolean(o.exact, 'options.exact');
-    if (o.exhaustive !== undefined && o.exhaustive !== o.exact) throw invalid('options.exhaustive', `the same value as options.exact (${o.exact}) or nothing`, o.exhaustive);
     o.exhaustive = o.exact;
     delete o.exact;
   }
@@ -429,8 +422,7 @@ export class Bm25Index extends SavedIndex {
    *   results come back whenever at least k matching documents contain a query term
    * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
-   * @param {boolean} [options.exact=false] score every matching document (the test oracle; the old
-   *   name `exhaustive` still works, deprecated)
+   * @param {boolean} [options.exact=false] score every matching document (the test oracle)
    * @returns {Bm25Hit[]} best first; ties by id ascending
    */
   search(query, options) {

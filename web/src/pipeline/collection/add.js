@@ -57,14 +57,17 @@ export async function addPrepared(col, { documents, extra, o, batchSize }, { rep
     steps: llmContextSteps(col.config),
     separator: col.config.chunker.context?.separator ?? '\n\n',
   };
-  const out = { documents: documents.length, chunks: 0, zeroVectors: [] };
+  // the write summary of every index (docs/api.md) with the collection's counts: documents in the call,
+  // chunks indexed, the chunk ids kept out of the dense leg (all-zero embeddings)
+  const updated = documents.filter((d) => col.docs.has(d.id)).length;
+  const out = { added: documents.length - updated, updated, removed: 0, skipped: 0, documents: documents.length, chunks: 0, zeroVectors: [] };
   const batches = [];
   for (let i = 0; i < documents.length; i += batchSize) batches.push(documents.slice(i, i + batchSize));
   const write = async (p, done) => {
     await writeBatch(col, p, ctx);
     out.chunks += p.flat.length;
     out.zeroVectors.push(...p.zeroIds);
-    o.onProgress?.(done, documents.length);
+    o.onProgress?.({ done, total: documents.length });
     await new Promise((r) => setTimeout(r, 0));
     if (col._disposed) throw disposedError();
   };

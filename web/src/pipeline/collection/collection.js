@@ -223,12 +223,14 @@ export class Collection {
    * one known word) are reported in `zeroVectors` and kept out of the dense leg.
    * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents (or one document) metadata values:
    *   string, finite number, boolean or null (strings and numbers are filterable)
-   * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal, batchSize?: number,
+   * @param {{onProgress?: (progress: {done: number, total: number}) => void, signal?: AbortSignal, batchSize?: number,
    *   chunkContexts?: (document: {id: string, title?: string, text: string}, chunks: {id: string, text: string}[]) => (string[]|Promise<string[]>)}} [options]
    *   chunkContexts: a context per chunk written by the caller (e.g. an LLM: `llmChunkContexts(client)` of ragwasm/llm,
    *   contextual retrieval), put before the chunk text in its indexText (after the config's chunker.context, joined by
    *   its separator, default two newlines); '' adds nothing. Indexed by BM25 and the dense leg like any context.
-   * @returns {Promise<{documents: number, chunks: number, zeroVectors: string[]}>}
+   * @returns {Promise<{added: number, updated: number, removed: number, skipped: number, documents: number, chunks: number, zeroVectors: string[]}>}
+   *   every index's write summary (updated: documents replaced) with the documents in the call, the chunks
+   *   indexed and the chunk ids kept out of the dense leg; upsert() returns the same
    * @throws {RagwasmError} INVALID_ARGUMENT (also a chunkContexts result that is not one string per chunk), DUPLICATE_ID,
    *   ABORTED (nothing of the current batch is indexed), DISPOSED (also when dispose() lands while the embedder runs:
    *   no partial success); what chunkContexts throws
@@ -252,11 +254,7 @@ export class Collection {
    */
   async upsert(documents, options = {}) {
     const p = prepareAdd(this, documents, options, 'upsert options');
-    return this._exclusive(async () => {
-      const updated = p.documents.filter((d) => this.docs.has(d.id)).length;
-      const r = await addPrepared(this, p, { replaceFirst: true });
-      return { added: p.documents.length - updated, updated, removed: 0, skipped: 0, ...r };
-    });
+    return this._exclusive(() => addPrepared(this, p, { replaceFirst: true }));
   }
 
 
@@ -478,7 +476,7 @@ export class Collection {
    * index, which replaces the old one only when all of it is built; on failure or abort the old
    * index and embedder stay. Waits for add() calls in flight. Zero vectors are re-decided.
    * @param {object|Function} embedder as create()
-   * @param {{dimension?: number, signal?: AbortSignal, onProgress?: (done: number, total: number) => void,
+   * @param {{dimension?: number, signal?: AbortSignal, onProgress?: (progress: {done: number, total: number}) => void,
    *   batchSize?: number}} [options] batchSize (chunks embedded at a time) default 256
    * @returns {Promise<{chunks: number, zeroVectors: string[]}>}
    * @throws {RagwasmError} INVALID_ARGUMENT (no dense index, bad embedder), DIMENSION_MISMATCH (bad
@@ -512,7 +510,7 @@ export class Collection {
           for (const k of keep) if (isZeroVector(vectors[k])) zero.push(batch[k].id);
           if (nonZero.length > 0) fresh.add(nonZero.map((k) => ({ id: batch[k].id, vector: vectors[k] })));
           if (kept) for (const k of keep) kept.set(batch[k].id, vectors[k]);
-          o.onProgress?.(Math.min(i + batchSize, all.length), all.length);
+          o.onProgress?.({ done: Math.min(i + batchSize, all.length), total: all.length });
           await new Promise((r) => setTimeout(r, 0));
           if (this._disposed) throw disposedError();
         }
@@ -699,7 +697,7 @@ export class Collection {
    * (`keepVectors`) or, when none is kept, the embedder's output for the chunk text, computed in
    * batches while iterating. The documents are a snapshot taken when iteration starts.
    * @param {{vectors?: boolean, header?: boolean, batchSize?: number, signal?: AbortSignal,
-   *   onProgress?: (done: number, total: number) => void}} [options] vectors default false (true needs
+   *   onProgress?: (progress: {done: number, total: number}) => void}} [options] vectors default false (true needs
    *   the dense index), header default true, batchSize (chunks embedded at a time) default 256
    * @returns {AsyncGenerator<string>}
    * @throws {RagwasmError} INVALID_ARGUMENT (bad option; vectors without a dense index), ABORTED,
@@ -739,7 +737,7 @@ export class Collection {
    * @param {number} [options.dimension] when `embedder` is a function (default: the header's dimension)
    * @param {boolean} [options.keepVectors=false] as create()
    * @param {number} [options.batchSize=256] chunks indexed (and embedded) at a time
-   * @param {(done: number, total: number) => void} [options.onProgress] chunks indexed so far
+   * @param {(progress: {done: number, total: number}) => void} [options.onProgress] chunks indexed so far
    * @param {AbortSignal} [options.signal]
    * @returns {Promise<Collection>}
    * @throws {RagwasmError} naming the line and field (`line 17: vector: expected 384 numbers, got

@@ -55,7 +55,7 @@ export async function* exportLines(col, options = {}) {
     const lines = pending.map(([c, d], i) => chunkLine(c, d, vectors?.[i]));
     done += pending.length;
     pending = [];
-    o.onProgress?.(done, total);
+    o.onProgress?.({ done, total });
     return lines;
   };
   for (const [id, d] of docs) {
@@ -113,7 +113,7 @@ export async function indexJsonl(col, { cfg, docs }, o, batchSize) {
       if (col._vectors) for (const x of batch) col._vectors.set(x.chunk.id, x.vector);
     }
     if (col._legs.bm25) col._legs.bm25.add(batch.map((x) => bm25Doc(x.chunk, records.get(x.chunk.docId), extra)));
-    o.onProgress?.(Math.min(i + batchSize, all.length), all.length);
+    o.onProgress?.({ done: Math.min(i + batchSize, all.length), total: all.length });
     await new Promise((r) => setTimeout(r, 0));
   }
   for (const [id, d] of docs) {
