@@ -257,10 +257,8 @@ test('#14 the semantic chunker embeds sentences with kind document through the c
 
 test('#15 the static model reports text without one known word as a zero vector', async () => {
   const { createStaticEmbedder } = await import('../../web/src/embed/embed.js');
-  const { readFileSync, existsSync } = await import('node:fs');
-  const model = new URL('../../models/build/static-model.bin', import.meta.url);
-  if (!existsSync(model)) return;  // built by scripts/build-assets.mjs
-  const embedder = await createStaticEmbedder({ model: new Uint8Array(readFileSync(model)) });
+  // the default model (models/build/static-model.bin, scripts/build-assets.mjs): missing, this fails naming it (#28: no silent pass)
+  const embedder = await createStaticEmbedder();
   const col = await Collection.create({}, { embedder });
   const r = await col.add([{ id: 'en', text: 'The capital of France is Paris.' }, { id: 'noise', text: 'qwxzv bnmkj zzqx' }]);
   assert.deepEqual(r.zeroVectors, ['noise#0']);
