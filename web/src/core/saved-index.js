@@ -1,3 +1,4 @@
+// @ts-check
 // SavedIndex: what Bm25Index and VectorIndex share about saved bytes. toBytes() (the native writer),
 // _heapBytes() (the same bytes kept in the WASM heap for Collection.save(), docs/scale.md), save(name)
 // and load(name) through named storage (storage.js), and the argument rules of fromBytes / _checkBytes.

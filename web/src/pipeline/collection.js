@@ -1,3 +1,4 @@
+// @ts-check
 // The public module of Collection (ragwasm's core entry re-exports it); its parts are in collection/:
 // collection.js (the class), legs.js (the leg interface: BM25 and dense, single or sharded), parts.js
 // (config -> options, stored chunks), saved.js + header.js + header-check.js + save.js (the saved

@@ -1,3 +1,4 @@
+// @ts-check
 // Pipeline configs: one JSON document describing chunker -> indexes (bm25 / dense / both) ->
 // retrieval -> fusion -> rerank -> assembly. Parsed and validated in WASM (src/pipeline/config.cpp):
 // unknown keys and wrong types are errors naming the JSON path. Returns the normalized config with

@@ -58,6 +58,8 @@ export interface VectorItem {
 export class VectorIndex {
   static create(options: VectorIndexOptions): VectorIndex;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): VectorIndex;
+  /** @internal Collection.save()'s check of a saved section without building the index. */
+  static _checkBytes(bytes: Uint8Array | object, onIds: (ids: string[]) => void): { dimension: number; size: number };
   static load(name: string, opts?: StorageOptions): Promise<VectorIndex>;
   readonly options: ResolvedVectorIndexOptions;
   readonly dimension: number;

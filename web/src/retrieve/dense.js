@@ -1,3 +1,4 @@
+// @ts-check
 // Dense vector search: VectorIndex, an exact flat index (f32, int8 or binary + rescoring) or HNSW
 // over string ids, with cosine / dot / L2 scores, filters and save/load. Scoring runs in WASM SIMD.
 import { MAX_SEARCH_K } from '../core/limits.js';
@@ -148,7 +149,7 @@ export class VectorIndex extends SavedIndex {
    * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
    * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each live
    * saved id is handed to `onIds` (arrays of ids in slot order, in batches) for the caller to compare.
-   * @param {Uint8Array|HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
+   * @param {Uint8Array|import('../core/heap-bytes.js').HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
    * @param {(ids: string[]) => void} onIds must not throw
    * @returns {{dimension: number, size: number}} the dimension and the live vector count
    * @throws {RagwasmError} as fromBytes()

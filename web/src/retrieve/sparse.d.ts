@@ -86,6 +86,8 @@ export interface CollectionStats {
 export class Bm25Index {
   static create(options?: Bm25IndexOptions): Bm25Index;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): Bm25Index;
+  /** @internal Collection.save()'s check of a saved section without building the index. */
+  static _checkBytes(bytes: Uint8Array | object, onIds: (ids: string[]) => void): { fields: string[]; size: number };
   static load(name: string, opts?: StorageOptions): Promise<Bm25Index>;
   readonly fields: string[];
   readonly size: number;
@@ -112,3 +114,5 @@ export class Bm25Index {
   dispose(): void;
   readonly disposed: boolean;
 }
+/** @internal Checks a metadata filter (Bm25Index's language); INVALID_ARGUMENT naming `name`. */
+export function checkFilter(filter: unknown, name: string): void;

@@ -1,3 +1,4 @@
+// @ts-check
 // Lexical retrieval: Bm25Index (Lucene BM25 and variants over compressed postings, exact MaxScore
 // top-k, metadata filters, updates, RM3 feedback, versioned save/load). Scores and ties are exact:
 // the same ranking as the exhaustive scorer, ties broken by document id ascending.
@@ -273,7 +274,7 @@ export class Bm25Index extends SavedIndex {
    * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
    * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each
    * saved id is handed to `onIds` (arrays of ids in saved order, in batches) for the caller to compare.
-   * @param {Uint8Array|HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
+   * @param {Uint8Array|import('../core/heap-bytes.js').HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
    * @param {(ids: string[]) => void} onIds must not throw
    * @returns {{fields: string[], size: number}} the field names and the document count
    * @throws {RagwasmError} as fromBytes()
@@ -524,7 +525,7 @@ export class Bm25Index extends SavedIndex {
    * The statistics BM25 scores depend on, as exact integers, so the statistics of indexes over
    * disjoint documents (shards) can be summed with Bm25Index.sumStats() and handed back to each with
    * setGlobalStats() (docs/parallel.md).
-   * @returns {CollectionStats} `{documents, fieldLengths, terms, df}`: live documents, per-field token
+   * @returns {import('./sparse.js').CollectionStats} `{documents, fieldLengths, terms, df}`: live documents, per-field token
    *   totals (unboosted, in field order), every dictionary term and its document frequency (df[i] for terms[i])
    * @throws {RagwasmError} DISPOSED
    */
@@ -616,8 +617,8 @@ export class Bm25Index extends SavedIndex {
 
   /**
    * Sums collectionStats() of indexes over disjoint documents (same fields), term by term.
-   * @param {CollectionStats[]} list
-   * @returns {CollectionStats} terms in order of first appearance across the list
+   * @param {import('./sparse.js').CollectionStats[]} list
+   * @returns {import('./sparse.js').CollectionStats} terms in order of first appearance across the list
    * @throws {RagwasmError} INVALID_ARGUMENT (not stats, field counts differ, a count out of range)
    */
   static sumStats(list) {
@@ -630,7 +631,7 @@ export class Bm25Index extends SavedIndex {
    * this index scores its documents bit for bit as one index over the whole collection would. Holds
    * until the next add/upsert/remove/compact, which restore this index's own statistics; RM3 and
    * stats() keep using local statistics. Not saved by toBytes().
-   * @param {CollectionStats} stats must cover this index: every term of its dictionary, counts >= its own
+   * @param {import('./sparse.js').CollectionStats} stats must cover this index: every term of its dictionary, counts >= its own
    * @throws {RagwasmError} INVALID_ARGUMENT (a term of this index missing, a count below this index's
    *   own, field count differs), DISPOSED
    */

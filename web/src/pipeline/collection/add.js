@@ -1,3 +1,4 @@
+// @ts-check
 // Collection.add() and upsert(): the documents checked, chunked (with the config's context steps),
 // embedded, then written to both legs (legs.js) and to the document store (chunk-store.js).
 import { RagwasmError } from '../../core/errors.js';

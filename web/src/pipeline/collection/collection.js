@@ -1,3 +1,4 @@
+// @ts-check
 // Collection: a searchable set of documents built from one pipeline config (parsePipelineConfig):
 // chunk() -> the BM25 leg and the dense leg (legs.js: single or sharded behind one interface) ->
 // fuse(). add / upsert / remove / search (filters, document level) / checkLegs / setEmbedder here;
@@ -610,14 +611,14 @@ export class Collection {
     checkShardable(h.cfg, defaultModel, 'options.workers', workers);
     if (!h.cfg.indexes.dense) {
       // every section checked as workers: 1 does, then the chunks indexed into the shards
-      const plain = Collection.fromBytes(bytes, { ...o, workers: 1 });
+      const plain = /** @type {Collection} */ (Collection.fromBytes(bytes, { ...o, workers: 1 }));
       plain.dispose();
       return withLlm(await Collection._sharded(h.cfg, workers, o.embedder, o.dimension, plain.docs, keepVectors, []));
     }
     const embedder = await createStaticEmbedder();
     let plain;
     try {
-      plain = Collection.fromBytes(bytes, { embedder, keepVectors: false });
+      plain = /** @type {Collection} */ (Collection.fromBytes(bytes, { embedder, keepVectors: false }));
     } finally {
       embedder.dispose();
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // How a Collection's search combines its legs' lists: fusion with the leg check's benching, or one
 // retriever's own ranking (docs/collection.md, docs/fusion.md "Leg check").
 import { fuse } from '../../retrieve/fusion.js';
@@ -11,6 +12,7 @@ import { weightsAfterLegCheck } from '../../retrieve/leg-check.js';
 export function fuseLegs(lists, f, retrievers, legReport) {
   const weights = weightsAfterLegCheck(f.weights, retrievers, legReport);
   const benched = retrievers.filter((r, i) => weights[i] === 0 && f.weights[i] !== 0);
+  /** @type {any} the fuse() result, with legReport added below */
   let fused;
   if (benched.length === 0) {
     fused = fuse(lists, { mode: f.mode, normalization: f.normalization, weights, rrfK: f.rrfK });

@@ -1,3 +1,4 @@
+// @ts-check
 // The saved header's checks: every field of a saved collection's JSON header, and the header against
 // the index sections it describes. Every failure is CORRUPT_INDEX naming the field (docs/collection.md).
 import { RagwasmError } from '../../core/errors.js';
@@ -19,6 +20,7 @@ const STORED_DOC_KEYS = ['id', 'title', 'fields', 'metadata', 'length', 'chunks'
 export function headerChecker(version, corrupt, keep) {
   const docs = new Map();
   const empty = new Set();
+  /** @type {any} a Set of chunk ids, or (not keep) a Map chunk id -> position */
   const chunkIds = keep ? new Set() : new Map();
   const addChunk = keep ? (id) => chunkIds.add(id) : (id) => chunkIds.set(id, chunkIds.size);
   let streamed = false;

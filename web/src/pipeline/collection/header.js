@@ -1,3 +1,4 @@
+// @ts-check
 // The saved collection's JSON header, written and read in pieces (docs/scale.md, issue #18).
 //
 // Why not one JSON.stringify / JSON.parse: a 1M-chunk collection's header is ~318 MB (~300 M UTF-16

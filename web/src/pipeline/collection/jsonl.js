@@ -1,3 +1,4 @@
+// @ts-check
 // JSONL export / import of a collection (docs/collection.md "JSONL"): chunks + vectors + metadata, one
 // JSON object per line, for server-side engines (web/src/server/) and for importJsonl().
 import { RagwasmError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // A Collection's retrieval legs: the BM25 leg and the dense leg, each single (an index in this thread)
 // or sharded (ShardedBm25Index / ShardedVectorIndex across a WorkerPool, docs/parallel.md), behind one
 // interface, so the Collection composes them without asking which (docs/collection.md).

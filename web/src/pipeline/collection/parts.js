@@ -1,3 +1,4 @@
+// @ts-check
 // What the parts of a Collection share: the config -> index/chunker options, the stored chunk shape,
 // the BM25 document of a chunk, metadata filters on stored documents, and the embedder checks.
 import { RagwasmError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Collection.save() in one thread: the saved bytes checked as fromBytes checks them, then written in
 // pieces, never joined into one buffer (issue #18, docs/scale.md). Sharded legs save through
 // toBytes() (legs.js).

@@ -1,3 +1,4 @@
+// @ts-check
 // The saved collection format (docs/formats.md): the one container, magic "RWCOLLEC", version 3,
 // sections 1 JSON header, 2 BM25 index, 3 vector index (each index section only when that leg is on),
 // written and checked by the C++ container (core/container.js); versions 1 and 2 (magic "RAGWCOL1",
