@@ -36,7 +36,7 @@ export class ShardedBm25Index extends Sharded {
   }
 
   /** @internal */
-  constructor(pool, owned, handle, options = {}, shards = pool?.size) {
+  constructor(pool, owned, handle, options = {}, shards = undefined) {
     super(pool, owned, handle, shards);
     this._statsDirty = false;
     this._size = 0;

@@ -22,7 +22,7 @@ export const FIRST_PART_TAG = 16;
 
 // The format version of saved sharded bytes (u32 after the 8-byte magic in both layouts), or 0.
 export function savedVersion(bytes) {
-  return bytes instanceof Uint8Array && bytes.length >= 12 ? new DataView(bytes.buffer, bytes.byteOffset, 12).getUint32(8, true) : 0;
+  return isInstance(bytes, Uint8Array) && bytes.length >= 12 ? new DataView(bytes.buffer, bytes.byteOffset, 12).getUint32(8, true) : 0;
 }
 
 export function packParts(magic, version, header, parts) {
@@ -209,7 +209,9 @@ export async function removeByShard(self, ids, options, prefix, before) {
 }
 
 export class Sharded {
-  constructor(pool, owned, handle, shards = pool?.size) {
+  constructor(pool, owned, handle, shards) {
+    // the pool is checked before it is read (a revoked Proxy or a getter never runs here: RagwasmError, #19)
+    if (isInstance(pool, WorkerPool) && shards === undefined) shards = pool.size;
     expectInternal(isInstance(pool, WorkerPool) && typeof owned === 'boolean' && Number.isInteger(handle)
       && Number.isInteger(shards) && shards >= 1 && shards <= pool.size, new.target.name, `${new.target.name}.create(options, parallel)`);
     this._pool = pool;
