@@ -73,7 +73,7 @@ test('#19 formatPassages with a hole is rejected instead of numbering the next p
 
 test('#19 evaluateEvidence does not count a hole as a retrieved chunk', () => {
   rejects(() => metrics.evaluateEvidence([{ evidence: [{ text: 'cat' }], chunks: [, { text: 'cat' }] }]), 'INVALID_ARGUMENT', /chunks\[0\].*\(a hole\)/); // eslint-disable-line no-sparse-arrays
-  const r = metrics.evaluateEvidence([{ evidence: [{ text: 'cat' }], chunks: [{ text: 'the cat' }] }], { k: [1], maxK: 1 });
+  const r = metrics.evaluateEvidence([{ evidence: [{ text: 'cat' }], chunks: [{ text: 'the cat' }] }], { cutoffs: [1], maxK: 1 });
   assert.equal(r.recall[1], 1);
 });
 
@@ -81,7 +81,7 @@ test('#19 a huge sparse array into VectorIndex search is refused by its length b
   const kinds = [{ storage: 'f32' }, { storage: 'int8' }, { storage: 'binary' }, { index: 'hnsw' }];
   for (const kind of kinds) {
     const ix = VectorIndex.create({ dimension: 8, ...kind });
-    ix.add(['a'], [[1, 0, 0, 0, 0, 0, 0, 0]]);
+    ix.add([{ id: 'a', vector: [1, 0, 0, 0, 0, 0, 0, 0] }]);
     rejects(() => ix.search(hugeSparse()), 'DIMENSION_MISMATCH', /4294967295 values/);
     assert.equal(ix.search([1, 0, 0, 0, 0, 0, 0, 0], { k: 1 })[0].id, 'a');
     ix.dispose();

@@ -62,7 +62,7 @@ export async function collectionJsonl(): Promise<number> {
   const { Collection, JSONL_FORMAT_VERSION } = await import('../../web/src/index.js');
   const embed = async (texts: string[]): Promise<Float32Array[]> => texts.map(() => new Float32Array(4));
   const col = await Collection.create({}, { embedder: embed, dimension: 4, keepVectors: true });
-  const text: string = await col.exportJsonl({ vectors: true, header: true, onProgress: (done: number, total: number) => void [done, total] });
+  const text: string = await col.exportJsonl({ vectors: true, header: true, onProgress: ({ done, total }: { done: number; total: number }) => void [done, total] });
   const lines: string[] = [];
   for await (const line of col.exportJsonlLines({ vectors: false, batchSize: 64 })) lines.push(line);
   const again = await Collection.importJsonl(text, { embedder: embed, keepVectors: false, signal: new AbortController().signal });
@@ -71,7 +71,7 @@ export async function collectionJsonl(): Promise<number> {
   // #14: titles, filters, document level, embedder identity, setEmbedder, zero vectors
   const kinds = { id: 'fixture', dimension: 4, embed: async (texts: string[], o?: { kind?: 'query' | 'document' }) => texts.map(() => new Float32Array(4).fill(o?.kind === 'query' ? 1 : 0.5)) };
   const titled = await Collection.create({ indexes: { bm25: { fields: { text: 1, title: 2 } }, dense: {} } }, { embedder: kinds });
-  const added: { documents: number; chunks: number; zeroVectors: string[] } = await titled.add([{ id: 'a', title: 'T', text: 'x', metadata: { lang: 'en', year: 2020 } }]);
+  const added: { added: number; updated: number; documents: number; chunks: number; zeroVectors: string[] } = await titled.add([{ id: 'a', title: 'T', text: 'x', metadata: { lang: 'en', year: 2020 } }]);
   const one: { documents: number } = await titled.add({ id: 'b', text: 'one document, not an array' });
   void one;
   const chunkHits = await titled.search('x', { filter: { lang: 'en', year: { gte: 2019 } } });
@@ -79,7 +79,7 @@ export async function collectionJsonl(): Promise<number> {
   const best: string = docHits[0].bestChunk;
   const span: number = chunkHits[0].start;
   const info: { id: string; dimension: number } | null = titled.embedderInfo;
-  await titled.setEmbedder(kinds, { signal: new AbortController().signal, onProgress: (d: number, t: number) => void [d, t] });
+  await titled.setEmbedder(kinds, { signal: new AbortController().signal, onProgress: (p: { done: number; total: number }) => void [p.done, p.total] });
   const summary = Collection.inspect(titled.toBytes());
   const savedId: string | undefined = summary.embedder?.id;
   const isCollection: boolean = Collection.isCollectionBytes(titled.toBytes());

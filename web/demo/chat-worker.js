@@ -42,7 +42,7 @@ async function useConfig(id, text, docs) {
   try {
     if (docs.length) {
       await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
-        signal: controller.signal, onProgress: (done, total) => post({ type: 'progress', id, phase: 'indexing with the config', done, total }) });
+        signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: 'indexing with the config', done, total }) });
     }
   } catch (e) {
     fresh.dispose();
@@ -136,7 +136,7 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl }) {
   const next = name ? await createOnnxEmbedder(name, { ort, onProgress: download, signal: controller.signal, ...(hubUrl ? { hubUrl } : {}) })
     : await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
   const [probe] = await next.embed(['probe'], { kind: 'query' });
-  const onProgress = (done, total) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
+  const onProgress = ({ done, total }) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
   if (col.config.indexes.dense) {
     await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
   } else {
@@ -170,7 +170,7 @@ self.onmessage = async ({ data }) => {
         const names = data.docs.length === 1 ? data.docs[0].name : `${data.docs.length} documents`;
         post({ type: 'progress', id, phase: `chunking ${names}`, done: 0, total: data.docs.length });
         const r = await col.add(data.docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
-          signal: controller.signal, onProgress: (done, total) => post({ type: 'progress', id, phase: `embedding ${names}`, done, total }) });
+          signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: `embedding ${names}`, done, total }) });
         post({ type: 'indexed', id, ms: performance.now() - t0, zeroVectors: r.zeroVectors?.length ?? 0, ...summary(), ...(await trySave()) });
         break;
       }

@@ -1,3 +1,4 @@
+// @ts-check
 // ragwasm: retrieval-augmented generation in the browser. The core entry (text, chunking, BM25,
 // vector index, fusion, context, metrics, Collection, static embedder); the optional parts have their
 // own entries: ragwasm/onnx (onnx.js), ragwasm/parse (parse.js), ragwasm/llm (llm.js). Each area's

@@ -404,7 +404,7 @@ export interface CalibrationReport {
 }
 export function calibrateJudge(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; prompt?: PromptTemplate;
   samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: (progress: {done: number, total: number}) => void;
   /** few-shot graded examples (context_relevance only); draw them from items you do not score */
   examples?: Array<{ question: string; passage: string; score: number }> }): Promise<CalibrationReport>;
 export function comparePrompts(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; promptA?: PromptTemplate;

@@ -136,7 +136,7 @@ export default {
     let r;
     try {
       r = await labelPool(client, { questions, pool }, { samples, ...(examples ? { examples } : {}),
-        onProgress: (done, total) => { if (done === total || done % 50 === 0) io.stderr.write(`judged ${done}/${total}\n`); } });
+        onProgress: ({ done, total }) => { if (done === total || done % 50 === 0) io.stderr.write(`judged ${done}/${total}\n`); } });
     } finally {
       if (values.ledger) writeFileSync(values.ledger, clients.ledger.toJsonl());
     }

@@ -11,3 +11,5 @@ export class RagwasmError extends Error {
   readonly details?: Record<string, unknown>;
 }
 export const ErrorCodes: readonly ErrorCode[];
+/** @internal Runs a binding call and turns its {ok: false} reply into a RagwasmError (library modules only). */
+export function callWasm<T = any>(fn: () => any): T;

@@ -74,8 +74,6 @@ export class OnnxEmbedder {
   readonly id: string;
   /** The query and document prefixes in use. */
   readonly prefixes: { query: string; document: string };
-  /** @deprecated read dimension. */
-  readonly dims: number;
   embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;
   embedQueries(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;
   embedDocuments(texts: string[], options?: Omit<EmbedRunOptions, 'kind'>): Promise<Float32Array[]>;

@@ -7,7 +7,6 @@ import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds
 import { crc32 } from '../core/checksum.js';
 import { fetchModelFiles } from './model-hub.js';
 import { MODEL_MANIFEST } from './model-manifest.js';
-import { deprecated } from '../core/deprecate.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
@@ -34,12 +33,6 @@ export class OnnxEmbedder {
     this.dimension = cfg.dimension ?? null;
     /** Stable model identity (see createOnnxEmbedder `name`). */
     this.id = cfg.id;
-  }
-
-  /** Deprecated: `dimension`. */
-  get dims() {
-    deprecated('OnnxEmbedder.dims', 'read dimension');
-    return this.dimension;
   }
 
   /** The query and document prefixes in use (from options or the manifest entry). */

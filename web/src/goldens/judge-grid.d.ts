@@ -23,6 +23,6 @@ export interface JudgeGridCell {
 export function judgeGrid(input: { models: Array<{ name: string; client: LlmClient }>; prompts: Array<{ name: string; prompt?: PromptTemplate }>;
   items: LabelledItem[] }, options: { judge: 'context_relevance' | 'answer_relevance' | 'answer_correctness' | 'groundedness';
   seed?: number; trainFraction?: number; fewShot?: number; calibrate?: boolean; samples?: number; aggregate?: 'mean' | 'majority';
-  signal?: AbortSignal; onProgress?: (cell: string, done: number, total: number) => void }):
+  signal?: AbortSignal; onProgress?: (progress: { cell: string; done: number; total: number }) => void }):
   Promise<{ judge: string; split: { seed: number; train: number; test: number };
     examples: Array<{ question: string; passage: string; score: number }>; cells: JudgeGridCell[] }>;

@@ -44,7 +44,7 @@ export function percentError(rows, bias = 0) {
  * @param {{models: Array<{name: string, client: LlmClient}>, prompts: Array<{name: string, prompt?: object}>, items: object[]}} input
  *   items as parseLabels returns them; a prompt without `prompt` is the built-in one
  * @param {{judge: string, seed?: number, trainFraction?: number, fewShot?: number, calibrate?: boolean, samples?: number,
- *   aggregate?: 'mean'|'majority', signal?: AbortSignal, onProgress?: (cell: string, done: number, total: number) => void}} options
+ *   aggregate?: 'mean'|'majority', signal?: AbortSignal, onProgress?: (progress: {cell: string, done: number, total: number}) => void}} options
  *   seed (default 16) and trainFraction (default 0.5) make the split; fewShot (context_relevance only, default 0) graded
  *   examples drawn from train; calibrate (percentage judges) also runs each cell on train and subtracts its mean bias on test
  * @returns {Promise<{judge: string, split: {seed: number, train: number, test: number}, examples: object[],
@@ -99,7 +99,7 @@ export async function judgeGrid(input, options) {
     for (const p of prompts) {
       const name = `${m.name} × ${p.name}`;
       const opts = { ...base, ...(p.prompt ? { prompt: p.prompt } : {}) };
-      if (o.onProgress) opts.onProgress = (done, total) => o.onProgress(name, done, total);
+      if (o.onProgress) opts.onProgress = ({ done, total }) => o.onProgress({ cell: name, done, total });
       let bias = null;
       if (calibrate) {
         const train = await calibrateJudge(m.client, split.train, opts);

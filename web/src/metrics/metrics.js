@@ -2,7 +2,6 @@
 // measures, answer metrics (SQuAD EM/F1, ANLS, ROUGE-L, BLEU), citation precision/recall,
 // chunk-agnostic evidence evaluation, judge agreement and system comparison. All scoring is in
 // C++ (src/metrics); this file validates, converts and throws RagwasmError. Formulas: docs/metrics.md.
-import { deprecated } from '../core/deprecate.js';
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
 import { Handle } from '../core/handle.js';
@@ -580,21 +579,15 @@ function expectSpanItem(x, name) {
  * @param {{evidence: {text?: string, docId?: string, start?: number, end?: number}[],
  *          chunks: {text?: string, docId?: string, start?: number, end?: number}[]}[]} questions chunks in rank order
  * @param {{cutoffs?: number[], k?: number[], maxK?: number, threshold?: number, minOverlap?: number}} [options]
- *   cutoffs default [1, 5, 10] (`k` is its deprecated name: k is a result count elsewhere); maxK
+ *   cutoffs default [1, 5, 10]; maxK
  *   default 20; threshold default 0.8; minOverlap default 1
  * @returns {{recall: Record<number, number>, precision: Record<number, number>, mrr: number, curve: number[],
  *   perQuestion: {recall: number[], precision: number[], rr: number, relevant: boolean[]}[]}}
  * @throws {RagwasmError} INVALID_ARGUMENT (k <= 0, threshold outside (0, 1], malformed questions)
  */
 export function evaluateEvidence(questions, options = {}) {
-  const o = expectOptions(options, 'evaluateEvidence options', ['cutoffs', 'k', 'maxK', 'threshold', 'minOverlap']);
-  if (o.k !== undefined) {
-    deprecated('evaluateEvidence option k', 'write cutoffs');
-    if (o.cutoffs !== undefined) throw invalid('options.k', 'nothing when cutoffs is given', o.k);
-  }
-  const name = o.k !== undefined ? 'options.k' : 'options.cutoffs';
-  const list = o.cutoffs ?? o.k;
-  const ks = list === undefined ? [1, 5, 10] : expectArray(list, name, { maxLength: 1000, item: (v, n) => expectInteger(v, n, { min: 1, max: 1000000 }) });
+  const o = expectOptions(options, 'evaluateEvidence options', ['cutoffs', 'maxK', 'threshold', 'minOverlap']);
+  const ks = o.cutoffs === undefined ? [1, 5, 10] : expectArray(o.cutoffs, 'options.cutoffs', { maxLength: 1000, item: (v, n) => expectInteger(v, n, { min: 1, max: 1000000 }) });
   const maxK = o.maxK === undefined ? 20 : expectInteger(o.maxK, 'options.maxK', { min: 1, max: 100000 });
   const threshold = o.threshold === undefined ? 0.8 : expectNumber(o.threshold, 'options.threshold', { min: Number.MIN_VALUE, max: 1 });
   const minOverlap = o.minOverlap === undefined ? 1 : expectInteger(o.minOverlap, 'options.minOverlap', { min: 1, max: 2 ** 31 });

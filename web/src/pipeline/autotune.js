@@ -6,7 +6,6 @@
 // -> metrics.evaluateRun / metrics.evaluateEvidence / metrics.bootstrapCI.
 import { MAX_SEARCH_K } from '../core/limits.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
-import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
 import { chunk } from '../chunk/chunk.js';
 import { chunkOptions, denseOptions } from './collection.js';
@@ -81,17 +80,13 @@ function checkGrid(grid, hasEmbedder, withBase = false) {
       return { retriever };
     }
     if (!hasEmbedder) throw invalid(n, "{retriever: 'bm25'} (fusion needs the dense leg: give options.embedder)", f);
-    const o = expectOptions(f, n, ['mode', 'normalization', 'weights', 'rrfK', 'k']);
+    const o = expectOptions(f, n, ['mode', 'normalization', 'weights', 'rrfK']);
     const r = { mode: o.mode === undefined ? 'convex' : expectEnum(o.mode, `${n}.mode`, ['rrf', 'convex', 'combsum', 'combmnz']) };
     r.normalization = o.normalization === undefined ? 'minmax' : expectEnum(o.normalization, `${n}.normalization`, ['minmax', 'zscore', 'rank']);
     r.weights = o.weights === undefined ? [0.7, 0.3]
       : expectArray(o.weights, `${n}.weights`, { maxLength: 2, item: (w, wn) => expectNumber(w, wn, { min: 0 }) });
     if (r.weights.length !== 2) throw invalid(`${n}.weights`, 'two weights [bm25, dense]', o.weights);
-    if (o.k !== undefined) {
-      deprecated('autotune grid.fusion[].k', 'write rrfK for the RRF constant');
-      if (o.rrfK !== undefined) throw invalid(`${n}.k`, 'nothing when rrfK is given', o.k);
-    }
-    r.rrfK = o.rrfK === undefined ? (o.k === undefined ? 60 : expectNumber(o.k, `${n}.k`, { min: 0 })) : expectNumber(o.rrfK, `${n}.rrfK`, { min: 0 });
+    r.rrfK = o.rrfK === undefined ? 60 : expectNumber(o.rrfK, `${n}.rrfK`, { min: 0 });
     return r;
   });
   out.k = out.k.map((k, i) => expectInteger(k, `options.grid.k[${i}]`, { min: 1, max: 10000 }));

@@ -39,3 +39,5 @@ export interface PipelineConfig {
 }
 export function parsePipelineConfig(config: string | object): PipelineConfig;
 export function defaultPipelineConfig(): PipelineConfig;
+/** @internal parsePipelineConfig for saved configs: the old names read quietly and listed. */
+export function readPipelineConfig(config: string | object): { config: PipelineConfig; deprecations: { path: string; old: string; new: string }[] };

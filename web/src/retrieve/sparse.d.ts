@@ -53,8 +53,6 @@ export interface Bm25SearchOptions {
   rm3?: boolean | { fbDocs?: number; fbTerms?: number; originalWeight?: number };
   /** Score every matching document (the oracle). Default false. */
   exact?: boolean;
-  /** @deprecated write exact. */
-  exhaustive?: boolean;
   /** Query expansion from word neighbours (createWordNeighbours()); not with rm3. */
   expansion?: Bm25ExpansionOption;
 }
@@ -105,9 +103,9 @@ export interface CollectionStats {
 export class Bm25Index {
   static create(options?: Bm25IndexOptions): Bm25Index;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): Bm25Index;
+  /** @internal Collection.save()'s check of a saved section without building the index. */
+  static _checkBytes(bytes: Uint8Array | object, onIds: (ids: string[]) => void): { fields: string[]; size: number };
   static load(name: string, opts?: StorageOptions): Promise<Bm25Index>;
-  /** @deprecated write fromBytes(bytes). */
-  static load(bytes: Uint8Array | ArrayBuffer): Bm25Index;
   readonly fields: string[];
   readonly size: number;
   add(docs: Bm25Document | Bm25Document[]): WriteSummary;
@@ -132,8 +130,8 @@ export class Bm25Index {
   stats(): Bm25Stats;
   toBytes(): Uint8Array;
   save(name: string, opts?: StorageOptions): Promise<void>;
-  /** @deprecated write toBytes(). */
-  save(): Uint8Array;
   dispose(): void;
   readonly disposed: boolean;
 }
+/** @internal Checks a metadata filter (Bm25Index's language); INVALID_ARGUMENT naming `name`. */
+export function checkFilter(filter: unknown, name: string): void;

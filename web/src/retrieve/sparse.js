@@ -1,14 +1,12 @@
+// @ts-check
 // Lexical retrieval: Bm25Index (Lucene BM25 and variants over compressed postings, exact MaxScore
 // top-k, metadata filters, updates, RM3 feedback, versioned save/load). Scores and ties are exact:
 // the same ranking as the exhaustive scorer, ties broken by document id ascending.
 import { callWasm, RagwasmError } from '../core/errors.js';
-import { Handle } from '../core/handle.js';
-import { HeapBytes } from '../core/heap-bytes.js';
+import { SavedIndex, checkSaved, loadSaved, loadStored } from '../core/saved-index.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
-import { decodeIds, encodeText, encodeTransient } from '../core/encode.js';
-import { deprecated } from '../core/deprecate.js';
-import { loadNamed, saveNamed } from '../core/storage.js';
+import { encodeText, encodeTransient } from '../core/encode.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 import { checkExpansionOption } from './expansion.js';
 import {
@@ -102,19 +100,13 @@ export function checkFilter(filter, name) {
   }
 }
 
-// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it
-// `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
+// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it `exhaustive`.
 function checkSearchOptions(options) {
   // a copy: the caller's object is not rewritten (exact -> exhaustive below)
-  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive', 'expansion']) };
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'expansion']) };
   if (o.k !== undefined) expectSearchK(o.k);
-  if (o.exhaustive !== undefined) {
-    deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
-    expectBoolean(o.exhaustive, 'options.exhaustive');
-  }
   if (o.exact !== undefined) {
     expectBoolean(o.exact, 'options.exact');
-    if (o.exhaustive !== undefined && o.exhaustive !== o.exact) throw invalid('options.exhaustive', `the same value as options.exact (${o.exact}) or nothing`, o.exhaustive);
     o.exhaustive = o.exact;
     delete o.exact;
   }
@@ -235,7 +227,7 @@ const dfOverflow = () => new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a s
  * const bytes = idx.toBytes(); const again = Bm25Index.fromBytes(bytes);
  * idx.dispose(); again.dispose();
  */
-export class Bm25Index extends Handle {
+export class Bm25Index extends SavedIndex {
   /**
    * @param {object} [options]
    * @param {Array<string|{name: string, boost?: number}>} [options.fields=['title','text']] 1–16 fields;
@@ -283,47 +275,32 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
    */
   static fromBytes(bytes) {
-    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
-    const m = wasm();
-    return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
+    return loadSaved(Bm25Index, bytes, 'sparse_loadIndex');
   }
 
   /**
    * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
    * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each
    * saved id is handed to `onIds` (arrays of ids in saved order, in batches) for the caller to compare.
-   * @param {Uint8Array|HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
+   * @param {Uint8Array|import('../core/heap-bytes.js').HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
    * @param {(ids: string[]) => void} onIds must not throw
    * @returns {{fields: string[], size: number}} the field names and the document count
    * @throws {RagwasmError} as fromBytes()
    */
   static _checkBytes(bytes, onIds) {
-    const m = wasm();
-    const batch = (b) => onIds(decodeIds(b.bytes, b.lens));
-    if (isInstance(bytes, HeapBytes)) {
-      const r = callWasm(() => m.sparse_checkSection(bytes.native, batch));
-      return { fields: r.fields, size: r.documents };
-    }
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
-    const r = callWasm(() => m.sparse_checkSaved(bytes, batch));
+    const r = checkSaved(bytes, onIds, 'sparse_checkSection', 'sparse_checkSaved');
     return { fields: r.fields, size: r.documents };
   }
 
   /**
    * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
-   * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
    * @returns {Promise<Bm25Index>}
    * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
    */
   static load(name, opts) {
-    if (isInstance(name, Uint8Array) || isInstance(name, ArrayBuffer)) {
-      deprecated('Bm25Index.load(bytes)', 'write Bm25Index.fromBytes(bytes); load(name) now reads named storage');
-      return Bm25Index.fromBytes(name);
-    }
-    return loadNamed(name, opts, 'Bm25Index').then((bytes) => Bm25Index.fromBytes(bytes));
+    return loadStored(Bm25Index, 'Bm25Index', name, opts);
   }
 
   /** @param {object} native */
@@ -454,8 +431,7 @@ export class Bm25Index extends Handle {
    *   results come back whenever at least k matching documents contain a query term
    * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
-   * @param {boolean} [options.exact=false] score every matching document (the test oracle; the old
-   *   name `exhaustive` still works, deprecated)
+   * @param {boolean} [options.exact=false] score every matching document (the test oracle)
    * @param {{words: import('./expansion.js').WordNeighbours, perTerm?: number, minSimilarity?: number, weight?: number}} [options.expansion]
    *   query expansion from word neighbours (createWordNeighbours()): each query word that is not a stop word,
    *   number, identifier part or all-caps acronym adds at most perTerm (1..16, default 2) of its nearest words
@@ -586,7 +562,7 @@ export class Bm25Index extends Handle {
    * The statistics BM25 scores depend on, as exact integers, so the statistics of indexes over
    * disjoint documents (shards) can be summed with Bm25Index.sumStats() and handed back to each with
    * setGlobalStats() (docs/parallel.md).
-   * @returns {CollectionStats} `{documents, fieldLengths, terms, df}`: live documents, per-field token
+   * @returns {import('./sparse.js').CollectionStats} `{documents, fieldLengths, terms, df}`: live documents, per-field token
    *   totals (unboosted, in field order), every dictionary term and its document frequency (df[i] for terms[i])
    * @throws {RagwasmError} DISPOSED
    */
@@ -678,8 +654,8 @@ export class Bm25Index extends Handle {
 
   /**
    * Sums collectionStats() of indexes over disjoint documents (same fields), term by term.
-   * @param {CollectionStats[]} list
-   * @returns {CollectionStats} terms in order of first appearance across the list
+   * @param {import('./sparse.js').CollectionStats[]} list
+   * @returns {import('./sparse.js').CollectionStats} terms in order of first appearance across the list
    * @throws {RagwasmError} INVALID_ARGUMENT (not stats, field counts differ, a count out of range)
    */
   static sumStats(list) {
@@ -692,7 +668,7 @@ export class Bm25Index extends Handle {
    * this index scores its documents bit for bit as one index over the whole collection would. Holds
    * until the next add/upsert/remove/compact, which restore this index's own statistics; RM3 and
    * stats() keep using local statistics. Not saved by toBytes().
-   * @param {CollectionStats} stats must cover this index: every term of its dictionary, counts >= its own
+   * @param {import('./sparse.js').CollectionStats} stats must cover this index: every term of its dictionary, counts >= its own
    * @throws {RagwasmError} INVALID_ARGUMENT (a term of this index missing, a count below this index's
    *   own, field count differs), DISPOSED
    */
@@ -749,40 +725,4 @@ export class Bm25Index extends Handle {
     return this.stats().documents;
   }
 
-  /**
-   * Serializes the index (live documents only) in the versioned binary format.
-   * @returns {Uint8Array}
-   * @throws {RagwasmError} DISPOSED
-   */
-  toBytes() {
-    const native = this.native;
-    return callWasm(() => native.save());
-  }
-
-  /**
-   * @internal toBytes()' bytes kept in the WASM heap (Collection.save(): checked in place by
-   * _checkBytes, then written in pieces; the caller disposes it).
-   * @returns {HeapBytes}
-   * @throws {RagwasmError} DISPOSED
-   */
-  _heapBytes() {
-    const native = this.native;
-    return new HeapBytes(callWasm(() => native.saveSection()));
-  }
-
-  /**
-   * Stores toBytes() under `name`, atomically (storage.js). Deprecated form: `save()` without a name
-   * returns the bytes (= toBytes(), warns once).
-   * @param {string} name 1–200 of [A-Za-z0-9._-]
-   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
-   * @returns {Promise<void>}
-   * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
-   */
-  save(name, opts) {
-    if (name === undefined && opts === undefined) {
-      deprecated('Bm25Index.save() without a name', 'write toBytes() for bytes; save(name) now writes named storage');
-      return this.toBytes();
-    }
-    return saveNamed(this, name, opts);
-  }
 }
