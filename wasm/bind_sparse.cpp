@@ -220,6 +220,24 @@ class Bm25IndexBinding {
     });
   }
 
+  // Bm25Index::find_term_mismatch over a packed UTF-8 blob already in the heap (per item: id, then
+  // texts_per_item texts) -> null or {item, analyzed, held}
+  val termMismatchAt(std::uint32_t ptr, std::uint32_t len, val offsets, std::size_t texts_per_item) {
+    return guard([&] {
+      const std::string_view blob(reinterpret_cast<const char*>(static_cast<std::uintptr_t>(ptr)), len);
+      auto parts = split_blob(blob, offsets);
+      if (!parts.ok()) return reply_error(parts.error());
+      if (parts.value().size() % (texts_per_item + 1) != 0) return reply_error("INTERNAL", "sparse binding: bad item layout");
+      const auto r = core_.find_term_mismatch(parts.value(), texts_per_item);
+      if (!r) return reply_ok(val::null());
+      val out = val::object();
+      out.set("item", val(static_cast<double>(r->item)));
+      out.set("analyzed", val(static_cast<double>(r->analyzed)));
+      out.set("held", val(static_cast<double>(r->held)));
+      return reply_ok(out);
+    });
+  }
+
   val impactReader() {
     return guard([&] { return reply_ok(val(ImpactReaderBinding(core_))); });
   }
@@ -384,6 +402,7 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("searchExpanded", &Bm25IndexBinding::searchExpanded)
       .function("expansionTerms", &Bm25IndexBinding::expansionTerms)
       .function("analyze", &Bm25IndexBinding::analyze)
+      .function("termMismatchAt", &Bm25IndexBinding::termMismatchAt)
       .function("has", &Bm25IndexBinding::has)
       .function("compact", &Bm25IndexBinding::compact)
       .function("save", &Bm25IndexBinding::save)

@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -159,6 +160,14 @@ struct SavedIndexSummary {
   std::uint64_t documents = 0;
 };
 
+// What Bm25Index::find_term_mismatch found: `item` is the index of the first item that differs,
+// `analyzed` its distinct analyzed terms, `held` the terms the index holds for its id (0: not indexed).
+struct TermMismatch {
+  std::size_t item = 0;
+  std::size_t analyzed = 0;
+  std::size_t held = 0;
+};
+
 class Bm25Index {
  public:
   static Result<Bm25Index> create(const IndexOptions& options);
@@ -212,6 +221,15 @@ class Bm25Index {
   Status set_global_stats(const CollectionStats& global);
   void clear_global_stats();
   bool has_global_stats() const;
+
+  // Checks texts a caller stored beside the index against it (a saved collection's header, #30 F-2):
+  // `parts` holds items of 1 + texts_per_item views, an id then its texts (any fields in any order;
+  // empty = none). An item matches when the union of its texts' distinct terms, by this index's
+  // analyzer (as add() analyzes), is exactly the set of terms the index holds for the live document
+  // with that id (the empty set when no live document has it). Returns the first item that differs,
+  // or nullopt when all match; a trailing partial item is ignored. Usage:
+  //   if (auto m = index.find_term_mismatch({"d1", "title", "text"}, 2)) ...  // m->item == 0
+  std::optional<TermMismatch> find_term_mismatch(const std::vector<std::string_view>& parts, std::size_t texts_per_item) const;
 
   std::string save() const;
   static Result<Bm25Index> load(std::string_view bytes);

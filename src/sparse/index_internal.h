@@ -8,6 +8,7 @@
 //   index_stats.cpp    statistics, document frequency, ids
 //   index_io.cpp       the saved format (save / load)
 //   index_global.cpp   collection statistics of a shard and injected collection-wide statistics
+//   index_verify.cpp   stored texts checked against the terms the index holds for their ids
 // Postings layout: per posting varint(doc + 1 - prev_plus1), then one varint tf per field; a skip entry
 // every kBlock postings. Readers of the postings (e.g. impact precomputation) use Cursor below.
 #pragma once

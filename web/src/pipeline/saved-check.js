@@ -24,78 +24,56 @@ export function checkJsonDepth(value, what, corrupt, limit = MAX_SAVED_JSON_DEPT
   }
 }
 
-// FNV-1a over UTF-16 code units, then a murmur3 finalizer for the second, independent sum.
-function termHash(t) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-function mix(h) {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
+/** UTF-16 units of chunk text per WASM call of the F-2 check (at most 3 bytes each in the heap). */
+const CHECK_BATCH_UNITS = 8 * 1024 * 1024;
 
 /**
  * Cross-checks a loaded collection's header against its BM25 section (F-2) and its offsets (F-4):
- * for every chunk, the distinct terms the index's analyzer gives its indexed fields must be the
- * terms the BM25 section holds for that chunk (compared as a count and two order-free 32-bit sums
- * of term hashes, from the impact reader), so a chunk text replaced by another of the same length,
- * or two documents' texts exchanged, is CORRUPT_INDEX instead of a text returned with another text's
- * scores. Cost: one analysis of every chunk and one pass over the postings (about an index build's
- * tokenizing, without the indexing).
+ * for every chunk, the distinct terms the index's analyzer gives its indexed fields must be exactly
+ * the terms the BM25 section holds for that chunk (none when the section lacks its id), so a chunk
+ * text replaced by another of the same length, or two documents' texts exchanged, is CORRUPT_INDEX
+ * instead of a text returned with another text's scores. The texts go to WASM in batches of UTF-8,
+ * where the index's analyzer reads them and the terms are compared with each chunk's forward record
+ * (Bm25Index#_termMismatch, src/sparse/index_verify.cpp). Cost: about an index build's tokenizing,
+ * without the indexing. Offsets are checked first, for every document, then the terms.
  * @param {Map<string, import('./chunk-store.js').DocRecord>} docs the header's documents
  * @param {import('../retrieve/sparse.js').Bm25Index|null} bm25 the loaded section (null: offsets only)
  * @param {string[]} fields the BM25 field names ('text', 'title', or a document field)
  * @param {(why: string) => Error} corrupt
  */
 export function checkSavedCollection(docs, bm25, fields, corrupt) {
-  const want = bm25 ? new Map() : null;  // chunk id -> [distinct terms, sum of hashes, sum of mixed hashes]
+  const batches = [];  // [pieces: (chunk id, one text per field)..., chunk ids]
+  let pieces = [];
+  let ids = [];
+  let units = 0;
   for (const [docId, d] of docs) {
     if (!(d.length <= MAX_SAVED_OFFSET)) throw corrupt(`header docs "${docId}": length ${d.length} is past ${MAX_SAVED_OFFSET}`);
     for (const c of d.chunkList()) {
       if (!(c.end <= MAX_SAVED_OFFSET)) throw corrupt(`header chunk "${c.id}": end ${c.end} is past ${MAX_SAVED_OFFSET}`);
-      if (!want) continue;
-      const terms = new Set();
+      if (!bm25) continue;
+      pieces.push(c.id);
+      units += c.id.length;
       for (const f of fields) {
         const text = f === 'text' ? (c.indexText ?? c.text) : f === 'title' ? d.title : d.fields?.[f];
-        if (typeof text === 'string' && text !== '') for (const t of bm25.analyze(text)) terms.add(t);
+        const t = typeof text === 'string' ? text : '';
+        pieces.push(t);
+        units += t.length;
       }
-      let s1 = 0;
-      let s2 = 0;
-      for (const t of terms) {
-        const h = termHash(t);
-        s1 = (s1 + h) >>> 0;
-        s2 = (s2 + mix(h)) >>> 0;
-      }
-      want.set(c.id, [terms.size, s1, s2]);
-    }
-  }
-  if (!want) return;
-  let got = null;
-  let ids = null;
-  for (const b of bm25.impacts({ batchRows: 1 << 20 })) {
-    if (got === null) {
-      ids = b.ids;
-      got = { n: new Uint32Array(ids.length), s1: new Uint32Array(ids.length), s2: new Uint32Array(ids.length) };
-    }
-    for (let i = 0; i < b.terms.length; i++) {
-      const h = termHash(b.terms[i]);
-      const m = mix(h);
-      for (let r = b.rowStart[i]; r < b.rowStart[i + 1]; r++) {
-        const k = b.docs[r];
-        got.n[k]++;
-        got.s1[k] = (got.s1[k] + h) >>> 0;
-        got.s2[k] = (got.s2[k] + m) >>> 0;
+      ids.push(c.id);
+      if (units >= CHECK_BATCH_UNITS) {
+        batches.push([pieces, ids]);
+        pieces = [];
+        ids = [];
+        units = 0;
       }
     }
   }
-  const seen = new Map((ids ?? []).map((id, k) => [id, k]));
-  for (const [id, [n, s1, s2]] of want) {
-    const k = seen.get(id);
-    const same = k === undefined ? n === 0 : got.n[k] === n && got.s1[k] === s1 && got.s2[k] === s2;
-    if (!same) {
-      throw corrupt(`header chunk "${id}": its indexed text analyzes to ${n} distinct terms, not the ${k === undefined ? 0 : got.n[k]} terms the BM25 section holds for it (a text changed or exchanged after indexing)`);
+  if (!bm25) return;
+  if (ids.length > 0) batches.push([pieces, ids]);
+  for (const [p, chunkIds] of batches) {
+    const m = bm25._termMismatch(p, fields.length);
+    if (m) {
+      throw corrupt(`header chunk "${chunkIds[m.item]}": its indexed text analyzes to ${m.analyzed} distinct terms, not the ${m.held} terms the BM25 section holds for it (a text changed or exchanged after indexing)`);
     }
   }
 }

@@ -45,18 +45,18 @@ function pack(pieces) {
   return { blob, offsets };
 }
 
-// Adds packed documents: the UTF-8 is encoded straight into the WASM heap (TextEncoder.encodeInto)
-// and passed by pointer, which skips a JS copy loop in Embind's std::string conversion (about 30 ms
-// of a 380 ms SciFact build). At most 3 bytes per UTF-16 unit; lone surrogates become U+FFFD, as
-// TextEncoder.encode does.
-function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
+// Packed pieces written as UTF-8 straight into the WASM heap (TextEncoder.encodeInto) and passed to
+// call(ptr, bytes, offsets) by pointer, which skips a JS copy loop in Embind's std::string conversion
+// (about 30 ms of a 380 ms SciFact build). At most 3 bytes per UTF-16 unit; lone surrogates become
+// U+FFFD, as TextEncoder.encode does. `what` (plural) names the text in errors.
+function withHeapPieces(pieces, what, call) {
   const m = wasm();
   let units = 0;
   for (const p of pieces) units += p.length;
   const cap = Math.max(1, units * 3);
-  if (cap > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: documents: more than 4 GiB of text in one call');
+  if (cap > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${what}: more than 4 GiB of text in one call`);
   const ptr = m._malloc(cap) >>> 0;  // unsigned: heap addresses pass 2 GiB (MAXIMUM_MEMORY=4GB)
-  if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${cap} bytes for the documents' text`);
+  if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${cap} bytes for the ${what}' UTF-8`);
   try {
     const heap = m.HEAPU8;  // read after malloc: a memory growth replaces the buffer
     const offsets = new Uint32Array(pieces.length + 1);
@@ -65,10 +65,14 @@ function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
       at += encoder.encodeInto(pieces[i], heap.subarray(ptr + at, ptr + cap)).written;
       offsets[i + 1] = at;
     }
-    return callWasm(() => native.addAt(ptr, at, offsets, fieldsPerDoc, metaJson, mode));
+    return callWasm(() => call(ptr, at, offsets));
   } finally {
     m._free(ptr);
   }
+}
+
+function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
+  return withHeapPieces(pieces, 'documents', (ptr, n, offsets) => native.addAt(ptr, n, offsets, fieldsPerDoc, metaJson, mode));
 }
 
 function checkAnalyzer(a) {
@@ -495,6 +499,19 @@ export class Bm25Index extends SavedIndex {
     const bytes = encodeText(text, 'text');
     const native = this.native;
     return callWasm(() => native.analyze(bytes));
+  }
+
+  /**
+   * Internal (#30 F-2, web/src/pipeline/saved-check.js): the first item whose texts, analyzed by this
+   * index's analyzer as add() does, do not give exactly the distinct terms the index holds for its id
+   * (none when the id is not indexed). Analysis and comparison run in WASM (src/sparse/index_verify.cpp).
+   * @param {string[]} pieces per item: its id, then `textsPerItem` texts ('' = none), in any field order
+   * @param {number} textsPerItem
+   * @returns {{item: number, analyzed: number, held: number}|null} the item's index and term counts, or null
+   */
+  _termMismatch(pieces, textsPerItem) {
+    const native = this.native;
+    return withHeapPieces(pieces, 'checked texts', (ptr, n, offsets) => native.termMismatchAt(ptr, n, offsets, textsPerItem));
   }
 
   /**
