@@ -2,7 +2,8 @@
 // kappa, binary precision/recall/F1, exact and off-by-one accuracy, confusion matrix, per slice;
 // optionally compare a second prompt. The API key comes from an environment variable, never a flag.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, judgeGrid, parseLabels, PriceTable, RequestLedger } from '../../src/llm.js';
+import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, judgeGrid, parseLabels, parsePool, poolLabels, PriceTable, RequestLedger } from '../../src/llm.js';
+import { DatasetError, readQrelsTsv } from '../datasets.mjs';
 
 const JUDGE_NAMES = ['context_relevance', 'answer_relevance', 'answer_correctness', 'groundedness'];
 
@@ -50,17 +51,20 @@ function report(r) {
 export default {
   name: 'judge',
   summary: 'calibrate an LLM judge against human labels (kappa, F1, off-by-one, confusion matrix); --models x --prompts grid',
-  usage: 'judge --labels FILE --judge NAME --provider openai|anthropic --base-url URL (--model NAME | --models A,B [--prompts P1.json,builtin]) [options]',
+  usage: 'judge (--labels FILE | --pool POOL.jsonl --qrels QRELS) --judge NAME --provider openai|anthropic --base-url URL (--model NAME | --models A,B [--prompts P1.json,builtin]) [options]',
   description: 'FILE is JSONL: one object per line with the judge\'s inputs (context_relevance: question, passage; '
     + 'answer_relevance: question, answer; answer_correctness: question, answer, reference; groundedness: answer, '
     + 'contexts) and an integer label (0-3; 0-100 for answer_correctness). The API key is read from the environment '
     + 'variable named by --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY). Every request is recorded in the '
-    + 'ledger (--ledger FILE writes it as JSONL). '
+    + 'ledger (--ledger FILE writes it as JSONL). --pool POOL.jsonl --qrels QRELS (context_relevance): human grades from the '
+    + 'grading mode of web/demo/metrics.html (chunk-level qrels) over the pool `ragwasm label --pool-only` wrote, instead of --labels. '
     + 'Grid mode (--models and/or --prompts): every model x prompt on a seeded train/test split of FILE (--seed, --train-fraction); '
     + 'few-shot examples (--few-shot N, context_relevance) and the bias calibration of percentage judges (--calibrate, '
     + 'answer_correctness) come from the train half only; agreement, and for answer_correctness |predicted% - gold%|, on the test half.',
   options: {
     labels: { type: 'string', help: 'human labels, JSONL' },
+    pool: { type: 'string', help: 'with --qrels: the pool JSONL of `ragwasm label --pool-only` (context_relevance)' },
+    qrels: { type: 'string', help: 'with --pool: chunk-level TREC qrels of human grades (the metrics classroom\'s export)' },
     judge: { type: 'string', help: `one of ${JUDGE_NAMES.join(', ')}` },
     provider: { type: 'string', help: 'openai (any Chat Completions server) or anthropic', default: 'openai' },
     'base-url': { type: 'string', help: 'e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1' },
@@ -89,7 +93,13 @@ export default {
   },
   async run(values, positionals, io) {
     const grid = values.models !== undefined || values.prompts !== undefined;
-    for (const k of ['labels', 'judge', 'base-url', ...(grid ? [] : ['model'])]) {
+    const fromPool = values.pool !== undefined || values.qrels !== undefined;
+    if (fromPool && (!values.pool || !values.qrels || values.labels || (values.judge && values.judge !== 'context_relevance'))) {
+      io.stderr.write('ragwasm judge: --pool and --qrels go together, replace --labels, and grade --judge context_relevance\n');
+      return 2;
+    }
+    if (fromPool && !values.judge) values.judge = 'context_relevance';
+    for (const k of [...(fromPool ? [] : ['labels']), 'judge', 'base-url', ...(grid ? [] : ['model'])]) {
       if (!values[k]) {
         io.stderr.write(`ragwasm judge: --${k} is required (see --help)\n`);
         return 2;
@@ -110,7 +120,16 @@ export default {
     let timeoutMs;
     let maxRetries;
     try {
-      items = parseLabels(readFileSync(values.labels, 'utf8'), values.judge);
+      if (fromPool) {
+        try {
+          items = poolLabels(parsePool(readFileSync(values.pool, 'utf8')), readQrelsTsv(values.qrels));
+        } catch (e) {
+          if (e instanceof DatasetError) throw Object.assign(new Error(e.message), { usage: true });
+          throw e;
+        }
+      } else {
+        items = parseLabels(readFileSync(values.labels, 'utf8'), values.judge);
+      }
       if (values.limit !== undefined) items = items.slice(0, int('limit'));
       samples = int('samples');
       concurrency = int('concurrency');
