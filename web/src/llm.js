@@ -17,7 +17,7 @@ export { createLlmReranker } from './llm/rerank.js';
 // Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).
 export { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement } from './goldens/label.js';
 export { sampleChunks, generateQuestions } from './goldens/questions.js';
-export { seededShuffle, splitTrainTest } from './goldens/split.js';
+export { seededShuffle, splitTrainTest, splitTrainValidationTest } from './goldens/split.js';
 export { judgeGrid, percentError } from './goldens/judge-grid.js';
 export { pairKey, formatPool, parsePool, gradedQrels, gradedLabels, poolLabels } from './goldens/human.js';
 export { clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from './goldens/clarify.js';
