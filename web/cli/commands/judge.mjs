@@ -88,6 +88,7 @@ export default {
     prompts: { type: 'string', help: 'grid: comma list of prompt JSON files; "builtin" is the built-in prompt' },
     seed: { type: 'string', help: 'grid: train/test split seed', default: '16' },
     'train-fraction': { type: 'string', help: 'grid: share of items in the train half', default: '0.5' },
+    'validation-fraction': { type: 'string', help: 'grid: share of items in a validation part (e.g. 0.25 with --train-fraction 0.5: 40/20/20); each model\'s prompt is chosen there and reported on test' },
     'few-shot': { type: 'string', help: 'grid: graded examples from the train half (context_relevance)', default: '0' },
     calibrate: { type: 'boolean', help: 'grid: subtract the train-half bias of a percentage judge (answer_correctness)' },
   },
@@ -189,9 +190,12 @@ async function runGrid(values, items, { samples, loadPromptFile, io, clientFor, 
   const seed = Number(values.seed);
   const trainFraction = Number(values['train-fraction']);
   const fewShot = Number(values['few-shot']);
+  const validationFraction = values['validation-fraction'] === undefined ? undefined : Number(values['validation-fraction']);
   const bad = !Number.isInteger(seed) || seed < 0 ? `--seed: expected an integer >= 0, got '${values.seed}'`
     : !(trainFraction > 0 && trainFraction < 1) ? `--train-fraction: expected a number between 0 and 1, got '${values['train-fraction']}'`
-      : !Number.isInteger(fewShot) || fewShot < 0 ? `--few-shot: expected an integer >= 0, got '${values['few-shot']}'` : null;
+      : !Number.isInteger(fewShot) || fewShot < 0 ? `--few-shot: expected an integer >= 0, got '${values['few-shot']}'`
+        : validationFraction !== undefined && !(validationFraction > 0 && validationFraction + trainFraction < 1)
+          ? `--validation-fraction: expected a number > 0 with --train-fraction + --validation-fraction < 1, got '${values['validation-fraction']}'` : null;
   if (bad) {
     io.stderr.write(`ragwasm judge: ${bad}\n`);
     return 2;
@@ -204,6 +208,7 @@ async function runGrid(values, items, { samples, loadPromptFile, io, clientFor, 
   const options = { judge: values.judge, seed, trainFraction, samples, aggregate: values.aggregate };
   if (fewShot > 0) options.fewShot = fewShot;
   if (values.calibrate) options.calibrate = true;
+  if (validationFraction !== undefined) options.validationFraction = validationFraction;
   let g;
   try {
     g = await judgeGrid({ models: modelNames.map((name) => ({ name, client: clientFor(name) })), prompts, items }, options);
@@ -216,8 +221,12 @@ async function runGrid(values, items, { samples, loadPromptFile, io, clientFor, 
   }
   const failures = g.cells.reduce((n, c) => n + c.test.failures, 0);
   const cost = g.cells.some((c) => c.test.cost === null) ? null : g.cells.reduce((n, c) => n + c.test.cost, 0);
-  const text = [`judge ${g.judge}: ${g.cells.length} cells; split seed ${g.split.seed}: ${g.split.train} train, ${g.split.test} test items`
+  const selection = (g.selection ?? []).map((s) => `  ${s.model}: prompt ${s.prompt} (validation ${s.metric} ${fmt(s.validationValue)}); on test: kappa ${fmt(s.test.overall.kappa)}, `
+    + `F1 ${fmt(s.test.overall.binary?.f1)}, off-by-one ${fmt(s.test.overall.offByOne)}, n ${s.test.overall.n}`);
+  const text = [`judge ${g.judge}: ${g.cells.length} cells; split seed ${g.split.seed}: ${g.split.train} train, `
+    + (g.split.validation === undefined ? '' : `${g.split.validation} validation, `) + `${g.split.test} test items`
     + (g.examples.length ? `; ${g.examples.length} few-shot examples from train` : ''), '', gridTable(g), '',
+  ...(selection.length ? ['prompt chosen on validation, reported on test:', ...selection, ''] : []),
   `calls failed or unparsed (test half): ${failures}; test-half cost ${cost === null ? 'unknown (no price for a model)' : cost.toFixed(6)}`].join('\n');
   io.stdout.write((values.json ? JSON.stringify(g, null, 1) : text) + '\n');
   io.stdout.write(`requests sent: ${ledger.entries.length} to ${Object.entries(ledger.bytesByHost()).map(([h, b]) => `${h} (${b} bytes)`).join(', ') || 'nobody'}\n`);
