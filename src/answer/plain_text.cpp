@@ -113,6 +113,59 @@ std::string plain_inline(std::string_view s) {
   return out;
 }
 
+std::string markdown_to_text(std::string_view markdown) {
+  std::string out;
+  out.reserve(markdown.size());
+  bool in_fence = false;
+  bool blank = true;  // the last line written was blank (or nothing was written yet)
+  auto put = [&](std::string_view line) {
+    if (line.empty()) {
+      if (!blank) out += '\n';
+      blank = true;
+      return;
+    }
+    out.append(line);
+    out += '\n';
+    blank = false;
+  };
+  std::size_t pos = 0;
+  while (pos < markdown.size()) {
+    std::size_t eol = markdown.find('\n', pos);
+    if (eol == std::string_view::npos) eol = markdown.size();
+    std::string_view line = markdown.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (is_fence(line)) {
+      in_fence = !in_fence;
+      continue;
+    }
+    if (in_fence) {
+      put(line);
+      continue;
+    }
+    if (trim(line).empty()) {
+      put({});
+      continue;
+    }
+    if (is_table_separator(line) || is_rule_or_setext(line)) continue;
+    if (is_table_line(line)) {
+      std::string row;
+      for (const auto& cell : table_cells(line)) {
+        if (!row.empty()) row += '\t';
+        row += cell;
+      }
+      put(row);
+      continue;
+    }
+    std::string_view body = trim(line);
+    while (!body.empty() && body.front() == '>') body = trim(body.substr(1));  // block quotes, nested
+    if (std::size_t m = list_marker(body)) body = body.substr(m);
+    put(plain_inline(body));
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
 std::vector<Unit> answer_units(std::string_view text) {
   std::vector<Unit> units;
   std::string header;

@@ -73,3 +73,17 @@ TEST_CASE("Plain text without markdown is split into sentences", "[unit]") {
   CHECK(answer_units("").empty());
   CHECK(answer_units("\n\n  \n").empty());
 }
+
+TEST_CASE("markdown_to_text: the chunker.preprocess step keeps lines and paragraphs, drops markup", "[unit]") {
+  const std::string md =
+      "# Leave Policy\n\nEmployees get **22 days** of [PTO](pto.md).\n\n\n- first *item*\n2. second item\n"
+      "> quoted `code`\n\n| Quarter | Units |\n|---|---:|\n| Q4 | 17,200 |\n\n---\n```\nlet x = **1**;\n```\r\nlast line  \r\n";
+  CHECK(markdown_to_text(md) ==
+        "Leave Policy\n\nEmployees get 22 days of PTO.\n\nfirst item\nsecond item\nquoted code\n\nQuarter\tUnits\nQ4\t17,200\n\n"
+        "let x = **1**;\nlast line");
+  CHECK(markdown_to_text("") == "");
+  CHECK(markdown_to_text("\n \n\n") == "");
+  CHECK(markdown_to_text("plain   text, no markup") == "plain text, no markup");
+  // An unclosed fence keeps the rest as written.
+  CHECK(markdown_to_text("a\n```\n# not a header") == "a\n# not a header");
+}

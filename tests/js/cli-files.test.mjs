@@ -59,7 +59,7 @@ test('#33 C-2 manifest entries outside the dataset folder are refused by ask exp
   // experiment (loadQaDataset), tune and label (loadTuneDataset / loadEvidenceCorpus) read the same way.
   const errors = [];
   const onError = (f) => errors.push(f.file);
-  const qa = loadQaDataset(ds, { onError });
+  const qa = await loadQaDataset(ds, { onError });
   assert.deepEqual(qa.documents.map((d) => d.id), ['a']);
   assert.deepEqual(errors, ['../secret.txt', 'docs/../../secret.txt', join(root, 'secret.txt')]);
   assert.deepEqual(loadTuneDataset(ds, { onError: () => {} }).documents.map((d) => d.id), ['a']);
@@ -75,7 +75,7 @@ test('#33 C-2 a symbolic link leading outside the folder and a manifest key file
   symlinkSync(join(root, 'secret.txt'), join(ds, 'docs', 'link.md'));
   writeFileSync(join(ds, 'key'), SECRET);
   const errors = [];
-  const qa = loadQaDataset(ds, { onError: (f) => errors.push(`${f.file} ${f.code}`) });
+  const qa = await loadQaDataset(ds, { onError: (f) => errors.push(`${f.file} ${f.code}`) });
   assert.deepEqual(qa.documents.map((d) => d.id), ['a']);
   assert.deepEqual(errors, ['docs/link.md INVALID_ARGUMENT', 'key INVALID_ARGUMENT']);
   // Folder mode (no manifest): the link is listed and refused, the other files kept.

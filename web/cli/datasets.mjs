@@ -5,7 +5,8 @@
 //   readDocuments(input)    corpus.jsonl, a BEIR folder or a folder of .txt/.md files (index, export)
 //   readQueries(path)       queries.jsonl or qid<TAB>text lines (search)
 //   loadEvidenceCorpus(dir) examples/corpus-style folders (manifest.json + questions.jsonl with evidence)
-//   loadQaDataset(dir)      the same folders as {documents (with titles), questions as written} (experiment)
+//   loadQaDataset(dir)      the same folders as {documents (with titles), questions as written} (experiment, rag; async:
+//                           every document through extractText, so HTML/PDF/DOCX filings are parsed as `ask --docs` parses them)
 // Both return {corpus: [{id, title, text}], queries: [{id, text}], qrels: Map<qid, Map<docid, rel>>}
 // with exactly the documents and judged queries used by ../shared/data/golden (see its README):
 // queries are those with judgments, in the queries file's order.
@@ -397,20 +398,41 @@ export function trecLines(qid, hits, tag = 'ragwasm') {
   return hits.map((h, i) => `${qid} Q0 ${h.id} ${i + 1} ${h.score} ${tag}`);
 }
 
+// The documents a manifest names, each read with extractText (ragwasm/parse: .txt .md .markdown .html
+// .htm .pdf .docx) through `reader` (its confinement and size limits); a manifest entry's `metadata`
+// object is kept (what a config's retrieval.filter selects on). Failures to onError (issue #31).
+async function manifestDocumentsParsed(reader, onError) {
+  const documents = [];
+  for (const m of reader.readManifest()) {
+    try {
+      const d = await reader.readDocument(m.file, { id: m.id, title: m.title ?? '' });
+      const metadata = m.metadata !== null && typeof m.metadata === 'object' && !Array.isArray(m.metadata) ? m.metadata : undefined;
+      documents.push({ id: d.id, title: d.title, text: d.text, ...(metadata ? { metadata } : {}) });
+    } catch (e) {
+      if (!(e instanceof RagwasmError)) throw e;
+      onError(failure(m.file, e));
+    }
+  }
+  return documents;
+}
+
 /**
- * A QA dataset folder as examples/corpus lays it out: manifest.json ([{id, file, title}]), the
- * documents, questions.jsonl ({id, question, answer, doc_ids, evidence, answerable}) ->
- * {documents: [{id, title, text}], questions} (the questions as written).
+ * A QA dataset folder as examples/corpus lays it out: manifest.json ([{id, file, title, metadata?}]),
+ * the documents, questions.jsonl ({id, question, answer, doc_ids, evidence, answerable}) ->
+ * {documents: [{id, title, text, metadata?}], questions} (the questions as written). Each document is
+ * read with extractText (HTML, PDF, DOCX, markdown, text: the reader `ragwasm ask --docs` uses) through
+ * the folder reader; one that cannot be read is reported to options.onError and left out.
+ * @returns {Promise<{documents: {id: string, title: string, text: string, metadata?: object}[], questions: object[]}>}
  */
-export function loadQaDataset(dir, options = {}) {
+export async function loadQaDataset(dir, options = {}) {
   const { onError = defaultOnError } = options;
   if (!existsSync(join(dir, 'manifest.json'))) throw new DatasetError(`${dir}: expected manifest.json, questions.jsonl and the documents (as examples/corpus)`);
   const reader = folder(dir, options);
   let documents;
   try {
-    documents = manifestDocuments(reader, onError);
+    documents = await manifestDocumentsParsed(reader, onError);
   } catch (e) {
-    if (e instanceof RagwasmError && e.code === 'PARSE_ERROR') throw new DatasetError(e.message.replace(/^ragwasm: manifest\.json/, join(dir, 'manifest.json')));
+    if (e instanceof RagwasmError && e.code === 'PARSE_ERROR' && /manifest\.json/.test(e.message)) throw new DatasetError(e.message.replace(/^ragwasm: manifest\.json/, join(dir, 'manifest.json')));
     throw e;
   }
   return { documents, questions: parseJsonl(reader.readText('questions.jsonl'), join(dir, 'questions.jsonl')) };

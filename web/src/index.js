@@ -18,6 +18,7 @@ export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateTo
 export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';
 export { assembleContext, estimateContextTokens } from './context/context.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
+export { markdownToText } from './document/markdown-text.js';
 export { applyConfigOverrides } from './pipeline/overrides.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, memoizeContextSteps } from './pipeline/collection.js';
 export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';

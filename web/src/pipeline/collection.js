@@ -21,6 +21,7 @@ export { LLM_CONTEXT_STEPS, llmContextSteps, memoizeContextSteps } from './llm-s
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
+import { markdownToText } from '../document/markdown-text.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
 import { createParallelEmbedder, ShardedBm25Index, ShardedVectorIndex } from '../parallel/sharded.js';
@@ -76,7 +77,7 @@ export function denseOptions(c, dimension) {
 // context.headerPath (a Collection option) becomes a per-chunk context: the chunk's header path.
 /** @internal The chunk() options of a config's chunker section (also autotune's, with a base config). */
 export function chunkOptions(c, embedder) {
-  const { invalidUtf8, ...o } = c;  // eslint-disable-line no-unused-vars
+  const { invalidUtf8, preprocess, ...o } = c;  // eslint-disable-line no-unused-vars
   if (o.strategy === 'sentence' || o.strategy === 'semantic') delete o.chunkOverlap;
   if (o.strategy === 'semantic') {
     delete o.unit;
@@ -433,6 +434,9 @@ export class Collection {
   // batch is written). upsert() (replaceFirst): every batch chunked and embedded first, then the ids in
   // the collection removed at once and the batches written: the index writes of remove() then add().
   async _add(documents, extra, o, batchSize, { replaceFirst = false } = {}) {
+    // chunker.preprocess "markdown-to-text": each document's text converted before splitting (the
+    // collection keeps the converted text: chunk spans and citations point into it).
+    if (this.config.chunker.preprocess === 'markdown-to-text') documents = documents.map((d) => ({ ...d, text: markdownToText(d.text) }));
     const ctx = {
       extra, o,
       copts: chunkOptions(this.config.chunker, this.embedder),
@@ -636,7 +640,7 @@ export class Collection {
    * @param {number} [options.k] results (chunks, or documents at level 'document'); default retrieval.k
    *   (a config with retrieval.k 0, "no retrieval", returns [] when options.k is not given)
    * @param {object} [options.filter] metadata filter applied to both legs, Bm25Index's language:
-   *   `{lang: 'en', tag: ['a', 'b'], year: {gte: 2020}}` (docs/collection.md "Filters")
+   *   `{lang: 'en', tag: ['a', 'b'], year: {gte: 2020}}` (docs/collection.md "Filters"); default the config's retrieval.filter, null = no filter
    * @param {'chunk'|'document'} [options.level='chunk'] 'document': chunk hits aggregated per document
    *   (aggregateToDocuments, method 'max'): `{id: docId, docId, score, chunks, bestChunk, text, start, end}`
    * @param {Function} [options.reranker] reranker(query, items) -> scores, used when the config enables rerank
@@ -655,7 +659,9 @@ export class Collection {
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
     const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
     if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');
-    const filter = o.filter === undefined || o.filter === null || Object.keys(o.filter).length === 0 ? null : o.filter;
+    // Without options.filter, the config's retrieval.filter (checked by parsePipelineConfig) applies.
+    const given = o.filter === undefined ? this.config.retrieval.filter ?? null : o.filter;
+    const filter = given === null || Object.keys(given).length === 0 ? null : given;
     // candidates above the search k limit fetch MAX_SEARCH_K hits per leg
     const n = Math.min(MAX_SEARCH_K, Math.max(this.config.retrieval.candidates, k));
     const lists = [];
