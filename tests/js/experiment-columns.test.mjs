@@ -34,8 +34,9 @@ test('failureColumns: per-cell 1 − recall, CI turned around, reductions agains
   assert.equal(f.cells[2].failureAtK, null);
   assert.deepEqual(f.cells[2].failure, {});
   const md = failureMarkdown(f);
-  assert.match(md, /\| contextual \| 5 \| 0\.130 \[0\.050, 0\.200\] \| −35\.0% \| 0\.130 \| 0\.050 \|/);
-  assert.match(md, /\| bm25 \| 5 \| 0\.200 \[0\.100, 0\.300\] \| baseline \|/);
+  assert.match(md, /\| contextual \| 5 \| 0\.130 \[0\.050, 0\.200\] \| −35\.0% \| 0\.130 \(−35\.0%\) \| 0\.050 \(−50\.0%\) \|/);
+  assert.match(md, /\| bm25 \| 5 \| 0\.200 \[0\.100, 0\.300\] \| baseline \| 0\.200 \| 0\.100 \|/);
+  assert.match(failureMarkdown(failureColumns(cells.slice(0, 1).concat({ ...cells[0], name: 'same' }), { baseline: 'bm25' })), /\| same \| 5 \| [^|]+ \| 0\.0% \| 0\.200 \(0\.0%\) \|/);
   // Without a baseline: failures, no reductions.
   assert.equal(failureColumns(cells).cells[1].reductionAtK, null);
   assert.throws(() => failureColumns(cells, { baseline: 'nope' }), { code: 'INVALID_ARGUMENT', message: /bm25, contextual, closed-book/ });

@@ -260,8 +260,9 @@ export function loadDataset(dir, split = 'test', options = {}) {
 }
 
 /**
- * Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder searched recursively for .txt/.md
- * files (id = relative path, title = first "# " heading of markdown), read through the folder reader:
+ * Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder searched recursively for .txt/.md/.html
+ * files (id = relative path, title = first "# " heading of markdown; HTML as text without tags, the
+ * tag stripper extractText uses in Node), read through the folder reader:
  * a file that cannot be read (outside the folder, not a regular file, over a limit) is reported to
  * options.onError and left out.
  * @param {string} input
@@ -278,14 +279,14 @@ export function readDocuments(input, options = {}) {
   } catch (e) {
     if (e instanceof RagwasmError || e instanceof DatasetError) throw e;  // a BEIR folder whose corpus is unreadable
   }
-  const { files, errors } = reader.list({ extensions: ['txt', 'md', 'markdown'] });
+  const { files, errors } = reader.list({ extensions: ['txt', 'md', 'markdown', 'html', 'htm'] });
   errors.forEach(onError);
   const docs = [];
   for (const f of files) {
     try {
       const d = reader.readDocumentSync(f, { title: '' });
       const heading = /^#\s+(.+)$/m.exec(d.text);
-      docs.push({ id: f.split('/').join(sep), title: extname(f) === '.txt' ? '' : (heading ? heading[1].trim() : ''), text: d.text });
+      docs.push({ id: f.split('/').join(sep), title: /^\.(md|markdown)$/i.test(extname(f)) ? (heading ? heading[1].trim() : '') : '', text: d.text });
     } catch (e) {
       if (!(e instanceof RagwasmError)) throw e;
       onError(failure(f, e));

@@ -78,18 +78,19 @@ export function failureColumns(cells, options = {}) {
 
 /**
  * The failure columns as a markdown table: cell, k, 1 − recall@k [95% CI], reduction vs the baseline,
- * then 1 − recall@c for each cutoff. Reductions print as signed percentages ("−35.0%" = 35% fewer failures).
+ * then 1 − recall@c for each cutoff with its reduction in parentheses. Reductions print as signed
+ * percentages of the baseline's failures ("−35.0%" = 35% fewer failures).
  * @param {ReturnType<typeof failureColumns>} columns
  * @returns {string}
  */
 export function failureMarkdown(columns) {
   if (!isPlainObject(columns) || !Array.isArray(columns.cells) || !Array.isArray(columns.cutoffs)) throw invalid('columns', 'failureColumns(...)', columns);
   const f3 = (v) => (v === null || v === undefined ? 'n/a' : v.toFixed(3));
-  const pct = (v) => (v === null || v === undefined ? 'n/a' : `${v >= 0 ? '−' : '+'}${Math.abs(v * 100).toFixed(1)}%`);
+  const pct = (v) => (v === null || v === undefined ? 'n/a' : v === 0 ? '0.0%' : `${v > 0 ? '−' : '+'}${Math.abs(v * 100).toFixed(1)}%`);
   const ci = (f) => (f === null ? 'n/a' : f.low === null ? f3(f.mean) : `${f3(f.mean)} [${f3(f.low)}, ${f3(f.high)}]`);
   const head = ['cell', 'k', '1 − recall@k [95% CI]', `failures vs ${columns.baseline ?? 'baseline'}`, ...columns.cutoffs.map((c) => `1 − recall@${c}`)];
   const rows = columns.cells.map((c) => [c.name, String(c.k), ci(c.failureAtK), c.name === columns.baseline ? 'baseline' : pct(c.reductionAtK),
-    ...columns.cutoffs.map((k) => f3(c.failure[k]))]);
+    ...columns.cutoffs.map((k) => (c.reduction[k] === null || c.reduction[k] === undefined || c.name === columns.baseline ? f3(c.failure[k]) : `${f3(c.failure[k])} (${pct(c.reduction[k])})`))]);
   const line = (r) => `| ${r.map((x) => String(x).replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
