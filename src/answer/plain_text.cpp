@@ -83,12 +83,16 @@ std::string plain_inline(std::string_view s) {
   if (std::size_t h = header_marker(s)) s = trim(s.substr(h));
   std::string out;
   out.reserve(s.size());
+  // Once a '[' finds no ']' after it, or a "](" no ')' after it, no later '[' can start a link (its
+  // ']' is at or after this one): stop looking, so a line of many '[' stays linear in time.
+  bool links = true;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     // [text](target) and ![alt](target) -> text / alt
-    if (c == '[' || (c == '!' && i + 1 < s.size() && s[i + 1] == '[')) {
+    if (links && (c == '[' || (c == '!' && i + 1 < s.size() && s[i + 1] == '['))) {
       const std::size_t open = c == '!' ? i + 1 : i;
       const std::size_t close = s.find(']', open + 1);
+      if (close == std::string_view::npos) links = false;
       if (close != std::string_view::npos && close + 1 < s.size() && s[close + 1] == '(') {
         const std::size_t paren = s.find(')', close + 2);
         if (paren != std::string_view::npos) {
@@ -96,6 +100,7 @@ std::string plain_inline(std::string_view s) {
           i = paren;
           continue;
         }
+        links = false;
       }
     }
     if (c == '*' || c == '`') continue;

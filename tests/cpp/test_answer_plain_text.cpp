@@ -87,3 +87,11 @@ TEST_CASE("markdown_to_text: the chunker.preprocess step keeps lines and paragra
   // An unclosed fence keeps the rest as written.
   CHECK(markdown_to_text("a\n```\n# not a header") == "a\n# not a header");
 }
+
+TEST_CASE("markdown_to_text stays linear on a long line of unclosed link openers", "[unit]") {
+  // 200,000 '[' on one line (a quadratic scan would take ~10^10 steps): kept as text.
+  const std::string line(200000, '[');
+  CHECK(markdown_to_text(line) == line);
+  CHECK(plain_inline(std::string(100000, '[') + "](") == std::string(100000, '[') + "](");
+  CHECK(plain_inline("[a](x) [b] [c](y)") == "a [b] c");
+}
