@@ -62,8 +62,8 @@ test('#33 C-2 manifest entries outside the dataset folder are refused by ask exp
   const qa = await loadQaDataset(ds, { onError });
   assert.deepEqual(qa.documents.map((d) => d.id), ['a']);
   assert.deepEqual(errors, ['../secret.txt', 'docs/../../secret.txt', join(root, 'secret.txt')]);
-  assert.deepEqual(loadTuneDataset(ds, { onError: () => {} }).documents.map((d) => d.id), ['a']);
-  assert.deepEqual(loadEvidenceCorpus(ds, { onError: () => {} }).documents.map((d) => d.id), ['a']);
+  assert.deepEqual((await loadTuneDataset(ds, { onError: () => {} })).documents.map((d) => d.id), ['a']);
+  assert.deepEqual((await loadEvidenceCorpus(ds, { onError: () => {} })).documents.map((d) => d.id), ['a']);
   const exp = capture();
   writeFileSync(join(root, 'grid.json'), '{}');
   assert.equal(await main(['experiment', '--grid', join(root, 'grid.json'), '--dataset', ds, '--dry-run'], exp), 0, exp.err);

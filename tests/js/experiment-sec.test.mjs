@@ -78,3 +78,29 @@ test('readDocuments (label, tune, index folders) reads .html as text without tag
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('manifest datasets read PDF documents through extractText in experiment, tune and label (loadQaDataset, loadTuneDataset)', async () => {
+  await init();
+  const { makePdf } = await import('../fixtures/make-pdf.mjs');
+  const { loadTuneDataset } = await import('../../web/cli/datasets.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-pdf-'));
+  try {
+    writeFileSync(join(dir, 'report.pdf'), makePdf([['Quarterly revenue rose 12 percent.'], ['Outlook: cautious.']]));
+    writeFileSync(join(dir, 'memo.md'), '# Memo\n\nThe **office** opens at nine.\n');
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify([{ id: 'r', file: 'report.pdf', metadata: { kind: 'report' } }, { id: 'm', file: 'memo.md' }]));
+    writeFileSync(join(dir, 'questions.jsonl'), `${JSON.stringify({ id: 'q', question: 'How much did revenue rise?', answer: '12 percent', evidence: ['revenue rose 12 percent'], doc_ids: ['r'] })}\n`);
+    const qa = await loadQaDataset(dir, { onError: (f) => assert.fail(f.message) });
+    assert.deepEqual(qa.documents.map((d) => d.id), ['r', 'm']);
+    assert.match(qa.documents[0].text, /^Quarterly revenue rose 12 percent\.\s+Outlook: cautious\.$/);
+    assert.deepEqual(qa.documents[0].metadata, { kind: 'report' });
+    const tune = await loadTuneDataset(dir, { onError: (f) => assert.fail(f.message) });
+    assert.equal(tune.kind, 'evidence');
+    assert.equal(tune.documents[0].text, qa.documents[0].text);
+    const c = captureIo();
+    writeFileSync(join(dir, 'grid.json'), JSON.stringify({ base: { indexes: { bm25: {} }, retrieval: { k: 1 }, answerer: { type: 'none' } } }));
+    assert.equal(await main(['experiment', '--grid', join(dir, 'grid.json'), '--dataset', dir, '--out', join(dir, 'out.jsonl')], c.io), 0, c.err());
+    assert.equal(JSON.parse(readFileSync(join(dir, 'out.jsonl'), 'utf8').trim()).retrieval.recall['1'], 1, 'the PDF\'s text is retrieved');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -319,30 +319,16 @@ export function readQueries(path) {
   });
 }
 
-// The documents a manifest names, read through `reader` (text documents); failures to onError.
-function manifestDocuments(reader, onError) {
-  const documents = [];
-  for (const m of reader.readManifest()) {
-    try {
-      const d = reader.readDocumentSync(m.file, { id: m.id, title: m.title ?? '' });
-      documents.push({ id: d.id, title: d.title, text: d.text });
-    } catch (e) {
-      if (!(e instanceof RagwasmError)) throw e;
-      onError(failure(m.file, e));
-    }
-  }
-  return documents;
-}
-
 /**
  * A sample-corpus folder (manifest.json + questions.jsonl with evidence) -> {documents, queries, evidence}.
- * Documents are the manifest's files inside the folder (text formats); one that cannot be read is
- * reported to options.onError and left out.
+ * Documents are the manifest's files inside the folder, each read with extractText (.txt .md .html
+ * .pdf .docx; metadata kept); one that cannot be read is reported to options.onError and left out.
+ * @returns {Promise<{documents: object[], queries: {id: string, text: string}[], evidence: Record<string, string[]>}>}
  */
-export function loadEvidenceCorpus(dir, options = {}) {
+export async function loadEvidenceCorpus(dir, options = {}) {
   const { onError = defaultOnError } = options;
   const reader = folder(dir, options);
-  const documents = manifestDocuments(reader, onError).map((d) => ({ ...d, title: '' }));
+  const documents = (await manifestDocumentsParsed(reader, onError)).map((d) => ({ ...d, title: '' }));
   const queries = [];
   const evidence = {};
   for (const q of parseJsonl(reader.readText('questions.jsonl'), join(dir, 'questions.jsonl'))) {
@@ -353,8 +339,8 @@ export function loadEvidenceCorpus(dir, options = {}) {
   return { documents, queries, evidence };
 }
 
-/** Loads a labelled --dataset (tune, label): BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
-export function loadTuneDataset(dir, options = {}) {
+/** Loads a labelled --dataset (tune, label, questions, clarify): BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
+export async function loadTuneDataset(dir, options = {}) {
   if (existsSync(join(dir, 'corpus.jsonl'))) {
     const split = existsSync(join(dir, 'qrels', 'train.tsv')) ? 'train' : 'test';
     const d = loadBeir(dir, { ...options, split });
@@ -363,7 +349,7 @@ export function loadTuneDataset(dir, options = {}) {
     return { kind: `beir ${split} qrels`, documents: d.corpus, queries: d.queries, qrels };
   }
   if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'questions.jsonl'))) {
-    return { kind: 'evidence', ...loadEvidenceCorpus(dir, options) };
+    return { kind: 'evidence', ...(await loadEvidenceCorpus(dir, options)) };
   }
   throw new DatasetError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor manifest.json + questions.jsonl`);
 }

@@ -44,7 +44,7 @@ export default {
       answerChunks = intOption(values['answer-chunks'], 'answer-chunks');
       set = parseAmbiguitySet(readFileSync(values.set, 'utf8'));
       try {
-        documents = loadTuneDataset(values.dataset, datasetOptions(values, io, 'clarify', UsageError)).documents;
+        documents = (await loadTuneDataset(values.dataset, datasetOptions(values, io, 'clarify', UsageError))).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
         documents = readDocuments(values.dataset, datasetOptions(values, io, 'clarify', UsageError));

@@ -87,7 +87,7 @@ export default {
       const maxQueries = intOption(values['max-queries'], 'max-queries');
       configs = poolConfigs(values);
       try {
-        const d = loadTuneDataset(values.dataset, datasetOptions(values, io, 'label', UsageError));
+        const d = await loadTuneDataset(values.dataset, datasetOptions(values, io, 'label', UsageError));
         documents = d.documents;
         questions = d.queries;
       } catch (e) {

@@ -43,7 +43,7 @@ export default {
       const chunker = configChunker(values.chunker);
       let documents;
       try {
-        documents = loadTuneDataset(values.dataset, datasetOptions(values, io, 'questions', UsageError)).documents;
+        documents = (await loadTuneDataset(values.dataset, datasetOptions(values, io, 'questions', UsageError))).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
         documents = readDocuments(values.dataset, datasetOptions(values, io, 'questions', UsageError));

@@ -81,7 +81,7 @@ export default {
       }
       if (values.queries !== undefined && values.qrels === undefined) throw new UsageError('--queries goes with --qrels');
       try {
-        data = loadTuneDataset(values.dataset, datasetOptions(values, io, 'tune', UsageError));
+        data = await loadTuneDataset(values.dataset, datasetOptions(values, io, 'tune', UsageError));
       } catch (e) {
         // --qrels brings its own labels: a folder of documents without human labels is enough.
         if (!(e instanceof DatasetError) || values.qrels === undefined) throw e;
