@@ -64,15 +64,18 @@ test('experiment on SEC filings (HTML): parsed text indexed, retrieval.filter ho
   }
 }, { timeout: 600000 });
 
-test('readDocuments (label, tune, index folders) reads .html as text without tags, next to .md and .txt', async () => {
+test('readDocuments (label, tune, index folders) reads .html as text without tags, next to .md; a corrupt PDF is a per-file error', async () => {
+  await init();
   const { readDocuments } = await import('../../web/cli/datasets.mjs');
   const dir = mkdtempSync(join(tmpdir(), 'ragwasm-html-'));
   try {
     writeFileSync(join(dir, 'a.html'), '<html><head><title>t</title><style>p{}</style></head><body><p>Net sales <b>rose</b> 2%.</p><script>x()</script></body></html>');
     writeFileSync(join(dir, 'b.md'), '# B\n\nText.\n');
-    writeFileSync(join(dir, 'c.pdf'), '%PDF-1.4 not read by the synchronous folder reader');
-    const docs = readDocuments(dir, { onError: (f) => assert.fail(f.message) });
+    writeFileSync(join(dir, 'c.pdf'), '%PDF-1.4 not a PDF');
+    const skipped = [];
+    const docs = await readDocuments(dir, { onError: (f) => skipped.push(`${f.file} ${f.code}`) });
     assert.deepEqual(docs.map((d) => [d.id, d.title]), [['a.html', ''], ['b.md', 'B']]);
+    assert.deepEqual(skipped, ['c.pdf PARSE_ERROR'], 'a corrupt PDF is reported and left out');
     assert.equal(docs[0].text.trim(), 'Net sales rose 2%.');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 //   loadBeir(dir, {split})  BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv
 //   loadCisi(dir)           CISI original files: CISI.ALL, CISI.QRY, CISI.REL
 //   loadDataset(dir, split) either of the two, by the files present
-//   readDocuments(input)    corpus.jsonl, a BEIR folder or a folder of .txt/.md files (index, export)
+//   readDocuments(input)    corpus.jsonl, a BEIR folder or a folder of .txt/.md/.html/.pdf/.docx files (index, export; async)
 //   readQueries(path)       queries.jsonl or qid<TAB>text lines (search)
 //   loadEvidenceCorpus(dir) examples/corpus-style folders (manifest.json + questions.jsonl with evidence)
 //   loadQaDataset(dir)      the same folders as {documents (with titles), questions as written} (experiment, rag; async:
@@ -260,16 +260,16 @@ export function loadDataset(dir, split = 'test', options = {}) {
 }
 
 /**
- * Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder searched recursively for .txt/.md/.html
- * files (id = relative path, title = first "# " heading of markdown; HTML as text without tags, the
- * tag stripper extractText uses in Node), read through the folder reader:
+ * Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder searched recursively for .txt .md
+ * .markdown .html .htm .pdf .docx files (id = relative path, title = first "# " heading of markdown),
+ * each read with extractText through the folder reader:
  * a file that cannot be read (outside the folder, not a regular file, over a limit) is reported to
  * options.onError and left out.
  * @param {string} input
  * @param {{limits?: object, onError?: (f: {file: string, code: string, message: string}) => void}} [options]
- * @returns {{id: string, title: string, text: string}[]}
+ * @returns {Promise<{id: string, title: string, text: string}[]>}
  */
-export function readDocuments(input, options = {}) {
+export async function readDocuments(input, options = {}) {
   const { onError = defaultOnError } = options;
   const st = statSync(input);
   if (st.isFile()) return readBeirCorpus(input, options);
@@ -279,12 +279,12 @@ export function readDocuments(input, options = {}) {
   } catch (e) {
     if (e instanceof RagwasmError || e instanceof DatasetError) throw e;  // a BEIR folder whose corpus is unreadable
   }
-  const { files, errors } = reader.list({ extensions: ['txt', 'md', 'markdown', 'html', 'htm'] });
+  const { files, errors } = reader.list({ extensions: ['txt', 'md', 'markdown', 'html', 'htm', 'pdf', 'docx'] });
   errors.forEach(onError);
   const docs = [];
   for (const f of files) {
     try {
-      const d = reader.readDocumentSync(f, { title: '' });
+      const d = await reader.readDocument(f, { title: '' });
       const heading = /^#\s+(.+)$/m.exec(d.text);
       docs.push({ id: f.split('/').join(sep), title: /^\.(md|markdown)$/i.test(extname(f)) ? (heading ? heading[1].trim() : '') : '', text: d.text });
     } catch (e) {

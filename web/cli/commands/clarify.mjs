@@ -47,7 +47,7 @@ export default {
         documents = (await loadTuneDataset(values.dataset, datasetOptions(values, io, 'clarify', UsageError))).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
-        documents = readDocuments(values.dataset, datasetOptions(values, io, 'clarify', UsageError));
+        documents = await readDocuments(values.dataset, datasetOptions(values, io, 'clarify', UsageError));
       }
       if (!values['dry-run']) clients = llmClients(values);
     } catch (e) {

@@ -111,7 +111,7 @@ export default {
         if (values.chunker !== undefined) config.chunker = configChunker(values.chunker);
         embedder = await embedderFor(config, values.model);
         col = await Collection.create(config, embedder ? { embedder, keepVectors: true } : {});
-        const docs = readDocuments(positionals[0], datasetOptions(values, io, 'export', UsageError));
+        const docs = await readDocuments(positionals[0], datasetOptions(values, io, 'export', UsageError));
         await col.add(docs.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 });
       }
     } catch (e) {

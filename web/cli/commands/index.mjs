@@ -78,7 +78,7 @@ export default {
     }
     if (config !== null) {
       const t0 = performance.now();
-      const docs = readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
+      const docs = await readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
       let col;
       try {
         col = await Collection.create(config, embedder ? { embedder } : {});
@@ -101,7 +101,7 @@ export default {
     if (values['no-stopwords']) analyzer.stopwords = false;
     if (Object.keys(analyzer).length) options.analyzer = analyzer;
     const t0 = performance.now();
-    const docs = readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
+    const docs = await readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
     const idx = Bm25Index.create(options);
     try {
       idx.add(docs);

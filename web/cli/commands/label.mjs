@@ -92,7 +92,7 @@ export default {
         questions = d.queries;
       } catch (e) {
         if (!(e instanceof DatasetError) || !values.questions) throw e instanceof DatasetError ? new UsageError(e.message) : e;
-        documents = readDocuments(values.dataset, datasetOptions(values, io, 'label', UsageError));
+        documents = await readDocuments(values.dataset, datasetOptions(values, io, 'label', UsageError));
       }
       if (values.questions) questions = readQueries(values.questions);
       questions = questions.filter((q) => q.text.trim());

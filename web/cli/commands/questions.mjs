@@ -46,7 +46,7 @@ export default {
         documents = (await loadTuneDataset(values.dataset, datasetOptions(values, io, 'questions', UsageError))).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
-        documents = readDocuments(values.dataset, datasetOptions(values, io, 'questions', UsageError));
+        documents = await readDocuments(values.dataset, datasetOptions(values, io, 'questions', UsageError));
       }
       const chunks = [];
       for (const d of documents) {

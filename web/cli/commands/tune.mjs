@@ -85,7 +85,7 @@ export default {
       } catch (e) {
         // --qrels brings its own labels: a folder of documents without human labels is enough.
         if (!(e instanceof DatasetError) || values.qrels === undefined) throw e;
-        data = { kind: 'no human labels', documents: readDocuments(values.dataset, datasetOptions(values, io, 'tune', UsageError)), queries: [] };
+        data = { kind: 'no human labels', documents: await readDocuments(values.dataset, datasetOptions(values, io, 'tune', UsageError)), queries: [] };
       }
       if (values.qrels !== undefined) {
         const llm = {};
