@@ -45,7 +45,7 @@ export default {
   name: 'label',
   summary: 'LLM-labelled qrels: pool the top chunks of several retrieval configs per question and grade them 0-3',
   usage: 'label --dataset DIR (--retrievers bm25,dense,hybrid | --configs a.json,b.json) (--base-url URL --model NAME --out QRELS | --pool-only --out POOL.jsonl) [options]',
-  description: 'DIR is a BEIR folder, a folder like examples/corpus (manifest.json + questions.jsonl) or a folder of .md/.txt files '
+  description: 'DIR is a BEIR folder, a folder like examples/corpus (manifest.json + questions.jsonl) or a folder of .md/.txt/.html/.pdf/.docx files '
     + '(then --questions is required). Questions default to the dataset\'s; --questions FILE (JSONL {id, question} as `ragwasm questions` '
     + 'writes, or {_id, text}) labels others. Each configuration retrieves --depth chunks per question; the pool (each chunk once) is '
     + 'graded by the context-relevance judge (web/src/llm/prompts/judge_context_relevance.js). QRELS is TREC format '
