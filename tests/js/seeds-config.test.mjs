@@ -3,7 +3,7 @@
 // (src/answer/plain_text.h markdown_to_text).
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
-import { Collection, init, markdownToText, parsePipelineConfig } from '../../web/src/index.js';
+import { autotune, Collection, init, markdownToText, parsePipelineConfig } from '../../web/src/index.js';
 
 before(async () => { await init(); });
 
@@ -49,4 +49,14 @@ test('Collection: preprocess converts before splitting; retrieval.filter applies
     plain.dispose();
     raw.dispose();
   }
+});
+
+test('autotune with a base config runs chunker.preprocess as Collection.add does', async () => {
+  // The evidence is the raw markdown of a link: found without the step, gone (the target removed) with it.
+  const documents = [{ id: 'a', text: '# A\n\nRead the [guide](zebra-handbook.md) first.' }, { id: 'b', text: 'Lunch is at noon.' }];
+  const run = (preprocess) => autotune({ documents, queries: [{ id: 'q', text: 'zebra handbook guide' }], evidence: { q: ['guide](zebra-handbook.md)'] },
+    grid: { chunker: [{ chunkSize: 200 }], bm25: [{ k1: 1.2, b: 0.75 }], fusion: [{ retriever: 'bm25' }], k: [1] },
+    base: { indexes: { bm25: {} }, chunker: { preprocess } }, bootstrap: false });
+  assert.equal((await run('none')).best.value, 1);
+  assert.equal((await run('markdown-to-text')).best.value, 0);
 });
