@@ -5,6 +5,7 @@
 
 #include "bind_common.h"
 #include "answer/extractive.h"
+#include "answer/plain_text.h"
 #include "text/utf8.h"
 
 namespace ragwasm::wasm {
@@ -162,10 +163,16 @@ val unit_features(const Bytes& question, val texts, val contexts, int max_chunks
                       });
 }
 
+// Markdown bytes -> plain text (chunker.preprocess "markdown-to-text"); never fails.
+val markdown_to_text(const Bytes& markdown) {
+  return guard([&] { return reply_ok(val(answer::markdown_to_text(markdown))); });
+}
+
 }  // namespace
 }  // namespace ragwasm::wasm
 
 EMSCRIPTEN_BINDINGS(ragwasm_answer) {
+  emscripten::function("answer_markdownToText", &ragwasm::wasm::markdown_to_text);
   emscripten::function("answer_extractive", &ragwasm::wasm::extractive_answer);
   emscripten::function("answer_chunkScores", &ragwasm::wasm::chunk_scores);
   emscripten::function("answer_unitFeatures", &ragwasm::wasm::unit_features);

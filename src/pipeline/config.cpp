@@ -118,7 +118,10 @@ Status parse_chunker(const json& j, ChunkerConfig& c) {
   RAGWASM_TRY(jsonr::expect_object(j, "chunker", {"strategy", "chunkSize", "chunkOverlap", "unit", "separators", "keepSeparator", "strict",
                                                  "splitLevels", "stripHeaders", "overlapSentences", "newlineBreaks", "invalidUtf8",
                                                  "context", "sizeIncludesContext", "breakpoint", "breakpointAmount", "minChunkSize",
-                                                 "maxChunkSize", "bufferSize", "batchSize"}));
+                                                 "maxChunkSize", "bufferSize", "batchSize", "preprocess"}));
+  // preprocess: a step on each document's text before splitting (the Collection runs it; chunk() never sees it).
+  std::string preprocess = "none";
+  RAGWASM_TRY(opt_enum(j, "chunker", "preprocess", preprocess, {"none", "markdown-to-text"}));
   RAGWASM_TRY(opt_enum(j, "chunker", "strategy", c.strategy, {"fixed", "recursive", "markdown", "markdown-header", "sentence", "semantic"}));
   RAGWASM_TRY(parse_chunker_extras(j, c));
   RAGWASM_TRY(opt_size(j, "chunker", "chunkSize", c.chunk_size, 1, 100000000));
@@ -400,7 +403,17 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   json fusion_json = json::object();
   if (auto it = j.find("retrieval"); it != j.end()) {
     const std::string p = "retrieval";
-    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion", "llmExpansion", "expansion"}));
+    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion", "llmExpansion", "expansion", "filter"}));
+    if (auto f = it->find("filter"); f != it->end() && !f->is_null()) {
+      // The Bm25Index filter language, checked by its own parser; errors name retrieval.filter.
+      auto checked = sparse::parse_search_options(json{{"filter", *f}}.dump(-1, ' ', false, json::error_handler_t::replace));
+      if (!checked.ok()) {
+        Error e = checked.error();
+        if (auto at = e.message.find("search options.filter"); at != std::string::npos) e.message.replace(at, 21, "retrieval.filter");
+        return e;
+      }
+      c.retrieval.filter_json = f->dump(-1, ' ', false, json::error_handler_t::replace);
+    }
     if (auto r = it->find("retrievers"); r != it->end()) {
       RAGWASM_TRY(jsonr::array(*r, "retrieval.retrievers"));
       if (r->empty()) return make_error(ErrorCode::kInvalidArgument, "retrieval.retrievers: expected at least one index name, got an array of 0");
@@ -555,6 +568,7 @@ std::string to_json(const PipelineConfig& c) {
     out["retrieval"]["expansion"] = e;
   }
   if (c.judges.set) out["judges"] = {{"triad", c.judges.triad}};
+  if (!c.retrieval.filter_json.empty()) out["retrieval"]["filter"] = json::parse(c.retrieval.filter_json, nullptr, false);
   if (!c.retrieval.llm_expansion.empty()) {
     out["retrieval"]["llmExpansion"] = {{"mode", c.retrieval.llm_expansion}, {"maxTokens", c.retrieval.llm_expansion_max_tokens}};
   }

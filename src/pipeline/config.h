@@ -105,6 +105,9 @@ struct RetrievalConfig {
   std::string llm_expansion;
   std::size_t llm_expansion_max_tokens = 128;  // the passage's token budget, 16..2048
   ExpansionConfig expansion;  // needs the bm25 index
+  // "filter": a metadata filter every search of the pipeline applies (the Bm25Index filter language,
+  // {"key": value | [values] | {"gte", "gt", "lte", "lt", "in"}}), as written; "" = none.
+  std::string filter_json;
 };
 
 struct RerankConfig {

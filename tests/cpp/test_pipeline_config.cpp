@@ -482,3 +482,19 @@ TEST_CASE("#27 retrieval.expansion is read checked and round-trips", "[unit]") {
     CHECK(r.error().message.find("retrieval.expansion") != std::string::npos);
   }
 }
+
+TEST_CASE("#31 chunker.preprocess and retrieval.filter: checked, kept, round-tripped", "[unit]") {
+  auto c = parse_config(R"({"chunker": {"preprocess": "markdown-to-text"}, "retrieval": {"filter": {"form": "10-K", "year": {"gte": 2024}}}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().retrieval.filter_json == R"({"form":"10-K","year":{"gte":2024}})");
+  const std::string j = to_json(c.value());
+  REQUIRE(j.find(R"("preprocess":"markdown-to-text")") != std::string::npos);
+  REQUIRE(j.find(R"("filter":{"form":"10-K","year":{"gte":2024}})") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  REQUIRE(to_json(parse_config("{}").value()).find("filter") == std::string::npos);
+  REQUIRE(parse_config(R"({"chunker": {"preprocess": "none"}})").ok());
+  REQUIRE(error_of(R"({"chunker": {"preprocess": "html"}})").find("chunker.preprocess: expected one of") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"filter": "10-K"}})").find("retrieval.filter") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"filter": {"year": {"after": 1}}}})").find("retrieval.filter.year") != std::string::npos);
+  REQUIRE(code_of(R"({"retrieval": {"filter": [1]}})") == ErrorCode::kInvalidArgument);
+}

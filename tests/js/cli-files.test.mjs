@@ -59,11 +59,11 @@ test('#33 C-2 manifest entries outside the dataset folder are refused by ask exp
   // experiment (loadQaDataset), tune and label (loadTuneDataset / loadEvidenceCorpus) read the same way.
   const errors = [];
   const onError = (f) => errors.push(f.file);
-  const qa = loadQaDataset(ds, { onError });
+  const qa = await loadQaDataset(ds, { onError });
   assert.deepEqual(qa.documents.map((d) => d.id), ['a']);
   assert.deepEqual(errors, ['../secret.txt', 'docs/../../secret.txt', join(root, 'secret.txt')]);
-  assert.deepEqual(loadTuneDataset(ds, { onError: () => {} }).documents.map((d) => d.id), ['a']);
-  assert.deepEqual(loadEvidenceCorpus(ds, { onError: () => {} }).documents.map((d) => d.id), ['a']);
+  assert.deepEqual((await loadTuneDataset(ds, { onError: () => {} })).documents.map((d) => d.id), ['a']);
+  assert.deepEqual((await loadEvidenceCorpus(ds, { onError: () => {} })).documents.map((d) => d.id), ['a']);
   const exp = capture();
   writeFileSync(join(root, 'grid.json'), '{}');
   assert.equal(await main(['experiment', '--grid', join(root, 'grid.json'), '--dataset', ds, '--dry-run'], exp), 0, exp.err);
@@ -75,7 +75,7 @@ test('#33 C-2 a symbolic link leading outside the folder and a manifest key file
   symlinkSync(join(root, 'secret.txt'), join(ds, 'docs', 'link.md'));
   writeFileSync(join(ds, 'key'), SECRET);
   const errors = [];
-  const qa = loadQaDataset(ds, { onError: (f) => errors.push(`${f.file} ${f.code}`) });
+  const qa = await loadQaDataset(ds, { onError: (f) => errors.push(`${f.file} ${f.code}`) });
   assert.deepEqual(qa.documents.map((d) => d.id), ['a']);
   assert.deepEqual(errors, ['docs/link.md INVALID_ARGUMENT', 'key INVALID_ARGUMENT']);
   // Folder mode (no manifest): the link is listed and refused, the other files kept.
@@ -84,7 +84,7 @@ test('#33 C-2 a symbolic link leading outside the folder and a manifest key file
   writeFileSync(join(plain, 'a.md'), '# A\n\nThe office opens at nine.\n');
   symlinkSync(join(root, 'secret.txt'), join(plain, 'b.md'));
   const skipped = [];
-  assert.deepEqual(readDocuments(plain, { onError: (f) => skipped.push(f.file) }).map((d) => d.id), ['a.md']);
+  assert.deepEqual((await readDocuments(plain, { onError: (f) => skipped.push(f.file) })).map((d) => d.id), ['a.md']);
   assert.deepEqual(skipped, ['b.md']);
 });
 
@@ -143,7 +143,7 @@ test('#33 size caps per file and per folder are checked before reading and set b
   assert.equal(await main(['ask', '--docs', root, '--max-file-mb', 'lots', 'q'], io), 2);
   assert.match(io.err, /--max-file-mb: expected a size in MiB > 0, got 'lots'/);
   const skipped = [];
-  readDocuments(root, { limits: { maxFileBytes: 1000 }, onError: (f) => skipped.push(`${f.file} ${f.code}`) });
+  await readDocuments(root, { limits: { maxFileBytes: 1000 }, onError: (f) => skipped.push(`${f.file} ${f.code}`) });
   assert.deepEqual(skipped.sort(), ['b.md LIMIT_EXCEEDED', 'huge.md LIMIT_EXCEEDED']);
 });
 
@@ -194,7 +194,7 @@ test('#33 a corpus.jsonl written as one JSON array with a line missing _id or wi
   ];
   for (const [name, body, re] of cases) {
     writeFileSync(join(root, name), body);
-    assert.throws(() => readDocuments(join(root, name)), (e) => e instanceof RagwasmError && e.code === 'PARSE_ERROR' && re.test(e.message), name);
+    await assert.rejects(readDocuments(join(root, name)), (e) => e instanceof RagwasmError && e.code === 'PARSE_ERROR' && re.test(e.message), name);
     const r = spawnCli(['index', '--retriever', 'bm25', '-o', join(root, 'out.bin'), join(root, name)]);
     assert.equal(r.status, 1, `${name}: ${r.stderr}`);
     assert.match(r.stderr, re);

@@ -2,10 +2,11 @@
 //   loadBeir(dir, {split})  BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv
 //   loadCisi(dir)           CISI original files: CISI.ALL, CISI.QRY, CISI.REL
 //   loadDataset(dir, split) either of the two, by the files present
-//   readDocuments(input)    corpus.jsonl, a BEIR folder or a folder of .txt/.md files (index, export)
+//   readDocuments(input)    corpus.jsonl, a BEIR folder or a folder of .txt/.md/.html/.pdf/.docx files (index, export; async)
 //   readQueries(path)       queries.jsonl or qid<TAB>text lines (search)
 //   loadEvidenceCorpus(dir) examples/corpus-style folders (manifest.json + questions.jsonl with evidence)
-//   loadQaDataset(dir)      the same folders as {documents (with titles), questions as written} (experiment)
+//   loadQaDataset(dir)      the same folders as {documents (with titles), questions as written} (experiment, rag; async:
+//                           every document through extractText, so HTML/PDF/DOCX filings are parsed as `ask --docs` parses them)
 // Both return {corpus: [{id, title, text}], queries: [{id, text}], qrels: Map<qid, Map<docid, rel>>}
 // with exactly the documents and judged queries used by ../shared/data/golden (see its README):
 // queries are those with judgments, in the queries file's order.
@@ -259,15 +260,16 @@ export function loadDataset(dir, split = 'test', options = {}) {
 }
 
 /**
- * Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder searched recursively for .txt/.md
- * files (id = relative path, title = first "# " heading of markdown), read through the folder reader:
+ * Documents from INPUT: a corpus.jsonl, a BEIR folder, or a folder searched recursively for .txt .md
+ * .markdown .html .htm .pdf .docx files (id = relative path, title = first "# " heading of markdown),
+ * each read with extractText through the folder reader:
  * a file that cannot be read (outside the folder, not a regular file, over a limit) is reported to
  * options.onError and left out.
  * @param {string} input
  * @param {{limits?: object, onError?: (f: {file: string, code: string, message: string}) => void}} [options]
- * @returns {{id: string, title: string, text: string}[]}
+ * @returns {Promise<{id: string, title: string, text: string}[]>}
  */
-export function readDocuments(input, options = {}) {
+export async function readDocuments(input, options = {}) {
   const { onError = defaultOnError } = options;
   const st = statSync(input);
   if (st.isFile()) return readBeirCorpus(input, options);
@@ -277,14 +279,14 @@ export function readDocuments(input, options = {}) {
   } catch (e) {
     if (e instanceof RagwasmError || e instanceof DatasetError) throw e;  // a BEIR folder whose corpus is unreadable
   }
-  const { files, errors } = reader.list({ extensions: ['txt', 'md', 'markdown'] });
+  const { files, errors } = reader.list({ extensions: ['txt', 'md', 'markdown', 'html', 'htm', 'pdf', 'docx'] });
   errors.forEach(onError);
   const docs = [];
   for (const f of files) {
     try {
-      const d = reader.readDocumentSync(f, { title: '' });
+      const d = await reader.readDocument(f, { title: '' });
       const heading = /^#\s+(.+)$/m.exec(d.text);
-      docs.push({ id: f.split('/').join(sep), title: extname(f) === '.txt' ? '' : (heading ? heading[1].trim() : ''), text: d.text });
+      docs.push({ id: f.split('/').join(sep), title: /^\.(md|markdown)$/i.test(extname(f)) ? (heading ? heading[1].trim() : '') : '', text: d.text });
     } catch (e) {
       if (!(e instanceof RagwasmError)) throw e;
       onError(failure(f, e));
@@ -317,30 +319,16 @@ export function readQueries(path) {
   });
 }
 
-// The documents a manifest names, read through `reader` (text documents); failures to onError.
-function manifestDocuments(reader, onError) {
-  const documents = [];
-  for (const m of reader.readManifest()) {
-    try {
-      const d = reader.readDocumentSync(m.file, { id: m.id, title: m.title ?? '' });
-      documents.push({ id: d.id, title: d.title, text: d.text });
-    } catch (e) {
-      if (!(e instanceof RagwasmError)) throw e;
-      onError(failure(m.file, e));
-    }
-  }
-  return documents;
-}
-
 /**
  * A sample-corpus folder (manifest.json + questions.jsonl with evidence) -> {documents, queries, evidence}.
- * Documents are the manifest's files inside the folder (text formats); one that cannot be read is
- * reported to options.onError and left out.
+ * Documents are the manifest's files inside the folder, each read with extractText (.txt .md .html
+ * .pdf .docx; metadata kept); one that cannot be read is reported to options.onError and left out.
+ * @returns {Promise<{documents: object[], queries: {id: string, text: string}[], evidence: Record<string, string[]>}>}
  */
-export function loadEvidenceCorpus(dir, options = {}) {
+export async function loadEvidenceCorpus(dir, options = {}) {
   const { onError = defaultOnError } = options;
   const reader = folder(dir, options);
-  const documents = manifestDocuments(reader, onError).map((d) => ({ ...d, title: '' }));
+  const documents = (await manifestDocumentsParsed(reader, onError)).map((d) => ({ ...d, title: '' }));
   const queries = [];
   const evidence = {};
   for (const q of parseJsonl(reader.readText('questions.jsonl'), join(dir, 'questions.jsonl'))) {
@@ -351,8 +339,8 @@ export function loadEvidenceCorpus(dir, options = {}) {
   return { documents, queries, evidence };
 }
 
-/** Loads a labelled --dataset (tune, label): BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
-export function loadTuneDataset(dir, options = {}) {
+/** Loads a labelled --dataset (tune, label, questions, clarify): BEIR (train split when qrels/train.tsv exists) or an evidence corpus. */
+export async function loadTuneDataset(dir, options = {}) {
   if (existsSync(join(dir, 'corpus.jsonl'))) {
     const split = existsSync(join(dir, 'qrels', 'train.tsv')) ? 'train' : 'test';
     const d = loadBeir(dir, { ...options, split });
@@ -361,7 +349,7 @@ export function loadTuneDataset(dir, options = {}) {
     return { kind: `beir ${split} qrels`, documents: d.corpus, queries: d.queries, qrels };
   }
   if (existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'questions.jsonl'))) {
-    return { kind: 'evidence', ...loadEvidenceCorpus(dir, options) };
+    return { kind: 'evidence', ...(await loadEvidenceCorpus(dir, options)) };
   }
   throw new DatasetError(`--dataset: ${dir} has neither corpus.jsonl (BEIR) nor manifest.json + questions.jsonl`);
 }
@@ -397,20 +385,41 @@ export function trecLines(qid, hits, tag = 'ragwasm') {
   return hits.map((h, i) => `${qid} Q0 ${h.id} ${i + 1} ${h.score} ${tag}`);
 }
 
+// The documents a manifest names, each read with extractText (ragwasm/parse: .txt .md .markdown .html
+// .htm .pdf .docx) through `reader` (its confinement and size limits); a manifest entry's `metadata`
+// object is kept (what a config's retrieval.filter selects on). Failures to onError (issue #31).
+async function manifestDocumentsParsed(reader, onError) {
+  const documents = [];
+  for (const m of reader.readManifest()) {
+    try {
+      const d = await reader.readDocument(m.file, { id: m.id, title: m.title ?? '' });
+      const metadata = m.metadata !== null && typeof m.metadata === 'object' && !Array.isArray(m.metadata) ? m.metadata : undefined;
+      documents.push({ id: d.id, title: d.title, text: d.text, ...(metadata ? { metadata } : {}) });
+    } catch (e) {
+      if (!(e instanceof RagwasmError)) throw e;
+      onError(failure(m.file, e));
+    }
+  }
+  return documents;
+}
+
 /**
- * A QA dataset folder as examples/corpus lays it out: manifest.json ([{id, file, title}]), the
- * documents, questions.jsonl ({id, question, answer, doc_ids, evidence, answerable}) ->
- * {documents: [{id, title, text}], questions} (the questions as written).
+ * A QA dataset folder as examples/corpus lays it out: manifest.json ([{id, file, title, metadata?}]),
+ * the documents, questions.jsonl ({id, question, answer, doc_ids, evidence, answerable}) ->
+ * {documents: [{id, title, text, metadata?}], questions} (the questions as written). Each document is
+ * read with extractText (HTML, PDF, DOCX, markdown, text: the reader `ragwasm ask --docs` uses) through
+ * the folder reader; one that cannot be read is reported to options.onError and left out.
+ * @returns {Promise<{documents: {id: string, title: string, text: string, metadata?: object}[], questions: object[]}>}
  */
-export function loadQaDataset(dir, options = {}) {
+export async function loadQaDataset(dir, options = {}) {
   const { onError = defaultOnError } = options;
   if (!existsSync(join(dir, 'manifest.json'))) throw new DatasetError(`${dir}: expected manifest.json, questions.jsonl and the documents (as examples/corpus)`);
   const reader = folder(dir, options);
   let documents;
   try {
-    documents = manifestDocuments(reader, onError);
+    documents = await manifestDocumentsParsed(reader, onError);
   } catch (e) {
-    if (e instanceof RagwasmError && e.code === 'PARSE_ERROR') throw new DatasetError(e.message.replace(/^ragwasm: manifest\.json/, join(dir, 'manifest.json')));
+    if (e instanceof RagwasmError && e.code === 'PARSE_ERROR' && /manifest\.json/.test(e.message)) throw new DatasetError(e.message.replace(/^ragwasm: manifest\.json/, join(dir, 'manifest.json')));
     throw e;
   }
   return { documents, questions: parseJsonl(reader.readText('questions.jsonl'), join(dir, 'questions.jsonl')) };

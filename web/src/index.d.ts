@@ -15,6 +15,7 @@ export * from './retrieve/leg-check.js';
 export * from './context/context.js';
 export * from './context/prompt.js';
 export * from './pipeline/pipeline.js';
+export * from './document/markdown-text.js';
 export * from './pipeline/overrides.js';
 export * from './embed/embed.js';
 export * from './embed/contract.js';

@@ -21,6 +21,7 @@ export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAU
 export { assembleContext, estimateContextTokens } from './context/context.js';
 export { answerContext, checkAssemblyRead, DEFAULT_ASSEMBLY } from './context/prompt.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
+export { markdownToText } from './document/markdown-text.js';
 export { applyConfigOverrides } from './pipeline/overrides.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, memoizeContextSteps } from './pipeline/collection.js';
 export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';

@@ -415,5 +415,7 @@ export * from './goldens/label.js';
 export * from './goldens/questions.js';
 export * from './goldens/split.js';
 export * from './goldens/judge-grid.js';
+export * from './goldens/human.js';
 export * from './goldens/clarify.js';
 export * from './experiment/experiment.js';
+export * from './experiment/columns.js';

@@ -17,8 +17,9 @@ export { createLlmReranker } from './llm/rerank.js';
 // Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).
 export { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement } from './goldens/label.js';
 export { sampleChunks, generateQuestions } from './goldens/questions.js';
-export { seededShuffle, splitTrainTest } from './goldens/split.js';
+export { seededShuffle, splitTrainTest, splitTrainValidationTest } from './goldens/split.js';
 export { judgeGrid, percentError } from './goldens/judge-grid.js';
+export { pairKey, formatPool, parsePool, gradedQrels, gradedLabels, poolLabels } from './goldens/human.js';
 export { clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from './goldens/clarify.js';
 
 // Experiments (issue 16): grids of pipeline configs x answer models x prompts, run, summarized and reported.
@@ -26,4 +27,5 @@ export { parseExperimentGrid } from './experiment/grid.js';
 export { planExperiment, runExperiment } from './experiment/run.js';
 export { summarizeExperiment, experimentMarkdown, scoreAnswer } from './experiment/summary.js';
 export { experimentReportHtml } from './experiment/report.js';
+export { failureColumns, failureMarkdown, relativeReduction } from './experiment/columns.js';
 export { FileReplyCache } from './experiment/reply-cache.js';

@@ -140,7 +140,7 @@ export default {
       io.stderr.write(`ragwasm experiment: ${e.message}\n`);
       return 2;
     }
-    const dataset = loadQaDataset(values.dataset, datasetOptions(values, io, 'experiment'));
+    const dataset = await loadQaDataset(values.dataset, datasetOptions(values, io, 'experiment'));
     const done = readRecords(values.out);
     const common = { done };
     if (limit !== undefined) common.limit = limit;

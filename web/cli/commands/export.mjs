@@ -52,7 +52,7 @@ export default {
   summary: 'export a collection to PostgreSQL + pgvector (or an SQL file): documents, chunks, BM25 impacts, embeddings',
   usage: 'export INPUT --to postgres://USER@HOST:PORT/DB|FILE.sql|DIR --format csv [--schema ragwasm] [--retriever bm25|dense|hybrid | --config FILE] [--chunker SPEC] [--model FILE] [--batch-size 2000] [--no-vectors] [--vector-type vector|halfvec] [--no-hnsw] [--force] [--check]',
   description: 'INPUT is a collection saved by `ragwasm index --retriever/--config`, or documents (BEIR corpus.jsonl, a BEIR folder, '
-    + 'a folder of .txt/.md files) indexed first with --config FILE or --retriever (default hybrid). The schema is versioned '
+    + 'a folder of .txt/.md/.html/.pdf/.docx files, read with extractText) indexed first with --config FILE or --retriever (default hybrid). The schema is versioned '
     + '(docs/postgres.md); re-running upserts changed documents, deletes removed ones and rebuilds the BM25 impact table only '
     + 'when the collection statistics changed. The export is one transaction: readers see the old or the new collection, and '
     + 'after a failure nothing changed (run the same command again). A schema holding tables export did not create is refused '
@@ -111,7 +111,7 @@ export default {
         if (values.chunker !== undefined) config.chunker = configChunker(values.chunker);
         embedder = await embedderFor(config, values.model);
         col = await Collection.create(config, embedder ? { embedder, keepVectors: true } : {});
-        const docs = readDocuments(positionals[0], datasetOptions(values, io, 'export', UsageError));
+        const docs = await readDocuments(positionals[0], datasetOptions(values, io, 'export', UsageError));
         await col.add(docs.map((d) => ({ id: d.id, text: d.title ? `${d.title} ${d.text}` : d.text })), { batchSize: 256 });
       }
     } catch (e) {

@@ -13,7 +13,7 @@ export default {
   name: 'questions',
   summary: 'generate questions from sampled chunks with an LLM (questions.jsonl format, the chunk as evidence)',
   usage: 'questions --dataset DIR --n N --base-url URL --model NAME --out FILE.jsonl [--seed S] [--chunker recursive:1200/0] [options]',
-  description: 'DIR is a BEIR folder, a folder like examples/corpus or a folder of .md/.txt files. Chunks are cut with --chunker, '
+  description: 'DIR is a BEIR folder, a folder like examples/corpus or a folder of .md/.txt/.html/.pdf/.docx files. Chunks are cut with --chunker, '
     + 'sampled with a seeded shuffle (--seed, at most --per-document per document, chunks shorter than --min-length skipped), and '
     + 'each is sent once to the model. Each line of FILE is {id, question, answer, doc_ids, evidence: [chunk text], answerable, '
     + 'type: "generated", source: {chunkId, docId, start, end, quote}}; chunks the model declines (NONE) or whose reply has no '
@@ -43,10 +43,10 @@ export default {
       const chunker = configChunker(values.chunker);
       let documents;
       try {
-        documents = loadTuneDataset(values.dataset, datasetOptions(values, io, 'questions', UsageError)).documents;
+        documents = (await loadTuneDataset(values.dataset, datasetOptions(values, io, 'questions', UsageError))).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
-        documents = readDocuments(values.dataset, datasetOptions(values, io, 'questions', UsageError));
+        documents = await readDocuments(values.dataset, datasetOptions(values, io, 'questions', UsageError));
       }
       const chunks = [];
       for (const d of documents) {

@@ -142,7 +142,7 @@ export default {
       return createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model, apiKey, concurrency, timeoutMs, prices, ledger });
     };
     const dir = values.dataset;
-    const dataset = loadQaDataset(dir, datasetOptions(values, io, 'rag', UsageError));  // the one folder reader (#33)
+    const dataset = await loadQaDataset(dir, datasetOptions(values, io, 'rag', UsageError));  // the one folder reader (#33)
     const questions = dataset.questions.slice(0, limit);
 
     // Retrieval: the same for every configuration, through a Collection built from the config.

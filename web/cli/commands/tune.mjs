@@ -81,11 +81,11 @@ export default {
       }
       if (values.queries !== undefined && values.qrels === undefined) throw new UsageError('--queries goes with --qrels');
       try {
-        data = loadTuneDataset(values.dataset, datasetOptions(values, io, 'tune', UsageError));
+        data = await loadTuneDataset(values.dataset, datasetOptions(values, io, 'tune', UsageError));
       } catch (e) {
         // --qrels brings its own labels: a folder of documents without human labels is enough.
         if (!(e instanceof DatasetError) || values.qrels === undefined) throw e;
-        data = { kind: 'no human labels', documents: readDocuments(values.dataset, datasetOptions(values, io, 'tune', UsageError)), queries: [] };
+        data = { kind: 'no human labels', documents: await readDocuments(values.dataset, datasetOptions(values, io, 'tune', UsageError)), queries: [] };
       }
       if (values.qrels !== undefined) {
         const llm = {};

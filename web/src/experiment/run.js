@@ -328,7 +328,7 @@ export async function runExperiment(grid, dataset, options = {}) {
         let col = null;
         try {
           col = await Collection.create(cell.config, copts);
-          await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text })));
+          await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text, ...(d.metadata ? { metadata: d.metadata } : {}) })));
         } catch (e) {
           col?.dispose();
           if (!(e instanceof RagwasmError)) throw e;
@@ -391,7 +391,8 @@ export async function runExperiment(grid, dataset, options = {}) {
             const searchCalls = recorder.start();
             try {
               const k = Math.min(depth, Math.max(1, col.chunks.size));
-              if (cell.config.retrieval.k > 0) hits = await col.search(q.question, { k });
+              // The cell's retrieval.filter (not the shared collection's: cells differing only in the filter share it).
+              if (cell.config.retrieval.k > 0) hits = await col.search(q.question, { k, filter: cell.config.retrieval.filter ?? null });
               // The cell's rerank section (not the shared collection's: cells differing only in rerank share it).
               if (reranker && hits.length > 0) {
                 const rr = cell.config.rerank;

@@ -9,6 +9,7 @@ import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { RagwasmError } from '../core/errors.js';
 import { chunk } from '../chunk/chunk.js';
 import { chunkOptions, denseOptions } from './collection.js';
+import { markdownToText } from '../document/markdown-text.js';
 import { checkLlm, chunkWithContexts, llmContextSteps, memoizeContextSteps } from './llm-steps.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
@@ -296,8 +297,10 @@ export async function autotune(options) {
         const copts = chunkOptions({ ...base.chunker, strategy: chunker.strategy, chunkSize: chunker.chunkSize, chunkOverlap: chunker.chunkOverlap }, embedder);
         const separator = base.chunker.context?.separator ?? '\n\n';
         if (llm) progress({ done, phase: 'context' });
+        const plain = base.chunker.preprocess === 'markdown-to-text';  // chunker.preprocess, as Collection.add runs it
         for (const d of documents) {
-          const doc = d.title ? { id: d.id, text: d.text, title: d.title } : { id: d.id, text: d.text };
+          const text = plain ? markdownToText(d.text) : d.text;
+          const doc = d.title ? { id: d.id, text, title: d.title } : { id: d.id, text };
           const cs = await chunkWithContexts(doc, { copts, semantic: chunker.strategy === 'semantic', steps, llm, separator, signal, alive: () => abortCheck(signal) });
           for (const c of cs) chunks.push({ id: c.id, docId: c.docId, text: c.text, indexText: c.indexText ?? c.text, title: d.title });
         }

@@ -5,6 +5,7 @@ import { RagwasmError } from '../../core/errors.js';
 import { expectArray, expectFunction, expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../../core/validate.js';
 import { embedTexts } from '../../embed/contract.js';
 import { DocRecord } from '../chunk-store.js';
+import { markdownToText } from '../../document/markdown-text.js';
 import { chunkWithContexts, llmContextSteps } from '../llm-steps.js';
 import { abortCheck, bm25Doc, chunkOptions, disposedError, extraFields, indexTextOf, isZeroVector, storedChunk } from './parts.js';
 
@@ -51,6 +52,9 @@ export function prepareAdd(col, documents, options, name) {
 // batch is written). upsert() (replaceFirst): every batch chunked and embedded first, then the ids in
 // the collection removed at once and the batches written: the index writes of remove() then add().
 export async function addPrepared(col, { documents, extra, o, batchSize }, { replaceFirst = false } = {}) {
+  // chunker.preprocess "markdown-to-text": each document's text converted before splitting (the
+  // collection keeps the converted text: chunk spans and citations point into it).
+  if (col.config.chunker.preprocess === 'markdown-to-text') documents = documents.map((d) => ({ ...d, text: markdownToText(d.text) }));
   const ctx = {
     extra, o,
     copts: chunkOptions(col.config.chunker, col.embedder),

@@ -345,7 +345,7 @@ export class Collection {
    * @param {number} [options.k] results (chunks, or documents at level 'document'); default retrieval.k
    *   (a config with retrieval.k 0, "no retrieval", returns [] when options.k is not given)
    * @param {object} [options.filter] metadata filter applied to both legs, Bm25Index's language:
-   *   `{lang: 'en', tag: ['a', 'b'], year: {gte: 2020}}` (docs/collection.md "Filters")
+   *   `{lang: 'en', tag: ['a', 'b'], year: {gte: 2020}}` (docs/collection.md "Filters"); default the config's retrieval.filter, null = no filter
    * @param {'chunk'|'document'} [options.level='chunk'] 'document': chunk hits aggregated per document
    *   (aggregateToDocuments, method 'max'): `{id: docId, docId, score, chunks, bestChunk, text, start, end}`
    * @param {Function} [options.reranker] reranker(query, items) -> scores, used when the config enables rerank
@@ -364,7 +364,9 @@ export class Collection {
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
     const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
     if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');
-    const filter = o.filter === undefined || o.filter === null || Object.keys(o.filter).length === 0 ? null : o.filter;
+    // Without options.filter, the config's retrieval.filter (checked by parsePipelineConfig) applies.
+    const given = o.filter === undefined ? this.config.retrieval.filter ?? null : o.filter;
+    const filter = given === null || Object.keys(given).length === 0 ? null : given;
     // candidates above the search k limit fetch MAX_SEARCH_K hits per leg
     const n = Math.min(MAX_SEARCH_K, Math.max(this.config.retrieval.candidates, k));
     const lists = [];

@@ -25,7 +25,7 @@ export function denseOptions(c, dimension) {
 // context.headerPath (a Collection option) becomes a per-chunk context: the chunk's header path.
 /** @internal The chunk() options of a config's chunker section (also autotune's, with a base config). */
 export function chunkOptions(c, embedder) {
-  const { invalidUtf8, ...o } = c;  // eslint-disable-line no-unused-vars
+  const { invalidUtf8, preprocess, ...o } = c;  // eslint-disable-line no-unused-vars
   if (o.strategy === 'sentence' || o.strategy === 'semantic') delete o.chunkOverlap;
   if (o.strategy === 'semantic') {
     delete o.unit;
