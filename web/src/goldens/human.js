@@ -11,6 +11,8 @@ const MAX_POOL_LINES = 1000000;
 
 /** The key of a (question, chunk) pair in a grades object: `questionId + '\t' + chunkId`. */
 export function pairKey(questionId, chunkId) {
+  expectString(questionId, 'questionId');
+  expectString(chunkId, 'chunkId');
   return `${questionId}\t${chunkId}`;
 }
 
