@@ -9,6 +9,7 @@ import { wasm } from '../core/module.js';
 import { decodeIds, encodeText, encodeTransient } from '../core/encode.js';
 import { deprecated } from '../core/deprecate.js';
 import { loadNamed, saveNamed } from '../core/storage.js';
+import { EXPANSION_KEYS, filterHits, resolveExpansion } from './sparse-expand.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
@@ -105,7 +106,7 @@ export function checkFilter(filter, name) {
 // `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
 function checkSearchOptions(options) {
   // a copy: the caller's object is not rewritten (exact -> exhaustive below)
-  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive']) };
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive', ...EXPANSION_KEYS]) };
   if (o.k !== undefined) expectSearchK(o.k);
   if (o.exhaustive !== undefined) {
     deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
@@ -117,7 +118,7 @@ function checkSearchOptions(options) {
     o.exhaustive = o.exact;
     delete o.exact;
   }
-  checkFilter(o.filter, 'options.filter');
+  if (typeof o.filter !== 'function') checkFilter(o.filter, 'options.filter');
   if (o.rm3 !== undefined && typeof o.rm3 !== 'boolean') {
     const r = expectOptions(o.rm3, 'options.rm3', ['fbDocs', 'fbTerms', 'originalWeight']);
     if (r.fbDocs !== undefined) expectInteger(r.fbDocs, 'options.rm3.fbDocs', { min: 1, max: 1000 });
@@ -441,13 +442,26 @@ export class Bm25Index extends Handle {
    * @param {string} query
    * @param {object} [options]
    * @param {number} [options.k=10] results wanted, an integer in [1, 100000] (MAX_SEARCH_K, the rule of every search)
-   * @param {object} [options.filter] metadata predicates, all must hold: `{lang: 'en'}`,
+   * @param {object|((hit: Bm25Hit) => unknown)} [options.filter] metadata predicates, all must hold: `{lang: 'en'}`,
    *   `{tag: ['a', 'b']}` (any of), `{year: {gte: 2000, lt: 2010}}`; applied during the search, so k
-   *   results come back whenever at least k matching documents contain a query term
+   *   results come back whenever at least k matching documents contain a query term. Or a function of each
+   *   ranked hit: hits it returns falsy for are dropped (more are fetched until k pass or none are left)
    * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
    * @param {boolean} [options.exact=false] score every matching document (the test oracle; the old
    *   name `exhaustive` still works, deprecated)
+   * @param {boolean|((term: string, i: number, terms: string[]) => boolean)} [options.prefix=false] also match
+   *   index terms each analyzed query term starts ("warr" finds "warranti"), weight 0.375·|t|/(|t|+0.3·(|t|−|q|))
+   * @param {number|boolean|((term: string, i: number, terms: string[]) => number|boolean|null)} [options.fuzzy=false]
+   *   also match terms within an edit distance: a fraction of the term length in [0, 1) (round(f·|q|), at most
+   *   maxFuzzy), an integer distance in [1, 16], or true (0.2); weight 0.45·|t|/(|t|+d). MiniSearch's definitions
+   * @param {number} [options.maxFuzzy=6] cap of a fractional fuzzy distance
+   * @param {{prefix?: number, fuzzy?: number}} [options.weights] expansion weights (defaults 0.375, 0.45)
+   * @param {'OR'|'AND'} [options.combineWith='OR'] AND: a hit holds every query term (or an expansion of it)
+   * @param {Object<string, number>} [options.boost] per-query field boosts, multiplying the index's tf weights
+   *   (document lengths keep the index's boosts); scored by the exact oracle
+   * @param {boolean} [options.explain=false] add `matches` to each hit: [{query, term, kind: 'exact'|'prefix'|'fuzzy',
+   *   distance, weight, score}]
    * @returns {Bm25Hit[]} best first; ties by id ascending
    */
   search(query, options) {
@@ -460,8 +474,33 @@ export class Bm25Index extends Handle {
       const k = o.k ?? 10;
       return toHits(callWasm(() => native.searchK(bytes, k)));
     }
-    const json = JSON.stringify(o);
-    return toHits(callWasm(() => native.search(bytes, json)));
+    const keep = resolveExpansion(o, () => this.analyze(query));
+    const explain = o.explain === true;
+    const run = (k) => {
+      const json = JSON.stringify({ ...o, k });
+      if (!explain) return toHits(callWasm(() => native.search(bytes, json)));
+      const r = callWasm(() => native.searchExplain(bytes, json));
+      return toHits(r).map((h, i) => ({ ...h, matches: r.matches[i] }));
+    };
+    return keep === null ? run(o.k ?? 10) : filterHits(o.k ?? 10, run, keep);
+  }
+
+  /**
+   * Completions for type-ahead: index terms that start with the last analyzed term of `prefix`, by the
+   * number of live documents holding them (descending), then bytewise. Terms are as indexed (lowercased,
+   * folded and, with the default analyzer, stemmed: "warranty" is "warranti").
+   * @example idx.suggest('warr'); // [{term: 'warranti', df: 3}, …]
+   * @param {string} prefix
+   * @param {{k?: number}} [options] k: completions wanted, [1, 100000], default 10
+   * @returns {{term: string, df: number}[]}
+   * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
+   */
+  suggest(prefix, options = {}) {
+    const o = expectOptions(options, 'suggest options', ['k']);
+    const k = o.k === undefined ? 10 : expectSearchK(o.k, 'options.k');
+    const bytes = encodeText(prefix, 'prefix');
+    const native = this.native;
+    return callWasm(() => native.suggest(bytes, k));
   }
 
   /**
