@@ -20,6 +20,7 @@ export { LLM_CONTEXT_STEPS, llmContextSteps, memoizeContextSteps } from './llm-s
 import { parsePipelineConfig, readPipelineConfig } from './pipeline.js';
 import { checkLegs, weightsAfterLegCheck } from '../retrieve/leg-check.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
+import { LEXICAL_KEYS, lexicalOptions } from '../retrieve/sparse-expand.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 import { createStaticEmbedder } from '../embed/embed.js';
 import { createParallelEmbedder, ShardedBm25Index, ShardedVectorIndex } from '../parallel/sharded.js';
@@ -640,21 +641,26 @@ export class Collection {
    *   (aggregateToDocuments, method 'max'): `{id: docId, docId, score, chunks, bestChunk, text, start, end}`
    * @param {Function} [options.reranker] reranker(query, items) -> scores, used when the config enables rerank
    * @param {boolean} [options.explain=false] add each item's contributions and the fusion diagnostics
+   * @param {boolean|number|Function|object|string} [options.prefix] [options.fuzzy] [options.maxFuzzy] [options.weights]
+   *   [options.combineWith] [options.boost] the BM25 leg's typo-tolerant / type-ahead options (Bm25Index.search);
+   *   a filter function keeps the fused items it returns truthy for (before k and the reranker)
    * @param {AbortSignal} [options.signal]
    * @returns {Promise<object[]>}
    * @throws {RagwasmError} INVALID_ARGUMENT (empty query or only stopwords, bad k, bad filter), ABORTED, DISPOSED
    */
   async search(query, options = {}) {
     this._alive();
-    const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain', 'filter', 'level']);
+    const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain', 'filter', 'level', ...LEXICAL_KEYS]);
     expectString(query, 'query');
     if (query.trim() === '') throw invalid('query', 'a non-empty query', query);
     const k = o.k === undefined ? this.config.retrieval.k : expectSearchK(o.k);
     if (k === 0) return [];  // retrieval.k 0: the no-retrieval baseline (the answerer gets no context)
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
     const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
-    if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');
-    const filter = o.filter === undefined || o.filter === null || Object.keys(o.filter).length === 0 ? null : o.filter;
+    const keep = typeof o.filter === 'function' ? o.filter : null;  // a filter(item) callback over the fused items (#29)
+    if (o.filter !== undefined && o.filter !== null && keep === null) checkFilter(o.filter, 'options.filter');
+    const filter = keep !== null || o.filter === undefined || o.filter === null || Object.keys(o.filter).length === 0 ? null : o.filter;
+    const lexical = lexicalOptions(o);  // prefix, fuzzy, combineWith, boost ...: the BM25 leg's (Bm25Index.search)
     // candidates above the search k limit fetch MAX_SEARCH_K hits per leg
     const n = Math.min(MAX_SEARCH_K, Math.max(this.config.retrieval.candidates, k));
     const lists = [];
@@ -663,8 +669,8 @@ export class Collection {
         if (this.bm25.analyze(query).length === 0) {
           throw invalid('query', 'at least one searchable term (it is empty or only stopwords)', query);
         }
-        const hits = this._pool ? await this._bm25Sharded([query], filter ? { k: n, filter } : { k: n }).then((r) => r[0])
-          : this.bm25.search(query, filter ? { k: n, filter } : { k: n });
+        const bo = filter ? { k: n, filter, ...lexical } : { k: n, ...lexical };
+        const hits = this._pool ? await this._bm25Sharded([query], bo).then((r) => r[0]) : this.bm25.search(query, bo);
         lists.push({ retriever: 'bm25', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       } else {
         const [hits] = await this._denseHits([query], n, filter ? this._allowedChunks(filter) : null, o.signal);
@@ -681,6 +687,7 @@ export class Collection {
       if (explain) item.contributions = h.contributions;
       return item;
     });
+    if (keep !== null) items = items.filter((it) => keep(it));
     if (this.config.rerank.enabled && o.reranker !== undefined) {
       const keep = level === 'document' ? this.config.rerank.keep : Math.min(k, this.config.rerank.keep);
       items = await rerankItems(query, items, o.reranker, { candidates: this.config.rerank.candidates, keep, signal: o.signal });

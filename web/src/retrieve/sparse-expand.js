@@ -7,6 +7,15 @@ import { expectBoolean, expectInteger, expectNumber, expectOptions, invalid, isP
 
 /** Search options this file checks (beside k, filter, rm3, exact). */
 export const EXPANSION_KEYS = ['prefix', 'fuzzy', 'maxFuzzy', 'weights', 'combineWith', 'boost', 'explain'];
+/** The ones Collection.search hands to its BM25 leg (it has its own explain). */
+export const LEXICAL_KEYS = EXPANSION_KEYS.filter((key) => key !== 'explain');
+
+/** The LEXICAL_KEYS options of `o` that are set (for a BM25 leg). */
+export function lexicalOptions(o) {
+  const out = {};
+  for (const key of LEXICAL_KEYS) if (o[key] !== undefined) out[key] = o[key];
+  return out;
+}
 
 function fuzzyValue(v, name) {
   if (v === null || v === undefined || v === false) return 0;
