@@ -1,9 +1,10 @@
-// Search-box options of Bm25Index.search (issue 29): prefix / fuzzy (values or per-term functions, resolved
+// Search-box options of Bm25Index.search (issue 29): prefix / fuzzy (values, per-term arrays (one per analyzed
+// query term) or per-term functions, resolved
 // here over the analyzed query so only plain values reach WASM), maxFuzzy, weights, combineWith, per-query
 // field boosts, explain, and a filter(hit) callback applied to ranked hits (fetching more until k pass).
 // The expansion itself runs in C++ (src/sparse/index_fuzzy.cpp); docs/sparse.md has the definitions.
 import { MAX_SEARCH_K } from '../core/limits.js';
-import { expectBoolean, expectInteger, expectNumber, expectOptions, invalid, isPlainObject } from '../core/validate.js';
+import { expectArray, expectBoolean, expectInteger, expectNumber, expectOptions, invalid, isArray, isPlainObject } from '../core/validate.js';
 
 /** Search options this file checks (beside k, filter, rm3, exact). */
 export const EXPANSION_KEYS = ['prefix', 'fuzzy', 'maxFuzzy', 'weights', 'combineWith', 'boost', 'explain'];
@@ -40,10 +41,12 @@ export function resolveExpansion(o, analyze) {
   };
   if (o.prefix !== undefined) {
     if (typeof o.prefix === 'function') o.prefix = perTerm(o.prefix, 'options.prefix', (v) => Boolean(v));
+    else if (isArray(o.prefix)) o.prefix = expectArray(o.prefix, 'options.prefix', { maxLength: 100000, item: (v, n) => expectBoolean(v, n) });
     else expectBoolean(o.prefix, 'options.prefix');
   }
   if (o.fuzzy !== undefined) {
     if (typeof o.fuzzy === 'function') o.fuzzy = perTerm(o.fuzzy, 'options.fuzzy', fuzzyValue);
+    else if (isArray(o.fuzzy)) o.fuzzy = expectArray(o.fuzzy, 'options.fuzzy', { maxLength: 100000, item: fuzzyValue });
     else o.fuzzy = fuzzyValue(o.fuzzy, 'options.fuzzy');
   }
   if (o.maxFuzzy !== undefined) expectInteger(o.maxFuzzy, 'options.maxFuzzy', { min: 0, max: 16 });
