@@ -81,7 +81,9 @@ test('errors from the Worker are RagwasmErrors with the in-process code', async 
     assert.ok(fromWorker instanceof RagwasmError);
     assert.equal(fromWorker.code, inProcess.code);
     assert.equal(fromWorker.message, inProcess.message);
-    await assert.rejects(col.add(docs.slice(0, 1)), (e) => e instanceof RagwasmError && e.code === 'DUPLICATE_ID');
+    const bad = [{ id: 'no-text' }];
+    const inProcessAdd = await local.add(bad).catch((e) => e);
+    await assert.rejects(col.add(bad), (e) => e instanceof RagwasmError && e.code === inProcessAdd.code && e.message === inProcessAdd.message);
     await assert.rejects(col.search('x', { reranker: () => [1] }), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && /cannot cross to the Worker/.test(e.message));
     await assert.rejects(WorkerCollection.load('missing-name', { dir: mkdtempSync(join(tmpdir(), 'ragwasm-worker-')) }), (e) => e instanceof RagwasmError && e.code === 'NOT_FOUND');
     await assert.rejects(WorkerCollection.create({}, {}, { init: { build: 'nope' } }), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT');
@@ -106,5 +108,30 @@ test('an abort on the page stops the add in the Worker', async () => {
     assert.ok((await col.search('late warranty repairs', { k: 1 })).length === 1);
   } finally {
     col.dispose();
+  }
+});
+
+test('the Worker script keeps messages that arrive before init() has finished', async () => {
+  const { Worker } = await import('node:worker_threads');
+  const w = new Worker(new URL('../../web/src/worker/collection-worker.js', import.meta.url));
+  try {
+    const replies = [];
+    const done = new Promise((resolve, reject) => {
+      w.on('error', reject);
+      w.on('message', (m) => { replies.push(m); if (m.id === 4) resolve(); });
+    });
+    // posted back to back, before the Worker can have loaded the WASM module
+    w.postMessage({ op: 'init', args: [{ build }] });
+    w.postMessage({ id: 1, op: 'create', args: [{ retrieval: { retrievers: ['bm25'] } }, {}] });
+    w.postMessage({ id: 2, op: 'add', args: [[{ id: 'd', text: 'The warranty lasts two years.' }], {}] });
+    w.postMessage({ id: 3, op: 'search', args: ['warranty', { k: 1 }] });
+    w.postMessage({ id: 4, op: 'size', args: [] });
+    await done;
+    assert.deepEqual(replies.map((m) => m.type ?? m.id), ['ready', 1, 2, 3, 4]);
+    assert.ok(replies.every((m) => m.ok), JSON.stringify(replies.filter((m) => !m.ok)));
+    assert.equal(replies[3].value[0].docId, 'd');
+    assert.equal(replies[4].value, 1);
+  } finally {
+    await w.terminate();
   }
 });

@@ -66,7 +66,6 @@ export class WorkerCollection {
     if (isNode) {
       worker.on('message', onMessage);
       worker.on('error', onError);
-      worker.unref();
     } else {
       worker.addEventListener('message', (e) => onMessage(e.data));
       worker.addEventListener('error', (e) => { e.preventDefault?.(); onError(e); });
@@ -93,6 +92,7 @@ export class WorkerCollection {
       if (isNode) { worker.on('message', onMsg); worker.on('error', error); } else { worker.addEventListener('message', onMsg); worker.addEventListener('error', error); }
       worker.postMessage({ op: 'init', args: [cloneable(o.init ?? {}, 'options.init')] });
     }).catch((e) => { worker.terminate(); throw e; });
+    if (isNode) worker.unref();  // an idle Worker never keeps the process alive (ref'd while a call is pending)
     return col;
   }
 
@@ -176,9 +176,9 @@ export class WorkerCollection {
   }
 
   /** Collection.add: onProgress(done, total) is called on the page; signal aborts the add in the Worker. */
-  add(documents, options = {}) { return this._write('add', documents, options); }
+  async add(documents, options = {}) { return this._write('add', documents, options); }
   /** Collection.upsert, as add(). */
-  upsert(documents, options = {}) { return this._write('upsert', documents, options); }
+  async upsert(documents, options = {}) { return this._write('upsert', documents, options); }
   /** Collection.remove. */
   async remove(ids) {
     const r = await this._call('remove', [cloneable(ids, 'ids')]);
@@ -186,13 +186,13 @@ export class WorkerCollection {
     return r;
   }
   /** Collection.search (options as plain data; a reranker function cannot cross). */
-  search(query, options = {}) { return this._call('search', [query, cloneable(options, 'options')]); }
+  async search(query, options = {}) { return this._call('search', [query, cloneable(options, 'options')]); }
   /** ask(collection, question, options) of ragwasm, extractive (an LLM client cannot cross to the Worker). */
-  ask(question, options = {}) { return this._call('ask', [question, cloneable(options, 'options')]); }
+  async ask(question, options = {}) { return this._call('ask', [question, cloneable(options, 'options')]); }
   /** Collection.save(name, opts) from the Worker (OPFS or IndexedDB in a browser Worker, files in Node). */
-  save(name, options = {}) { return this._call('save', [name, cloneable(options, 'options')]); }
+  async save(name, options = {}) { return this._call('save', [name, cloneable(options, 'options')]); }
   /** Collection.toBytes(), moved (transferred) out of the Worker. @returns {Promise<Uint8Array>} */
-  toBytes() { return this._call('toBytes', []); }
+  async toBytes() { return this._call('toBytes', []); }
 
   /** Stops the Worker; pending calls reject with DISPOSED. */
   dispose() {

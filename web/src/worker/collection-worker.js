@@ -3,7 +3,7 @@
 // message listener is attached synchronously and queues every message until init() has finished, then
 // posts {type: 'ready'} and handles the queue in order (init's options come in the first message). Replies: {id, ok, value} (typed arrays
 // transferred), {id, ok: false, code, message}, and {id, progress: [done, total]} during add/upsert.
-import { init, Collection, ask, RagwasmError } from '../index.js';
+import { init, Collection, ask, createStaticEmbedder, RagwasmError } from '../index.js';
 import { isNode, nodeBuiltin } from '../core/node.js';
 
 const port = isNode ? nodeBuiltin('worker_threads').parentPort : self;
@@ -24,8 +24,8 @@ function replace(next) {
 
 const ops = {
   async create(id, config, options) { return replace(await Collection.create(config, options)); },
-  async load(id, name, options) { return replace(await Collection.load(name, options)); },
-  async fromBytes(id, bytes, options) { return replace(Collection.fromBytes(bytes, options)); },
+  async load(id, name, options) { return replace(await withDefaultModel(options, (o) => Collection.load(name, o))); },
+  async fromBytes(id, bytes, options) { return replace(await withDefaultModel(options, (o) => Collection.fromBytes(bytes, o))); },
   async add(id, docs, options) { return write(id, 'add', docs, options); },
   async upsert(id, docs, options) { return write(id, 'upsert', docs, options); },
   async remove(id, ids) { return need().remove(ids); },
@@ -40,16 +40,27 @@ const ops = {
   },
 };
 
+// No embedder can cross to the Worker: a collection saved with one is opened with the default static model,
+// which Collection accepts only when the saved embedder id is the default model's (any other id still refuses,
+// naming it).
+async function withDefaultModel(options = {}, open) {
+  if (options.embedder !== undefined) return open(options);
+  try {
+    return await open(options);
+  } catch (e) {
+    if (!(e && e.code === 'INVALID_ARGUMENT' && /options\.embedder: expected an embedder/.test(e.message))) throw e;
+    return open({ ...options, embedder: await createStaticEmbedder() });
+  }
+}
+
 async function write(id, method, docs, options = {}) {
   const c = new AbortController();
   controllers.set(id, c);
   try {
-    return await need()[method](docs, {
-      ...options,
-      signal: c.signal,
-      onProgress: options.progress ? (done, total) => post({ id, progress: [done, total] }) : undefined,
-      progress: undefined,
-    });
+    const { progress, ...rest } = options;
+    const o = { ...rest, signal: c.signal };
+    if (progress) o.onProgress = (done, total) => post({ id, progress: [done, total] });
+    return await need()[method](docs, o);
   } finally {
     controllers.delete(id);
   }
