@@ -32,7 +32,7 @@ const failed = (code, message) => new RagwasmError(code, message);
  * A Collection in a Worker. Every method returns a Promise and mirrors Collection's (docs/collection.md);
  * calls run in order in the Worker.
  * @example
- * import { WorkerCollection } from 'ragwasm/worker';
+ * // WorkerCollection is the export of the entry ragwasm/worker
  * const col = await WorkerCollection.create();
  * await col.add(docs, { onProgress: (done, total) => {} });
  * const hits = await col.search('warranty', { k: 5 });
