@@ -43,7 +43,9 @@ class TermDictionary {
     const std::size_t n = q.size() + 1;          // DP columns
     const std::size_t rows = q.size() + max_d + 1;  // a term longer than |q| + max_d cannot match
     const unsigned cap = max_d + 1;              // distances saturate at max_d + 1 (all that matters)
-    std::vector<std::uint8_t> m(rows * n);
+    // Only the band |i - j| <= max_d of row i is ever computed (a cell outside it is > max_d); every other
+    // cell keeps `cap` from here, so rows reused across terms hold no stale values (MiniSearch's band).
+    std::vector<std::uint8_t> m(rows * n, static_cast<std::uint8_t>(cap));
     for (std::size_t j = 0; j < n; ++j) m[j] = static_cast<std::uint8_t>(std::min<std::size_t>(j, cap));
     std::string_view prev;
     std::size_t valid = 0;  // rows 0..valid hold the DP of prev's first `valid` bytes
@@ -65,7 +67,9 @@ class TermDictionary {
         row[0] = static_cast<std::uint8_t>(std::min<std::size_t>(i, cap));
         unsigned best = row[0];
         const char c = t[i - 1];
-        for (std::size_t j = 1; j < n; ++j) {
+        const std::size_t jlo = i > max_d ? i - max_d : 1;
+        const std::size_t jhi = std::min(n - 1, i + max_d);
+        for (std::size_t j = std::max<std::size_t>(jlo, 1); j <= jhi; ++j) {
           unsigned v = up[j - 1] + (q[j - 1] == c ? 0u : 1u);
           v = std::min(v, up[j] + 1u);
           v = std::min(v, row[j - 1] + 1u);
@@ -83,10 +87,19 @@ class TermDictionary {
         // rows 0..i-1 are valid for t; skip every term that starts with t[0..i)
         valid = i - 1;
         const std::string_view p = t.substr(0, i);
-        auto it = std::partition_point(ids_.begin() + static_cast<std::ptrdiff_t>(pos) + 1, ids_.end(), [&](std::uint32_t id) {
+        const auto starts = [&](std::uint32_t id) {
           const std::string_view s = terms[id];
           return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
-        });
+        };
+        // gallop: the run of terms under p is usually short, so find its end in O(log run) compares
+        std::size_t lo = pos + 1, hi = pos + 1, step = 1;
+        while (hi < ids_.size() && starts(ids_[hi])) {
+          lo = hi + 1;
+          hi += step;
+          step *= 2;
+        }
+        hi = std::min(hi, ids_.size());
+        auto it = std::partition_point(ids_.begin() + static_cast<std::ptrdiff_t>(lo), ids_.begin() + static_cast<std::ptrdiff_t>(hi), starts);
         pos = static_cast<std::size_t>(it - ids_.begin());
         continue;
       }
