@@ -89,7 +89,7 @@ struct Rm3Options {
 // each analyzed query term also matches the dictionary terms it prefixes (weight
 // prefix_weight * |t| / (|t| + 0.3 * (|t| - |q|))) and those within edit distance d (weight
 // fuzzy_weight * |t| / (|t| + d)); a term both prefix and fuzzy counts as prefix; the exact term weighs 1.
-struct ExpansionOptions {
+struct MatchOptions {
   bool prefix = false;
   std::vector<std::uint8_t> prefix_terms;  // non-empty: one flag per analyzed query term (overrides prefix)
   double fuzzy = 0;                        // 0 off; in (0, 1): round(fraction * |q|) capped by max_fuzzy; >= 1: distance
@@ -107,10 +107,10 @@ struct SearchOptions {
   std::vector<FilterClause> filter;  // all clauses must hold
   bool exhaustive = false;           // use the oracle scorer instead of MaxScore
   Rm3Options rm3;
-  ExpansionOptions expansion;
+  MatchOptions match;
   Combine combine = Combine::kOr;    // kAnd: a hit matches every query term (or one of its expansions)
   std::vector<std::pair<std::string, double>> boost;  // per-query field boosts (multiply the index's tf weights)
-  bool expanded() const { return expansion.active() || combine == Combine::kAnd || !boost.empty(); }
+  bool matching() const { return match.active() || combine == Combine::kAnd || !boost.empty(); }
 };
 
 // Why a hit matched (Bm25Index::explain): one entry per (query term, matched index term) pair.
@@ -191,7 +191,7 @@ class Bm25Index {
   // Every live document holding `term` (exact, not analyzed) with its BM25 score for that term at weight 1,
   // as search_terms would rank them with k = its document frequency (which may pass the search k limit).
   Result<std::vector<Hit>> term_hits(std::string_view term);
-  // search() with expansion / AND / field boosts (SearchOptions::expanded(); index_fuzzy.cpp).
+  // search() with expansion / AND / field boosts (SearchOptions::matching(); index_fuzzy.cpp).
   Result<std::vector<Hit>> search_expanded(std::string_view query, const SearchOptions& options);
   // For each hit (from search with the same query and options), the query terms and expansions it holds.
   Result<std::vector<std::vector<TermMatch>>> explain(std::string_view query, const SearchOptions& options,

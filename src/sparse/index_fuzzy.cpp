@@ -60,7 +60,7 @@ unsigned fuzzy_distance(double v, std::size_t len, std::size_t max_fuzzy) {
 }
 
 // distinct terms in order of first appearance, weights summed
-std::vector<std::pair<std::uint32_t, double>> flatten(const std::vector<Bm25Index::Impl::Group>& groups) {
+std::vector<std::pair<std::uint32_t, double>> flatten(const std::vector<Bm25Index::Impl::MatchGroup>& groups) {
   std::vector<std::pair<std::uint32_t, double>> out;
   std::unordered_map<std::uint32_t, std::size_t> at;
   for (const auto& g : groups) {
@@ -79,8 +79,8 @@ std::vector<std::pair<std::uint32_t, double>> flatten(const std::vector<Bm25Inde
 
 }  // namespace
 
-Result<std::vector<Bm25Index::Impl::Group>> Bm25Index::Impl::expansion_groups(std::string_view text, const SearchOptions& o) {
-  const auto& x = o.expansion;
+Result<std::vector<Bm25Index::Impl::MatchGroup>> Bm25Index::Impl::match_groups(std::string_view text, const SearchOptions& o) {
+  const auto& x = o.match;
   const auto toks = analyzer.analyze(text);
   if (!x.prefix_terms.empty() && x.prefix_terms.size() != toks.size()) {
     return make_error(ErrorCode::kInvalidArgument, "search options.prefix: expected one flag per analyzed query term (" +
@@ -93,13 +93,13 @@ Result<std::vector<Bm25Index::Impl::Group>> Bm25Index::Impl::expansion_groups(st
   if (x.prefix || x.fuzzy > 0 || !x.prefix_terms.empty() || !x.fuzzy_terms.empty()) {
     if (!sorted_terms.built_for(version)) sorted_terms.rebuild(terms, version);
   }
-  std::vector<Group> out;
+  std::vector<MatchGroup> out;
   for (std::size_t i = 0; i < toks.size(); ++i) {
     const std::string& q = toks[i];
-    Group g;
+    MatchGroup g;
     g.query = q;
     const std::uint32_t exact = term_id(q);
-    if (exact != TermTable::kNone && postings[exact].df > 0) g.terms.push_back(Expansion{exact, TermMatch::Kind::kExact, 0, 1.0});
+    if (exact != TermTable::kNone && postings[exact].df > 0) g.terms.push_back(MatchTerm{exact, TermMatch::Kind::kExact, 0, 1.0});
     const bool pre = x.prefix_terms.empty() ? x.prefix : x.prefix_terms[i] != 0;
     const unsigned d = fuzzy_distance(x.fuzzy_terms.empty() ? x.fuzzy : x.fuzzy_terms[i], q.size(), x.max_fuzzy);
     const std::size_t first_prefix = g.terms.size();
@@ -108,7 +108,7 @@ Result<std::vector<Bm25Index::Impl::Group>> Bm25Index::Impl::expansion_groups(st
         if (t == exact || postings[t].df == 0) return;
         const double len = static_cast<double>(terms[t].size());
         const unsigned dist = static_cast<unsigned>(terms[t].size() - q.size());
-        g.terms.push_back(Expansion{t, TermMatch::Kind::kPrefix, dist, x.prefix_weight * len / (len + 0.3 * dist)});
+        g.terms.push_back(MatchTerm{t, TermMatch::Kind::kPrefix, dist, x.prefix_weight * len / (len + 0.3 * dist)});
       });
     }
     const std::size_t end_prefix = g.terms.size();
@@ -119,7 +119,7 @@ Result<std::vector<Bm25Index::Impl::Group>> Bm25Index::Impl::expansion_groups(st
         for (std::size_t j = first_prefix; j < end_prefix; ++j)
           if (g.terms[j].term == t) return;
         const double len = static_cast<double>(terms[t].size());
-        g.terms.push_back(Expansion{t, TermMatch::Kind::kFuzzy, dist, x.fuzzy_weight * len / (len + dist)});
+        g.terms.push_back(MatchTerm{t, TermMatch::Kind::kFuzzy, dist, x.fuzzy_weight * len / (len + dist)});
       });
     }
     out.push_back(std::move(g));
@@ -127,7 +127,7 @@ Result<std::vector<Bm25Index::Impl::Group>> Bm25Index::Impl::expansion_groups(st
   return out;
 }
 
-std::vector<Bm25Index::Impl::Cand> Bm25Index::Impl::and_search(const std::vector<Group>& groups, const std::vector<QTerm>& q,
+std::vector<Bm25Index::Impl::Cand> Bm25Index::Impl::and_search(const std::vector<MatchGroup>& groups, const std::vector<QTerm>& q,
                                                                std::size_t k, const std::vector<CompiledClause>& f) {
   // a document qualifies when it holds a term of every group (each query term or one of its expansions)
   std::vector<std::uint32_t> cover(doc_ids.size(), 0), stamp(doc_ids.size(), 0);
@@ -174,7 +174,7 @@ Result<std::vector<Hit>> Bm25Index::search_expanded(std::string_view query, cons
   if (options.rm3.enabled) {
     return make_error(ErrorCode::kInvalidArgument, "search options.rm3: cannot be combined with prefix, fuzzy, combineWith 'AND' or boost");
   }
-  auto groups = m.expansion_groups(query, options);
+  auto groups = m.match_groups(query, options);
   if (!groups.ok()) return groups.error();
   BoostScope scope(m);
   RAGWASM_TRY(scope.apply(options.boost));
@@ -205,7 +205,7 @@ Result<std::vector<Hit>> Bm25Index::search_expanded(std::string_view query, cons
 Result<std::vector<std::vector<TermMatch>>> Bm25Index::explain(std::string_view query, const SearchOptions& options,
                                                                const std::vector<Hit>& hits) {
   Impl& m = *impl_;
-  auto groups = m.expansion_groups(query, options);
+  auto groups = m.match_groups(query, options);
   if (!groups.ok()) return groups.error();
   BoostScope scope(m);
   RAGWASM_TRY(scope.apply(options.boost));

@@ -298,18 +298,18 @@ struct Bm25Index::Impl {
   std::vector<std::pair<std::uint32_t, double>> query_terms(std::string_view text) const;
 
   // ---- expansion: prefix, fuzzy, AND, per-query field boosts (index_fuzzy.cpp) ----
-  struct Expansion {
+  struct MatchTerm {
     std::uint32_t term;
     TermMatch::Kind kind;
     unsigned distance;
     double weight;
   };
-  struct Group {
+  struct MatchGroup {
     std::string query;
-    std::vector<Expansion> terms;
+    std::vector<MatchTerm> terms;
   };
-  Result<std::vector<Group>> expansion_groups(std::string_view text, const SearchOptions& o);
-  std::vector<Cand> and_search(const std::vector<Group>& groups, const std::vector<QTerm>& q, std::size_t k,
+  Result<std::vector<MatchGroup>> match_groups(std::string_view text, const SearchOptions& o);
+  std::vector<Cand> and_search(const std::vector<MatchGroup>& groups, const std::vector<QTerm>& q, std::size_t k,
                                const std::vector<CompiledClause>& f);
 
   // ---- RM3 (index_rm3.cpp) ----

@@ -198,7 +198,7 @@ std::vector<std::pair<std::uint32_t, double>> Bm25Index::Impl::query_terms(std::
 
 Result<std::vector<Hit>> Bm25Index::search(std::string_view query, const SearchOptions& options) {
   RAGWASM_TRY(check_search_k(options.k));
-  if (options.expanded()) return search_expanded(query, options);  // index_fuzzy.cpp
+  if (options.matching()) return search_expanded(query, options);  // index_fuzzy.cpp
   if (options.rm3.enabled) {
     auto t = impl_->rm3_terms(query, options);
     if (!t.ok()) return t.error();

@@ -144,8 +144,8 @@ Result<IndexOptions> parse_index_options(std::string_view text, std::string_view
 
 // prefix / fuzzy / maxFuzzy / weights / combineWith / boost (issue 29; index_fuzzy.cpp). explain is read by
 // the binding (it asks Bm25Index::explain for the hits) and accepted here.
-static Status parse_expansion(const json& j, const std::string& name, SearchOptions* o) {
-  auto& x = o->expansion;
+static Status parse_match(const json& j, const std::string& name, SearchOptions* o) {
+  auto& x = o->match;
   if (j.contains("prefix")) {
     const json& p = j["prefix"];
     if (p.is_boolean()) {
@@ -222,7 +222,7 @@ Result<SearchOptions> parse_search_options(std::string_view text) {
   const json& j = pj.value();
   RAGWASM_TRY(unknown_keys(j, name, {"k", "exhaustive", "filter", "rm3", "prefix", "fuzzy", "maxFuzzy", "weights", "combineWith", "boost", "explain"}));
   SearchOptions o;
-  RAGWASM_TRY(parse_expansion(j, name, &o));
+  RAGWASM_TRY(parse_match(j, name, &o));
   RAGWASM_TRY(get_size(j, "k", name, 1, kMaxSearchK, &o.k));  // the rule of every search (common/limits.h)
   RAGWASM_TRY(get_bool(j, "exhaustive", name, &o.exhaustive));
   if (j.contains("rm3")) {

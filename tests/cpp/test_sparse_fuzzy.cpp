@@ -73,7 +73,7 @@ TEST_CASE("Fuzzy expansion finds exactly the terms within the edit distance", "[
     for (unsigned dist = 1; dist <= 3; ++dist) {
       SearchOptions o;
       o.k = 100000;
-      o.expansion.fuzzy = dist;
+      o.match.fuzzy = dist;
       o.exhaustive = true;
       auto hits = idx.search(q, o);
       REQUIRE(hits.ok());
@@ -101,8 +101,8 @@ TEST_CASE("Expanded searches equal the same weighted query through search_terms"
   for (const std::string q : {"abc de", "bad", "cab e", "aaaa dd"}) {
     SearchOptions o;
     o.k = 20;
-    o.expansion.prefix = true;
-    o.expansion.fuzzy = 0.34;
+    o.match.prefix = true;
+    o.match.fuzzy = 0.34;
     auto hits = idx.search(q, o);
     REQUIRE(hits.ok());
     // the weighted query: exact 1, prefix 0.375 * |t| / (|t| + 0.3 (|t| - |q|)), fuzzy 0.45 * |t| / (|t| + d)
@@ -143,7 +143,7 @@ TEST_CASE("A misspelled query finds the document and explain names the expansion
   SearchOptions exact;
   CHECK(idx.search("warrenty", exact).value().empty());
   SearchOptions o;
-  o.expansion.fuzzy = 0.2;
+  o.match.fuzzy = 0.2;
   auto hits = idx.search("warrenty", o).value();
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].id == "warranty");
@@ -156,7 +156,7 @@ TEST_CASE("A misspelled query finds the document and explain names the expansion
   CHECK(ex[0][0].score == Approx(hits[0].score).epsilon(1e-12));
   // prefix: "ship" typed so far
   SearchOptions p;
-  p.expansion.prefix = true;
+  p.match.prefix = true;
   auto ph = idx.search("retu", p).value();
   REQUIRE(ph.size() == 1);
   CHECK(ph[0].id == "returns");
@@ -175,7 +175,7 @@ TEST_CASE("AND keeps the OR hits holding every query term or an expansion", "[un
   for (const std::string q : {"ab cd", "abc e", "dd ee aa"}) {
     SearchOptions o;
     o.k = 100000;
-    o.expansion.prefix = true;
+    o.match.prefix = true;
     o.exhaustive = true;
     auto all = idx.search(q, o).value();
     auto ex = idx.explain(q, o, all).value();
@@ -273,8 +273,8 @@ TEST_CASE("Sharded expanded searches equal one index", "[unit][diff]") {
     for (const std::string q : {"abc d", "eeab", "ca bd"}) {
       SearchOptions o;
       o.k = 25;
-      o.expansion.prefix = true;
-      o.expansion.fuzzy = 1;
+      o.match.prefix = true;
+      o.match.fuzzy = 1;
       o.combine = combine;
       auto want = one.search(q, o).value();
       std::vector<Hit> merged;
