@@ -21,7 +21,8 @@ native() {
 # The sanitizer build compiles every library but only the executables that exercise untrusted input:
 # the fuzz replays (seeded mutation loops) and the loader / parser / property tests listed here.
 SANITIZE_TESTS="test_text test_chunk_props test_sparse_index test_dense_format test_embed_static test_embed test_embed_pairs
-  test_metrics_trec test_judge test_pipeline_config test_common_container test_sparse_formats test_dense_formats test_embed_formats"
+  test_metrics_trec test_judge test_pipeline_config test_common_container test_sparse_formats test_dense_formats test_embed_formats
+  test_sparse_verify"
 sanitize() {
   cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 \
     -DRAGWASM_SANITIZE=ON -DRAGWASM_BUILD_BENCH=OFF >/dev/null

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Static server for the demos on 127.0.0.1: correct MIME types for .wasm/.mjs, COOP/COEP headers
 // (cross-origin isolation, so WASM threads can be used), no directory listings, only the folders
-// the pages need. `node scripts/serve.mjs [--port N]` (default 8787; 0 picks a free port).
+// the pages need, and nothing outside them through a symlink (realpath containment). No request can
+// stop the server: a file removed or replaced while it is served is a 404 or its old bytes (#30 S-1/S-2). `node scripts/serve.mjs [--port N]` (default 8787; 0 picks a free port).
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,20 +67,63 @@ function sharedListing() {
 // A file with an ETag (size and modification time): `Cache-Control: no-cache` makes the browser ask
 // again on every load, and an unchanged file then costs a 304 instead of its bytes.
 function sendFile(req, res, headers, file, type) {
-  const st = statSync(file);
+  // One open file descriptor for the stat and the bytes: a file replaced or removed in between (a rebuild
+  // while serving) is served whole from the inode we opened, or is a 404; never an uncaught ENOENT.
+  let fd;
+  let st;
+  try {
+    fd = openSync(file, 'r');
+    st = fstatSync(fd);
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    res.writeHead(404, headers).end('not found');
+    return;
+  }
+  if (!st.isFile()) {
+    closeSync(fd);
+    res.writeHead(404, headers).end('not found');
+    return;
+  }
   const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, { ...headers, ETag: etag }).end();
+  if (req.headers['if-none-match'] === etag || req.method === 'HEAD') {
+    closeSync(fd);
+    if (req.method === 'HEAD') res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': st.size, ETag: etag }).end();
+    else res.writeHead(304, { ...headers, ETag: etag }).end();
     return;
   }
   res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': st.size, ETag: etag });
-  if (req.method === 'HEAD') { res.end(); return; }
-  createReadStream(file).pipe(res);
+  const stream = createReadStream(null, { fd, autoClose: true, end: Math.max(0, st.size - 1), start: 0 });
+  stream.on('error', () => res.destroy());  // a read error ends this response only
+  res.on('close', () => stream.destroy());
+  if (st.size === 0) { stream.destroy(); res.end(); return; }
+  stream.pipe(res);
 }
 
-export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, extraAllowed = [] } = {}) {
+// Inside one of the allowed folders after resolving symlinks: the prefix itself may be a link (the
+// worktree's node_modules), a link below it must stay inside what the prefix resolves to.
+function contained(root, prefix, file) {
+  try {
+    const base = realpathSync(join(root, prefix));
+    const real = realpathSync(file);
+    return real === base || real.startsWith(base.endsWith(sep) ? base : base + sep);
+  } catch {
+    return false;
+  }
+}
+
+// `root`: the folder the URL prefixes map into (default the repository; tests pass a temp folder).
+export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, extraAllowed = [], root: base = root } = {}) {
   const allowed = [...ALLOWED, ...extraAllowed];
   const server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch {
+      // Whatever else fails in one request (a file system race, an unexpected error) ends that request only.
+      if (!res.headersSent) res.writeHead(500).end('internal error');
+      else res.destroy();
+    }
+  });
+  const handle = (req, res) => {
     const headers = {
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Embedder-Policy': 'require-corp',
@@ -113,18 +157,21 @@ export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, ex
       return;
     }
     const clean = normalize(path);
-    if (!allowed.some((p) => clean.startsWith(p) || clean === p.replace(/\/$/, '')) || clean.includes('..')) {
+    const prefix = allowed.find((p) => clean.startsWith(p) || clean === p.replace(/\/$/, ''));
+    if (prefix === undefined || clean.includes('..')) {
       res.writeHead(404, headers).end('not found');
       return;
     }
-    let file = join(root, clean);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file) || !statSync(file).isFile()) {
+    let file = join(base, clean);
+    try {
+      if (statSync(file).isDirectory()) file = join(file, 'index.html');
+    } catch { /* missing: the containment check below answers 404 */ }
+    if (!contained(base, prefix, file)) {
       res.writeHead(404, headers).end('not found');
       return;
     }
     sendFile(req, res, headers, file, MIME[extname(file)] ?? 'application/octet-stream');
-  });
+  };
   return new Promise((resolveStart, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

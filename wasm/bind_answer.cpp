@@ -5,6 +5,7 @@
 
 #include "bind_common.h"
 #include "answer/extractive.h"
+#include "answer/plain_text.h"
 #include "text/utf8.h"
 
 namespace ragwasm::wasm {
@@ -13,6 +14,25 @@ namespace {
 // An answer unit's kind as the JS API names it.
 std::string kind_name(answer::UnitKind kind) {
   return kind == answer::UnitKind::kTableRow ? "table-row" : kind == answer::UnitKind::kListItem ? "list-item" : "sentence";
+}
+
+// Answer units as JS objects; spans as UTF-16 offsets of their chunk's text.
+val sentences_out(const std::vector<answer::ExtractedSentence>& list, const std::vector<answer::ExtractiveChunk>& chunks) {
+  val out = val::array();
+  for (const auto& s : list) {
+    text::OffsetMapper map(chunks[s.chunk_index].text);
+    val x = val::object();
+    x.set("chunkIndex", static_cast<double>(s.chunk_index));
+    x.set("chunkId", s.chunk_id);
+    x.set("start", static_cast<double>(map.to_utf16(s.start)));
+    x.set("end", static_cast<double>(map.to_utf16(s.end)));
+    x.set("text", s.text);
+    x.set("score", s.score);
+    x.set("kind", kind_name(s.kind));
+    x.set("citation", s.citation);
+    out.call<void>("push", x);
+  }
+  return out;
 }
 
 // ids, texts, contexts: Uint8Array[] (UTF-8 bytes); scores: number[]; no_answer_text: UTF-8 bytes.
@@ -52,21 +72,11 @@ val extractive_answer(const Bytes& question, val ids, val texts, val scores, val
     val cites = val::array();
     for (const auto& c : a.citations) cites.call<void>("push", c);
     v.set("citations", cites);
-    val sents = val::array();
-    for (const auto& s : a.sentences) {
-      text::OffsetMapper map(chunks[s.chunk_index].text);
-      val x = val::object();
-      x.set("chunkIndex", static_cast<double>(s.chunk_index));
-      x.set("chunkId", s.chunk_id);
-      x.set("start", static_cast<double>(map.to_utf16(s.start)));
-      x.set("end", static_cast<double>(map.to_utf16(s.end)));
-      x.set("text", s.text);
-      x.set("score", s.score);
-      x.set("kind", kind_name(s.kind));
-      x.set("citation", s.citation);
-      sents.call<void>("push", x);
-    }
-    v.set("sentences", sents);
+    const bool yes_no = a.answered && a.question_type == answer::QuestionType::kYesNo;
+    v.set("polarity", yes_no ? val(std::string(answer::polarity_name(a.polarity))) : val::null());
+    v.set("evidence", a.evidence);
+    v.set("sentences", sentences_out(a.sentences, chunks));
+    v.set("chunkBest", sentences_out(a.chunk_best, chunks));
     return reply_ok(v);
   });
 }
@@ -153,10 +163,16 @@ val unit_features(const Bytes& question, val texts, val contexts, int max_chunks
                       });
 }
 
+// Markdown bytes -> plain text (chunker.preprocess "markdown-to-text"); never fails.
+val markdown_to_text(const Bytes& markdown) {
+  return guard([&] { return reply_ok(val(answer::markdown_to_text(markdown))); });
+}
+
 }  // namespace
 }  // namespace ragwasm::wasm
 
 EMSCRIPTEN_BINDINGS(ragwasm_answer) {
+  emscripten::function("answer_markdownToText", &ragwasm::wasm::markdown_to_text);
   emscripten::function("answer_extractive", &ragwasm::wasm::extractive_answer);
   emscripten::function("answer_chunkScores", &ragwasm::wasm::chunk_scores);
   emscripten::function("answer_unitFeatures", &ragwasm::wasm::unit_features);

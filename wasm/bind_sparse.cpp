@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bind_common.h"
+#include "bind_neighbours.h"
 #include "bind_saved.h"
 #include "sparse/impacts.h"
 #include "sparse/index.h"
@@ -194,6 +195,41 @@ class Bm25IndexBinding {
     });
   }
 
+  // search() with query expansion from `words` (options_json holds "expansion": {...}).
+  val searchExpanded(const Bytes& query, const std::string& options_json, const WordNeighboursBinding& words) {
+    return guard([&] {
+      auto o = sparse::parse_search_options(options_json);
+      if (!o.ok()) return reply_error(o.error());
+      o.value().similar_words = words.source();
+      auto r = core_.search(query, o.value());
+      if (!r.ok()) return reply_error(r.error());
+      return reply_ok(hits_to_val(r.value()));
+    });
+  }
+
+  // The expansion terms searchExpanded adds: [{term, from, word, similarity, weight}].
+  val expansionTerms(const Bytes& query, const std::string& options_json, const WordNeighboursBinding& words) {
+    return guard([&] {
+      auto o = sparse::parse_search_options(options_json);
+      if (!o.ok()) return reply_error(o.error());
+      o.value().similar_words = words.source();
+      auto r = core_.expansion_terms(query, o.value());
+      if (!r.ok()) return reply_error(r.error());
+      val out = val::array();
+      for (std::size_t i = 0; i < r.value().size(); ++i) {
+        const sparse::ExpansionTerm& e = r.value()[i];
+        val t = val::object();
+        t.set("term", val(e.term));
+        t.set("from", val(e.from));
+        t.set("word", val(e.word));
+        t.set("similarity", val(e.similarity));
+        t.set("weight", val(e.weight));
+        out.set(i, t);
+      }
+      return reply_ok(out);
+    });
+  }
+
   // Fast path for the common case: k only, no JSON.
   val searchK(const Bytes& query, std::size_t k) {
     return guard([&] {
@@ -227,6 +263,24 @@ class Bm25IndexBinding {
       val out = val::array();
       const auto toks = core_.analyze(text);
       for (std::size_t i = 0; i < toks.size(); ++i) out.set(i, val(toks[i]));
+      return reply_ok(out);
+    });
+  }
+
+  // Bm25Index::find_term_mismatch over a packed UTF-8 blob already in the heap (per item: id, then
+  // texts_per_item texts) -> null or {item, analyzed, held}
+  val termMismatchAt(std::uint32_t ptr, std::uint32_t len, val offsets, std::size_t texts_per_item) {
+    return guard([&] {
+      const std::string_view blob(reinterpret_cast<const char*>(static_cast<std::uintptr_t>(ptr)), len);
+      auto parts = split_blob(blob, offsets);
+      if (!parts.ok()) return reply_error(parts.error());
+      if (parts.value().size() % (texts_per_item + 1) != 0) return reply_error("INTERNAL", "sparse binding: bad item layout");
+      const auto r = core_.find_term_mismatch(parts.value(), texts_per_item);
+      if (!r) return reply_ok(val::null());
+      val out = val::object();
+      out.set("item", val(static_cast<double>(r->item)));
+      out.set("analyzed", val(static_cast<double>(r->analyzed)));
+      out.set("held", val(static_cast<double>(r->held)));
       return reply_ok(out);
     });
   }
@@ -394,7 +448,10 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("searchExplain", &Bm25IndexBinding::searchExplain)
       .function("suggest", &Bm25IndexBinding::suggest)
       .function("expandQuery", &Bm25IndexBinding::expandQuery)
+      .function("searchExpanded", &Bm25IndexBinding::searchExpanded)
+      .function("expansionTerms", &Bm25IndexBinding::expansionTerms)
       .function("analyze", &Bm25IndexBinding::analyze)
+      .function("termMismatchAt", &Bm25IndexBinding::termMismatchAt)
       .function("has", &Bm25IndexBinding::has)
       .function("compact", &Bm25IndexBinding::compact)
       .function("save", &Bm25IndexBinding::save)

@@ -181,14 +181,6 @@ bool contains_phrase(const std::string& s, std::string_view p) {
   return false;
 }
 
-bool has_negation(std::string_view text) {
-  const std::string f = text::fold(text);
-  for (const char* w : {"not", "no", "never", "no longer", "deferred", "rejected", "declined", "n't", "nor", "none"}) {
-    if (contains_phrase(f, w)) return true;
-  }
-  return f.find("n't") != std::string::npos;
-}
-
 }  // namespace
 
 std::vector<std::string> counted_terms(std::string_view question) {
@@ -363,6 +355,31 @@ bool has_quantity(std::string_view t) {
   return false;
 }
 
+namespace {
+
+// Does a (folded) how-much question ask for a price ("How much does an HX-9 cost?", "how much is the fee")?
+bool asks_for_money(const std::string& fq) {
+  if (!contains_phrase(fq, "how much")) return false;
+  for (const char* w : {"cost", "costs", "price", "priced", "pay", "paid", "charge", "charged", "fee", "fees", "spend", "spent"}) {
+    if (contains_phrase(fq, w)) return true;
+  }
+  return false;
+}
+
+// Does the text name an amount of money: a currency sign or a currency word?
+bool has_money(std::string_view t) {
+  for (const char* sign : {"$", "\xE2\x82\xAC", "\xC2\xA3"}) {  // $ € £
+    if (t.find(sign) != std::string_view::npos) return true;
+  }
+  const std::string f = text::fold(t);
+  for (const char* w : {"usd", "eur", "gbp", "dollar", "dollars", "euro", "euros", "cent", "cents"}) {
+    if (contains_phrase(f, w)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool has_measure_unit(std::string_view t) {
   static const std::unordered_set<std::string> kUnits = {
       "second", "seconds", "sec", "s", "minute", "minutes", "min", "mins", "hour", "hours", "h", "hr", "hrs", "day",
@@ -376,9 +393,13 @@ bool has_measure_unit(std::string_view t) {
 
 bool matches_type(std::string_view unit, QuestionType t, std::string_view question) {
   switch (t) {
-    case QuestionType::kNumber:
+    case QuestionType::kNumber: {
       // "How long ...?" asks for a duration or a length: the quantity must come with its unit.
-      return has_quantity(unit) && (!contains_phrase(text::fold(question), "how long") || has_measure_unit(unit));
+      const std::string fq = text::fold(question);
+      if (!has_quantity(unit) || (contains_phrase(fq, "how long") && !has_measure_unit(unit))) return false;
+      // "How much does X cost?" asks for money: the unit must name an amount of it.
+      return !asks_for_money(fq) || has_money(unit);
+    }
     case QuestionType::kDate: {
       const std::string f = text::fold(unit);
       for (const char* m : {"january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -497,7 +518,8 @@ struct Candidate {
 // The candidate units of the first max_chunks chunks with their scores (the formula in extractive.h);
 // `q` receives the sorted distinct question terms.
 std::vector<Candidate> score_units(std::string_view question, QuestionType type, const std::vector<ExtractiveChunk>& chunks,
-                                   const ExtractiveOptions& options, std::vector<std::string>* q_out) {
+                                   const ExtractiveOptions& options, std::vector<std::string>* q_out,
+                                   std::vector<double>* w_out = nullptr) {
   std::vector<std::string> q = answer_terms(question);
   std::sort(q.begin(), q.end());
   q.erase(std::unique(q.begin(), q.end()), q.end());
@@ -588,8 +610,99 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
                      (cands[c].entities_ok ? 1.0 : options.entity_mismatch) * (cands[c].keys_ok ? 1.0 : options.key_mismatch);
   }
   *q_out = std::move(q);
+  if (w_out != nullptr) *w_out = std::move(w);
   return cands;
 }
+
+// The retrieval evidence of extractive.h: the share of the weights of the question terms that occur in
+// the text or context of the first n_chunks chunks (w empty: every term weighs 1).
+double evidence_of(const std::vector<std::string>& q, const std::vector<double>& w, const std::vector<ExtractiveChunk>& chunks,
+                   std::size_t n_chunks) {
+  if (n_chunks == 0) return 0;
+  if (q.empty()) return 1;
+  std::unordered_set<std::string> present;
+  for (std::size_t c = 0; c < n_chunks; ++c) {
+    for (auto& t : answer_terms(chunks[c].text)) present.insert(std::move(t));
+    for (auto& t : answer_terms(chunks[c].context)) present.insert(std::move(t));
+  }
+  double found = 0, total = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const double wi = w.size() == q.size() ? w[i] : 1.0;
+    total += wi;
+    if (present.count(q[i])) found += wi;
+  }
+  return total > 0 ? found / total : 0;
+}
+
+// A scored candidate as an answer unit with its [n] marker.
+ExtractedSentence sentence_of(const Candidate& c, const std::vector<ExtractiveChunk>& chunks, int citation) {
+  ExtractedSentence s;
+  s.chunk_index = c.chunk;
+  s.chunk_id = chunks[c.chunk].id;
+  s.start = c.unit.start;
+  s.end = c.unit.end;
+  s.text = c.unit.text;
+  s.kind = c.unit.kind;
+  s.score = c.score;
+  s.citation = citation;
+  return s;
+}
+
+// Where the clauses of a unit's source start and end ("a; b" -> {0, 1}, {3, 4}): split after each ';' followed by
+// white space; trailing white space trimmed.
+std::vector<std::pair<std::size_t, std::size_t>> clause_spans(std::string_view src) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= src.size(); ++i) {
+    const bool cut = i == src.size() || (src[i] == ';' && i + 1 < src.size() && is_space(src[i + 1]));
+    if (!cut) continue;
+    std::size_t e = i;
+    while (e > from && is_space(src[e - 1])) --e;
+    out.emplace_back(from, e);
+    from = i + 1;
+    while (from < src.size() && is_space(src[from])) ++from;
+  }
+  return out;
+}
+
+// What the answer quotes of a sentence or list item with clauses ("...; ..."): the clause holding the most question
+// terms (ties: the first), as plain text ending in a full stop and with its source span, when it holds what the
+// question type asks for and the source splits into the same clauses; else the whole unit.
+ExtractedSentence quote_of(const Candidate& c, const std::vector<ExtractiveChunk>& chunks, int citation, const std::vector<std::string>& q,
+                           QuestionType type, std::string_view question) {
+  ExtractedSentence s = sentence_of(c, chunks, citation);
+  const std::string& t = c.unit.text;
+  if (c.unit.kind == UnitKind::kTableRow || t.find("; ") == std::string::npos) return s;
+  std::vector<std::string> clauses;
+  for (std::size_t at = 0;;) {
+    const std::size_t next = t.find("; ", at);
+    clauses.push_back(t.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    if (next == std::string::npos) break;
+    at = next + 2;
+  }
+  const auto spans = clause_spans(std::string_view(chunks[c.chunk].text).substr(c.unit.start, c.unit.end - c.unit.start));
+  if (spans.size() != clauses.size()) return s;
+  std::size_t best = 0, best_hits = 0;
+  for (std::size_t i = 0; i < clauses.size(); ++i) {
+    std::size_t hits = 0;
+    std::vector<std::string> terms = answer_terms(clauses[i]);
+    std::sort(terms.begin(), terms.end());
+    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+    for (const auto& x : terms) hits += std::binary_search(q.begin(), q.end(), x) ? 1 : 0;
+    if (hits > best_hits) {
+      best = i;
+      best_hits = hits;
+    }
+  }
+  if (best_hits == 0 || !matches_type(clauses[best], type, question)) return s;
+  s.text = clauses[best];
+  if (!s.text.empty() && s.text.back() != '.' && s.text.back() != '!' && s.text.back() != '?') s.text += '.';
+  s.start = c.unit.start + spans[best].first;
+  s.end = c.unit.start + spans[best].second;
+  return s;
+}
+
 
 }  // namespace
 
@@ -600,7 +713,18 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   answer.text = options.no_answer_text;
   answer.question_type = question_type(question);
   std::vector<std::string> q;
-  std::vector<Candidate> cands = score_units(question, answer.question_type, chunks, options, &q);
+  std::vector<double> w;
+  std::vector<Candidate> cands = score_units(question, answer.question_type, chunks, options, &q, &w);
+  answer.evidence = evidence_of(q, w, chunks, std::min(chunks.size(), options.max_chunks));
+  // The best unit of each chunk (candidates are in (chunk, position) order: the first of equal scores wins).
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const Candidate& c = cands[i];
+    if (!answer.chunk_best.empty() && answer.chunk_best.back().chunk_index == c.chunk) {
+      if (c.score > answer.chunk_best.back().score) answer.chunk_best.back() = sentence_of(c, chunks, 0);
+    } else {
+      answer.chunk_best.push_back(sentence_of(c, chunks, 0));
+    }
+  }
   if (cands.empty()) return answer;
   std::vector<std::size_t> order(cands.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -630,8 +754,11 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
 
   answer.answered = true;
   answer.text.clear();
-  if (options.yes_no_prefix && answer.question_type == QuestionType::kYesNo) {
-    answer.text = has_negation(cands[picked[0]].unit.text) ? "No." : "Yes.";
+  if (answer.question_type == QuestionType::kYesNo) {
+    // The polarity of what is quoted (the unit or one of its clauses, quote_of).
+    answer.polarity = yes_no_polarity(quote_of(cands[picked[0]], chunks, 0, q, answer.question_type, question).text,
+                                      cands[picked[0]].unit.kind, question);
+    if (options.yes_no_prefix && answer.polarity != Polarity::kUnclear) answer.text = answer.polarity == Polarity::kNo ? "No." : "Yes.";
   }
   for (std::size_t i : picked) {
     const Candidate& c = cands[i];
@@ -644,15 +771,7 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
     } else {
       citation = static_cast<int>(it - answer.citations.begin()) + 1;
     }
-    ExtractedSentence s;
-    s.chunk_index = c.chunk;
-    s.chunk_id = id;
-    s.start = c.unit.start;
-    s.end = c.unit.end;
-    s.text = c.unit.text;
-    s.kind = c.unit.kind;
-    s.score = c.score;
-    s.citation = citation;
+    ExtractedSentence s = quote_of(c, chunks, citation, q, answer.question_type, question);
     if (!answer.text.empty()) answer.text += ' ';
     answer.text += s.text + " [" + std::to_string(citation) + "]";
     answer.sentences.push_back(std::move(s));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "answer/plain_text.h"
+#include "answer/polarity.h"
 #include "common/result.h"
 
 namespace ragwasm::answer {
@@ -44,16 +45,18 @@ struct ExtractiveOptions {
   // at least 4 bytes: "approv" ~ "approval"): the chunk then answers a neighbouring question ("the
   // hotel cap in the Netherlands" for "the probation period in the Netherlands"). 1 = off.
   double key_mismatch = 1.0;
-  bool yes_no_prefix = true;   // yes/no questions: answer "Yes." / "No." (a negation in the unit) before the unit
+  // yes/no questions: "Yes." / "No." before the unit when the unit states that polarity (yes_no_polarity);
+  // a unit whose polarity is unclear (or a table row) is quoted without it
+  bool yes_no_prefix = true;
   std::string no_answer_text = "Your documents don't say.";
 };
 
 struct ExtractedSentence {
   std::size_t chunk_index = 0;  // index into the input chunks
   std::string chunk_id;
-  std::size_t start = 0;        // byte span of the unit's source (markup included) inside the chunk's text
+  std::size_t start = 0;        // byte span of the unit's (or quoted clause's) source (markup included) in the chunk's text
   std::size_t end = 0;
-  std::string text;             // the unit as plain text
+  std::string text;             // the unit (or quoted clause) as plain text
   UnitKind kind = UnitKind::kSentence;
   double score = 0;             // in [0, 1]
   int citation = 0;             // 1-based [n] marker shown after the unit
@@ -61,11 +64,26 @@ struct ExtractedSentence {
 
 struct ExtractiveAnswer {
   bool answered = false;
-  std::string text;                         // units joined with " ", each followed by " [n]"; or no_answer_text
+  // units joined with " ", each followed by " [n]"; or no_answer_text. A sentence or list item made of clauses
+  // ("...; ...") is quoted by its clause holding the most question terms (ties: the first) when that clause holds what
+  // the question type asks for and its source splits into the same clauses (the shortest supporting span: the
+  // sentence's text, start and end are then the clause's).
+  std::string text;
   std::vector<ExtractedSentence> sentences; // best first
   std::vector<std::string> citations;       // citations[n-1] = chunk id of marker [n]
   double best_score = 0;                    // the top unit score (also when not answered)
   QuestionType question_type = QuestionType::kOther;
+  // Yes/no questions that are answered: what the first unit states (kUnclear: quoted without Yes/No);
+  // kUnclear for every other question.
+  Polarity polarity = Polarity::kUnclear;
+  // Retrieval evidence in [0, 1]: the IDF-weighted share of the question's distinct terms that occur in
+  // the text or context of the chunks read (weights w(t) of the scoring formula below; every term weighs 1
+  // when the chunks have no units; 1 when the question has no terms; 0 when no chunk was read). Low: the
+  // chunks do not match the question at all.
+  double evidence = 0;
+  // The best unit of each chunk read that has one (chunk order; citation 0; ties: the earlier unit):
+  // the sentence to highlight when a passage is shown instead of an answer.
+  std::vector<ExtractedSentence> chunk_best;
 };
 
 // Terms of a text as the answerer sees them: folded (lowercase, accents removed), split on anything
@@ -120,7 +138,8 @@ bool has_measure_unit(std::string_view text);
 // Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,
 // founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
 // words not at the unit start that `question` does not contain itself; kNumber: a quantity (has_quantity)
-// and, for a "how long" question, a unit of time or length (has_measure_unit); kDate: a month name, a year 1900-2099 or an ISO
+// and, for a "how long" question, a unit of time or length (has_measure_unit), for a "how much" question
+// about a price (cost, price, pay, charge, fee, spend) an amount of money ($, €, £, USD, EUR, dollars, ...); kDate: a month name, a year 1900-2099 or an ISO
 // date; kOther and kYesNo: always.
 bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});
 

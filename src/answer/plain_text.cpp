@@ -83,12 +83,16 @@ std::string plain_inline(std::string_view s) {
   if (std::size_t h = header_marker(s)) s = trim(s.substr(h));
   std::string out;
   out.reserve(s.size());
+  // Once a '[' finds no ']' after it, or a "](" no ')' after it, no later '[' can start a link (its
+  // ']' is at or after this one): stop looking, so a line of many '[' stays linear in time.
+  bool links = true;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     // [text](target) and ![alt](target) -> text / alt
-    if (c == '[' || (c == '!' && i + 1 < s.size() && s[i + 1] == '[')) {
+    if (links && (c == '[' || (c == '!' && i + 1 < s.size() && s[i + 1] == '['))) {
       const std::size_t open = c == '!' ? i + 1 : i;
       const std::size_t close = s.find(']', open + 1);
+      if (close == std::string_view::npos) links = false;
       if (close != std::string_view::npos && close + 1 < s.size() && s[close + 1] == '(') {
         const std::size_t paren = s.find(')', close + 2);
         if (paren != std::string_view::npos) {
@@ -96,6 +100,7 @@ std::string plain_inline(std::string_view s) {
           i = paren;
           continue;
         }
+        links = false;
       }
     }
     if (c == '*' || c == '`') continue;
@@ -110,6 +115,59 @@ std::string plain_inline(std::string_view s) {
     out += c;
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string markdown_to_text(std::string_view markdown) {
+  std::string out;
+  out.reserve(markdown.size());
+  bool in_fence = false;
+  bool blank = true;  // the last line written was blank (or nothing was written yet)
+  auto put = [&](std::string_view line) {
+    if (line.empty()) {
+      if (!blank) out += '\n';
+      blank = true;
+      return;
+    }
+    out.append(line);
+    out += '\n';
+    blank = false;
+  };
+  std::size_t pos = 0;
+  while (pos < markdown.size()) {
+    std::size_t eol = markdown.find('\n', pos);
+    if (eol == std::string_view::npos) eol = markdown.size();
+    std::string_view line = markdown.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (is_fence(line)) {
+      in_fence = !in_fence;
+      continue;
+    }
+    if (in_fence) {
+      put(line);
+      continue;
+    }
+    if (trim(line).empty()) {
+      put({});
+      continue;
+    }
+    if (is_table_separator(line) || is_rule_or_setext(line)) continue;
+    if (is_table_line(line)) {
+      std::string row;
+      for (const auto& cell : table_cells(line)) {
+        if (!row.empty()) row += '\t';
+        row += cell;
+      }
+      put(row);
+      continue;
+    }
+    std::string_view body = trim(line);
+    while (!body.empty() && body.front() == '>') body = trim(body.substr(1));  // block quotes, nested
+    if (std::size_t m = list_marker(body)) body = body.substr(m);
+    put(plain_inline(body));
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 

@@ -27,6 +27,14 @@ struct Unit {
 // space, leading/trailing space trimmed. A leading "#... " header marker is removed too.
 std::string plain_inline(std::string_view markdown);
 
+// A markdown document -> plain text, line by line (the `chunker.preprocess: "markdown-to-text"` step of a
+// pipeline config, run before splitting): header markers, list and block-quote markers, emphasis, code marks
+// and link targets removed (plain_inline per line); table separator rows, horizontal rules and code fence
+// lines dropped (fenced code kept as written); a table row becomes its plain cells joined by '\t'. Blank
+// lines are kept as paragraph breaks (runs of them become one). Never fails: text that is not markdown
+// comes back with each line trimmed and its white space runs collapsed.
+std::string markdown_to_text(std::string_view markdown);
+
 // The answer units of a chunk text, in text order. A table's first row (followed by a |---| row)
 // gives the column names; a data row renders as "<first cell> — <col 2>: <cell 2>; <col 3>: <cell 3>"
 // (cells without a column name, or an empty cell, are left out of the "name: value" list).

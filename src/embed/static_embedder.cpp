@@ -182,7 +182,13 @@ Result<StaticEmbedder> StaticEmbedder::load(std::string_view b) {
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (words[i] != '\n') continue;
     if (e.words_.size() == n) return corrupt("more words than the header says");
-    e.words_.emplace_back(words.substr(start, i - start));
+    const std::string_view word = words.substr(start, i - start);
+    // A word list written with CRLF line ends would keep "\r" on every word, so no text token would
+    // ever match and every text would embed to zero: refused rather than loaded as garbage (#30 F-5).
+    if (word.find('\r') != std::string_view::npos) {
+      return corrupt("word " + std::to_string(e.words_.size()) + " holds a carriage return (a word list with CRLF line ends? words end in \\n only)");
+    }
+    e.words_.emplace_back(word);
     start = i + 1;
   }
   if (e.words_.size() != n || start != words.size()) return corrupt("word list does not hold " + std::to_string(n) + " newline-terminated words");

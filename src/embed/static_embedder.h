@@ -83,6 +83,9 @@ class StaticEmbedder {
   std::int32_t find(std::string_view word) const;
   // Dequantized vector of word index i (dims floats).
   std::vector<float> vector(std::size_t i) const;
+  // Word index i (i < vocab_size()) and its int8 vector (dims values; vector(i) = scale x these).
+  const std::string& word(std::size_t i) const { return words_[i]; }
+  const std::int8_t* quantized(std::size_t i) const { return vectors_.data() + i * dims_; }
 
  private:
   std::size_t dims_ = 0;

@@ -7,6 +7,7 @@
 #include "common/check.h"
 #include "common/json_reader.h"
 #include "dense/vector_index.h"
+#include "embed/static_embedder.h"
 #include "sparse/options_json.h"
 
 namespace ragwasm::pipeline {
@@ -117,7 +118,10 @@ Status parse_chunker(const json& j, ChunkerConfig& c) {
   RAGWASM_TRY(jsonr::expect_object(j, "chunker", {"strategy", "chunkSize", "chunkOverlap", "unit", "separators", "keepSeparator", "strict",
                                                  "splitLevels", "stripHeaders", "overlapSentences", "newlineBreaks", "invalidUtf8",
                                                  "context", "sizeIncludesContext", "breakpoint", "breakpointAmount", "minChunkSize",
-                                                 "maxChunkSize", "bufferSize", "batchSize"}));
+                                                 "maxChunkSize", "bufferSize", "batchSize", "preprocess"}));
+  // preprocess: a step on each document's text before splitting (the Collection runs it; chunk() never sees it).
+  std::string preprocess = "none";
+  RAGWASM_TRY(opt_enum(j, "chunker", "preprocess", preprocess, {"none", "markdown-to-text"}));
   RAGWASM_TRY(opt_enum(j, "chunker", "strategy", c.strategy, {"fixed", "recursive", "markdown", "markdown-header", "sentence", "semantic"}));
   RAGWASM_TRY(parse_chunker_extras(j, c));
   RAGWASM_TRY(opt_size(j, "chunker", "chunkSize", c.chunk_size, 1, 100000000));
@@ -315,6 +319,45 @@ Status parse_dense(const json& in, DenseConfig& c, std::vector<Deprecation>& dep
   return Status::success();
 }
 
+// retrieval.llmExpansion: "hyde" | "query2doc" | {"mode": "hyde"|"query2doc", "maxTokens": 16..2048}.
+Status parse_llm_expansion(const json& e, RetrievalConfig& r) {
+  const std::string p = "retrieval.llmExpansion";
+  if (e.is_string()) {
+    auto m = jsonr::one_of(e, p, {"hyde", "query2doc"});
+    if (!m.ok()) return m.error();
+    r.llm_expansion = m.value();
+    return Status::success();
+  }
+  if (!e.is_object()) return jsonr::type_error(p, "\"hyde\", \"query2doc\" or {mode, maxTokens}", e);
+  RAGWASM_TRY(jsonr::expect_object(e, p, {"mode", "maxTokens"}));
+  if (!e.contains("mode")) return make_error(ErrorCode::kInvalidArgument, p + ".mode: expected \"hyde\" or \"query2doc\", got nothing");
+  RAGWASM_TRY(opt_enum(e, p, "mode", r.llm_expansion, {"hyde", "query2doc"}));
+  RAGWASM_TRY(opt_size(e, p, "maxTokens", r.llm_expansion_max_tokens, 16, 2048));
+  return Status::success();
+}
+
+// "retrieval.expansion": {source: "static", model?, perTerm?, minSimilarity?, weight?, maxWords?}.
+Status parse_expansion(const json& j, PipelineConfig& c) {
+  const std::string p = "retrieval.expansion";
+  RAGWASM_TRY(jsonr::expect_object(j, p, {"source", "model", "perTerm", "minSimilarity", "weight", "unmatchedOnly", "maxWords"}));
+  ExpansionConfig& x = c.retrieval.expansion;
+  x.enabled = true;
+  RAGWASM_TRY(opt_enum(j, p, "source", x.source, {"static"}));
+  RAGWASM_TRY(opt_string(j, p, "model", x.model));
+  RAGWASM_TRY(opt_size(j, p, "perTerm", x.per_term, 1, 16));
+  RAGWASM_TRY(opt_number(j, p, "minSimilarity", x.min_similarity, 0.0, 1.0));
+  RAGWASM_TRY(opt_number(j, p, "weight", x.weight, 0.0, 1.0));
+  RAGWASM_TRY(opt_bool(j, p, "unmatchedOnly", x.unmatched_only));
+  RAGWASM_TRY(opt_size(j, p, "maxWords", x.max_words, 0, embed::kMaxStaticWords));
+  for (const char* key : {"minSimilarity", "weight"}) {
+    if (auto v = j.find(key); v != j.end() && !(v->get<double>() > 0)) {
+      return make_error(ErrorCode::kInvalidArgument, jsonr::key_path(p, key) + ": expected a number in (0, 1], got 0");
+    }
+  }
+  if (!c.bm25.enabled) return make_error(ErrorCode::kInvalidArgument, p + ": expands BM25 queries; the config has no indexes.bm25");
+  return Status::success();
+}
+
 }  // namespace
 
 PipelineConfig default_config() {
@@ -360,7 +403,17 @@ Result<PipelineConfig> parse_config(std::string_view text) {
   json fusion_json = json::object();
   if (auto it = j.find("retrieval"); it != j.end()) {
     const std::string p = "retrieval";
-    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion"}));
+    RAGWASM_TRY(jsonr::expect_object(*it, p, {"retrievers", "k", "candidates", "fusion", "llmExpansion", "expansion", "filter"}));
+    if (auto f = it->find("filter"); f != it->end() && !f->is_null()) {
+      // The Bm25Index filter language, checked by its own parser; errors name retrieval.filter.
+      auto checked = sparse::parse_search_options(json{{"filter", *f}}.dump(-1, ' ', false, json::error_handler_t::replace));
+      if (!checked.ok()) {
+        Error e = checked.error();
+        if (auto at = e.message.find("search options.filter"); at != std::string::npos) e.message.replace(at, 21, "retrieval.filter");
+        return e;
+      }
+      c.retrieval.filter_json = f->dump(-1, ' ', false, json::error_handler_t::replace);
+    }
     if (auto r = it->find("retrievers"); r != it->end()) {
       RAGWASM_TRY(jsonr::array(*r, "retrieval.retrievers"));
       if (r->empty()) return make_error(ErrorCode::kInvalidArgument, "retrieval.retrievers: expected at least one index name, got an array of 0");
@@ -390,6 +443,8 @@ Result<PipelineConfig> parse_config(std::string_view text) {
                                                          "), got " + std::to_string(c.retrieval.candidates));
     }
     if (auto f = it->find("fusion"); f != it->end()) fusion_json = *f;
+    if (auto e = it->find("llmExpansion"); e != it->end()) RAGWASM_TRY(parse_llm_expansion(*e, c.retrieval));
+    if (auto x = it->find("expansion"); x != it->end()) RAGWASM_TRY(parse_expansion(*x, c));
   }
   const std::string fp = "retrieval.fusion";
   RAGWASM_TRY(jsonr::expect_object(fusion_json, fp, {"mode", "normalization", "weights", "rrfK", "primary", "legCheck", "k"}));
@@ -430,7 +485,11 @@ Result<PipelineConfig> parse_config(std::string_view text) {
     RAGWASM_TRY(opt_size(*it, p, "tokenBudget", c.assembly.token_budget, 1, 100000000));
     RAGWASM_TRY(opt_enum(*it, p, "order", c.assembly.order, {"score", "ends"}));
     RAGWASM_TRY(opt_size(*it, p, "maxChunks", c.assembly.max_chunks, 0, 100000000));
-    RAGWASM_TRY(opt_bool(*it, p, "docContext", c.assembly.doc_context));
+    if (auto d = it->find("docContext"); d != it->end() && d->is_boolean()) {
+      c.assembly.doc_context = d->get<bool>() ? "chunker" : "none";  // the format before issue 32
+    } else {
+      RAGWASM_TRY(opt_enum(*it, p, "docContext", c.assembly.doc_context, {"none", "title", "chunker"}));
+    }
     RAGWASM_TRY(opt_enum(*it, p, "tokenCount", c.assembly.token_count, {"estimate", "wordpiece"}));
   }
   if (auto it = j.find("answerer"); it != j.end()) {
@@ -493,12 +552,26 @@ std::string to_json(const PipelineConfig& c) {
       {"retrieval", {{"retrievers", c.retrieval.retrievers}, {"k", c.retrieval.k}, {"candidates", c.retrieval.candidates}, {"fusion", fusion}}},
       {"rerank", {{"enabled", c.rerank.enabled}, {"type", c.rerank.type}, {"candidates", c.rerank.candidates}, {"keep", c.rerank.keep}}},
       {"assembly", {{"tokenBudget", c.assembly.token_budget}, {"order", c.assembly.order}, {"maxChunks", c.assembly.max_chunks},
-                    {"docContext", c.assembly.doc_context}, {"tokenCount", c.assembly.token_count}}},
+                    // "chunker" / "none" as the booleans of saved format 3 (a saved collection's header holds this JSON:
+                    // its bytes stay those of the fixtures); the other values as their names
+                    {"docContext", c.assembly.doc_context == "chunker" ? json(true)
+                                   : c.assembly.doc_context == "none" ? json(false) : json(c.assembly.doc_context)},
+                    {"tokenCount", c.assembly.token_count}}},
       {"answerer", {{"type", c.answerer.type}, {"chunks", c.answerer.chunks}, {"threshold", c.answerer.threshold},
                     {"maxSentences", c.answerer.max_sentences}}},
   };
   if (!c.rerank.model.empty()) out["rerank"]["model"] = c.rerank.model;
+  if (c.retrieval.expansion.enabled) {
+    const ExpansionConfig& x = c.retrieval.expansion;
+    json e = {{"source", x.source}, {"perTerm", x.per_term}, {"minSimilarity", x.min_similarity}, {"weight", x.weight}, {"unmatchedOnly", x.unmatched_only}, {"maxWords", x.max_words}};
+    if (!x.model.empty()) e["model"] = x.model;
+    out["retrieval"]["expansion"] = e;
+  }
   if (c.judges.set) out["judges"] = {{"triad", c.judges.triad}};
+  if (!c.retrieval.filter_json.empty()) out["retrieval"]["filter"] = json::parse(c.retrieval.filter_json, nullptr, false);
+  if (!c.retrieval.llm_expansion.empty()) {
+    out["retrieval"]["llmExpansion"] = {{"mode", c.retrieval.llm_expansion}, {"maxTokens", c.retrieval.llm_expansion_max_tokens}};
+  }
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

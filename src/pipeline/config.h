@@ -75,6 +75,19 @@ struct Deprecation {
   std::string new_name;
 };
 
+// "retrieval.expansion": BM25 query expansion from a static model's word neighbours (docs/sparse.md
+// "Query expansion"; Bm25Index search option `expansion`). Absent = off.
+struct ExpansionConfig {
+  bool enabled = false;
+  std::string source = "static";  // the only source: a static model's word vectors
+  std::string model;              // a static model file (URL or path); empty = the default static model
+  std::size_t per_term = 2;       // 1..16
+  double min_similarity = 0.7;    // (0, 1]
+  double weight = 0.3;            // (0, 1]
+  bool unmatched_only = false;    // expand only query words no document holds
+  std::size_t max_words = 100000; // the model's first words kept (0 = all)
+};
+
 struct RetrievalConfig {
   std::vector<std::string> retrievers;  // index names ("bm25", "dense"); default: every enabled index
   std::size_t k = 10;                   // hits returned; 0 = no retrieval (the "no context" baseline)
@@ -86,6 +99,15 @@ struct RetrievalConfig {
   // far below the best leg's is benched (weight 0) and reported. Default: on for mode "hybrid" without
   // explicit weights (and two or more retrievers).
   bool leg_check = true;
+  // "llmExpansion": LLM query expansion at ask() time (the caller brings the client). "" = off;
+  // "query2doc" searches the question followed by the LLM's hypothetical answer passage, "hyde" the
+  // passage alone. Written as {"mode", "maxTokens"}; the string "hyde"/"query2doc" is shorthand.
+  std::string llm_expansion;
+  std::size_t llm_expansion_max_tokens = 128;  // the passage's token budget, 16..2048
+  ExpansionConfig expansion;  // needs the bm25 index
+  // "filter": a metadata filter every search of the pipeline applies (the Bm25Index filter language,
+  // {"key": value | [values] | {"gte", "gt", "lte", "lt", "in"}}), as written; "" = none.
+  std::string filter_json;
 };
 
 struct RerankConfig {
@@ -100,7 +122,11 @@ struct AssemblyConfig {
   std::size_t token_budget = 2000;  // >= 1
   std::string order = "score";      // score | ends
   std::size_t max_chunks = 0;       // 0 = no limit
-  bool doc_context = true;          // include each document's context once
+  // What the answer prompt puts before each chunk (read by the answer prompt's context step,
+  // web/src/context/prompt.js): none | title (the document's title) | chunker (the context the chunker
+  // put before the chunk in its indexText: title, header path, LLM summary, LLM chunk context, as
+  // chunker.context says). The old booleans are read as true = chunker, false = none.
+  std::string doc_context = "chunker";
   std::string token_count = "estimate";  // estimate (ceil(chars/4)) | wordpiece
 };
 

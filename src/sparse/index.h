@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -102,11 +103,34 @@ struct MatchOptions {
 
 enum class Combine { kOr, kAnd };
 
+// Query expansion from word neighbours (index_expansion.cpp, docs/sparse.md "Query expansion"): each
+// expandable query word (not a stop word, number, identifier part or all-caps acronym) adds at most
+// per_term of its nearest words that analyze to one term of this index's vocabulary, other than the
+// query's own terms, each at weight x similarity (the exact terms keep weight = count >= 1).
+struct ExpansionOptions {
+  bool enabled = false;
+  std::size_t per_term = 2;     // 1..16
+  double min_similarity = 0.7;  // (0, 1]
+  double weight = 0.3;          // (0, 1]
+  bool unmatched_only = false;  // expand only the query words whose term no live document holds
+};
+
+struct SimilarWord {
+  std::string word;  // as the word source spells it (lowercase)
+  double similarity = 0;
+};
+// The word source of an expansion: the words similar to `word` with similarity >= min_similarity,
+// best first (similarity descending, ties in a fixed order), the word itself excluded. The embed
+// module's WordNeighbours::similar is one (the binding adapts it); tests pass a table.
+using SimilarWords = std::function<std::vector<SimilarWord>(std::string_view word, double min_similarity)>;
+
 struct SearchOptions {
   std::size_t k = 10;  // 1..100000 (kMaxSearchK, common/limits.h: the rule of every search)
   std::vector<FilterClause> filter;  // all clauses must hold
   bool exhaustive = false;           // use the oracle scorer instead of MaxScore
   Rm3Options rm3;
+  ExpansionOptions expansion;        // needs similar_words; not with rm3
+  SimilarWords similar_words;
   MatchOptions match;
   Combine combine = Combine::kOr;    // kAnd: a hit matches every query term (or one of its expansions)
   std::vector<std::pair<std::string, double>> boost;  // per-query field boosts (multiply the index's tf weights)
@@ -139,6 +163,16 @@ struct WeightedTerm {
   double weight = 1;
 };
 
+// One expansion term of a query: the analyzed term, the query word it came from, the neighbour word
+// that analyzed to it, their similarity and the weight it is scored with (weight x similarity).
+struct ExpansionTerm {
+  std::string term;
+  std::string from;
+  std::string word;
+  double similarity = 0;
+  double weight = 0;
+};
+
 struct IndexStats {
   std::size_t documents = 0;         // live documents (N)
   std::size_t deleted = 0;           // tombstones awaiting compact()
@@ -162,6 +196,14 @@ struct CollectionStats {
 struct SavedIndexSummary {
   std::vector<std::string> fields;  // in saved order
   std::uint64_t documents = 0;
+};
+
+// What Bm25Index::find_term_mismatch found: `item` is the index of the first item that differs,
+// `analyzed` its distinct analyzed terms, `held` the terms the index holds for its id (0: not indexed).
+struct TermMismatch {
+  std::size_t item = 0;
+  std::size_t analyzed = 0;
+  std::size_t held = 0;
 };
 
 class Bm25Index {
@@ -202,6 +244,10 @@ class Bm25Index {
   // The weighted query that RM3 would run (original terms + expansion), for inspection and tests.
   Result<std::vector<WeightedTerm>> expand_query(std::string_view query, const SearchOptions& options);
 
+  // The expansion terms search() adds for options.expansion (in scoring order). INVALID_ARGUMENT when
+  // an option is out of range, similar_words is missing, or rm3 is enabled too.
+  Result<std::vector<ExpansionTerm>> expansion_terms(std::string_view query, const SearchOptions& options) const;
+
   std::vector<std::string> analyze(std::string_view text) const;
   IndexStats stats() const;
   std::size_t document_frequency(std::string_view term) const;  // live documents containing term
@@ -221,6 +267,15 @@ class Bm25Index {
   Status set_global_stats(const CollectionStats& global);
   void clear_global_stats();
   bool has_global_stats() const;
+
+  // Checks texts a caller stored beside the index against it (a saved collection's header, #30 F-2):
+  // `parts` holds items of 1 + texts_per_item views, an id then its texts (any fields in any order;
+  // empty = none). An item matches when the union of its texts' distinct terms, by this index's
+  // analyzer (as add() analyzes), is exactly the set of terms the index holds for the live document
+  // with that id (the empty set when no live document has it). Returns the first item that differs,
+  // or nullopt when all match; a trailing partial item is ignored. Usage:
+  //   if (auto m = index.find_term_mismatch({"d1", "title", "text"}, 2)) ...  // m->item == 0
+  std::optional<TermMismatch> find_term_mismatch(const std::vector<std::string_view>& parts, std::size_t texts_per_item) const;
 
   std::string save() const;
   static Result<Bm25Index> load(std::string_view bytes);

@@ -8,6 +8,7 @@
 //   index_stats.cpp    statistics, document frequency, ids
 //   index_io.cpp       the saved format (save / load)
 //   index_global.cpp   collection statistics of a shard and injected collection-wide statistics
+//   index_verify.cpp   stored texts checked against the terms the index holds for their ids
 // Postings layout: per posting varint(doc + 1 - prev_plus1), then one varint tf per field; a skip entry
 // every kBlock postings. Readers of the postings (e.g. impact precomputation) use Cursor below.
 #pragma once
@@ -311,6 +312,8 @@ struct Bm25Index::Impl {
   Result<std::vector<MatchGroup>> match_groups(std::string_view text, const SearchOptions& o);
   std::vector<Cand> and_search(const std::vector<MatchGroup>& groups, const std::vector<QTerm>& q, std::size_t k,
                                const std::vector<CompiledClause>& f);
+  // ---- query expansion from word neighbours (index_expansion.cpp) ----
+  Result<std::vector<ExpansionTerm>> expansion(std::string_view text, const SearchOptions& o) const;
 
   // ---- RM3 (index_rm3.cpp) ----
   Result<std::vector<std::pair<std::uint32_t, double>>> rm3_terms(std::string_view text, const SearchOptions& o);

@@ -220,7 +220,7 @@ Result<SearchOptions> parse_search_options(std::string_view text) {
   auto pj = parse(text, name);
   if (!pj.ok()) return pj.error();
   const json& j = pj.value();
-  RAGWASM_TRY(unknown_keys(j, name, {"k", "exhaustive", "filter", "rm3", "prefix", "fuzzy", "maxFuzzy", "weights", "combineWith", "boost", "explain"}));
+  RAGWASM_TRY(unknown_keys(j, name, {"k", "exhaustive", "filter", "rm3", "prefix", "fuzzy", "maxFuzzy", "weights", "combineWith", "boost", "explain", "expansion"}));
   SearchOptions o;
   RAGWASM_TRY(parse_match(j, name, &o));
   RAGWASM_TRY(get_size(j, "k", name, 1, kMaxSearchK, &o.k));  // the rule of every search (common/limits.h)
@@ -241,6 +241,18 @@ Result<SearchOptions> parse_search_options(std::string_view text) {
     } else {
       return bad(rn, "true, false or {fbDocs, fbTerms, originalWeight}", r);
     }
+  }
+  if (j.contains("expansion")) {
+    // {perTerm, minSimilarity, weight}: the word source is given by the caller (the binding)
+    const json& x = j["expansion"];
+    const std::string xn = name + ".expansion";
+    if (!x.is_object()) return bad(xn, "an object {perTerm, minSimilarity, weight, unmatchedOnly}", x);
+    RAGWASM_TRY(unknown_keys(x, xn, {"perTerm", "minSimilarity", "weight", "unmatchedOnly"}));
+    o.expansion.enabled = true;
+    RAGWASM_TRY(get_size(x, "perTerm", xn, 1, 16, &o.expansion.per_term));
+    RAGWASM_TRY(get_num(x, "minSimilarity", xn, 0, 1, &o.expansion.min_similarity));
+    RAGWASM_TRY(get_num(x, "weight", xn, 0, 1, &o.expansion.weight));
+    RAGWASM_TRY(get_bool(x, "unmatchedOnly", xn, &o.expansion.unmatched_only));
   }
   if (j.contains("filter") && !j["filter"].is_null()) {
     const json& f = j["filter"];

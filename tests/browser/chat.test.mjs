@@ -272,10 +272,11 @@ test('doc chat: an ONNX model and tokenizer picked by URL replace the dense leg,
     await page.fill('#onnx-url', '/models/build/fixtures/tiny-bert/onnx/model.onnx');
     await page.fill('#tok-url', '/models/build/fixtures/tiny-bert/tokenizer.json');
     // Cancel right after starting: the worker is replaced, the saved documents are re-indexed with
-    // the static model, and the ONNX model never becomes the dense leg.
+    // the default preset (BM25 only, issue 27), and the ONNX model never becomes the dense leg.
     await page.evaluate(() => { document.getElementById('use-onnx').click(); document.getElementById('cancel').click(); });
     await page.waitForFunction(() => /^cancelled; restored: 26 saved documents/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
-    assert.match(await page.textContent('#collection'), /BM25 \+ dense \(static model\)/);
+    assert.match(await page.textContent('#collection'), /BM25/);
+    assert.doesNotMatch(await page.textContent('#collection'), /dense/);
     assert.equal(await page.isVisible('#cancel'), false);
     await page.click('#use-onnx');
     await page.waitForFunction(() => /^ready: dense \(ONNX/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 60000 });
@@ -412,24 +413,32 @@ test('doc chat: Stop during a streamed answer and Cancel during indexing leave t
   }
 });
 
-// Issue 15: twelve sample questions typed into the box as a person would; each cited passage, when
-// clicked, highlights text containing the question's evidence; unanswerable questions get the
-// abstention. Ids from examples/corpus/questions.jsonl (9 answerable, 3 unanswerable).
-const TWELVE = ['q08', 'q12', 'q13', 'q16', 'q23', 'q26', 'q31', 'q44', 'q48', 'q56', 'q62', 'q68'];
+// Issue 27: questions of the second question set (examples/corpus/own-words.jsonl, written apart from the first, in the
+// user's own words) typed into the box as a person would. Each gets one of ask()'s three outcomes, shown its own way:
+// an answer whose citation opens the source with the cited unit highlighted; the closest passages, each with its best
+// sentence marked, whose [n] opens the source there; or "Your documents don't say." with what was searched. Checked
+// against the set itself: an unanswerable question never gets an answer, an answerable one never gets not-found, a
+// Yes/No said has the set's polarity, an answer's highlight is the quoted unit and (but for the count below) holds the
+// question's evidence; all three outcomes occur. Ids from both halves of own-words-split.json.
+// Answers among them whose highlighted unit lacks the question's evidence (a wrong unit cited), as measured.
+const WITHOUT_EVIDENCE = 0;
+// w74 "Who is the CTO?" comes first: later in the conversation its one content word makes it a follow-up, searched with
+// the previous question's words (rewriteFollowUp).
+const OWN_WORDS = ['w74', 'w08', 'w15', 'w12', 'w02', 'w03', 'w13', 'w16', 'w44', 'w64', 'w76', 'w77'];
 
-test('doc chat: twelve sample questions asked through the page cite passages holding the evidence or abstain', async () => {
-  const questions = new Map(readFileSync(join(repoRoot, 'examples/corpus/questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
-    .map((l) => JSON.parse(l)).map((q) => [q.id, q]));
+test('doc chat: questions of the own-words set get their outcome, citation and highlight in the page (issue 27)', async () => {
+  const questions = new Map(corpus.ownWordsQuestions.map((q) => [q.id, q]));
   const plain = (x) => x.toLowerCase().replace(/[*`|]/g, ' ').replace(/[^a-z0-9.,:%$€–-]+/g, ' ').replace(/\s+/g, ' ').trim();
-  await withPage(async ({ page, url, requests, consoleErrors }) => {
+  await withPage(async ({ page, url, requests, consoleErrors, screenshot }) => {
     await page.goto(`${url}web/demo/chat.html`);
     await waitState(page, ['done']);
     await page.click('#sample');
     await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
-    const wrong = [];
-    const answeredUnanswerable = [];
-    for (const id of TWELVE) {
+    const seen = { answer: 0, passages: 0, 'not-found': 0 };
+    const withoutEvidence = [];
+    for (const id of OWN_WORDS) {
       const q = questions.get(id);
+      assert.ok(q, `${id} is in corpus.json ownWordsQuestions`);
       await page.click('#question');
       await page.fill('#question', '');
       await page.keyboard.type(q.question);
@@ -437,34 +446,49 @@ test('doc chat: twelve sample questions asked through the page cite passages hol
       const st = await waitState(page, ['answered', 'failed']);
       // a new turn: clear the state so the next wait sees this question's result
       await page.evaluate(() => { document.getElementById('status').dataset.state = 'asking'; });
+      const outcome = await page.$eval('#answer', (e) => e.dataset.outcome);
       const answer = await page.textContent('#answer');
-      if (!q.answerable) {
-        if (answer !== "Your documents don't say.") {
-          answeredUnanswerable.push(`${id}: ${q.question} -> ${answer}`);
-          continue;
-        }
-        assert.match(st, /do not seem to answer/);
+      seen[outcome]++;
+      if (outcome === 'not-found') {
+        assert.equal(q.answerable, false, `${id}: an answerable question got not-found: ${q.question}`);
+        assert.match(st, /nothing in your documents matches this question/);
+        assert.equal(await page.textContent('#answer .outcome-note'), "Your documents don't say.");
+        assert.match(await page.textContent('#searched'), /^Searched your 26 documents for “.+”: no passage matches it\.$/);
+        assert.equal(await page.$$eval('#answer a.cite', (a) => a.length), 0, `${id}: not-found cites nothing`);
         continue;
       }
+      if (outcome === 'passages') {
+        assert.match(st, /no single sentence answers this/);
+        assert.equal(await page.textContent('#answer .outcome-note'), "I couldn't find one sentence that answers this; here are the closest passages.");
+        const items = await page.$$eval('#answer ol.passages li', (li) => li.map((x) => ({ mark: x.querySelector('.excerpt mark')?.textContent ?? null })));
+        assert.ok(items.length >= 1 && items.length <= 5, `${id}: 1-5 passages, got ${items.length}`);
+        assert.ok(items[0].mark, `${id}: the first passage marks its best sentence`);
+        // [1] opens the document with that sentence highlighted, in the document's own text
+        await page.click('#answer ol.passages a.cite[data-n="1"]');
+        const mark = await page.textContent('#source-mark');
+        assert.equal(mark, items[0].mark, `${id}: the source highlight is the marked sentence`);
+        continue;
+      }
+      assert.equal(outcome, 'answer');
+      assert.ok(q.answerable, `${id}: an unanswerable question got an answer: ${q.question} -> ${answer}`);
       assert.match(st, /answered from your documents/, `${id}: ${st}`);
+      const said = /^(Yes|No)\./.exec(answer)?.[1].toLowerCase();
+      if (said) assert.equal(said, q.polarity, `${id}: "${said}" said for a question whose answer is ${q.polarity}: ${answer}`);
       const cites = await page.$$eval('#answer a.cite', (as) => as.map((a) => a.dataset.n));
       assert.ok(cites.length >= 1, `${id}: the answer cites a passage: ${answer}`);
       await page.click(`#answer a.cite[data-n="${cites[0]}"]`);
       const mark = await page.textContent('#source-mark');
-      assert.ok(plain(mark ?? '').length > 0, `${id}: clicking the citation highlights a passage`);
-      // The highlighted passage holds the evidence unless the answerer cited a wrong one (counted below).
+      assert.ok(plain(answer).includes(plain(mark)), `${id}: the highlight is the unit the answer quotes: ${mark}`);
       if (!q.evidence.some((e) => plain(mark).includes(plain(e)) || plain(e).includes(plain(mark)))) {
-        wrong.push(`${id}: ${q.question}\n  mark: ${mark}\n  evidence: ${q.evidence.join(' || ')}`);
+        withoutEvidence.push(`${id}: ${q.question}\n  mark: ${mark}\n  evidence: ${q.evidence.join(' || ')}`);
       }
     }
-    // PRESETS.docChat (default chunker + title, chosen on the tuning half, docs/docchat.md) cites a
-    // passage without the evidence for 1 of these 9 answerable questions (q16); more is a regression.
-    console.log(`cited passages without the evidence: ${wrong.length} of 9; unanswerable answered: ${answeredUnanswerable.length} of 3`);
-    assert.ok(wrong.length <= 1, `at most 1 of 9 cited passages lacks the evidence, got ${wrong.length}:\n${wrong.join('\n')}`);
-    // With keyMismatch 0.5 / threshold 0.22 (round 3, docs/docchat.md) q56 "What was Larkspire's revenue in
-    // Q2 2025?" (tuning half) is answered with the Q2 2024 row, which the 0.28 threshold had refused; the
-    // other two abstain. More is a regression.
-    assert.ok(answeredUnanswerable.length <= 1, `at most 1 of 3 unanswerable questions answered, got ${answeredUnanswerable.length}:\n${answeredUnanswerable.join('\n')}`);
+    console.log(`outcomes: ${JSON.stringify(seen)}; answers whose highlight lacks the evidence: ${withoutEvidence.length}`);
+    for (const o of Object.keys(seen)) assert.ok(seen[o] >= 1, `the questions show every outcome: ${JSON.stringify(seen)}`);
+    // PRESETS.docChatAnswer (threshold 0.4, chosen on the tuning halves) cites a unit without the evidence for
+    // WITHOUT_EVIDENCE of these answers (see the list printed on failure); more is a regression.
+    assert.ok(withoutEvidence.length <= WITHOUT_EVIDENCE, `at most ${WITHOUT_EVIDENCE} answers highlight a unit without the evidence, got ${withoutEvidence.length}:\n${withoutEvidence.join('\n')}`);
+    await screenshot('chat-outcomes-1280x800');
     assert.deepEqual(requests.filter((r) => !r.startsWith(url)), [], 'a request left 127.0.0.1');
     assert.deepEqual(consoleErrors, []);
   });

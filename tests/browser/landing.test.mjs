@@ -4,6 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { withPage, repoRoot } from './harness.mjs';
 import { init, splitSentences } from '../../web/src/index.js';
 
@@ -62,5 +63,53 @@ test('the server sends .wasm as application/wasm and refuses paths outside the d
     assert.equal((await other.arrayBuffer()).byteLength, Number(w.headers.get('content-length')));
   } finally {
     await s.close();
+  }
+});
+
+// #30 S-2: a symlink inside a served folder that leads outside it is a 404, as under /shared-data/.
+// #30 S-1: a file replaced or removed while it is being served, or a read that fails, ends that request only.
+test('the server follows no symlink out of its folders and survives files replaced during a request', async () => {
+  const { startServer } = await import('../../scripts/serve.mjs');
+  const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, unlinkSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const fs = createRequire(import.meta.url)('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'ragwasm-serve-'));
+  mkdirSync(join(dir, 'web', 'sub'), { recursive: true });
+  mkdirSync(join(dir, 'secret'));
+  writeFileSync(join(dir, 'secret', 'key.txt'), 'SECRET');
+  writeFileSync(join(dir, 'web', 'a.txt'), 'hello');
+  writeFileSync(join(dir, 'web', 'sub', 'b.txt'), 'inside');
+  symlinkSync(join(dir, 'secret', 'key.txt'), join(dir, 'web', 'leak.txt'));
+  symlinkSync(join(dir, 'secret'), join(dir, 'web', 'leakdir'));
+  symlinkSync(join(dir, 'web', 'sub', 'b.txt'), join(dir, 'web', 'ok.txt'));  // a link that stays inside is served
+  const s = await startServer({ port: 0, quiet: true, root: dir });
+  const original = fs.createReadStream;
+  try {
+    const get = async (p) => { const r = await fetch(new URL(p, s.url)); return [r.status, await r.text()]; };
+    assert.deepEqual(await get('web/a.txt'), [200, 'hello']);
+    assert.deepEqual(await get('web/ok.txt'), [200, 'inside']);
+    for (const p of ['web/leak.txt', 'web/leakdir/key.txt', 'web/leakdir/']) assert.equal((await get(p))[0], 404, p);
+    // The file is removed (a rebuild replacing it) between the server's check and its read.
+    fs.createReadStream = function replaced(...args) { rmSync(join(dir, 'web', 'a.txt'), { force: true }); return original.apply(this, args); };
+    syncBuiltinESMExports();
+    assert.deepEqual(await get('web/a.txt'), [200, 'hello'], 'the bytes of the file that was opened');
+    // A read that fails half-way: the response is cut, the server keeps serving.
+    fs.createReadStream = function failing(...args) {
+      const st = original.apply(this, args);
+      process.nextTick(() => st.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })));
+      return st;
+    };
+    syncBuiltinESMExports();
+    await assert.rejects(fetch(new URL('web/sub/b.txt', s.url)).then((r) => r.text()));
+    fs.createReadStream = original;
+    syncBuiltinESMExports();
+    assert.equal((await get('web/a.txt'))[0], 404);
+    assert.deepEqual(await get('web/sub/b.txt'), [200, 'inside'], 'still serving');
+    unlinkSync(join(dir, 'web', 'ok.txt'));
+  } finally {
+    fs.createReadStream = original;
+    syncBuiltinESMExports();
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -663,3 +663,41 @@ TEST_CASE("Token F1 of the extractive answerer on the sample corpus is reported"
   // finding answer-bearing sentences at least this often.
   CHECK(f1_oracle / answerable > 0.15);
 }
+
+TEST_CASE("A how much question about a price needs an amount of money", "[unit]") {
+  CHECK(matches_type("The HX-9 costs $149.", QuestionType::kNumber, "How much does an HX-9 cost?"));
+  CHECK(matches_type("The fee is 40 EUR per year.", QuestionType::kNumber, "How much is the annual fee?"));
+  CHECK_FALSE(matches_type("HX-9 — Name: Harrier; Launched: 2021", QuestionType::kNumber, "How much does an HX-9 Harrier cost?"));
+  // a how-much question that is not about a price takes any quantity
+  CHECK(matches_type("The tank holds 40 litres.", QuestionType::kNumber, "How much water does the tank hold?"));
+}
+
+TEST_CASE("A unit made of clauses is quoted by the clause holding the most question terms", "[unit]") {
+  std::vector<ExtractiveChunk> chunks = {{"r#0", "WS-410 revision C started shipping on October 15; 1,650 revision C units shipped in the quarter.", 1, ""}};
+  ExtractiveOptions o;
+  o.threshold = 0;
+  auto r = extractive_answer("When did revision C of the WS-410 start shipping?", chunks, o);
+  REQUIRE(r.ok());
+  CHECK(r.value().text == "WS-410 revision C started shipping on October 15. [1]");
+  // the citation spans the quoted clause in the source, here hard-wrapped
+  const auto& s = r.value().sentences[0];
+  CHECK(s.text == "WS-410 revision C started shipping on October 15.");
+  CHECK(chunks[0].text.substr(s.start, s.end - s.start) == "WS-410 revision C started shipping on October 15");
+  std::vector<ExtractiveChunk> wrapped = {{"w#0", "Loggers made before 2022 cannot run 3.x;\n  they stay on 2.9.", 1, ""}};
+  auto w = extractive_answer("Can loggers made before 2022 run 3.x?", wrapped, o);
+  CHECK(w.value().text == "No. Loggers made before 2022 cannot run 3.x. [1]");
+  CHECK(wrapped[0].text.substr(w.value().sentences[0].start, w.value().sentences[0].end - w.value().sentences[0].start) ==
+        "Loggers made before 2022 cannot run 3.x");
+  // a source that does not split like its plain text ("a;b" has no space) is quoted whole
+  std::vector<ExtractiveChunk> odd = {{"o#0", "Revision C shipped on October 15 **;** the rest shipped later.", 1, ""}};
+  CHECK(extractive_answer("When did revision C ship?", odd, o).value().sentences[0].start == 0);
+  // a clause without what the question type asks for is not quoted alone: the whole unit is
+  CHECK(extractive_answer("How many revision C units shipped in the quarter?", chunks, o).value().text ==
+        "1,650 revision C units shipped in the quarter. [1]");
+  auto n = extractive_answer("When did revision C units ship in the quarter?", chunks, o);
+  CHECK(n.value().text == "WS-410 revision C started shipping on October 15; 1,650 revision C units shipped in the quarter. [1]");
+  // Yes/No is read from the quoted clause
+  std::vector<ExtractiveChunk> hx = {{"p#0", "The HX-9 does not connect to Perch; it pairs with the Field app only.", 1, ""}};
+  auto p = extractive_answer("Can an HX-9 send its readings to Perch?", hx, o);
+  CHECK(p.value().text == "No. The HX-9 does not connect to Perch. [1]");
+}

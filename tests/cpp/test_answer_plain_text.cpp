@@ -73,3 +73,25 @@ TEST_CASE("Plain text without markdown is split into sentences", "[unit]") {
   CHECK(answer_units("").empty());
   CHECK(answer_units("\n\n  \n").empty());
 }
+
+TEST_CASE("markdown_to_text: the chunker.preprocess step keeps lines and paragraphs, drops markup", "[unit]") {
+  const std::string md =
+      "# Leave Policy\n\nEmployees get **22 days** of [PTO](pto.md).\n\n\n- first *item*\n2. second item\n"
+      "> quoted `code`\n\n| Quarter | Units |\n|---|---:|\n| Q4 | 17,200 |\n\n---\n```\nlet x = **1**;\n```\r\nlast line  \r\n";
+  CHECK(markdown_to_text(md) ==
+        "Leave Policy\n\nEmployees get 22 days of PTO.\n\nfirst item\nsecond item\nquoted code\n\nQuarter\tUnits\nQ4\t17,200\n\n"
+        "let x = **1**;\nlast line");
+  CHECK(markdown_to_text("") == "");
+  CHECK(markdown_to_text("\n \n\n") == "");
+  CHECK(markdown_to_text("plain   text, no markup") == "plain text, no markup");
+  // An unclosed fence keeps the rest as written.
+  CHECK(markdown_to_text("a\n```\n# not a header") == "a\n# not a header");
+}
+
+TEST_CASE("markdown_to_text stays linear on a long line of unclosed link openers", "[unit]") {
+  // 200,000 '[' on one line (a quadratic scan would take ~10^10 steps): kept as text.
+  const std::string line(200000, '[');
+  CHECK(markdown_to_text(line) == line);
+  CHECK(plain_inline(std::string(100000, '[') + "](") == std::string(100000, '[') + "](");
+  CHECK(plain_inline("[a](x) [b] [c](y)") == "a [b] c");
+}

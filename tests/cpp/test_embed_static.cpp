@@ -78,6 +78,17 @@ TEST_CASE("Every corrupted byte of a static model is rejected", "[unit]") {
   }
 }
 
+TEST_CASE("A word list with CRLF line ends is CORRUPT_INDEX, not a model that matches no token", "[unit]") {
+  StaticModelParts p = tiny_parts(true);
+  p.words = {"the\r", "cat\r", "dog\r"};
+  auto r = StaticEmbedder::load(write_static_model(p));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == ErrorCode::kCorruptIndex);
+  CHECK(r.error().message.find("word 0 holds a carriage return") != std::string::npos);
+  p.words = {"the", "c\rat", "dog"};
+  CHECK(StaticEmbedder::load(write_static_model(p)).error().code == ErrorCode::kCorruptIndex);
+}
+
 TEST_CASE("The built GloVe model loads and ranks related sentences higher", "[unit]") {
   const std::string path = std::string(RAGWASM_SOURCE_DIR) + "/models/build/static-model.bin";
   if (!ragwasm::testing::path_exists(path)) {

@@ -74,7 +74,16 @@ TEST_CASE("a full config is read into the structs", "[unit]") {
   REQUIRE(c.rerank.type == "custom");
   REQUIRE(c.rerank.keep == 5);
   REQUIRE(c.assembly.order == "ends");
-  REQUIRE_FALSE(c.assembly.doc_context);
+  REQUIRE(c.assembly.doc_context == "none");  // the boolean of the old format: false = none
+}
+
+TEST_CASE("assembly docContext names what the answer prompt puts before each chunk (issue 32)", "[unit]") {
+  REQUIRE(parse_config("{}").value().assembly.doc_context == "chunker");
+  REQUIRE(parse_config(R"({"assembly": {"docContext": "title"}})").value().assembly.doc_context == "title");
+  REQUIRE(parse_config(R"({"assembly": {"docContext": true}})").value().assembly.doc_context == "chunker");
+  auto bad = parse_config(R"({"assembly": {"docContext": "summary"}})");
+  REQUIRE_FALSE(bad.ok());
+  REQUIRE(bad.error().message.find("assembly.docContext") != std::string::npos);
 }
 
 TEST_CASE("listing only the bm25 index makes a bm25-only pipeline", "[unit]") {
@@ -423,4 +432,69 @@ TEST_CASE("#14 an old and a new name for one setting together is an error naming
   REQUIRE(error_of(R"({"indexes": {"dense": {"hnsw": {"m": 16, "M": 16}}}})").find("indexes.dense.hnsw.m and indexes.dense.hnsw.M") != std::string::npos);
   REQUIRE(error_of(R"({"retrieval": {"fusion": {"k": 60, "rrfK": 60}}})").find("retrieval.fusion.k and retrieval.fusion.rrfK") != std::string::npos);
   REQUIRE(code_of(R"({"retrieval": {"fusion": {"k": 60, "rrfK": 60}}})") == ErrorCode::kInvalidArgument);
+}
+
+TEST_CASE("#27 retrieval.llmExpansion: mode and maxTokens, shorthand, kept only when given", "[unit]") {
+  auto c = parse_config(R"({"retrieval": {"llmExpansion": "hyde"}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().retrieval.llm_expansion == "hyde");
+  REQUIRE(c.value().retrieval.llm_expansion_max_tokens == 128);
+  const std::string j = to_json(c.value());
+  REQUIRE(j.find(R"("llmExpansion":{"maxTokens":128,"mode":"hyde"})") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  auto o = parse_config(R"({"retrieval": {"llmExpansion": {"mode": "query2doc", "maxTokens": 64}}})");
+  REQUIRE(o.ok());
+  REQUIRE(o.value().retrieval.llm_expansion == "query2doc");
+  REQUIRE(o.value().retrieval.llm_expansion_max_tokens == 64);
+  REQUIRE(to_json(parse_config("{}").value()).find("llmExpansion") == std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": "rm3"}})").find("retrieval.llmExpansion: expected one of") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": true}})").find("retrieval.llmExpansion: expected") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"maxTokens": 64}}})") ==
+          "ragwasm: retrieval.llmExpansion.mode: expected \"hyde\" or \"query2doc\", got nothing");
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"mode": "hyde", "maxTokens": 8}}})").find("retrieval.llmExpansion.maxTokens") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"llmExpansion": {"mode": "hyde", "n": 1}}})").find("retrieval.llmExpansion.n: unknown key") != std::string::npos);
+}
+
+TEST_CASE("#27 retrieval.expansion is read checked and round-trips", "[unit]") {
+  auto c = parse_config(R"({"indexes": {"bm25": {}}, "retrieval": {"expansion": {"source": "static", "perTerm": 3, "minSimilarity": 0.65, "weight": 1, "unmatchedOnly": true}}})");
+  REQUIRE(c.ok());
+  const auto& x = c.value().retrieval.expansion;
+  CHECK(x.enabled);
+  CHECK(x.per_term == 3);
+  CHECK(x.min_similarity == 0.65);
+  CHECK(x.weight == 1.0);
+  CHECK(x.unmatched_only);
+  CHECK(x.max_words == 100000);
+  auto again = parse_config(to_json(c.value()));
+  REQUIRE(again.ok());
+  REQUIRE(to_json(again.value()) == to_json(c.value()));
+  // absent = off, and not written
+  auto off = parse_config("{}");
+  REQUIRE(off.ok());
+  CHECK_FALSE(off.value().retrieval.expansion.enabled);
+  CHECK(to_json(off.value()).find("expansion") == std::string::npos);
+  for (const char* bad : {R"({"retrieval": {"expansion": {"source": "wordnet"}}})", R"({"retrieval": {"expansion": {"perTerm": 0}}})",
+                          R"({"retrieval": {"expansion": {"weight": 0}}})", R"({"retrieval": {"expansion": {"floor": 0.5}}})",
+                          R"({"retrieval": {"expansion": true}})", R"({"indexes": {"dense": {}}, "retrieval": {"expansion": {}}})"}) {
+    auto r = parse_config(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::kInvalidArgument);
+    CHECK(r.error().message.find("retrieval.expansion") != std::string::npos);
+  }
+}
+
+TEST_CASE("#31 chunker.preprocess and retrieval.filter: checked, kept, round-tripped", "[unit]") {
+  auto c = parse_config(R"({"chunker": {"preprocess": "markdown-to-text"}, "retrieval": {"filter": {"form": "10-K", "year": {"gte": 2024}}}})");
+  REQUIRE(c.ok());
+  REQUIRE(c.value().retrieval.filter_json == R"({"form":"10-K","year":{"gte":2024}})");
+  const std::string j = to_json(c.value());
+  REQUIRE(j.find(R"("preprocess":"markdown-to-text")") != std::string::npos);
+  REQUIRE(j.find(R"("filter":{"form":"10-K","year":{"gte":2024}})") != std::string::npos);
+  REQUIRE(to_json(parse_config(j).value()) == j);
+  REQUIRE(to_json(parse_config("{}").value()).find("filter") == std::string::npos);
+  REQUIRE(parse_config(R"({"chunker": {"preprocess": "none"}})").ok());
+  REQUIRE(error_of(R"({"chunker": {"preprocess": "html"}})").find("chunker.preprocess: expected one of") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"filter": "10-K"}})").find("retrieval.filter") != std::string::npos);
+  REQUIRE(error_of(R"({"retrieval": {"filter": {"year": {"after": 1}}}})").find("retrieval.filter.year") != std::string::npos);
+  REQUIRE(code_of(R"({"retrieval": {"filter": [1]}})") == ErrorCode::kInvalidArgument);
 }

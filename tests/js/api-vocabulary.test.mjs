@@ -1,6 +1,6 @@
 // One API a developer can guess (issue #14, docs/api.md): the same names and policies on every index
 // (toBytes/fromBytes, save/load by name, add/upsert/remove with one summary and one unknown-id policy,
-// `exact`, `k` as a result count), one-time deprecation warnings whose old names give the same results,
+// `exact`, `k` as a result count; the names before 0.1.0 are refused, issue #28),
 // and one embedder contract whose `kind` reaches the model from autotune, semantic chunking and the leg check.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,8 +14,7 @@ import {
   init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError, Tokenizer, fuse, aggregateToDocuments, metrics, autotune, chunkAsync, checkLegs, vectorLeg, asEmbedder, embedTexts, ask, saveBytes,
 } from '../../web/src/index.js';
 import { createOnnxEmbedder } from '../../web/src/onnx.js';
-import { resetDeprecations } from '../../web/src/core/deprecate.js';
-import { repoRoot, skipUnlessShared, warnings } from './helpers.mjs';
+import { repoRoot, skipUnlessShared } from './helpers.mjs';
 import { pythonOnnx } from './embed-fixtures.mjs';
 
 await init();
@@ -104,42 +103,29 @@ for (const [kind, K] of Object.entries(KINDS)) {
   });
 }
 
-test('bm25 and vectors name the oracle switch exact and their old names still work once warned', async () => {
-  resetDeprecations();
+test('#28 bm25 and vectors name the oracle switch exact; the names before 0.1.0 are refused (no deprecation shims)', async () => {
   const bm = Bm25Index.create();
-  const vx = VectorIndex.create({ dimension: 2, index: 'hnsw' });
+  const vx = VectorIndex.create({ dimension: 2 });
   try {
     bm.add([{ id: 'a', text: 'apple pie' }, { id: 'b', text: 'apple' }]);
-    const seen = await warnings(() => {
-      const exact = bm.search('apple', { exact: true });
-      assert.deepEqual(bm.search('apple', { exhaustive: true }), exact);
-      assert.deepEqual(bm.search('apple', { exhaustive: true }), exact);
-      // The deprecated byte forms return exactly what the new names return.
-      const bytes = bm.toBytes();
-      assert.deepEqual(bm.save(), bytes);
-      assert.deepEqual(bm.save(), bytes);
-      const old = Bm25Index.load(bytes);
-      assert.deepEqual(old.search('apple'), bm.search('apple'));
-      old.dispose();
-      assert.equal(vx.add(['x', 'y'], [[1, 0], [0, 1]]), 2, 'the old add(ids, vectors) returns the size');
-      assert.equal(vx.add(['z'], [[1, 1]]), 3);
-      assert.deepEqual(vx.save(), vx.toBytes());
-      const v2 = VectorIndex.load(vx.toBytes());
-      assert.deepEqual(v2.search([1, 0], { exact: true }), vx.search([1, 0], { exact: true }));
-      v2.dispose();
-    });
-    const keys = ['Bm25Index search option exhaustive', 'Bm25Index.save() without a name', 'Bm25Index.load(bytes)',
-      'VectorIndex.add(ids, vectors)', 'VectorIndex.save() without a name', 'VectorIndex.load(bytes)'];
-    for (const key of keys) assert.equal(seen.filter((w) => w.includes(key)).length, 1, `one warning for ${key}: ${seen.join('\n')}`);
-    assert.equal(seen.length, keys.length);
+    assert.deepEqual(bm.search('apple', { exact: true }).map((h) => h.id), ['b', 'a']);
+    assert.throws(() => bm.search('apple', { exhaustive: true }), isCode('INVALID_ARGUMENT'));
+    // save() without a name and load(bytes) were the byte forms: now a name is required, bytes go through toBytes/fromBytes
+    const bytes = bm.toBytes();
+    await assert.rejects(bm.save(), isCode('INVALID_ARGUMENT'));
+    await assert.rejects(Bm25Index.load(bytes), isCode('INVALID_ARGUMENT'));
+    assert.throws(() => vx.add(['x', 'y'], [[1, 0], [0, 1]]), isCode('INVALID_ARGUMENT'));
+    assert.equal(vx.size, 0, 'the old add(ids, vectors) wrote nothing');
+    vx.add([{ id: 'x', vector: [1, 0] }]);
+    await assert.rejects(vx.save(), isCode('INVALID_ARGUMENT'));
+    await assert.rejects(VectorIndex.load(vx.toBytes()), isCode('INVALID_ARGUMENT'));
   } finally {
     bm.dispose();
     vx.dispose();
   }
 });
 
-test('k is a result count in fuse and aggregateToDocuments and the old names give the same results once warned', async () => {
-  resetDeprecations();
+test('#28 k is a result count in fuse and aggregateToDocuments, rrfK the RRF constant; topK and k as the constant are gone', async () => {
   const lists = [
     { retriever: 'bm25', hits: [{ id: 'a', score: 3 }, { id: 'b', score: 2 }, { id: 'c', score: 1 }] },
     { retriever: 'dense', hits: [{ id: 'c', score: 0.9 }, { id: 'a', score: 0.5 }, { id: 'd', score: 0.1 }] },
@@ -149,20 +135,18 @@ test('k is a result count in fuse and aggregateToDocuments and the old names giv
   assert.equal(fresh.options.rrfK, 10);
   // RRF with rrfK 10: a = 1/11 + 1/12, c = 1/13 + 1/11 (ranks 1-based)
   assert.ok(Math.abs(fresh.hits[0].score - (1 / 11 + 1 / 12)) < 1e-12);
+  // k alone is the count too (the RRF constant stays its default 60): a = 1/61 + 1/62
+  const alone = fuse(lists, { mode: 'rrf', k: 2 });
+  assert.equal(alone.hits.length, 2);
+  assert.equal(alone.options.rrfK, 60);
+  assert.ok(Math.abs(alone.hits[0].score - (1 / 61 + 1 / 62)) < 1e-12);
+  assert.throws(() => fuse(lists, { mode: 'rrf', topK: 2 }), isCode('INVALID_ARGUMENT'));
   const chunks = [{ id: 'a#0', docId: 'a', score: 3 }, { id: 'a#1', docId: 'a', score: 1 }, { id: 'b#0', docId: 'b', score: 2 }];
-  const seen = await warnings(() => {
-    const old = fuse(lists, { mode: 'rrf', k: 10, topK: 2 });
-    assert.deepEqual(old.hits, fresh.hits);
-    assert.deepEqual(fuse(lists, { mode: 'rrf', k: 10 }).hits.slice(0, 2), fresh.hits);
-    assert.deepEqual(aggregateToDocuments(chunks, { topK: 1 }), aggregateToDocuments(chunks, { k: 1 }));
-    assert.deepEqual(aggregateToDocuments(chunks, { topK: 1 }), aggregateToDocuments(chunks, { k: 1 }));
-    const questions = [{ evidence: [{ text: 'apple pie' }], chunks: [{ text: 'x' }, { text: 'apple pie' }] }];
-    assert.deepEqual(metrics.evaluateEvidence(questions, { k: [1, 2] }), metrics.evaluateEvidence(questions, { cutoffs: [1, 2] }));
-  });
-  for (const key of ['fusion option k as the RRF constant', 'fusion option topK', 'aggregateToDocuments option topK', 'evaluateEvidence option k']) {
-    assert.equal(seen.filter((w) => w.includes(key)).length, 1, `one warning for ${key}: ${seen.join('\n')}`);
-  }
-  assert.throws(() => aggregateToDocuments(chunks, { k: 1, topK: 1 }), isCode('INVALID_ARGUMENT'));
+  assert.deepEqual(aggregateToDocuments(chunks, { k: 1 }).map((d) => d.docId), ['a']);
+  assert.throws(() => aggregateToDocuments(chunks, { topK: 1 }), isCode('INVALID_ARGUMENT'));
+  const questions = [{ evidence: [{ text: 'apple pie' }], chunks: [{ text: 'x' }, { text: 'apple pie' }] }];
+  assert.deepEqual(Object.keys(metrics.evaluateEvidence(questions, { cutoffs: [1, 2] }).recall), ['1', '2']);
+  assert.throws(() => metrics.evaluateEvidence(questions, { k: [1, 2] }), isCode('INVALID_ARGUMENT'));
 });
 
 // A prefix-sensitive fixture model: vectors are letter counts of the text, but a query is embedded
@@ -287,9 +271,7 @@ test('StaticEmbedder has dimension and a stable id and loads by the same names',
     assert.equal(b.id, a.id, 'the same file gives the same id');
     assert.deepEqual(await b.embed(['apples'], { kind: 'query' }), a.embedSync(['apples']));
     b.dispose();
-    resetDeprecations();
-    const seen = await warnings(() => { assert.equal(a.dims, a.dimension); assert.equal(a.dims, a.dimension); });
-    assert.equal(seen.length, 1);
+    assert.equal(a.dims, undefined, 'dimension is the one name (#28)');
     // A collection saved with the static model names it and checks it on load.
     const col = await Collection.create({ chunker: { strategy: 'recursive', chunkSize: 400 }, indexes: { bm25: {}, dense: {} } }, { embedder: a });
     await col.add(DOCS.slice(0, 3));

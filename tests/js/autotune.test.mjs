@@ -15,7 +15,7 @@ import { repoRoot } from './helpers.mjs';
 await init();
 // The debug (assertion) build runs the evidence matching several times slower: fewer questions there.
 const DEBUG = process.env.RAGWASM_BUILD === 'debug';
-const full = loadEvidenceCorpus(join(repoRoot, 'examples/corpus'));
+const full = await loadEvidenceCorpus(join(repoRoot, 'examples/corpus'));
 const corpus = { ...full, queries: DEBUG ? full.queries.slice(0, 10) : full.queries };
 
 // Bag of hashed words in 64 buckets plus a constant component (never a zero vector), unit length.
@@ -204,7 +204,7 @@ test('autotune runs in a worker thread with progress messages and cancels on req
       await init();
       const ac = new AbortController();
       parentPort.on('message', (m) => { if (m === 'cancel') ac.abort(); });
-      const c = loadEvidenceCorpus(workerData.dir);
+      const c = await loadEvidenceCorpus(workerData.dir);
       const grid = { chunker: [{ chunkSize: 800 }], bm25: [{ k1: 0.9, b: 0.4 }, { k1: 1.2, b: 0.75 }, { k1: 1.5, b: 0.9 }], fusion: [{ retriever: 'bm25' }], k: [5, 10] };
       const run = () => autotune({ documents: c.documents, queries: c.queries.slice(0, workerData.n), evidence: c.evidence, grid, bootstrap: false,
         signal: ac.signal, onProgress: (p) => { if (p.phase === 'evaluate') parentPort.postMessage({ progress: p.done, total: p.total }); } });

@@ -53,19 +53,41 @@ test('ask --json prints exactly the issue\'s object shape per question', async (
   const lines = io.out.trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines.length, 2);
   for (const r of lines) {
-    assert.deepEqual(Object.keys(r), ['id', 'question', 'answer', 'abstained', 'citations', 'hits']);
+    assert.deepEqual(Object.keys(r), ['id', 'question', 'answer', 'outcome', 'abstained', 'evidence', 'citations', 'passages', 'hits']);
     for (const c of r.citations) assert.deepEqual(Object.keys(c), ['n', 'docId', 'chunkId', 'start', 'end', 'text']);
     assert.ok(r.hits.length <= 10);
     for (const h of r.hits) assert.deepEqual(Object.keys(h), ['docId', 'chunkId', 'start', 'end', 'score', 'text']);
   }
   assert.equal(lines[0].id, 'a');
   assert.equal(lines[0].abstained, false);
+  assert.equal(lines[0].outcome, 'answer');
   assert.equal(lines[0].citations[0].docId, 'leave.md');
   assert.ok(lines[0].hits.length >= 1);
   assert.equal(lines[1].id, 'b');
   assert.equal(lines[1].abstained, true);
+  assert.equal(lines[1].outcome, 'not-found');
   assert.equal(lines[1].answer, "Your documents don't say.");
   assert.deepEqual(lines[1].citations, []);
+  assert.deepEqual(lines[1].passages, []);
+});
+
+test('issue 27: ask prints the three outcomes differently', async () => {
+  const found = capture();
+  assert.equal(await main(['ask', '--docs', dir, 'How many days of PTO do full-time employees receive?'], found), 0, found.err);
+  assert.match(found.out, /^Full-time employees receive 22 days of PTO per calendar year\. \[1\]\n {2}\[1\] leave\.md /);
+  // words of the documents (Oslo office) but no sentence answers: the closest passages with their best sentence
+  const near = capture();
+  assert.equal(await main(['ask', '--docs', dir, 'What is the dress code at the Oslo office?'], near), 0, near.err);
+  assert.match(near.out, /^I couldn't find one sentence that answers this; here are the closest passages\.\n {2}1\. notes\.txt \d+-\d+: > The Oslo office opens at 08:00 on weekdays\.\n/);
+  const none = capture();
+  assert.equal(await main(['ask', '--docs', dir, 'What is the capital of France?'], none), 0, none.err);
+  assert.equal(none.out, "Your documents don't say.\n  (nothing in the documents matches: searched for \"What is the capital of France?\")\n");
+  const json = capture();
+  assert.equal(await main(['ask', '--docs', dir, 'What is the dress code at the Oslo office?', '--json'], json), 0, json.err);
+  const r = JSON.parse(json.out);
+  assert.equal(r.outcome, 'passages');
+  assert.equal(r.passages[0].docId, 'notes.txt');
+  assert.equal(r.passages[0].best.text, 'The Oslo office opens at 08:00 on weekdays.');
 });
 
 test('ask reads a dataset folder with manifest.json and reuses a saved collection', async () => {

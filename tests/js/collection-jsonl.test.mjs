@@ -80,7 +80,7 @@ test('a collection without kept vectors re-embeds on export and writes the same 
   await lean.add(docs);
   calls = 0;
   const progress = [];
-  const a = await lean.exportJsonl({ vectors: true, batchSize: 3, onProgress: (d, t) => progress.push([d, t]) });
+  const a = await lean.exportJsonl({ vectors: true, batchSize: 3, onProgress: ({ done, total }) => progress.push([done, total]) });
   assert.equal(calls, lean.chunks.size);  // every chunk embedded once
   assert.equal(a, await kept.exportJsonl({ vectors: true }));
   assert.equal(progress.at(-1)[0], lean.chunks.size);
@@ -168,7 +168,7 @@ test('importJsonl takes chunk lines without a header given a config and lines sp
   const items = body.split('\n');
   const pieces = [items.slice(0, 3).join('\n') + '\n', ...items.slice(3).map((l) => `${l}\r\n`)];  // several lines per item; CRLF
   const progress = [];
-  const again = await Collection.importJsonl(pieces, { config: col.config, onProgress: (d, n) => progress.push([d, n]), batchSize: 2 });
+  const again = await Collection.importJsonl(pieces, { config: col.config, onProgress: ({ done, total }) => progress.push([done, total]), batchSize: 2 });
   assert.deepEqual(await again.search('capital of Germany', { k: 5 }), await col.search('capital of Germany', { k: 5 }));
   assert.equal(again.size, col.size);
   assert.deepEqual(progress.at(-1), [col.chunks.size, col.chunks.size]);

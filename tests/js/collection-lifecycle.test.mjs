@@ -10,6 +10,7 @@ import { init, RagwasmError } from '../../web/src/index.js';
 import { Collection, COLLECTION_FORMAT_VERSION } from '../../web/src/index.js';
 import { containerStream, joinBytes, packContainer, unpackContainer } from '../../web/src/core/container.js';
 import { savePieces } from '../../web/src/core/storage.js';
+import { checkCollectionBytes, checkSavedSections } from '../../web/src/pipeline/collection/saved.js';
 import { hashedBagOfWords } from './helpers.mjs';
 
 await init();
@@ -215,9 +216,9 @@ test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX nam
   for (const [name, mutate, re] of cases) {
     assert.throws(() => Collection.fromBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), name);
     // save()'s load-back check (documents checked as they are parsed, not kept) refuses it the same way
-    assert.throws(() => Collection._checkBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (save check)`);
+    assert.throws(() => checkCollectionBytes(resealed(bytes, mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (save check)`);
   }
-  Collection._checkBytes(resealed(bytes, () => {}), { embedder });  // and passes the unchanged header
+  checkCollectionBytes(resealed(bytes, () => {}), { embedder });  // and passes the unchanged header
   // save() checks its header as pieces, never joined (the start, one piece per document here, the end):
   // the same verdicts, and pieces that would not parse joined are refused
   const { sections } = unpackContainer(bytes, 'RWCOLLEC', { minVersion: 1, maxVersion: COLLECTION_FORMAT_VERSION, label: 't', what: 't' });
@@ -233,10 +234,10 @@ test('#19 checksum-resealed header mutations are rejected with CORRUPT_INDEX nam
     return [pieces, sections.get(2), sections.get(3)];
   };
   for (const [name, mutate, re] of cases) {
-    assert.throws(() => Collection._checkSections(COLLECTION_FORMAT_VERSION, pieced(mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (pieces)`);
+    assert.throws(() => checkSavedSections(COLLECTION_FORMAT_VERSION, pieced(mutate), { embedder }), isCode('CORRUPT_INDEX', re), `${name} (pieces)`);
   }
-  Collection._checkSections(COLLECTION_FORMAT_VERSION, pieced(() => {}), { embedder });
-  assert.throws(() => Collection._checkSections(COLLECTION_FORMAT_VERSION, pieced(() => {}, ' '), { embedder }), isCode('CORRUPT_INDEX', /not valid JSON/));
+  checkSavedSections(COLLECTION_FORMAT_VERSION, pieced(() => {}), { embedder });
+  assert.throws(() => checkSavedSections(COLLECTION_FORMAT_VERSION, pieced(() => {}, ' '), { embedder }), isCode('CORRUPT_INDEX', /not valid JSON/));
   // nothing the user had is lost: the original still searches
   assert.equal((await col.search('Seine', { k: 1 }))[0].docId, 'fr');
   col.dispose();

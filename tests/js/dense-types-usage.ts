@@ -4,7 +4,8 @@ export async function main() {
   const ix: VectorIndex = VectorIndex.create({ dimension: 3, metric: 'cosine', storage: 'int8', index: 'hnsw', hnsw: { M: 8, efConstruction: 100, efSearch: 32, seed: 1 } });
   const summary: WriteSummary = ix.add([{ id: 'a', vector: new Float32Array([1, 0, 0]) }, { id: 'b', vector: [0, 1, 0] }]);
   const n: number = summary.added + ix.upsert({ id: 'c', vector: [0, 0, 1] }).updated;
-  const old: number = ix.add(['d'], new Float32Array([0, 1, 1]));  // deprecated form: returns the size
+  // @ts-expect-error the positional add(ids, vectors) of before 0.1.0 is gone (#28)
+  ix.add(['d'], new Float32Array([0, 1, 1]));
   const hits = ix.search([1, 0, 0], { k: 2, filter: (id: string) => id !== 'b', efSearch: 16, rescore: 4, exact: false });
   const s: string = hits[0].id; const sc: number = hits[0].score;
   ix.search(new Float32Array(3), { filter: new Set(['a']) });
@@ -16,7 +17,7 @@ export async function main() {
   const ok: boolean = denseSimdEnabled() && ix.has('a') && !ix.disposed;
   const removed: number = ix.remove(['a', 'zz'], { ignoreMissing: true }).skipped + ix.remove('b').removed;
   ix.dispose();
-  console.log(n, old, s, sc, dim, ok, removed, named, VECTOR_MAX_K, RagwasmError);
+  console.log(n, s, sc, dim, ok, removed, named, VECTOR_MAX_K, RagwasmError);
 }
 void main;
 

@@ -183,21 +183,20 @@ test('remove and add again by id', () => {
   }
 });
 
-test('bad input throws a named RagwasmError and nothing indexed is lost (the deprecated add(ids, vectors) keeps its checks)', () => {
+test('bad input throws a named RagwasmError and nothing indexed is lost', () => {
   const ix = VectorIndex.create({ dimension: 3, index: 'hnsw' });
   ix.add(items(['a', 'b'], [[1, 2, 3], [3, 2, 1]]));
   const before = ix.search([1, 1, 1], { k: 2 });
-  rejects(() => ix.add(['c'], [[1, 2]]), 'DIMENSION_MISMATCH', /vectors\[0\]: has 2 values, the index expects dimension 3/);
-  rejects(() => ix.add(['c', 'd'], new Float32Array(5)), 'DIMENSION_MISMATCH', /expected 2 x 3 = 6/);
-  rejects(() => ix.add(['c'], [[1, NaN, 3]]), 'INVALID_ARGUMENT', /vectors\[0\]\[1\].*got nan/);
-  rejects(() => ix.add(['c', 'd'], [[1, 2, 3], [1, 2, Infinity]]), 'INVALID_ARGUMENT', /vectors\[1\]\[2\].*inf/);
-  rejects(() => ix.add([], []), 'INVALID_ARGUMENT', /empty batch/);
-  rejects(() => ix.add(['a'], [[1, 1, 1]]), 'DUPLICATE_ID', /'a' is already in the index/);
-  rejects(() => ix.add(['e', 'e'], [[1, 1, 1], [1, 1, 1]]), 'DUPLICATE_ID', /twice/);
-  rejects(() => ix.add([''], [[1, 1, 1]]), 'INVALID_ARGUMENT', /ids\[0\]/);
-  rejects(() => ix.add(['\uD800'], [[1, 1, 1]]), 'INVALID_ARGUMENT', /lone surrogates/);
-  rejects(() => ix.add('a', [[1, 1, 1]]), 'INVALID_ARGUMENT', /ids: expected an array/);
-  rejects(() => ix.add(['c'], 'x'), 'INVALID_ARGUMENT', /vectors/);
+  rejects(() => ix.add(items(['c'], [[1, 2]])), 'DIMENSION_MISMATCH', /has 2 values, the index expects dimension 3/);
+  rejects(() => ix.add(items(['c'], [[1, NaN, 3]])), 'INVALID_ARGUMENT', /\[1\].*got nan/i);
+  rejects(() => ix.add(items(['c', 'd'], [[1, 2, 3], [1, 2, Infinity]])), 'INVALID_ARGUMENT', /\[2\].*inf/i);
+  rejects(() => ix.add(items(['a'], [[1, 1, 1]])), 'DUPLICATE_ID', /'a' is already in the index/);
+  rejects(() => ix.add(items(['e', 'e'], [[1, 1, 1], [1, 1, 1]])), 'DUPLICATE_ID', /twice/);
+  rejects(() => ix.add(items([''], [[1, 1, 1]])), 'INVALID_ARGUMENT', /id/);
+  rejects(() => ix.add(items(['\uD800'], [[1, 1, 1]])), 'INVALID_ARGUMENT', /lone surrogates/);
+  // #28: the positional add(ids, vectors) of before 0.1.0 is gone: an id string is not an item
+  rejects(() => ix.add(['c'], [[1, 1, 1]]), 'INVALID_ARGUMENT', /items\[0\]: expected an object \{id, vector\}/);
+  rejects(() => ix.add(items(['c'], ['x'])), 'INVALID_ARGUMENT', /vector/);
   rejects(() => ix.remove(['a', 'missing']), 'NOT_FOUND', /'missing' is not in the index/);
   assert.deepEqual(ix.remove([]), { added: 0, updated: 0, removed: 0, skipped: 0 });  // an empty batch is a no-op (docs/api.md)
   for (const k of [0, -1, 1.5, NaN, '3', 100001]) rejects(() => ix.search([1, 1, 1], { k }), 'INVALID_ARGUMENT', /options\.k/);
@@ -248,7 +247,7 @@ test('a disposed index throws DISPOSED', () => {
   ix.dispose();
   assert.equal(ix.disposed, true);
   rejects(() => ix.search([1, 0]), 'DISPOSED');
-  rejects(() => ix.add(['b'], [[0, 1]]), 'DISPOSED');
+  rejects(() => ix.add([{ id: 'b', vector: [0, 1] }]), 'DISPOSED');
   ix.dispose();  // twice is fine
 });
 

@@ -211,6 +211,11 @@ test('a static model whose words x dims wraps 32 bits is CORRUPT_INDEX', async (
   await assert.rejects(createStaticEmbedder({ model: bytes, cache: false }), isCode('CORRUPT_INDEX'));
 });
 
+test('a static model whose word list has CRLF line ends is CORRUPT_INDEX, not a model that embeds every text to zero (#30 F-5)', async () => {
+  await assert.rejects(createStaticEmbedder({ model: craftStaticModel(['alpha\r', 'beta\r'], 4), cache: false }),
+    (e) => e.code === 'CORRUPT_INDEX' && /word 0 holds a carriage return/.test(e.message));
+});
+
 test('poolEmbeddings rejects shapes whose size wraps 32 bits instead of trapping', () => {
   // 65536 x 65536 x 1 = 2^32 floats: a wrapped size_t matched the empty tensor and the loop read
   // outside WASM memory (a trap surfacing as INTERNAL "memory access out of bounds").

@@ -70,7 +70,7 @@ test('#16 grid errors name the JSON path inside the grid', () => {
   expectPathError({ base: BASE, vary: { 'retrieval.k': { small: 1, huge: 'ten' } } }, 'vary["retrieval.k"]["huge"]: expected an integer in [0, 100000], got "ten"');
   expectPathError({ base: BASE, vary: { 'chunker.context': [null, { template: 7 }] } }, 'vary["chunker.context"][1]: chunker.context.template: expected a string, got 7');
   expectPathError({ base: BASE, vary: { 'retrieval.k': [] } }, 'vary["retrieval.k"]: expected at least one value, got none');
-  expectPathError({ base: BASE, vray: {} }, 'vray: unknown key (known: base, vary, cells, baselines, answer, baseline, evaluation)');
+  expectPathError({ base: BASE, vray: {} }, 'vray: unknown key (known: base, vary, cells, baselines, answer, baseline, evaluation, report)');
   expectPathError({ base: { ...BASE, answerer: { type: 'llm' } }, answer: { models: [{ model: 'm' }] } }, 'answer.models[0].baseUrl: expected a non-empty string, got undefined');
   expectPathError({ base: BASE, answer: { models: [endpoint('m', { price: { inputPerMTok: -1, outputPerMTok: 0 } })] } }, 'answer.models[0].price.inputPerMTok: expected a number >= 0, got -1');
   expectPathError({ base: BASE, vary: { 'retrieval.k': [1, 2] }, baseline: 'k=1' }, 'baseline: expected the name of a cell ("retrieval.k=1", "retrieval.k=2") or {path, label}, got "k=1"');

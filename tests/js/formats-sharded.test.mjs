@@ -90,3 +90,22 @@ for (const [kind, k] of Object.entries(KINDS)) {
     await refused(packContainer(kind === 'bm25' ? 'RWSHVEC1' : 'RWSHBM25', 2, parts), 'the other kind\'s magic');
   });
 }
+
+// #30 F-1: a resealed file whose shards hold ids that route elsewhere, or one id in two shards, is refused
+// before any Worker starts (it loaded before, and upsert then made a second copy of the id).
+for (const [kind, k] of Object.entries(KINDS)) {
+  test(`sharded ${kind} bytes with shards exchanged or an id in two shards are CORRUPT_INDEX`, async () => {
+    const ix = await k.cls.fromBytes(new Uint8Array(readFileSync(join(dir, 'v1', `sharded-${kind}.bin`))));
+    const bytes = await ix.toBytes();
+    await ix.dispose();
+    const { sections } = unpackContainer(bytes, k.magic, { minVersion: 2, maxVersion: 2, what: 't', label: 't' });
+    const per = kind === 'bm25' ? 1 : 3;
+    const part = (shard, j = 0) => sections.get(16 + per * shard + j);
+    const pack = (order) => packContainer(k.magic, 2, [{ tag: 1, bytes: sections.get(1) },
+      ...order.flatMap((shard, i) => Array.from({ length: per }, (_, j) => ({ tag: 16 + per * i + j, bytes: part(shard, j) })))]);
+    const refused = (b, message) => assert.rejects(k.cls.fromBytes(b), (e) => e.code === 'CORRUPT_INDEX' && message.test(e.message));
+    await refused(pack([1, 0]), /shard 0 holds id "[^"]+", which routes to shard 1/);
+    // both shards hold shard 0's part: every id twice (the routing check names the first misplaced one)
+    await refused(pack([0, 0]), /shard 1 holds id|is in shard 0 and again in shard 1/);
+  });
+}

@@ -183,3 +183,29 @@ test('isCollectionBytes recognizes every collection format by its magic only', (
   assert.equal(Collection.isCollectionBytes(new Uint8Array(3)), false);
   assert.equal(Collection.isCollectionBytes('RWCOLLEC'), false);
 });
+
+// #30 F-2..F-4: a header resealed with edits the checksum cannot see (a crafted or hand-edited file).
+test('a header that disagrees with the BM25 section, nests too deep or states offsets past int32 is CORRUPT_INDEX', async () => {
+  const col = await Collection.create({ indexes: { bm25: {} } });
+  await col.add([{ id: 'a', text: 'apples and pears grow here' }, { id: 'b', text: 'zebra stripes run fast now' }, { id: 'c', text: 'a third, quiet document' }]);
+  const bytes = col.toBytes();
+  col.dispose();
+  const { sections } = unpackContainer(bytes, 'RWCOLLEC', { minVersion: 3, maxVersion: 3, what: 't', label: 't' });
+  const header = new TextDecoder().decode(sections.get(1));
+  const resealed = (h) => packContainer('RWCOLLEC', COLLECTION_FORMAT_VERSION, [...sections].map(([tag, b]) => ({ tag, bytes: tag === 1 ? new TextEncoder().encode(h) : b })));
+  const same = Collection.fromBytes(resealed(header));  // resealing alone changes nothing
+  assert.equal((await same.search('apples', { k: 1 }))[0].id, 'a#0');
+  same.dispose();
+  const swap = (h, x, y) => h.replace(x, '\u0001').replace(y, x).replace('\u0001', y);
+  const cases = [
+    ['a same-length text', header.replace('apples and pears', 'zebras and bears'), /header chunk "a#0": its indexed text analyzes to 4 distinct terms, not the 4 terms/],
+    ['two documents\' texts exchanged', swap(header, 'apples and pears grow here', 'zebra stripes run fast now'), /header chunk "a#0"/],
+    ['a config 100,000 levels deep', header.replace('"indexes":{', `"deep":${'['.repeat(100000)}${']'.repeat(100000)},"indexes":{`), /header config: JSON nested deeper than 256 levels/],
+    ['a length and offsets past 2^31 - 1', header.replace('"length":26,"chunks":[{"id":"a#0","docId":"a","ordinal":0,"text":"apples and pears grow here","start":0,"end":26}',
+      '"length":2147483700,"chunks":[{"id":"a#0","docId":"a","ordinal":0,"text":"apples and pears grow here","start":2147483670,"end":2147483696}'), /header docs "a": length 2147483700 is past 2147483647/],
+  ];
+  for (const [what, h, message] of cases) {
+    assert.notEqual(h, header, what);
+    assert.throws(() => Collection.fromBytes(resealed(h)), (e) => e.code === 'CORRUPT_INDEX' && message.test(e.message), what);
+  }
+});

@@ -31,7 +31,7 @@ export async function fusionUsage(): Promise<number> {
 import { Collection } from '../../web/src/index.js';
 export async function collectionUsage(): Promise<number> {
   const col = await Collection.create({ indexes: { bm25: {} } });
-  await col.add([{ id: 'd', text: 'x' }], { onProgress: (done: number, total: number) => void (done + total) });
+  await col.add([{ id: 'd', text: 'x' }], { onProgress: ({ done, total }: { done: number; total: number }) => void (done + total) });
   const hits = await col.search('x', { k: 3, explain: true });
   const bytes: Uint8Array = col.toBytes();
   col.dispose();

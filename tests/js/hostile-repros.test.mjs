@@ -73,7 +73,7 @@ test('#19 formatPassages with a hole is rejected instead of numbering the next p
 
 test('#19 evaluateEvidence does not count a hole as a retrieved chunk', () => {
   rejects(() => metrics.evaluateEvidence([{ evidence: [{ text: 'cat' }], chunks: [, { text: 'cat' }] }]), 'INVALID_ARGUMENT', /chunks\[0\].*\(a hole\)/); // eslint-disable-line no-sparse-arrays
-  const r = metrics.evaluateEvidence([{ evidence: [{ text: 'cat' }], chunks: [{ text: 'the cat' }] }], { k: [1], maxK: 1 });
+  const r = metrics.evaluateEvidence([{ evidence: [{ text: 'cat' }], chunks: [{ text: 'the cat' }] }], { cutoffs: [1], maxK: 1 });
   assert.equal(r.recall[1], 1);
 });
 
@@ -81,7 +81,7 @@ test('#19 a huge sparse array into VectorIndex search is refused by its length b
   const kinds = [{ storage: 'f32' }, { storage: 'int8' }, { storage: 'binary' }, { index: 'hnsw' }];
   for (const kind of kinds) {
     const ix = VectorIndex.create({ dimension: 8, ...kind });
-    ix.add(['a'], [[1, 0, 0, 0, 0, 0, 0, 0]]);
+    ix.add([{ id: 'a', vector: [1, 0, 0, 0, 0, 0, 0, 0] }]);
     rejects(() => ix.search(hugeSparse()), 'DIMENSION_MISMATCH', /4294967295 values/);
     assert.equal(ix.search([1, 0, 0, 0, 0, 0, 0, 0], { k: 1 })[0].id, 'a');
     ix.dispose();
@@ -143,4 +143,37 @@ test('#19 statistics that are undefined for constant inputs are null never NaN',
   const stats = chunkStats('abc', [{ start: 0, end: 3 }]);
   assert.equal(stats.histogram.at(-1).max, null, 'the open last bucket has max null, not Infinity');
   assert.equal(stats.histogram.reduce((s, b) => s + b.count, 0), 1);
+});
+
+// Issue #33 H-1: the sharded indexes' fromBytes handed null, undefined, a long string or a sparse
+// array straight to the WASM container reader (each printed thousands of "Aborted()" lines and came
+// back INTERNAL "Maximum call stack size exceeded"); a revoked Proxy was a plain TypeError.
+test('#33 ShardedBm25Index and ShardedVectorIndex fromBytes refuse non-bytes with INVALID_ARGUMENT before any WASM call', async () => {
+  await init();
+  const { ShardedBm25Index, ShardedVectorIndex } = await import('../../web/src/index.js');
+  const sparse = [];
+  sparse.length = 2 ** 32 - 1;
+  const revoked = Proxy.revocable([], {});
+  revoked.revoke();
+  const stderrWrite = process.stderr.write;
+  let aborted = 0;
+  process.stderr.write = function (chunk, ...rest) {
+    if (/Aborted\(/.test(String(chunk))) aborted++;
+    return stderrWrite.call(this, chunk, ...rest);
+  };
+  try {
+    for (const Cls of [ShardedBm25Index, ShardedVectorIndex]) {
+      for (const bad of [null, undefined, 'lorem ipsum '.repeat(87382), sparse, revoked.proxy, 12, {}]) {
+        await assert.rejects(Cls.fromBytes(bad), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT' && /^ragwasm: bytes: expected a Uint8Array or ArrayBuffer/.test(e.message),
+          `${Cls.name}.fromBytes(${describe(bad)})`);
+      }
+      assert.throws(() => new Cls(revoked.proxy), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT', `new ${Cls.name}(revoked Proxy)`);
+      // Still a CORRUPT_INDEX for bytes that are not a saved index (the checks did not hide that path).
+      await assert.rejects(Cls.fromBytes(new Uint8Array(16)), (e) => e instanceof RagwasmError && e.code === 'CORRUPT_INDEX');
+    }
+  } finally {
+    process.stderr.write = stderrWrite;
+  }
+  assert.equal(aborted, 0, '"Aborted(" printed');
+  assert.equal(metrics.exactMatch('a', ['a']), 1);
 });

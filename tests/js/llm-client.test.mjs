@@ -381,6 +381,47 @@ test('the SSE parser handles CRLF, CR, comments, multi-line data and characters 
   assert.deepEqual(early.log, ['cancel']);
 });
 
+test('the SSE parser scans each byte of a long line once (#30 L-1: no re-scan of the pending line per chunk)', async () => {
+  // 64 KiB in one line, fed in 1 KiB chunks: re-scanning the pending text would visit about
+  // 64 * 65536 / 2 = 2.1 M characters; one pass visits 65 K. Counted through charCodeAt, the scan's only read.
+  const line = `data: ${'x'.repeat(65536)}\n\n`;
+  const bytes = new TextEncoder().encode(line);
+  async function* chunks() { for (let i = 0; i < bytes.length; i += 1024) yield bytes.subarray(i, i + 1024); }
+  const original = String.prototype.charCodeAt;
+  let reads = 0;
+  // eslint-disable-next-line no-extend-native
+  String.prototype.charCodeAt = function charCodeAt(i) { reads++; return original.call(this, i); };
+  const events = [];
+  try {
+    for await (const ev of parseSse(chunks())) events.push(ev);
+  } finally {
+    // eslint-disable-next-line no-extend-native
+    String.prototype.charCodeAt = original;
+  }
+  assert.equal(events.length, 1);
+  assert.equal(events[0].data.length, 65536);
+  assert.ok(reads < 2 * line.length, `${reads} character reads for a ${line.length}-character stream`);
+});
+
+test('a baseUrl with credentials is refused without repeating them; a query string stays after the path (#30 L-2, L-3)', async () => {
+  for (const baseUrl of ['http://user:PASS@127.0.0.1:9/v1', 'https://PASS@api.example/v1', 'http://user:PASS@[bad/v1']) {
+    assert.throws(() => createLlmClient({ provider: 'openai', baseUrl, model: 'm' }),
+      (e) => e.code === 'INVALID_ARGUMENT' && /options\.baseUrl/.test(e.message) && !e.message.includes('PASS'), baseUrl);
+  }
+  const seen = [];
+  const fetch = async (url) => {
+    seen.push(url);
+    return new Response(JSON.stringify(openaiJson('ok')), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  const ledger = new RequestLedger();
+  const c = createLlmClient({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/openai/v1/?api-version=2024-10-01', model: 'm', fetch, ledger, maxRetries: 0 });
+  await c.complete(ask());
+  assert.deepEqual(seen, ['http://127.0.0.1:9/openai/v1/chat/completions?api-version=2024-10-01']);
+  assert.equal(ledger.entries[0].url, seen[0]);
+  const a = createLlmClient({ provider: 'anthropic', baseUrl: 'https://gw.example?key=1', model: 'm', fetch });
+  assert.equal(a.url, 'https://gw.example/v1/messages?key=1');
+});
+
 test('Retry-After is read as seconds, an HTTP date or retry-after-ms', () => {
   const h = (o) => new Headers(o);
   assert.equal(retryAfterMs(h({ 'retry-after': '3' })), 3000);

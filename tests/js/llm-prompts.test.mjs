@@ -23,6 +23,7 @@ const inputs = {
   claim_split: { question: 'When was Acme founded and where?', answer: 'It was founded in 1998 [1]. It is based in Oslo [1].' },
   question_generate: { title: 'About Acme', passage: 'Acme Corp was founded in 1998 in Oslo.' },
   query_clarify: { question: 'When was it founded?', passages },
+  query_expand: { question: 'Who do I call when I am off ill?' },
 };
 
 function show(messages) {

@@ -1,4 +1,4 @@
-// LLM reranker (web/src/retrieve/rerank.js createLlmReranker) against the ProtocolTestDouble: scripted
+// LLM reranker (web/src/llm/rerank.js createLlmReranker) against the ProtocolTestDouble: scripted
 // "Score: N" replies on 127.0.0.1 decide the grades, so these tests check the plumbing (one judge call
 // per passage, scores, unparsed replies, abort on failure, "retrieve N, rerank, keep K"); they say
 // nothing about any model's quality.

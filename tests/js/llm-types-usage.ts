@@ -1,5 +1,5 @@
 // Typed usage of the LLM layer's .d.ts (checked with tsc --noEmit; see tests/js/tsconfig.json).
-import { createLlmClient, RequestLedger, ResponseCache, PriceTable, loadPrompt, renderPrompt, formatPassages, parseJudgeScore, parseClaimScores, aggregateScores, isAbstention, judgeContextRelevance, judgeAnswerCorrectness, judgeGroundedness, generateAnswer, extractiveAnswer, extractMetadata, contextualizeChunks, llmChunkContexts, rewriteQuery } from '../../web/src/llm.js';
+import { createLlmClient, RequestLedger, ResponseCache, PriceTable, loadPrompt, renderPrompt, formatPassages, parseJudgeScore, parseClaimScores, aggregateScores, isAbstention, judgeContextRelevance, judgeAnswerCorrectness, judgeGroundedness, generateAnswer, extractiveAnswer, extractMetadata, contextualizeChunks, llmChunkContexts, rewriteQuery, expandQuery } from '../../web/src/llm.js';
 import type { CompletionResult, JudgeResult, LedgerEntry, ParsedScore, PromptTemplate } from '../../web/src/llm.js';
 
 export async function llmUsage(): Promise<number | null> {
@@ -31,6 +31,12 @@ export async function llmUsage(): Promise<number | null> {
   const ctxCalls: number = ctxFn.stats.chunks + ctxs.length;
   void ctxCalls;
   const q = await rewriteQuery(client, 'q', { history: [{ role: 'user', content: 'x' }] });
+  const x = await expandQuery(client, 'q', { mode: 'hyde', maxTokens: 64 });
+  const x2 = await client.expandQuery('q', { mode: 'query2doc' });
+  const ans = await client.answer({ question: 'q', passages: [{ text: 'p' }] });
+  const rq = await client.rewriteQuery('and 2024?', { history: [] });
+  const cl = await client.clarify({ question: 'q', passages: [{ id: 'a', text: 'p' }] });
+  void [x.passage, x.query, x2.mode, ans.citations, rq.query, cl.ambiguous];
   void [r.text, entries.length, p.method, claims[0].score, agg.value, c.rule, g.abstained, a.citations, e.answered,
     m.metadata, cc[0].text, q.query, isAbstention('x')];
   return j.score;
@@ -71,6 +77,8 @@ export async function goldensUsage(col: Collection): Promise<number | null> {
   const set = parseAmbiguitySet('');
   const m: ClarificationMetrics = clarificationMetrics([{ expected: set[0], result: cq, docOf: (id) => id, shown: ['d'] }]);
   const r: AskResult = await ask(col, 'q', { llm: client, clarify: 'ask' });
+  const own: AskResult = await ask(col, 'q', { llm: { answer: (input) => client.answer(input), expandQuery: (q, o) => client.expandQuery(q, o) } });
+  void [own.expansion?.passage, own.expansion?.searched];
   const t = tuneAgreement({ table: [], best: { index: 0 }, metric: 'm' }, { table: [], best: { index: 0 }, metric: 'm' });
   void [text, gen.questions[0].source.quote, s.train, cell.percent?.setError, pe.meanAbsoluteError, c.ambiguous, m.grounding,
     r.clarification?.interpretations[0].chunkIds, t.regret];

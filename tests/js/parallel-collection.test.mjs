@@ -136,7 +136,7 @@ test('Collection workers: refused for an HNSW or binary dense index and a given 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const pool = col._pool;
+  const pool = col._legs.pool;
   col.dispose();
   await assert.rejects(pool._call(0, 'init', [{}]), (e) => e.code === 'DISPOSED');
   assert.throws(() => col.size, (e) => e.code === 'DISPOSED');

@@ -25,7 +25,7 @@ const docs = [
 test('a hybrid collection adds searches removes and explains', async () => {
   const col = await Collection.create({ chunker: { chunkSize: 40, chunkOverlap: 0 } }, { embedder: embed, dimension: 32 });
   const progress = [];
-  const r = await col.add(docs, { onProgress: (d, t) => progress.push([d, t]), batchSize: 2 });
+  const r = await col.add(docs, { onProgress: ({ done, total }) => progress.push([done, total]), batchSize: 2 });
   assert.equal(r.documents, 3);
   assert.ok(r.chunks > 3);  // 40-character chunks split every document
   assert.deepEqual(progress, [[2, 3], [3, 3]]);

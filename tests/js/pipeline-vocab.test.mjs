@@ -1,7 +1,7 @@
-// #14: the pipeline config uses the index option names (docs/api.md). Old names are read for one minor
-// version with one console.warn each (the CLI's goes to its stderr); old and new together is an error
-// naming both paths; the normalized index sections are the indexes' own options; collections saved
-// with an old-name config still load, quietly.
+// #14, #28: the pipeline config uses the index option names (docs/api.md). The names before 0.1.0 are
+// INVALID_ARGUMENT naming the new key (no deprecation shim; the CLI prints it); old and new together is an
+// error naming both paths; the normalized index sections are the indexes' own options; collections saved
+// with an old-name config still load, quietly (a reader keeps reading what a released build wrote).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { init, parsePipelineConfig, Collection, Bm25Index, VectorIndex, RagwasmError } from '../../web/src/index.js';
-import { resetDeprecations } from '../../web/src/core/deprecate.js';
 import { hashedBagOfWords, repoRoot, warnings } from './helpers.mjs';
 
 await init();
@@ -31,20 +30,21 @@ const NEW = {
 };
 const OLD_PATHS = ['indexes.bm25.variant', 'indexes.bm25.stemmer', 'indexes.bm25.stopwords', 'indexes.dense.quantization', 'indexes.dense.hnsw.m', 'retrieval.fusion.k'];
 
-test('old config names give the new-name config and warn once per old name', async () => {
-  resetDeprecations();
-  let fromOld;
-  const first = await warnings(() => { fromOld = parsePipelineConfig(OLD); });
-  assert.deepEqual(fromOld, parsePipelineConfig(NEW));
-  assert.equal(first.length, OLD_PATHS.length, first.join('\n'));
-  for (const p of OLD_PATHS) assert.equal(first.filter((w) => w.includes(`pipeline config ${p} is deprecated`)).length, 1, p);
-  assert.ok(first.some((w) => /indexes\.bm25\.variant is deprecated.*write indexes\.bm25\.scorer/.test(w)), first.join('\n'));
-  const again = await warnings(() => { parsePipelineConfig(OLD); parsePipelineConfig(JSON.stringify(OLD)); });
-  assert.deepEqual(again, []);
-  // new names never warn
-  resetDeprecations();
+test('#28 each old config name is INVALID_ARGUMENT naming the new key, with no warning', async () => {
+  const NEW_PATHS = ['indexes.bm25.scorer', 'indexes.bm25.analyzer.stemmer', 'indexes.bm25.analyzer.stopwords', 'indexes.dense.storage', 'indexes.dense.hnsw.M', 'retrieval.fusion.rrfK'];
+  const one = [
+    { indexes: { bm25: { variant: 'bm25+' } } }, { indexes: { bm25: { stemmer: 'none' } } }, { indexes: { bm25: { stopwords: false } } },
+    { indexes: { dense: { quantization: 'int8' } } }, { indexes: { dense: { index: 'hnsw', hnsw: { m: 8 } } } }, { retrieval: { fusion: { mode: 'rrf', k: 30 } } },
+  ];
+  const seen = await warnings(() => {
+    one.forEach((config, i) => {
+      assert.throws(() => parsePipelineConfig(config), (e) => e instanceof RagwasmError && e.code === 'INVALID_ARGUMENT'
+        && e.message.includes(`config ${OLD_PATHS[i]}: unknown key (write ${NEW_PATHS[i]})`), OLD_PATHS[i]);
+    });
+    assert.throws(() => parsePipelineConfig(JSON.stringify(OLD)), (e) => e.code === 'INVALID_ARGUMENT');
+  });
+  assert.deepEqual(seen, []);
   assert.deepEqual(await warnings(() => parsePipelineConfig(NEW)), []);
-  resetDeprecations();
 });
 
 test('an old and a new name for one setting together is INVALID_ARGUMENT naming both paths', () => {
@@ -114,7 +114,6 @@ test('a collection saved with an old-name config loads without a warning and rea
   const bytes = new Uint8Array(readFileSync(join(repoRoot, 'tests/fixtures/formats/v1/collection-bm25.bin')));
   // the fixture really holds the old names (written by format 1)
   assert.ok(new TextDecoder().decode(bytes).includes('"variant":"bm25"'));
-  resetDeprecations();
   let col;
   const seen = await warnings(() => { col = Collection.fromBytes(bytes); });
   assert.deepEqual(seen, []);
@@ -127,7 +126,7 @@ test('a collection saved with an old-name config loads without a warning and rea
   col.dispose();
 });
 
-test('the CLI prints an old-name deprecation once to stderr', () => {
+test('#28 the CLI refuses an old config name and names the new key on stderr', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ragwasm-vocab-'));
   try {
     writeFileSync(join(dir, 'corpus.jsonl'), [['d1', 'Bread', 'Yeast makes bread rise'], ['d2', 'Tides', 'The moon pulls the tides']]
@@ -138,11 +137,9 @@ test('the CLI prints an old-name deprecation once to stderr', () => {
     const cfg = join(dir, 'old.json');
     writeFileSync(cfg, JSON.stringify({ indexes: { bm25: { variant: 'bm25', k1: 1.2 } } }));
     const r = spawnSync(process.execPath, [join(repoRoot, 'web/cli/ragwasm.mjs'), 'eval', '--dataset', dir, '--config', cfg], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    const lines = r.stderr.split('\n').filter((l) => l.includes('indexes.bm25.variant is deprecated'));
-    assert.equal(lines.length, 1, r.stderr);
-    assert.match(lines[0], /write indexes\.bm25\.scorer/);
-    assert.ok(!r.stdout.includes('deprecated'));
+    assert.notEqual(r.status, 0, r.stdout);
+    assert.match(r.stderr, /indexes\.bm25\.variant: unknown key \(write indexes\.bm25\.scorer\)/);
+    assert.ok(!r.stderr.includes('deprecated'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -93,6 +93,41 @@ test('export --to FILE.sql and --format csv load with psql into the same tables'
   assert.match(c.err(), /--to: expected a postgres:\/\/ URL or a file ending in \.sql/);
 });
 
+test('--format csv loads with psql 15 when a chunk has a line \\.; --check compares; --force adopts a schema with other tables (#30 P-2, P-3)', { skip: SKIP }, async () => {
+  const docsDir = join(dir, 'dotdocs');
+  mkdirSync(docsDir);
+  const dotted = [...DOCS.map(([id, title, text]) => ({ _id: id, title, text })),
+    { _id: 'dot', title: 'Copy markers', text: 'psql ends a copy at a line\n\\.\nbut this text goes on; and \\.\r\nafter a CRLF too' },
+    { _id: 'dot\n\\.\nid', title: '', text: 'an id with the marker line, tab\there and a backslash \\ too' }];
+  writeFileSync(join(docsDir, 'corpus.jsonl'), dotted.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const csvDir = join(dir, 'csvdot');
+  let c = capture();
+  assert.equal(await main(['export', docsDir, '--retriever', 'bm25', '--chunker', 'none', '--format', 'csv', '--to', csvDir, '--schema', 'select'], c.io), 0, c.err());
+  assert.match(readFileSync(join(csvDir, 'chunks.tsv'), 'utf8'), /^dot#0\tdot\t0\t/m, 'the row with a \\. line is in the COPY text file');
+  execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', server.url, '-f', 'load.sql'], { cwd: csvDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = execFileSync('psql', ['-At', '-d', server.url, '-c', 'SELECT text FROM "select".chunks WHERE doc_id = \'dot\''], { encoding: 'utf8' });
+  assert.equal(text.replace(/\n$/, ''), `Copy markers ${dotted[6].text}`);
+  // the same texts through a .sql file (literals: psql reads a \\. line inside a string literal as text)
+  const sqlFile = join(dir, 'dot.sql');
+  c = capture();
+  assert.equal(await main(['export', docsDir, '--retriever', 'bm25', '--chunker', 'none', '--to', sqlFile, '--schema', 'sqldot'], c.io), 0, c.err());
+  execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', server.url, '-f', sqlFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.equal(execFileSync('psql', ['-At', '-d', server.url, '-c', 'SELECT text FROM sqldot.chunks WHERE doc_id = \'dot\''], { encoding: 'utf8' }), text);
+  c = capture();
+  assert.equal(await main(['export', docsDir, '--retriever', 'bm25', '--chunker', 'none', '--to', server.url, '--schema', 'select', '--check'], c.io), 0, c.err() + c.out());
+  assert.match(c.out(), /schema select: 8 documents, 8 chunks, \d+ BM25 impacts: matches the collection/);
+  c = capture();
+  assert.equal(await main(['export', dir, '--retriever', 'bm25', '--chunker', 'none', '--to', server.url, '--schema', 'select', '--check'], c.io), 1);
+  assert.match(c.out(), /differences\n {2}documents: 8 in PostgreSQL, 6 in the collection\n/);
+  execFileSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-d', server.url, '-c', 'CREATE SCHEMA shop; CREATE TABLE shop.orders (id int); INSERT INTO shop.orders VALUES (7)']);
+  c = capture();
+  assert.notEqual(await main(['export', dir, '--retriever', 'bm25', '--chunker', 'none', '--to', server.url, '--schema', 'shop'], c.io), 0);
+  assert.match(c.err(), /holds tables ragwasm did not create \(orders\).*--force/);
+  c = capture();
+  assert.equal(await main(['export', dir, '--retriever', 'bm25', '--chunker', 'none', '--to', server.url, '--schema', 'shop', '--force'], c.io), 0, c.err());
+  assert.equal(execFileSync('psql', ['-At', '-d', server.url, '-c', 'SELECT id FROM shop.orders'], { encoding: 'utf8' }), '7\n');
+});
+
 test('a malformed engine URL is a usage error without the password', async () => {
   for (const args of [['export', dir, '--to', 'postgres://u:hunter2@host:70000/db'], ['search', '--engine', 'postgres://u:hunter2@[x/db', '--query', 'x'],
     ['eval', '--dataset', dir, '--engine', 'postgres://u:hunter2@host:0/db']]) {

@@ -1,7 +1,7 @@
 // Type-checked usage of ragwasm/postgres (web/src/postgres.d.ts) and Bm25Index.impacts()/queryTerms().
 import { Bm25Index, Collection } from '../../web/src/index.js';
-import { exportToPostgres, maskUrl, parsePostgresUrl, PostgresRetriever, POSTGRES_SCHEMA_VERSION, sqlFileClient } from '../../web/src/postgres.js';
-import type { PostgresClient, PostgresExportResult, PostgresHit } from '../../web/src/postgres.js';
+import { checkExport, csvFilesClient, exportToPostgres, maskUrl, parsePostgresUrl, PostgresRetriever, POSTGRES_SCHEMA_VERSION, sqlFileClient } from '../../web/src/postgres.js';
+import type { PostgresCheckResult, PostgresClient, PostgresExportResult, PostgresHit } from '../../web/src/postgres.js';
 
 export async function postgresUsage(client: PostgresClient): Promise<number> {
   const col = await Collection.create({ indexes: { bm25: {} } });
@@ -13,6 +13,9 @@ export async function postgresUsage(client: PostgresClient): Promise<number> {
   pr.dispose();
   const lines: string[] = [];
   await exportToPostgres(col, sqlFileClient((s) => { lines.push(s); }, { vectors: false }));
+  await exportToPostgres(col, csvFilesClient((s) => { lines.push(s); }, (table, data, format) => { lines.push(`${table}.${format === 'text' ? 'tsv' : 'csv'}`, data); }), { force: true });
+  const check: PostgresCheckResult = await checkExport(col, client, { schema: 'ragwasm' });
+  if (!check.ok) lines.push(...check.problems, String(check.counts.embeddings ?? 0));
   const port: string = parsePostgresUrl('postgres://u@h:5432/d').port;
   const masked: string = maskUrl('postgres://u:p@h/d');
   const idx = Bm25Index.create({});

@@ -6,47 +6,23 @@
 // reranker drives retrieveAndRerank and Collection.search({reranker}) on a SciFact subset.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { init, retrieveAndRerank, rerank, Collection, RagwasmError, Tokenizer } from '../../web/src/index.js';
 import { createCrossEncoderReranker, CrossEncoderReranker } from '../../web/src/onnx.js';
-import { build, repoRoot, skipUnlessShared } from './helpers.mjs';
-import { loadTransformers, readScifact, pythonOnnx } from './embed-fixtures.mjs';
+import { build, skipUnlessShared } from './helpers.mjs';
+import { loadTransformers, readScifact } from './embed-fixtures.mjs';
+import { crossEncoderFixture } from './ce-fixture.mjs';
 import { longestFirstRows } from './pair-fixtures.mjs';
 
 await init();
 
-const PY = '/usr/bin/python3';
 const TOLERANCE = 1e-5;  // absolute, on logits of magnitude ~1 (float32 kernels differ: ORT web vs node)
 const BATCH = 16;
 
-// Generated once into models/build/fixtures/cross-encoder/ (not committed), like the browser tests'
-// tiny-bert: written to a temporary sibling folder first, then renamed into place.
-const FIXTURE_DIR = join(repoRoot, 'models/build/fixtures/cross-encoder');
-
-function fixture(t) {
-  const tok = skipUnlessShared(t, 'models/bert-base-uncased/tokenizer.json');
-  if (!tok) return null;
-  if (!existsSync(join(FIXTURE_DIR, 'two-logits.onnx'))) {
-    if (!pythonOnnx()) {
-      t.skip('needs Debian python3-onnx and python3-numpy for /usr/bin/python3 (apt-get install python3-onnx)');
-      return null;
-    }
-    mkdirSync(dirname(FIXTURE_DIR), { recursive: true });
-    const tmp = mkdtempSync(`${FIXTURE_DIR}.tmp-`);
-    execFileSync(PY, [join(repoRoot, 'models/make-bert-fixture.py'), tmp, tok, '--name', 'tiny-ce', '--seed', '4321', '--head', 'classifier']);
-    try {
-      renameSync(tmp, FIXTURE_DIR);
-    } catch (e) {
-      rmSync(tmp, { recursive: true, force: true });  // another run put it in place first
-      if (!existsSync(join(FIXTURE_DIR, 'two-logits.onnx'))) throw e;
-    }
-  }
-  return { dir: FIXTURE_DIR, tok, model: pathToFileURL(join(FIXTURE_DIR, 'tiny-ce/onnx/model.onnx')) };
-}
+const fixture = crossEncoderFixture;
 
 let data = null;
 function scifact(t) {

@@ -66,7 +66,7 @@ export async function collectionJsonl(): Promise<number> {
   const { Collection, JSONL_FORMAT_VERSION } = await import('../../web/src/index.js');
   const embed = async (texts: string[]): Promise<Float32Array[]> => texts.map(() => new Float32Array(4));
   const col = await Collection.create({}, { embedder: embed, dimension: 4, keepVectors: true });
-  const text: string = await col.exportJsonl({ vectors: true, header: true, onProgress: (done: number, total: number) => void [done, total] });
+  const text: string = await col.exportJsonl({ vectors: true, header: true, onProgress: ({ done, total }: { done: number; total: number }) => void [done, total] });
   const lines: string[] = [];
   for await (const line of col.exportJsonlLines({ vectors: false, batchSize: 64 })) lines.push(line);
   const again = await Collection.importJsonl(text, { embedder: embed, keepVectors: false, signal: new AbortController().signal });
@@ -75,7 +75,7 @@ export async function collectionJsonl(): Promise<number> {
   // #14: titles, filters, document level, embedder identity, setEmbedder, zero vectors
   const kinds = { id: 'fixture', dimension: 4, embed: async (texts: string[], o?: { kind?: 'query' | 'document' }) => texts.map(() => new Float32Array(4).fill(o?.kind === 'query' ? 1 : 0.5)) };
   const titled = await Collection.create({ indexes: { bm25: { fields: { text: 1, title: 2 } }, dense: {} } }, { embedder: kinds });
-  const added: { documents: number; chunks: number; zeroVectors: string[] } = await titled.add([{ id: 'a', title: 'T', text: 'x', metadata: { lang: 'en', year: 2020 } }]);
+  const added: { added: number; updated: number; documents: number; chunks: number; zeroVectors: string[] } = await titled.add([{ id: 'a', title: 'T', text: 'x', metadata: { lang: 'en', year: 2020 } }]);
   const one: { documents: number } = await titled.add({ id: 'b', text: 'one document, not an array' });
   void one;
   const chunkHits = await titled.search('x', { filter: { lang: 'en', year: { gte: 2019 } } });
@@ -83,7 +83,7 @@ export async function collectionJsonl(): Promise<number> {
   const best: string = docHits[0].bestChunk;
   const span: number = chunkHits[0].start;
   const info: { id: string; dimension: number } | null = titled.embedderInfo;
-  await titled.setEmbedder(kinds, { signal: new AbortController().signal, onProgress: (d: number, t: number) => void [d, t] });
+  await titled.setEmbedder(kinds, { signal: new AbortController().signal, onProgress: (p: { done: number; total: number }) => void [p.done, p.total] });
   const summary = Collection.inspect(titled.toBytes());
   const savedId: string | undefined = summary.embedder?.id;
   const isCollection: boolean = Collection.isCollectionBytes(titled.toBytes());
@@ -95,7 +95,7 @@ export async function collectionJsonl(): Promise<number> {
 }
 
 // ---- doc chat (issue 15): presets, ask(), the answer stage ----
-import { ask, isFollowUp, rewriteFollowUp, documentTitle, PRESETS, NO_ANSWER_TEXT, Collection as DocChatCollection } from '../../web/src/index.js';
+import { ask, isFollowUp, rewriteFollowUp, documentTitle, PRESETS, NO_ANSWER_TEXT, PASSAGES_TEXT, MIN_EVIDENCE, Collection as DocChatCollection } from '../../web/src/index.js';
 import { fileToDocument } from '../../web/src/parse.js';
 import type { AskResult } from '../../web/src/answer/ask.js';
 async function docChatTypes(): Promise<void> {
@@ -105,6 +105,12 @@ async function docChatTypes(): Promise<void> {
   const q: string = isFollowUp('and?', []) ? rewriteFollowUp('and?', []) : documentTitle('# T', 't.md');
   const d = await fileToDocument({ name: 'a.md', data: new Uint8Array(0) });
   void [first, q, d.title, NO_ANSWER_TEXT, r.abstained];
+  // issue 27: three outcomes
+  const o: 'answer' | 'passages' | 'not-found' = r.outcome;
+  const best: number | undefined = r.passages[0]?.best?.start;
+  const yn: 'yes' | 'no' | 'unclear' | null = r.polarity;
+  const n = await ask(col, 'Who?', { minEvidence: MIN_EVIDENCE, threshold: PRESETS.docChatAnswer.threshold });
+  void [o, best, yn, r.evidence + PRESETS.docChatAnswer.minEvidence, PASSAGES_TEXT, n.outcome];
 }
 void docChatTypes;
 

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { init, RagwasmError } from '../src/index.js';
+import { safeStream } from './lib/terminal.mjs';
 
 const commandsDir = new URL('./commands/', import.meta.url);
 
@@ -32,7 +33,9 @@ function helpText(cmd) {
   return lines.join('\n');
 }
 
-export async function main(argv, io = { stdout: process.stdout, stderr: process.stderr }) {
+export async function main(argv, given = { stdout: process.stdout, stderr: process.stderr }) {
+  // Document text, file names and LLM replies are printed: control characters are shown, not executed (#33 C-3).
+  const io = { ...given, stdout: safeStream(given.stdout), stderr: safeStream(given.stderr) };
   const commands = await loadCommands();
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v') {
@@ -85,6 +88,10 @@ export async function main(argv, io = { stdout: process.stdout, stderr: process.
     }
     if (e && e.code === 'ENOENT') {
       io.stderr.write(`ragwasm ${name}: file not found: ${e.path}\n`);
+      return 1;
+    }
+    if (e && typeof e.code === 'string' && typeof e.syscall === 'string') {  // EISDIR, EACCES, ...: a message, not a stack trace
+      io.stderr.write(`ragwasm ${name}: cannot ${e.syscall} ${e.path ?? ''}: ${e.code}\n`);
       return 1;
     }
     throw e;

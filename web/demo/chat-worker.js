@@ -29,8 +29,11 @@ function fromConfig(cfg) {
 
 async function newCollection() {
   if (config) return fromConfig(config);
-  return embedder ? Collection.create(PRESETS.docChat, { embedder }) : Collection.create(PRESETS.docChatBm25);
+  return embedder ? Collection.create(PRESETS.docChatHybrid, { embedder }) : Collection.create(PRESETS.docChat);
 }
+
+// PRESETS.docChat is BM25 only (issue 27): the static model is fetched only when the preset asks for it.
+const PRESET_NEEDS_MODEL = !!(PRESETS.docChat.indexes.dense || PRESETS.docChat.retrieval.expansion);
 
 /** Uses a pipeline config (JSON text): validated by the library, then every document indexed again; the open collection is replaced only on success. */
 async function useConfig(id, text, docs) {
@@ -39,7 +42,7 @@ async function useConfig(id, text, docs) {
   try {
     if (docs.length) {
       await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
-        signal: controller.signal, onProgress: (done, total) => post({ type: 'progress', id, phase: 'indexing with the config', done, total }) });
+        signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: 'indexing with the config', done, total }) });
     }
   } catch (e) {
     fresh.dispose();
@@ -52,8 +55,8 @@ async function useConfig(id, text, docs) {
 }
 
 // The static model download starts with the worker, in parallel with the WASM module's compile.
-const modelResponse = fetch(MODEL_URL);
-modelResponse.catch(() => {});  // a failed download is reported by createStaticEmbedder below
+const modelResponse = PRESET_NEEDS_MODEL ? fetch(MODEL_URL) : null;
+modelResponse?.catch(() => {});  // a failed download is reported by createStaticEmbedder below
 
 async function start() {
   // Start-up timings (ms since this worker started), reported to the page for its performance marks.
@@ -61,11 +64,13 @@ async function start() {
   const loaded = await init();
   startup.init = performance.now();
   startup.initMs = performance.getEntriesByName('ragwasm:init')[0]?.duration ?? null;  // the library's measure
-  try {
-    embedder = await createStaticEmbedder({ model: await modelResponse, cache: false });
-    denseLabel = 'dense (static model)';
-  } catch (e) {
-    denseError = `${e.code ?? 'ERROR'}: ${e.message}`;  // BM25 alone still answers
+  if (PRESET_NEEDS_MODEL) {
+    try {
+      embedder = await createStaticEmbedder({ model: await modelResponse, cache: false });
+      denseLabel = 'dense (static model)';
+    } catch (e) {
+      denseError = `${e.code ?? 'ERROR'}: ${e.message}`;  // BM25 alone still answers
+    }
   }
   startup.staticModel = performance.now();
   col = await newCollection();
@@ -120,20 +125,23 @@ async function load(docIds) {
 }
 
 /** Switches the dense leg to an ONNX model run by ONNX Runtime Web in this Worker; re-embeds every chunk. */
-async function useOnnx(id, { model, tokenizerJson, pooling }) {
+async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl }) {
   const { createOnnxEmbedder } = await import('../src/onnx.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
   ort.env.wasm.numThreads = 1;
   post({ type: 'progress', id, phase: 'loading the ONNX model', done: 0, total: 1 });
-  const next = await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
+  // By name: the library downloads the manifest model from the hub (cached in this browser), with progress.
+  const download = (p) => post({ type: 'progress', id, phase: `${p.cached ? 'reading cached' : 'downloading'} ${p.file}`, done: p.loaded, total: p.total ?? p.loaded });
+  const next = name ? await createOnnxEmbedder(name, { ort, onProgress: download, signal: controller.signal, ...(hubUrl ? { hubUrl } : {}) })
+    : await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
   const [probe] = await next.embed(['probe'], { kind: 'query' });
-  const onProgress = (done, total) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
+  const onProgress = ({ done, total }) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
   if (col.config.indexes.dense) {
     await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
   } else {
     // BM25-only (the static model did not load): rebuild as the hybrid preset with the new model.
-    const fresh = await Collection.create(PRESETS.docChat, { embedder: next, dimension: probe.length });
+    const fresh = await Collection.create(PRESETS.docChatHybrid, { embedder: next, dimension: probe.length });
     const docs = [...col.docs.entries()];
     if (docs.length) throw Object.assign(new Error('remove the documents first, then choose the ONNX model'), { code: 'INVALID_ARGUMENT' });
     col.dispose();
@@ -162,7 +170,7 @@ self.onmessage = async ({ data }) => {
         const names = data.docs.length === 1 ? data.docs[0].name : `${data.docs.length} documents`;
         post({ type: 'progress', id, phase: `chunking ${names}`, done: 0, total: data.docs.length });
         const r = await col.add(data.docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
-          signal: controller.signal, onProgress: (done, total) => post({ type: 'progress', id, phase: `embedding ${names}`, done, total }) });
+          signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: `embedding ${names}`, done, total }) });
         post({ type: 'indexed', id, ms: performance.now() - t0, zeroVectors: r.zeroVectors?.length ?? 0, ...summary(), ...(await trySave()) });
         break;
       }

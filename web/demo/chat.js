@@ -3,10 +3,11 @@
 // PRESETS.docChat and answers with the library's ask() — the extractive answerer without an
 // endpoint, or a streamed LLM reply whose every request is shown from the worker's ledger.
 import { documentTitle, init } from '../src/index.js';
-import { extractText, SUPPORTED_FORMATS } from '../src/parse.js';
+import { extractText, FILE_LIMITS, SUPPORTED_FORMATS } from '../src/parse.js';
 import { loadApiKey, saveApiKey, forgetApiKey } from '../src/llm.js';
 import { h, setChildren, errorText, setStatus, installErrorBanner } from './lib/dom.js';
 import { loadDocuments, saveDocuments, removeDocument, clearDocuments } from './lib/store.js';
+import { mountNeuralModel } from './lib/neural-model.js';
 
 performance.mark('chat:start');  // this module and its imports are loaded and evaluated
 installErrorBanner();
@@ -173,11 +174,17 @@ async function readFiles(files) {
   const out = [];
   const failed = [];
   let i = 0;
+  let bytes = 0;  // one drop is one folder: at most FILE_LIMITS.maxFolderBytes read (issue #33)
   showProgress(true);
   for (const item of files) {
     const f = item instanceof Blob ? item : item.file;
     const path = item instanceof Blob ? (f.webkitRelativePath || f.name) : item.path.replace(/^\//, '');
     i++;
+    if (bytes + f.size > FILE_LIMITS.maxFolderBytes) {
+      failed.push(`${f.name}: the files dropped together pass ${FILE_LIMITS.maxFolderBytes} bytes`);
+      continue;
+    }
+    bytes += f.size;
     onProgress({ phase: `reading ${f.name}`, done: i - 1, total: files.length });
     try {
       await init();  // text decoding uses the WASM module on this thread too
@@ -382,16 +389,34 @@ $('use-onnx').addEventListener('click', async () => {
       if (choice) localStorage.setItem(MODEL_CHOICE, JSON.stringify(choice));
       else localStorage.removeItem(MODEL_CHOICE);
     } catch { /* a convenience */ }
-    features = lastSummary.features;
-    renderDocs(lastSummary);
-    setStatus(status, `ready: ${features.denseLabel} for ${lastSummary.chunks} chunks`, 'ok');
-    status.dataset.state = 'done';
+    modelReady(lastSummary);
   } catch (e) {
     if (e.code !== 'ABORTED') setStatus(status, `Could not use the ONNX model: ${errorText(e)}`, 'err');
   } finally {
     if (started === epoch) showProgress(false);
   }
 });
+
+function modelReady(summary) {
+  features = summary.features;
+  renderDocs(summary);
+  setStatus(status, `ready: ${features.denseLabel} for ${summary.chunks} chunks`, 'ok');
+  status.dataset.state = 'done';
+}
+
+// "use a neural model": a models/manifest.json model by name, downloaded from the hub by the library (lib/neural-model.js).
+mountNeuralModel($('neural-model'), { load: async (name, hubUrl) => {
+  showProgress(true);
+  setStatus(status, `loading ${name}…`, 'busy');
+  try {
+    lastSummary = await call({ type: 'onnx', name, hubUrl }, onProgress);
+    modelReady(lastSummary);
+  } catch (e) {
+    if (e.code !== 'ABORTED') setStatus(status, `Could not use the neural model: ${errorText(e)}`, 'err');
+  } finally {
+    showProgress(false);
+  }
+} });
 
 // ---------- settings ----------
 function loadSettings() {
@@ -507,6 +532,35 @@ function renderLedger() {
     h('td', {}, h('details', {}, h('summary', {}, 'request body'), h('pre', { class: 'mono small', style: 'white-space:pre-wrap;max-height:12rem;overflow:auto' }, e.body))))));
 }
 
+/**
+ * The 'passages' outcome: ask() found no sentence that answers, so each passage it read is listed with its best
+ * sentence highlighted; [n] opens the document there. Sources are the passages (ranges: the best sentence).
+ */
+function renderPassages(r) {
+  sources = r.passages.map((p, i) => ({ n: i + 1, chunk: { id: p.chunkId, docId: p.docId, text: p.text, start: p.start, end: p.end },
+    ranges: [p.best ? { start: p.best.start, end: p.best.end } : { start: p.start, end: p.end }] }));
+  const excerpt = (p) => {
+    if (!p.best) return [p.text.length > 300 ? `${p.text.slice(0, 300)}…` : p.text];
+    const before = p.text.slice(0, p.best.start - p.start);
+    const after = p.text.slice(p.best.end - p.start);
+    return [before.length > 160 ? `…${before.slice(-160)}` : before, h('mark', {}, p.best.text), after.length > 160 ? `${after.slice(0, 160)}…` : after];
+  };
+  setChildren($('answer'), [
+    h('p', { class: 'outcome-note' }, r.answer),
+    h('ol', { class: 'passages', 'aria-label': 'closest passages' }, r.passages.map((p, i) => h('li', { dataset: { docId: p.docId } },
+      h('a', { href: '#source-panel', class: 'cite', dataset: { n: String(i + 1) }, 'aria-label': `passage ${i + 1}: ${docs.get(p.docId)?.name ?? p.docId}`,
+        onclick: (e) => { e.preventDefault(); openSource(i + 1); } }, `[${i + 1}] ${docs.get(p.docId)?.name ?? p.docId}`),
+      h('div', { class: 'excerpt' }, ...excerpt(p))))),
+  ]);
+}
+
+/** The 'not-found' outcome: the documents hold nothing that matches the question; say what was searched. */
+function renderNotFound(r) {
+  sources = [];
+  setChildren($('answer'), [h('p', { class: 'outcome-note' }, r.answer),
+    h('p', { class: 'small muted', id: 'searched' }, `Searched your ${docs.size} document${docs.size === 1 ? '' : 's'} for “${r.query}”: no passage matches it.`)]);
+}
+
 /** Sources of an ask() result: extractive citations carry the cited span; LLM ones the whole passage. */
 function sourcesOf(r) {
   const byN = new Map();
@@ -545,6 +599,7 @@ $('ask').addEventListener('submit', async (e) => {
   try { llm = llmSettings(); } catch (err) { setStatus(status, errorText(err), 'err'); $('settings').open = true; return; }
   $('ask-btn').disabled = true;
   setChildren($('answer'));
+  delete $('answer').dataset.outcome;
   renderChoices({});
   setChildren($('sources'));
   $('source-panel').hidden = true;
@@ -562,9 +617,16 @@ $('ask').addEventListener('submit', async (e) => {
       $('rewritten').hidden = false;
       $('rewritten').textContent = `Searched for: ${r.query}`;
     }
-    sources = sourcesOf(r);
-    renderAnswer(r.answer);
-    renderSources();
+    // The three outcomes of ask() (docs/docchat.md, "Three outcomes"), each shown its own way.
+    $('answer').dataset.outcome = r.outcome;
+    if (r.outcome === 'passages' && !r.clarification?.ambiguous) renderPassages(r);
+    else if (r.outcome === 'not-found') renderNotFound(r);
+    else {
+      sources = sourcesOf(r);
+      renderAnswer(r.answer);
+    }
+    if (r.outcome !== 'passages') renderSources();  // the passages list is its own source list
+    $('sources-h').hidden = r.outcome !== 'answer';
     renderChoices(r);
     if (r.clarification?.ambiguous) {
       $('answer-meta').textContent = `${llm.model} found ${r.clarification.interpretations.length} readings in the top passages; choose one`;
@@ -575,8 +637,9 @@ $('ask').addEventListener('submit', async (e) => {
     history.push({ role: 'user', content: question }, { role: 'assistant', content: r.answer });
     $('answer-meta').textContent = r.mode === 'llm'
       ? `streamed by ${llm.model} from the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()})`
-      : `extractive answer from the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()}); nothing was sent anywhere`;
-    setStatus(status, r.abstained ? 'the documents do not seem to answer this' : 'answered from your documents', 'ok');
+      : `${r.outcome === 'answer' ? 'extractive answer from' : 'read'} the top ${Math.min(5, r.hits.length)} of ${r.hits.length} passages (${describeFeatures()}); nothing was sent anywhere`;
+    setStatus(status, { answer: 'answered from your documents', passages: 'no single sentence answers this: the closest passages are shown',
+      'not-found': 'nothing in your documents matches this question' }[r.outcome], 'ok');
     status.dataset.state = 'answered';
   } catch (err) {
     setStatus(status, err.code === 'ABORTED' ? 'stopped' : `Could not answer: ${errorText(err)}`, 'err');

@@ -1,3 +1,4 @@
+// @ts-check
 // ragwasm: retrieval-augmented generation in the browser. The core entry (text, chunking, BM25,
 // vector index, fusion, context, metrics, Collection, static embedder); the optional parts have their
 // own entries: ragwasm/onnx (onnx.js), ragwasm/parse (parse.js), ragwasm/llm (llm.js). Each area's
@@ -13,16 +14,19 @@ export { asEmbedder, embedTexts, MAX_EMBEDDER_DIMENSION } from './embed/contract
 export * as metrics from './metrics/metrics.js';
 export { VectorIndex, denseSimdEnabled, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from './retrieve/dense.js';
 export { Bm25Index } from './retrieve/sparse.js';
+export { createWordNeighbours, EXPANSION_DEFAULTS, WordNeighbours } from './retrieve/expansion.js';
 export { saveBytes, loadBytes, removeBytes, listStored, storageBackend } from './core/storage.js';
 export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './retrieve/fusion.js';
 export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';
 export { assembleContext, estimateContextTokens } from './context/context.js';
+export { answerContext, checkAssemblyRead, DEFAULT_ASSEMBLY } from './context/prompt.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
+export { markdownToText } from './document/markdown-text.js';
 export { applyConfigOverrides } from './pipeline/overrides.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, memoizeContextSteps } from './pipeline/collection.js';
 export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';
 export { PRESETS } from './pipeline/presets.js';
-export { ask, isFollowUp, rewriteFollowUp, questionQuery, documentTitle } from './answer/ask.js';
-export { NO_ANSWER_TEXT } from './answer/extractive.js';
+export { ask, isFollowUp, rewriteFollowUp, questionQuery, documentTitle, MIN_EVIDENCE } from './answer/ask.js';
+export { NO_ANSWER_TEXT, PASSAGES_TEXT } from './answer/extractive.js';
 export { WorkerPool, defaultWorkers, MAX_WORKERS } from './parallel/pool.js';
 export { ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, SHARDED_BM25_FORMAT_VERSION, SHARDED_VECTOR_FORMAT_VERSION } from './parallel/sharded.js';

@@ -1,4 +1,5 @@
 // Types of the LLM layer (web/src/llm.js and web/src/llm/*.js).
+import type { Clarification } from './goldens/clarify.js';
 
 export type Provider = 'openai' | 'anthropic';
 export type Role = 'system' | 'user' | 'assistant';
@@ -150,6 +151,17 @@ export class LlmClient {
   /** chunker.context.llmChunkContext for Collection.create(config, {llm: client}): one context note per chunk (contextualizeChunks). */
   chunkContexts(document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[],
     options?: { prompt?: object; maxTokens?: number; signal?: AbortSignal }): Promise<string[]>;
+  /** ask()'s grounded answer with [n] citations (generateAnswer). */
+  answer(input: { question: string; passages: Array<{ id?: string; text: string }> },
+    options?: { onText?: (delta: string) => void; signal?: AbortSignal; temperature?: number; maxTokens?: number; prompt?: PromptTemplate }): Promise<GeneratedAnswer>;
+  /** ask()'s follow-up rewrite (rewriteQuery). */
+  rewriteQuery(question: string, options?: { history?: Array<{ role: 'user' | 'assistant'; content: string }>; signal?: AbortSignal; prompt?: PromptTemplate }):
+    Promise<{ query: string; usage: Usage; cost: number | null }>;
+  /** ask({clarify})'s query clarification (clarifyQuestion). */
+  clarify(input: { question: string; passages: Array<{ id: string; text: string }> },
+    options?: { prompt?: PromptTemplate; maxTokens?: number; signal?: AbortSignal }): Promise<Clarification & { reply: string; usage: object; cost: number | null }>;
+  /** ask()'s LLM query expansion, pipeline config retrieval.llmExpansion (expandQuery). */
+  expandQuery(question: string, options?: ExpandQueryOptions): Promise<ExpandedQuery>;
   stream(request: CompletionRequest, options?: { signal?: AbortSignal }): AsyncGenerator<StreamEvent>;
   toJSON(): { provider: Provider; baseUrl: string; model: string; hasApiKey: boolean };
 }
@@ -169,7 +181,7 @@ export function parseSse(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8A
 // ---- prompts --------------------------------------------------------------------------------
 export type PromptId = 'answer_grounded' | 'metadata_extract' | 'chunk_context' | 'query_rewrite' |
   'judge_context_relevance' | 'judge_groundedness' | 'judge_answer_relevance' | 'judge_answer_correctness' | 'claim_split'
-  | 'question_generate' | 'query_clarify';
+  | 'question_generate' | 'query_clarify' | 'query_expand';
 export const PROMPT_IDS: readonly PromptId[];
 export interface ReplyScale {
   kind: 'rating' | 'percent' | 'claims' | 'key_values' | 'lines';
@@ -330,6 +342,24 @@ export function rewriteQuery(client: LlmClient, question: string,
   options?: { history?: Array<{ role: 'user' | 'assistant'; content: string }>; signal?: AbortSignal; prompt?: PromptTemplate }):
   Promise<{ query: string; usage: Usage; cost: number | null }>;
 
+// ---- LLM query expansion (retrieval.llmExpansion) ----------------------------------------------
+export type LlmExpansionMode = 'hyde' | 'query2doc';
+export const LLM_EXPANSION_MODES: readonly LlmExpansionMode[];
+export interface ExpandQueryOptions {
+  /** 'query2doc' (default): search the question then the passage; 'hyde': the passage alone */
+  mode?: LlmExpansionMode;
+  /** the passage's token budget, 16..2048 (default 128) */
+  maxTokens?: number; prompt?: PromptTemplate; signal?: AbortSignal;
+}
+export interface ExpandedQuery {
+  /** what to search (the question itself when the reply was empty) */
+  query: string;
+  /** the LLM's hypothetical answer passage: a search query, never an answer */
+  passage: string; mode: LlmExpansionMode; usage: Usage; cost: number | null;
+}
+/** LLM query expansion (prompt 'query_expand'): a hypothetical answer passage searched with (query2doc) or instead of (HyDE) the question. */
+export function expandQuery(client: LlmClient, question: string, options?: ExpandQueryOptions): Promise<ExpandedQuery>;
+
 // ---- calibration ------------------------------------------------------------------------------
 export type JudgeName = 'context_relevance' | 'answer_relevance' | 'answer_correctness' | 'groundedness';
 export interface LabelledItem {
@@ -374,16 +404,18 @@ export interface CalibrationReport {
 }
 export function calibrateJudge(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; prompt?: PromptTemplate;
   samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: (progress: {done: number, total: number}) => void;
   /** few-shot graded examples (context_relevance only); draw them from items you do not score */
   examples?: Array<{ question: string; passage: string; score: number }> }): Promise<CalibrationReport>;
 export function comparePrompts(client: LlmClient, items: LabelledItem[], options: { judge: JudgeName; promptA?: PromptTemplate;
   promptB?: PromptTemplate; samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal }):
   Promise<{ a: CalibrationReport; b: CalibrationReport; onlyA: number; onlyB: number; both: number; neither: number }>;
-export * from './retrieve/rerank.js';
+export * from './llm/rerank.js';
 export * from './goldens/label.js';
 export * from './goldens/questions.js';
 export * from './goldens/split.js';
 export * from './goldens/judge-grid.js';
+export * from './goldens/human.js';
 export * from './goldens/clarify.js';
 export * from './experiment/experiment.js';
+export * from './experiment/columns.js';

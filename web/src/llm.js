@@ -11,24 +11,21 @@ export { parseJudgeScore, parseClaimScores, parseKeyValues, isAbstention, aggreg
 export { judgeContextRelevance, judgeAnswerRelevance, judgeAnswerCorrectness, judgeGroundedness, judgeRagTriad, stripCitations, splitClaims, parseListReply, JUDGES } from './llm/judges.js';
 export { generateAnswer, extractiveAnswer, extractCitations } from './llm/answer.js';
 export { extractMetadata, contextualizeChunks, llmChunkContexts, summarizeDocument, rewriteQuery, DEFAULT_METADATA_KEYS } from './llm/enrich.js';
+export { expandQuery, LLM_EXPANSION_MODES } from './llm/expand.js';
 export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';
-export { createLlmReranker } from './retrieve/rerank.js';
+export { createLlmReranker } from './llm/rerank.js';
 // Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).
 export { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement } from './goldens/label.js';
 export { sampleChunks, generateQuestions } from './goldens/questions.js';
-export { seededShuffle, splitTrainTest } from './goldens/split.js';
+export { seededShuffle, splitTrainTest, splitTrainValidationTest } from './goldens/split.js';
 export { judgeGrid, percentError } from './goldens/judge-grid.js';
+export { pairKey, formatPool, parsePool, gradedQrels, gradedLabels, poolLabels } from './goldens/human.js';
 export { clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from './goldens/clarify.js';
 
-// ask() (core entry) answers with an LLM through these, registered here so the core never imports them.
-import { setLlmAnswerHooks } from './answer/llm-hooks.js';
-import { generateAnswer as generateAnswerHook } from './llm/answer.js';
-import { rewriteQuery as rewriteQueryHook } from './llm/enrich.js';
-import { clarifyQuestion as clarifyQuestionHook } from './goldens/clarify.js';
-setLlmAnswerHooks({ generateAnswer: generateAnswerHook, rewriteQuery: rewriteQueryHook, clarifyQuestion: clarifyQuestionHook });
 // Experiments (issue 16): grids of pipeline configs x answer models x prompts, run, summarized and reported.
 export { parseExperimentGrid } from './experiment/grid.js';
 export { planExperiment, runExperiment } from './experiment/run.js';
 export { summarizeExperiment, experimentMarkdown, scoreAnswer } from './experiment/summary.js';
 export { experimentReportHtml } from './experiment/report.js';
+export { failureColumns, failureMarkdown, relativeReduction } from './experiment/columns.js';
 export { FileReplyCache } from './experiment/reply-cache.js';

@@ -13,7 +13,7 @@ export declare const POSTGRES_SCHEMA_VERSION: 1;
 export interface PostgresExportOptions {
   /** PostgreSQL schema (lower-case identifier), default 'ragwasm'. */
   schema?: string;
-  /** Chunks per transaction, default 2000. */
+  /** Chunks per INSERT statement, default 2000 (the whole export is one transaction). */
   batchSize?: number;
   /** Default: when the collection has a dense index and the server has pgvector; true requires it. */
   vectors?: boolean;
@@ -21,6 +21,8 @@ export interface PostgresExportOptions {
   vectorType?: 'vector' | 'halfvec';
   /** HNSW index on the embeddings, default true. */
   hnsw?: boolean;
+  /** Write into a schema holding tables export did not create (they are adopted and overwritten), default false. */
+  force?: boolean;
   onProgress?: (p: { phase: 'delete' | 'documents' | 'impacts'; done: number; total: number }) => void;
 }
 
@@ -36,6 +38,17 @@ export interface PostgresExportResult {
 }
 
 export declare function exportToPostgres(collection: Collection, client: PostgresClient, options?: PostgresExportOptions): Promise<PostgresExportResult>;
+
+export interface PostgresCheckResult {
+  /** True when counts, document hashes, the BM25 settings, statistics and fingerprint all match. */
+  ok: boolean;
+  /** One line per difference found. */
+  problems: string[];
+  counts: { documents: number; chunks: number; impacts: number; embeddings: number | null };
+}
+
+/** Compares an exported schema with the collection (reads only); `ragwasm export --check`. */
+export declare function checkExport(collection: Collection, client: PostgresClient, options?: { schema?: string }): Promise<PostgresCheckResult>;
 
 export interface PostgresHit {
   id: string;
@@ -61,5 +74,8 @@ export declare function maskUrl(url: string): string;
 export declare function maskSecrets(text: string, url?: string): string;
 /** A client that writes the export's statements (parameters inlined) instead of running them. */
 export declare function sqlFileClient(write: (sql: string) => void | Promise<void>, options?: { vectors?: boolean }): PostgresClient;
-/** Bulk rows as CSV files (one per table) + a psql script with \copy lines; see docs/postgres.md. */
-export declare function csvFilesClient(write: (sql: string) => void | Promise<void>, appendCsv: (table: string, csv: string) => void | Promise<void>, options?: { vectors?: boolean }): PostgresClient;
+/**
+ * Bulk rows as CSV files (one per table; `format` 'text': the table's .tsv in COPY text format, for rows
+ * with a line `\.` that psql ≤ 17 cannot read from CSV) + a psql script with \copy lines; see docs/postgres.md.
+ */
+export declare function csvFilesClient(write: (sql: string) => void | Promise<void>, appendCsv: (table: string, data: string, format: 'csv' | 'text') => void | Promise<void>, options?: { vectors?: boolean }): PostgresClient;

@@ -5,6 +5,8 @@
 // first limit. The page measures JS memory; the bench (Node) samples the browser processes' RSS.
 import { init, Collection, createStaticEmbedder, removeBytes } from '/web/src/index.js';
 import { wasm } from '/web/src/core/module.js';
+import { checkSavedSections } from '/web/src/pipeline/collection/saved.js';
+import { saveStreaming } from '/web/src/pipeline/collection/save.js';
 import { runMillion } from '/tests/bench/lib/million-corpus.mjs';
 
 // JS memory retained at a point of the run: a GC here (Chromium runs with --js-flags=--expose-gc), then
@@ -67,7 +69,7 @@ self.onmessage = async (e) => {
           let n = 0;
           for (const p of col._headerStream()) n += p.length;
           await mark(`save part 2: header made (${n} B), not parsed`);
-          Collection._checkSections(3, [col._headerStream(true), bm25, dense], { embedder: col.embedder, keepVectors: false });
+          checkSavedSections(3, [col._headerStream(true), bm25, dense], { embedder: col.embedder, keepVectors: false });
         } finally {
           bm25.dispose();
           dense.dispose();
@@ -77,24 +79,17 @@ self.onmessage = async (e) => {
         await mark('save part 4: save()');
         await removeBytes(`${name}-parts`);
       } : undefined,
-      // save()'s sub-steps (Collection._saveTrace, a test-only hook): wall-clock times (the bench's clock)
-      // and the WASM heap at each, which the bench lines up with its RSS samples (--sample-ms);
-      // opts.bothHeld: each index section held from its check to its write (before the one-at-a-time save);
-      // opts.decodeHeader: the check decodes the header's bytes (before it parsed each piece's text)
+      // save()'s sub-steps (save.js saveStreaming with an observer, what col.save(name) runs): wall-clock
+      // times (the bench's clock) and the WASM heap at each, which the bench lines up with its RSS samples (--sample-ms)
       save: async (col) => {
         const steps = [];
-        Collection._saveTrace = { bothHeld: opts.bothHeld === true, decodeHeader: opts.decodeHeader === true,
-          step: (label) => steps.push({ label, at: performance.timeOrigin + performance.now(), wasmHeap: wasm().HEAPU8.length }) };
-        try {
-          await col.save(name);
-        } finally {
-          Collection._saveTrace = null;
-        }
+        await saveStreaming(col, name, undefined,
+          { step: (label) => steps.push({ label, at: performance.timeOrigin + performance.now(), wasmHeap: wasm().HEAPU8.length }) });
         const root = await navigator.storage.getDirectory();
         const storedBytes = (await (await root.getFileHandle(name)).getFile()).size;
         const estimate = await navigator.storage.estimate();
         await removeBytes(name);
-        return { backend: 'opfs', storedBytes, quota: estimate.quota, usageAfterSave: estimate.usage, steps, bothHeld: opts.bothHeld === true, decodeHeader: opts.decodeHeader === true };
+        return { backend: 'opfs', storedBytes, quota: estimate.quota, usageAfterSave: estimate.usage, steps };
       },
     }, { base, ...opts });
     self.postMessage({ type: 'done', setupMs, result, wasmHeapBytes: wasm().HEAPU8.length });

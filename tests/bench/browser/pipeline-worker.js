@@ -18,7 +18,7 @@ self.onmessage = async (e) => {
     let events = 0;
     const added = await col.add(docs, {
       batchSize,
-      onProgress: (done, total) => { events++; self.postMessage({ type: 'progress', done, total }); },
+      onProgress: ({ done, total }) => { events++; self.postMessage({ type: 'progress', done, total }); },
     });
     const tBuilt = performance.now();
     let failed = 0;

@@ -1,6 +1,6 @@
 // Issue 15 round 5, on the TUNING half of examples/corpus/split.json only (the reporting half is never read
 // here): does a real sentence encoder (Universal Sentence Encoder lite, tests/bench/lib/use-lite.mjs) help doc
-// chat? (a) retrieval: PRESETS.docChat with USE lite (the leg check decides) vs BM25, plus the dense leg alone
+// chat? (a) retrieval: PRESETS.docChatHybrid with USE lite (the leg check decides) vs BM25, plus the dense leg alone
 // and the hybrid with the leg check off; (b) answer selection / abstention: cos(question, unit) from USE combined
 // with the answerer's score, chosen by the round-4 rule with 3-fold CV inside the tuning half
 // (docchat-study.mjs choose()/crossValidate(), folds() of docchat-select.mjs), against the round-3 rule.
@@ -80,10 +80,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
 
   // (a) retrieval
   const fmtR = (s) => `hit@1 ${s.hit1.toFixed(3)} hit@5 ${s.hit5.toFixed(3)} MRR@10 ${s.mrr10.toFixed(3)} | F1 ${s.tokenF1.toFixed(3)} abst ${s.abstainedUnanswerable}/${s.unanswerable} wrong ${s.wrongAbstentions}/${s.answerable}`;
-  const dense = { ...PRESETS.docChat, retrieval: { ...PRESETS.docChat.retrieval, retrievers: ['dense'] } };
-  const forced = { ...PRESETS.docChat, retrieval: { ...PRESETS.docChat.retrieval, fusion: { legCheck: false } } };
+  const dense = { ...PRESETS.docChatHybrid, retrieval: { ...PRESETS.docChatHybrid.retrieval, retrievers: ['dense'] } };
+  const forced = { ...PRESETS.docChatHybrid, retrieval: { ...PRESETS.docChatHybrid.retrieval, fusion: { legCheck: false } } };
   let chunkTexts = null;
-  for (const [name, config, emb] of [['BM25 (docChatBm25)', PRESETS.docChatBm25, null], ['docChat + USE lite (leg check decides)', PRESETS.docChat, embedder],
+  for (const [name, config, emb] of [['BM25 (docChatBm25)', PRESETS.docChatBm25, null], ['docChat + USE lite (leg check decides)', PRESETS.docChatHybrid, embedder],
     ['docChat + USE lite, leg check off (hybrid forced)', forced, embedder], ['USE lite dense leg alone', dense, embedder]]) {
     const r = await retrievalRecords(documents, qs, config, emb);
     chunkTexts ??= r.chunks;

@@ -14,7 +14,8 @@ import { startServer } from '../../../scripts/serve.mjs';
 import { CHROMIUM_ARGS } from '../../browser/harness.mjs';
 
 const QUESTION = 'How many days of paid time off do full-time U.S. employees get per year?';
-const GOALS = { init: 100, sample: 1500 };
+// firstAnswer: issue 27, page load -> first answer on the sample corpus with the default preset.
+const GOALS = { init: 100, sample: 1500, firstAnswer: 1500 };
 
 async function timeline(page) {
   return page.evaluate(() => {
@@ -94,6 +95,8 @@ async function oneRun(browser, url) {
     sampleToSavedMs: m['chat:sample:ready'] - m['chat:sample:start'],
     loadToAnswerableMs: m['chat:ready'] + (m['chat:indexed'] - m['chat:sample:start']),
     answerMs,
+    // the app's own steps only (the harness's click and typing gaps left out): ready + sample + answer
+    loadToFirstAnswerMs: m['chat:ready'] + (m['chat:indexed'] - m['chat:sample:start']) + answerMs,
     answered: /22 days/.test(answer),
     bytesAtReady: atReady.bytes, requestsAtReady: atReady.requests, bytesAtSample: atSample.bytes, bytesByType: atSample.byType,
     warmReadyAt: warm.marks['chat:ready'], warmBytes: warmBytes.bytes,
@@ -104,7 +107,8 @@ export default {
   name: 'coldstart',
   description: 'doc chat in Chromium: init(), static model, sample corpus answerable, bytes fetched (fresh browser context per run)',
   async run(ctx) {
-    for (const f of ['web/dist/ragwasm.wasm', 'web/dist/corpus.json', 'models/build/static-model.bin']) {
+    // The static model is fetched only when PRESETS.docChat asks for it (issue 27: it does not).
+    for (const f of ['web/dist/ragwasm.wasm', 'web/dist/corpus.json']) {
       if (!existsSync(join(ctx.repoRoot, f))) {
         ctx.table('Cold start', ['status'], [[`skipped: ${f} missing (bash scripts/build.sh wasm-release && node scripts/build-assets.mjs)`]]);
         return;
@@ -143,6 +147,7 @@ export default {
         row('  of which fetching corpus.json', 'sampleFetchMs'),
         row('page load -> answerable on the sample corpus (app ready + sample)', 'loadToAnswerableMs'),
         row('first answer (extractive, no LLM)', 'answerMs'),
+        row('page load -> first answer (app ready + sample answerable + first answer)', 'loadToFirstAnswerMs', GOALS.firstAnswer),
         row('warm reload -> ready (saved collection, HTTP cache)', 'warmReadyAt')]);
     const types = Object.keys(runs[0].bytesByType).sort((a, b) => runs[0].bytesByType[b] - runs[0].bytesByType[a]);
     ctx.table('Bytes fetched (uncompressed, bodies + headers; first measured run)', ['what', 'bytes'],

@@ -4,7 +4,7 @@
 // default containment threshold 0.8), the extractive answer's token F1 against the reference answer
 // (answerable questions; an abstention scores 0), abstentions on unanswerable questions and wrong
 // abstentions on answerable ones. Configurations: BM25 (the default chunker, BM25 only), the doc-chat
-// preset without and with the static model (PRESETS.docChatBm25 / PRESETS.docChat), and the preset
+// preset (PRESETS.docChat, BM25 only since issue 27) and with the static model (PRESETS.docChatHybrid), and the preset
 // with an ONNX embedder in the dense slot (the generated tiny BERT fixture, needs ../shared and
 // python3-onnx). Then the abstention sweep (entityMismatch x threshold) on the tuning half that chose
 // the preset's values. Every configuration answers with PRESETS.docChatAnswer (question words dropped
@@ -19,6 +19,7 @@ import { ask, Collection, createStaticEmbedder, metrics, PRESETS } from '../../.
 import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
 import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, KEY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';
+import { expansionStudy } from '../lib/docchat-expansion.mjs';
 
 // The retrieval candidates the preset is chosen from (tuning half only; docs/docchat.md). The first
 // entries are the simpler ones: on a tie the earlier one wins.
@@ -139,18 +140,21 @@ export async function selectPreset(documents, questions, tuningIds, answerOption
 
 async function run(ctx) {
   const { documents, questions, split } = loadCorpus(ctx.repoRoot);
+  // Issue 27: query expansion on both question sets (RAGWASM_BENCH_DOCCHAT=expansion runs only this part).
+  await expansionStudy(ctx, documents);
+  if (process.env.RAGWASM_BENCH_DOCCHAT === 'expansion') return;
   const halves = { tuning: new Set(split.tuning), reporting: new Set(split.reporting) };
   const { threshold: _t, ...answerOptions } = PRESETS.docChatAnswer;
   const configs = [
     { name: 'BM25 (default chunker)', make: () => Collection.create({ indexes: { bm25: {} } }), threshold: PRESETS.docChatAnswer.threshold },
-    { name: 'preset, BM25 only (docChatBm25)', make: () => Collection.create(PRESETS.docChatBm25), threshold: PRESETS.docChatAnswer.threshold },
+    { name: 'preset, BM25 only (docChat)', make: () => Collection.create(PRESETS.docChat), threshold: PRESETS.docChatAnswer.threshold },
   ];
   const staticModel = join(ctx.repoRoot, 'models/build/static-model.bin');
   if (existsSync(staticModel)) {
     const embedder = await createStaticEmbedder({ model: readFileSync(staticModel), cache: false });
-    configs.push({ name: 'preset + static model (docChat)', make: () => Collection.create(PRESETS.docChat, { embedder }), threshold: PRESETS.docChatAnswer.threshold });
+    configs.push({ name: 'preset + static model (docChatHybrid)', make: () => Collection.create(PRESETS.docChatHybrid, { embedder }), threshold: PRESETS.docChatAnswer.threshold });
   } else {
-    configs.push({ name: 'preset + static model (docChat)', skipped: 'models/build/static-model.bin missing (node scripts/build-assets.mjs)' });
+    configs.push({ name: 'preset + static model (docChatHybrid)', skipped: 'models/build/static-model.bin missing (node scripts/build-assets.mjs)' });
   }
   const fx = fixtureEmbedder(ctx);
   if (fx.skipped) {
@@ -158,7 +162,14 @@ async function run(ctx) {
   } else {
     const onnx = await createOnnxEmbedder({ model: fx.model, tokenizer: { tokenizerJson: readFileSync(fx.tok) }, normalize: true, batchSize: 32 });
     const [probe] = await onnx.embed(['probe'], { kind: 'query' });
-    configs.push({ name: 'preset + ONNX slot (tiny BERT fixture)', make: () => Collection.create(PRESETS.docChat, { embedder: onnx, dimension: probe.length }), threshold: PRESETS.docChatAnswer.threshold, cleanup: () => rmSync(fx.dir, { recursive: true, force: true }) });
+    configs.push({ name: 'preset + ONNX slot (tiny BERT fixture)', make: () => Collection.create(PRESETS.docChatHybrid, { embedder: onnx, dimension: probe.length }), threshold: PRESETS.docChatAnswer.threshold, cleanup: () => rmSync(fx.dir, { recursive: true, force: true }) });
+  }
+  // Opt-in, on a connected machine: a real model of models/manifest.json by name, downloaded from the hub and cached
+  // (RAGWASM_HUB_MODEL=bge-small-en-v1.5 npm run bench -- docchat; RAGWASM_HUB_URL for another hub, RAGWASM_CACHE for the folder).
+  if (process.env.RAGWASM_HUB_MODEL) {
+    const name = process.env.RAGWASM_HUB_MODEL;
+    const hub = await createOnnxEmbedder(name, process.env.RAGWASM_HUB_URL ? { hubUrl: process.env.RAGWASM_HUB_URL } : {});
+    configs.push({ name: `preset + ${name} (hub)`, make: () => Collection.create(PRESETS.docChat, { embedder: hub, dimension: hub.dimension }), threshold: PRESETS.docChatAnswer.threshold, cleanup: () => hub.dispose() });
   }
 
   const rows = [];

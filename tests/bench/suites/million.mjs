@@ -10,11 +10,8 @@
 // 4,000,000 full, 0 quick), --ceiling-min=<minutes past the target> (15), --timeout-min=<whole Chromium
 // run> (75; 10 quick), --node-ceiling=<chunks> (0), --no-browser, --no-node,
 // --save-parts (Chromium: save()'s steps run one by one first, each with an RSS mark), --sample-ms=<ms> (the renderer's
-// RSS sampling period, default 1000; save()'s sub-steps are timed by Collection._saveTrace and each gets the max
-// of the samples since the step before: results.chromium.saveSteps), --both-held (save() holds each index
-// section from its check to its write, as before issue #18 item 6's one-at-a-time save: a same-session
-// comparison), --decode-header (save()'s check decodes the header's bytes, as before it parsed each piece's
-// text). RAGWASM_DIST=<folder> as in the pipeline suite.
+// RSS sampling period, default 1000; save()'s sub-steps are timed by an observer of save.js saveStreaming and each
+// gets the max of the samples since the step before: results.chromium.saveSteps). RAGWASM_DIST=<folder> as in the pipeline suite.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -314,7 +311,7 @@ export default {
     let br = { skipped: '--no-browser' };
     if (!has('no-browser')) {
       const timeoutMs = Number(flag('timeout-min') ?? (ctx.quick ? 10 : 75)) * 60000;
-      br = await browserRun(corpus.docs, queries, { ...opts, ceiling, checkEvery: 250000, ceilingMs: Number(flag('ceiling-min') ?? 15) * 60000, bothHeld: has('both-held'), decodeHeader: has('decode-header') },
+      br = await browserRun(corpus.docs, queries, { ...opts, ceiling, checkEvery: 250000, ceilingMs: Number(flag('ceiling-min') ?? 15) * 60000 },
         timeoutMs, Number(flag('sample-ms') ?? 1000));
       br.processRss = rssOut.last;
       br.saveSteps = saveSteps((br.result ?? br.live?.measured)?.saved?.steps, br.processRss);
@@ -362,7 +359,7 @@ export default {
           x.smaps?.wasmMappingRssMB == null ? '' : Math.round(x.rssMB - x.smaps.wasmMappingRssMB - x.fileMB - x.shmemMB)]));
     }
     if (br.saveSteps) {
-      ctx.table(`Chromium: save()'s sub-steps (Collection._saveTrace${br.result?.saved?.bothHeld ? ', --both-held' : ''}${br.result?.saved?.decodeHeader ? ', --decode-header' : ''}) and the renderer's RSS sampled every ${br.processRss.sampleMs} ms (MB = 2^20 B; max of the samples since the step before)`,
+      ctx.table(`Chromium: save()'s sub-steps (save.js observer) and the renderer's RSS sampled every ${br.processRss.sampleMs} ms (MB = 2^20 B; max of the samples since the step before)`,
         ['step ended', 'at s', 'step ms', 'WASM heap', 'samples', 'max RSS', 'anon at max'],
         br.saveSteps.map((x) => [x.label, f(x.atMs / 1000), x.stepMs ?? '', x.wasmHeapMB ?? '', x.samples, x.maxRssMB ?? '', x.anonAtMaxMB ?? '']));
     }

@@ -155,7 +155,7 @@ export default {
         parts.dense.push(performance.now() - a);
         a = performance.now();
         fuse([{ retriever: 'bm25', hits: h1.map((h) => ({ id: h.id, score: h.score })) }, { retriever: 'dense', hits: h2.map((h) => ({ id: h.id, score: h.score })) }],
-          { mode: fc.mode, normalization: fc.normalization, weights: fc.weights, k: fc.k });
+          { mode: fc.mode, normalization: fc.normalization, weights: fc.weights, rrfK: fc.rrfK });
         parts.fuse.push(performance.now() - a);
       }
       const breakdown = Object.fromEntries(Object.entries(parts).map(([k, v]) => { v.sort((x, y) => x - y); return [k, { p50: pct(v, 0.5), p95: pct(v, 0.95) }]; }));

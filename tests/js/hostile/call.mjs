@@ -49,7 +49,9 @@ export function createRunner(api, { asyncLimitMs = 20000 } = {}) {
   }
 
   function errorInfo(e) {
-    if (e instanceof api.RagwasmError) return { outcome: 'ragwasm', code: e.code, detail: e.message.slice(0, 200) };
+    // INTERNAL is the wrapper's name for an error the library did not expect (a WASM trap, a stack
+    // overflow in the glue): a failing outcome, not a clean refusal (issue #33).
+    if (e instanceof api.RagwasmError) return { outcome: e.code === 'INTERNAL' ? 'internal' : 'ragwasm', code: e.code, detail: e.message.slice(0, 200) };
     if (e instanceof HostileValueError) return { outcome: 'rethrown', detail: e.message };
     let detail;
     try { detail = `${e?.name}: ${String(e?.message).slice(0, 200)}`; } catch { detail = 'unprintable error'; }

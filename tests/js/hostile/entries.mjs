@@ -91,6 +91,8 @@ export const GOOD = {
   renderContext: [{ id: 'd', text: 'x', metadata: { title: 'T' } }, { template: 'Title: {title}' }],
   renderPrompt: [{ id: 't', version: 1, variables: ['name'], messages: [{ role: 'user', content: 'Hello {{name}}' }] }, { name: 'x' }],
   createDocument: [{ id: 'd', text: 'x' }],
+  openFolder: ['.', {}],
+  readDocumentFolder: ['.', {}],
   poolCandidates: [{ r: { q: [{ id: 'c1', docId: 'd1', text: 'x' }] } }, { depth: 2 }],
   judgmentsToQrels: [[{ questionId: 'q', chunkId: 'c', docId: 'd', grade: 2 }], { level: 'doc' }],
   formatQrels: [qrels],
@@ -108,7 +110,7 @@ export const GOOD = {
   'Bm25Index#upsert': [[{ id: 'x', text: 'hello world' }]],
   'Bm25Index#remove': [['d1']],
   'Bm25Index#search': ['cat', { k: 3 }],
-  'VectorIndex#add': [['x'], [[1, 0, 0, 0]]],
+  'VectorIndex#add': [[{ id: 'x', vector: [1, 0, 0, 0] }]],
   'VectorIndex#search': [[1, 0, 0, 0], { k: 2 }],
   'VectorIndex#remove': [['v1']],
   'SentenceSplitter#split': ['A b. C d.'],
@@ -125,7 +127,7 @@ export const GOOD = {
 // through their constructor and statics only.
 export const FACTORIES = {
   Bm25Index: (api) => { const ix = api.Bm25Index.create(); ix.add([{ id: 'd1', text: 'the cat sat' }, { id: 'd2', text: 'a dog' }]); return ix; },
-  VectorIndex: (api) => { const ix = api.VectorIndex.create({ dimension: 4 }); ix.add(['v1', 'v2'], [[1, 0, 0, 0], [0, 1, 0, 0]]); return ix; },
+  VectorIndex: (api) => { const ix = api.VectorIndex.create({ dimension: 4 }); ix.add([{ id: 'v1', vector: [1, 0, 0, 0] }, { id: 'v2', vector: [0, 1, 0, 0] }]); return ix; },
   SentenceSplitter: (api) => api.SentenceSplitter.create(),
   Tokenizer: (api) => api.Tokenizer.fromVocab('[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\ncat'),
   RequestLedger: (api) => new api.RequestLedger(),

@@ -10,6 +10,9 @@
 //   node tests/js/hostile/run.mjs            full catalogue (npm run fuzz)
 //   node tests/js/hostile/run.mjs --quick [--seed=19] [--per-position=4]   seeded subset (what npm test runs)
 //   options: --entry=<substring> --timeout-ms=<n> --workers=<n>
+//   then the hostile files (files.mjs, issue #33): every family x command (quick: one seeded command per
+//   family); --files-only, --no-files, --family=<substring>; then the PostgreSQL families (postgres.mjs,
+//   issue #30; quick: one case per family); --no-postgres skips them. The last lines are the SUMMARY.
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,11 +22,12 @@ import { HOSTILE_VALUES } from './values.mjs';
 import { discoverEntries, loadApi } from './entries.mjs';
 import { knownFailure } from './expected.mjs';
 import { seededRandom } from '../helpers.mjs';
+import { FILE_FAILING, formatFileTable, runFileFamilies } from './files.mjs';
 
 /** Hostile values per argument position in the seeded subset (npm test, the browser test). */
 export const QUICK_PER_POSITION = 4;
 
-export const FAILING = new Set(['non-ragwasm', 'nan', 'abort', 'hang', 'crash']);
+export const FAILING = new Set(['non-ragwasm', 'internal', 'nan', 'abort', 'hang', 'crash']);
 
 /** The calls to make: full = every (entry, position, value); quick = `perPosition` seeded values per position. */
 export function planCalls(entries, { full = false, seed = 19, perPosition = QUICK_PER_POSITION, entryFilter } = {}) {
@@ -182,12 +186,40 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const seed = Number(opt('seed', 19));
   const perPosition = Number(opt('per-position', QUICK_PER_POSITION));
   const t0 = Date.now();
-  const r = await runHarness({
-    full, seed, perPosition, entryFilter: opt('entry', undefined),
-    timeoutMs: Number(opt('timeout-ms', 20000)), workers: Number(opt('workers', 1)),
-    log: (s) => process.stderr.write(`${s}\n`),
-  });
-  const header = `hostile-argument harness: ${full ? 'full catalogue' : `seeded subset (seed ${seed}, ${perPosition} values per position)`}, ${HOSTILE_VALUES.filter((v) => full || !v.full).length} hostile values, ${((Date.now() - t0) / 1000).toFixed(1)} s, "Aborted(" lines on worker stderr: ${r.abortedLines}`;
-  console.log(formatTable(r.summary, { header }));
-  process.exitCode = r.summary.failures.length > 0 ? 1 : 0;
+  const log = (s) => process.stderr.write(`${s}\n`);
+  let argFailures = 0;
+  let summaryLine = '';
+  if (!process.argv.includes('--files-only')) {
+    const r = await runHarness({
+      full, seed, perPosition, entryFilter: opt('entry', undefined),
+      timeoutMs: Number(opt('timeout-ms', 20000)), workers: Number(opt('workers', 1)), log,
+    });
+    const header = `hostile-argument harness: ${full ? 'full catalogue' : `seeded subset (seed ${seed}, ${perPosition} values per position)`}, ${HOSTILE_VALUES.filter((v) => full || !v.full).length} hostile values, ${((Date.now() - t0) / 1000).toFixed(1)} s, "Aborted(" lines on worker stderr: ${r.abortedLines}`;
+    console.log(formatTable(r.summary, { header }));
+    argFailures = r.summary.failures.length + (r.abortedLines > 0 ? 1 : 0);
+    const n = (k) => r.summary.byOutcome.get(k) ?? 0;
+    const errors = [...r.summary.byOutcome].filter(([k]) => k.startsWith('RagwasmError')).reduce((a, [, v]) => a + v, 0);
+    summaryLine = `arguments: ${r.summary.byEntry.size} entry points, ${r.results.length} calls, ${n('ok')} ok, ${errors} RagwasmError, ${n('rethrown')} rethrown; `
+      + `${n('abort')} aborts, ${n('hang')} hangs, ${n('crash')} crashes, ${n('non-ragwasm')} non-RagwasmError, ${n('internal')} INTERNAL, ${n('nan')} NaN/Infinity, ${r.abortedLines} "Aborted(" lines`;
+  }
+  let fileFailures = 0;
+  if (!process.argv.includes('--no-files') && opt('entry', undefined) === undefined) {
+    const t1 = Date.now();
+    const { rows } = await runFileFamilies({ full, rand: full ? null : seededRandom(seed), perFamily: full ? Infinity : 1, filter: opt('family', undefined), log });
+    console.log(`\n${formatFileTable(rows)}\n(${((Date.now() - t1) / 1000).toFixed(1)} s)`);
+    fileFailures = rows.filter((x) => FILE_FAILING.has(x.outcome)).length;
+    const c = (k) => rows.filter((x) => x.outcome === k).length;
+    summaryLine += `${summaryLine ? '\n' : ''}files: ${new Set(rows.map((x) => x.family)).size} families, ${rows.length} command runs, ${c('ok')} ok, ${c('refused')} refused (a clear RagwasmError); `
+      + `${c('hang')} hangs, ${c('crash')} crashes, ${c('stack-trace')} stack traces, ${c('leak')} leaks, ${c('raw-control')} raw control characters, ${c('unreported')} unreported, ${c('wrong')} wrong, ${c('aborted')} aborted`;
+  }
+  let pgFailures = 0;
+  if (!process.argv.includes('--no-postgres') && !process.argv.includes('--files-only') && opt('entry', undefined) === undefined) {
+    const { runPostgresFamilies, formatPostgresTable, POSTGRES_FAILING } = await import('./postgres.mjs');
+    const rows = await runPostgresFamilies({ quick: !full, log });
+    console.log(`\n${formatPostgresTable(rows)}`);
+    pgFailures = rows.filter((x) => POSTGRES_FAILING.has(x.outcome)).length;
+    summaryLine += `${summaryLine ? '\n' : ''}postgres: ${rows.length} cases, ${pgFailures} failing`;
+  }
+  console.log(`\nSUMMARY (${((Date.now() - t0) / 1000).toFixed(1)} s): ${argFailures + fileFailures + pgFailures === 0 ? 'PASS' : 'FAIL'}\n${summaryLine}`);
+  process.exitCode = argFailures + fileFailures + pgFailures > 0 ? 1 : 0;
 }

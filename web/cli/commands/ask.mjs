@@ -1,54 +1,39 @@
 // ragwasm ask --docs DIR "question": doc chat from the command line, through the library's ask()
 // (web/src/answer/ask.js), the code path of the demo: files -> fileToDocument -> Collection
-// (PRESETS.docChatBm25, or PRESETS.docChat with --model) -> ask() -> the answer with numbered citations.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+// (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model; or --config FILE) -> ask() -> the answer with numbered citations.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { ask, Collection, createStaticEmbedder, PRESETS } from '../../src/index.js';
-import { fileToDocument } from '../../src/parse.js';
+import { readDocumentFolder } from '../../src/parse.js';
+import { commandConfig } from '../lib/config.mjs';
 import { createLlmClient } from '../../src/llm.js';
-import { SUPPORTED_FORMATS } from '../../src/parse.js';
+import { FILE_LIMIT_OPTIONS, fileLimitsFrom } from '../lib/files.mjs';
 
 class UsageError extends Error {}
 
-// A folder of documents: a dataset (manifest.json: [{id, file, title}]) or every supported file below it.
-async function readDocs(dir, io) {
+// --config FILE: the pipeline config (lib/config.mjs), a relative expansion model path read from the file's folder.
+function askConfig(values, io) {
+  let config;
+  try {
+    ({ config } = commandConfig(values, [], { stderr: io.stderr, command: 'ragwasm ask' }));
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const x = config.retrieval.expansion;
+  if (x?.model && !isAbsolute(x.model) && !/^[a-z][a-z0-9+.-]*:/i.test(x.model)) {
+    return { ...config, retrieval: { ...config.retrieval, expansion: { ...x, model: join(dirname(values.config), x.model) } } };
+  }
+  return config;
+}
+
+// A folder of documents: a dataset (manifest.json: [{id, file, title}]) or every supported file below
+// it, through the library's folder reader (paths confined to the folder, regular files only, size and
+// decompression limits: issue #33); a file that cannot be read is named on stderr and left out.
+async function readDocs(dir, io, limits) {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--docs: ${dir} is not a folder`);
-  const manifestPath = join(dir, 'manifest.json');
-  if (existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    if (!Array.isArray(manifest)) throw new UsageError(`${manifestPath}: expected a JSON array of {id, file, title}`);
-    const docs = [];
-    for (const m of manifest) {
-      const d = await fileToDocument({ name: m.file, data: readFileSync(join(dir, m.file)) }, { id: String(m.id) });
-      if (typeof m.title === 'string') d.title = m.title;
-      docs.push(d);
-    }
-    return docs;
-  }
-  const files = [];
-  const walk = (d) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.name.startsWith('.')) continue;
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else files.push(p);
-    }
-  };
-  walk(dir);
-  const docs = [];
-  for (const p of files) {
-    const ext = extname(p).slice(1).toLowerCase();
-    if (!SUPPORTED_FORMATS[ext]) {
-      io.stderr.write(`ragwasm ask: skipped ${relative(dir, p)} (unsupported file type; supported: ${Object.keys(SUPPORTED_FORMATS).map((x) => '.' + x).join(' ')})\n`);
-      continue;
-    }
-    try {
-      docs.push(await fileToDocument({ name: relative(dir, p), data: readFileSync(p) }));
-    } catch (e) {
-      io.stderr.write(`ragwasm ask: skipped ${relative(dir, p)} (${e.code ?? 'ERROR'}: ${e.message})\n`);
-    }
-  }
-  return docs;
+  const { documents, errors } = await readDocumentFolder(dir, limits ? { limits } : {});
+  for (const f of errors) io.stderr.write(`ragwasm ask: skipped ${f.file} (${f.code === 'INVALID_ARGUMENT' && /^unsupported file type/.test(f.message) ? f.message : `${f.code}: ${f.message}`})\n`);
+  return documents;
 }
 
 function readQuestions(path) {
@@ -64,36 +49,57 @@ function readQuestions(path) {
   });
 }
 
-// The --json object of the issue: {id, question, answer, abstained, citations, hits}.
+// The --json object: {id, question, answer, outcome, abstained, evidence, citations, passages, hits}.
 export function jsonResult(id, r) {
   return {
-    id, question: r.question, answer: r.answer, abstained: r.abstained,
+    id, question: r.question, answer: r.answer, outcome: r.outcome, abstained: r.abstained, evidence: r.evidence,
     citations: r.citations.map((c) => ({ n: c.n, docId: c.docId, chunkId: c.chunkId, start: c.start, end: c.end, text: c.text })),
+    passages: r.passages.map((p) => ({ docId: p.docId, chunkId: p.chunkId, start: p.start, end: p.end, best: p.best })),
     hits: r.hits.slice(0, 10).map((h) => ({ docId: h.docId, chunkId: h.chunkId, start: h.start, end: h.end, score: h.score, text: h.text })),
   };
 }
 
+const oneLine = (text, max = 160) => {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 3) + '...' : t;
+};
+
+// The three outcomes of ask() (docs/docchat.md, "Three outcomes"): an answer with its citations; the closest
+// passages with their best sentence; or "Your documents don't say." with what was searched.
 function printText(io, r, streamed) {
   if (r.query !== r.question) io.stdout.write(`(searched for: ${r.query})\n`);
-  if (!streamed) io.stdout.write(`${r.answer}\n`);
-  else io.stdout.write('\n');
-  for (const c of r.citations) {
-    const snippet = c.text.replace(/\s+/g, ' ').trim();
-    io.stdout.write(`  [${c.n}] ${c.docId} ${c.start}-${c.end}: ${snippet.length > 160 ? snippet.slice(0, 157) + '...' : snippet}\n`);
+  if (r.outcome === 'answer') {
+    io.stdout.write(streamed ? '\n' : `${r.answer}\n`);
+    for (const c of r.citations) io.stdout.write(`  [${c.n}] ${c.docId} ${c.start}-${c.end}: ${oneLine(c.text)}\n`);
+    return;
   }
+  if (streamed) io.stdout.write('\n');
+  if (r.outcome === 'passages') {
+    io.stdout.write(`${r.answer}\n`);
+    r.passages.forEach((p, i) => {
+      const where = p.best ? `${p.best.start}-${p.best.end}` : `${p.start}-${p.end}`;
+      io.stdout.write(`  ${i + 1}. ${p.docId} ${where}: > ${oneLine(p.best ? p.best.text : p.text)}\n`);
+    });
+    return;
+  }
+  io.stdout.write(`${r.answer}\n  (nothing in the documents matches: searched for "${r.query}")\n`);
 }
 
 export default {
   name: 'ask',
   summary: 'answer questions from a folder of documents (extractive, or an LLM with --base-url) with citations',
-  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--base-url URL --model M] [--save NAME]',
+  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE] [--base-url URL --model M] [--save NAME]',
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
-    + 'preset (PRESETS.docChatBm25; PRESETS.docChat with --embed-model FILE, a static model). Without --base-url the answer '
-    + 'is extractive (plain-text sentences or table rows of the documents, or "Your documents don\'t say."); with '
-    + '--base-url and --model an LLM writes it, streamed, with [n] citations. --json prints one object per question: '
-    + '{id, question, answer, abstained, citations: [{n, docId, chunkId, start, end, text}], hits: [{docId, chunkId, start, '
-    + 'end, score, text}]} (start/end: UTF-16 offsets into the document text; hits: the top 10 chunks). --save/--load keep '
+    + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model FILE, a static model; or the pipeline config of --config FILE). Without --base-url the answer '
+    + 'is extractive (a plain-text sentence or table row of the documents); with --base-url and --model an LLM writes it, '
+    + 'streamed, with [n] citations. Each question has one of three outcomes: answer (with its citations), passages (no '
+    + 'sentence answers it: the closest passages, each with its best sentence, and no claim about the documents) or '
+    + 'not-found ("Your documents don\'t say.": nothing in the documents matches the question). --json prints one object per '
+    + 'question: {id, question, answer, outcome, abstained, evidence, citations: [{n, docId, chunkId, start, end, text}], '
+    + 'passages: [{docId, chunkId, start, end, best: {start, end, text}|null}], hits: [{docId, chunkId, start, end, score, '
+    + 'text}]} (start/end: UTF-16 offsets into the document text; hits: the top 10 chunks; evidence: the share of the '
+    + 'question\'s terms found in the passages read). --save/--load keep '
     + 'the collection in --store (default ./.ragwasm-store).',
   options: {
     docs: { type: 'string', help: 'folder of documents or a dataset folder with manifest.json' },
@@ -102,14 +108,18 @@ export default {
     k: { type: 'string', short: 'k', default: '10', help: 'hits retrieved (1..100)' },
     'answer-chunks': { type: 'string', help: 'top hits the answerer reads (default 5)' },
     threshold: { type: 'string', help: 'extractive abstention threshold in [0, 1] (default: the preset\'s)' },
-    'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChat (hybrid) instead of BM25 only' },
+    'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChatHybrid instead of BM25 only (PRESETS.docChat)' },
+    config: { type: 'string', help: 'pipeline config JSON file to index with instead of PRESETS.docChat (e.g. PRESETS.docChatExpansion\'s; '
+      + 'a relative retrieval.expansion.model is read from the config file\'s folder)' },
     'base-url': { type: 'string', help: 'LLM endpoint (OpenAI-compatible or Anthropic) for generated answers' },
     model: { type: 'string', help: 'LLM model name (with --base-url)' },
     provider: { type: 'string', default: 'openai', help: 'openai or anthropic' },
+    'llm-expansion': { type: 'string', help: 'hyde or query2doc: the LLM (--base-url) writes a passage searched with the question (pipeline config retrieval.llmExpansion; with --docs)' },
     'api-key-env': { type: 'string', help: 'environment variable holding the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY)' },
     save: { type: 'string', help: 'save the collection under this name' },
     load: { type: 'string', help: 'load a saved collection instead of indexing --docs' },
     store: { type: 'string', help: 'folder of saved collections (default ./.ragwasm-store)' },
+    ...FILE_LIMIT_OPTIONS,
   },
   async run(values, positionals, io) {
     let col;
@@ -137,6 +147,9 @@ export default {
         const apiKey = process.env[values['api-key-env'] ?? (values.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')] || undefined;
         askOptions.llm = createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model: values.model, apiKey });
       }
+      if (values['llm-expansion'] !== undefined && (values['base-url'] === undefined || values.docs === undefined)) {
+        throw new UsageError('--llm-expansion needs --base-url/--model and --docs (a --load collection keeps the config it was saved with)');
+      }
       const questions = values.questions !== undefined ? readQuestions(values.questions) : [{ id: '1', question: positionals[0] }];
       const storage = values.store === undefined ? {} : { dir: values.store };
 
@@ -148,9 +161,12 @@ export default {
       if (values.load !== undefined) {
         col = await Collection.load(values.load, { ...storage, ...(embedder ? { embedder } : {}) });
       } else {
-        const docs = await readDocs(values.docs, io);
+        const docs = await readDocs(values.docs, io, fileLimitsFrom(values, UsageError));
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
-        col = await Collection.create(embedder ? PRESETS.docChat : PRESETS.docChatBm25, embedder ? { embedder } : {});
+        const base = values.config === undefined ? (embedder ? PRESETS.docChatHybrid : PRESETS.docChat) : askConfig(values, io);
+        const config = values['llm-expansion'] === undefined ? base
+          : { ...base, retrieval: { ...base.retrieval, llmExpansion: values['llm-expansion'] } };  // validated by Collection.create
+        col = await Collection.create(config, embedder && (config.indexes.dense || config.chunker?.strategy === 'semantic') ? { embedder } : {});
         await col.add(docs);
       }
       if (values.save !== undefined) await col.save(values.save, storage);

@@ -8,6 +8,7 @@ import { clarificationMetrics, clarifyQuestion, parseAmbiguitySet } from '../../
 import { DatasetError, loadTuneDataset, readDocuments } from '../datasets.mjs';
 import { LLM_OPTIONS, ledgerLine, llmClients } from '../lib/llm.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 
 const fmt = (v) => (v === null ? 'n/a' : v.toFixed(3));
 
@@ -15,12 +16,13 @@ export default {
   name: 'clarify',
   summary: 'measure query clarification on labelled ambiguous questions (detection precision/recall, grounding)',
   usage: 'clarify --dataset DIR --set FILE.jsonl --base-url URL --model NAME [--k 10] [--answer-chunks 5] [--out FILE.jsonl]',
-  description: 'DIR holds the documents (a folder like examples/corpus, a BEIR folder or .md/.txt files), indexed with '
+  description: 'DIR holds the documents (a folder like examples/corpus, a BEIR folder or .md/.txt/.html/.pdf/.docx files), indexed with '
     + 'PRESETS.docChatBm25 as `ragwasm ask` does. FILE is JSONL {id, question, ambiguous, interpretations: [{question, doc_ids}]} '
     + '(examples/corpus/ambiguous.jsonl). Each question is retrieved and its top --answer-chunks chunks shown to the clarification step ask() runs with clarify; detection counts a question as '
     + 'flagged when the model named at least 2 interpretations grounded in the shown chunks. A reply that does not parse '
     + 'counts as not flagged and is reported.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'documents folder' },
     set: { type: 'string', help: 'labelled questions JSONL' },
     k: { type: 'string', help: 'chunks retrieved', default: '10' },
@@ -42,10 +44,10 @@ export default {
       answerChunks = intOption(values['answer-chunks'], 'answer-chunks');
       set = parseAmbiguitySet(readFileSync(values.set, 'utf8'));
       try {
-        documents = loadTuneDataset(values.dataset).documents;
+        documents = (await loadTuneDataset(values.dataset, datasetOptions(values, io, 'clarify', UsageError))).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
-        documents = readDocuments(values.dataset);
+        documents = await readDocuments(values.dataset, datasetOptions(values, io, 'clarify', UsageError));
       }
       if (!values['dry-run']) clients = llmClients(values);
     } catch (e) {

@@ -8,6 +8,7 @@ import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';
 import { commandConfig, configFileBase, configOptions, configReranker, CONFIG_FLAGS, CONTEXT_ENDPOINT_OPTIONS, contextClient, contextStep } from '../lib/config.mjs';
 import { intOption, parseChunker, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { documentRanking, embedderFor, rankQueries, RETRIEVERS } from '../lib/retrievers.mjs';
 
 // The flags of eval that are pipeline-config paths (web/cli/lib/config.mjs).
@@ -42,7 +43,7 @@ function evaluateRankings(rankings, allQrels, queries, measures) {
  */
 export function runEval(o) {
   const t0 = performance.now();
-  const data = loadDataset(o.dataset, o.split ?? 'test');
+  const data = loadDataset(o.dataset, o.split ?? 'test', o.datasetOptions);
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
   const chunker = parseChunker(o.chunker ?? 'none');
   const t1 = performance.now();
@@ -100,7 +101,7 @@ export function runEval(o) {
  */
 export async function runPipelineEval(o) {
   const t0 = performance.now();
-  const data = loadDataset(o.dataset, o.split ?? 'test');
+  const data = loadDataset(o.dataset, o.split ?? 'test', o.datasetOptions);
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
   // o.config: a pipeline config (raw or normalized); o.chunker: a --chunker spec overriding its chunker.
   const overrides = o.chunker === undefined ? [] : CONFIG_FLAGS.chunker.paths(o.chunker).map(([path, value]) => ({ path, value, source: '--chunker' }));
@@ -171,7 +172,7 @@ export async function runPipelineEval(o) {
  */
 export async function runEngineEval(o) {
   const t0 = performance.now();
-  const data = loadDataset(o.dataset, o.split ?? 'test');
+  const data = loadDataset(o.dataset, o.split ?? 'test', o.datasetOptions);
   const queries = o.maxQueries ? data.queries.slice(0, o.maxQueries) : data.queries;
   const t1 = performance.now();
   const { client, retriever, embedder, label } = await openEngine(o.engine, { schema: o.schema, modelPath: o.model });
@@ -224,6 +225,7 @@ export default {
     + 'finds much weaker is benched, docs/fusion.md). A rerank section of type cross-encoder needs rerank.model (an .onnx '
     + 'file, tokenizer.json beside it or in its parent folder, or --rerank-tokenizer).',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'BEIR folder (corpus.jsonl, queries.jsonl, qrels/) or CISI folder' },
     split: { type: 'string', default: 'test', help: 'BEIR qrels split' },
     ...configOptions(CONFIG_FLAG_NAMES, { chunker: 'default none', retriever: 'default bm25' }),
@@ -275,6 +277,7 @@ export default {
       o = {
         dataset: values.dataset, split: values.split, chunker: values.chunker ?? 'none', k: intOption(values.k, 'k'),
         chunkK: intOption(values['chunk-k'], 'chunk-k'), maxQueries: intOption(values['max-queries'], 'max-queries'), measures,
+        datasetOptions: datasetOptions(values, io, 'eval'),
       };
     } catch (e) {
       embedder?.dispose();

@@ -8,6 +8,7 @@ import { experimentMarkdown, experimentReportHtml, FileReplyCache, parseExperime
 import { loadQaDataset } from '../datasets.mjs';
 import { commandConfig, configFileBase, configReranker } from '../lib/config.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 
 // A grid's prompts may be file paths (relative to the grid file): read them here. (Its rerank.model, a
 // path too, is resolved from the grid file's folder when the cross-encoder is loaded: configReranker.)
@@ -68,7 +69,7 @@ function progress(stderr) {
     const frac = (e.cellIndex + e.question / Math.max(1, e.questions)) / e.cells;
     const filled = Math.round(frac * width);
     const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] cell ${e.cellIndex + 1}/${e.cells} question ${e.question + 1}/${e.questions} ${e.cell}`;
-    if (stderr.isTTY) stderr.write(`\r${line.slice(0, 160).padEnd(160)}`);
+    if (stderr.isTTY) stderr.redraw ? stderr.redraw(line.slice(0, 160).padEnd(160)) : stderr.write(`\r${line.slice(0, 160).padEnd(160)}`);
     else if (e.cellIndex !== last) stderr.write(`${line}\n`);
     last = e.cellIndex;
   };
@@ -77,8 +78,8 @@ function progress(stderr) {
 export default {
   name: 'experiment',
   summary: 'run an experiment grid (configs x models x prompts) over a dataset: tables, JSONL results and an HTML report',
-  usage: 'experiment (--grid GRID.json | --config FILE) [--dataset DIR] [--out results.jsonl] [--report report.html] [--dry-run] [--budget USD]',
-  description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge, reranker, context}, baseline, evaluation} (docs/experiments.md; '
+  usage: 'experiment (--grid GRID.json | --config FILE) [--dataset DIR] [--out results.jsonl] [--report report.html] [--x F --series F,G --panels H] [--dry-run] [--budget USD]',
+  description: 'GRID.json: {base, vary | cells, baselines, answer: {models, prompts, judge, reranker, context}, baseline, evaluation, report: {x, series, panels}} (docs/experiments.md; '
     + 'answer.context: the endpoint of the config\'s chunker.context.llmSummary / llmChunkContext; judges.triad uses answer.judge). '
     + 'DIR holds manifest.json, the documents and questions.jsonl as examples/corpus. Records are appended to --out one per '
     + 'question per cell; a re-run with the same --out skips what is there (resume). LLM replies are cached in --cache '
@@ -88,6 +89,7 @@ export default {
     + 'whose rerank type is cross-encoder use rerank.model (an .onnx file; one model per run; tokenizer.json beside it or '
     + '--rerank-tokenizer). Exit status: 0 done, 1 a cell failed, 3 stopped by --budget.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     grid: { type: 'string', help: 'the grid file (JSON)' },
     config: { type: 'string', help: 'pipeline config JSON file: the grid\'s base (alone: a one-cell grid)' },
     'rerank-tokenizer': { type: 'string', help: 'tokenizer.json of the cross-encoder of rerank.model (default: found beside it)' },
@@ -100,6 +102,9 @@ export default {
     split: { type: 'string', help: 'FILE:NAME: only the question ids listed under NAME in the JSON FILE (e.g. examples/corpus/split.json:reporting)' },
     limit: { type: 'string', help: 'only the first N questions' },
     title: { type: 'string', help: 'report title' },
+    x: { type: 'string', help: 'report: the factor on the x axis of the line charts (a varied path or its last segment, e.g. k; default the grid\'s report.x, else retrieval.k)' },
+    series: { type: 'string', help: 'report: the factors drawn as one line each, comma-separated (e.g. chunker.strategy,context; default the other varied paths)' },
+    panels: { type: 'string', help: 'report: the factors drawn as one panel each, comma-separated (e.g. model)' },
   },
   async run(values, positionals, io) {
     let grid, limit, budget, questionIds, baseRerankModel;
@@ -119,12 +124,23 @@ export default {
         baseRerankModel = raw?.rerank?.model;
       }
       if (values.split !== undefined) questionIds = readSplit(values.split);
+      // The report's pivot (the flags over the grid's report section), checked against the grid's factors before anything runs.
+      if (values.x !== undefined || values.series !== undefined || values.panels !== undefined) {
+        grid.report = { ...(grid.report ?? {}) };
+        for (const k of ['x', 'series', 'panels']) if (values[k] !== undefined) grid.report[k] = k === 'x' ? values[k] : values[k].split(',').map((s) => s.trim()).filter(Boolean);
+        try {
+          parseExperimentGrid(grid);
+        } catch (e) {
+          if (e.code === 'INVALID_ARGUMENT' && /^ragwasm: report/.test(e.message)) throw new UsageError(e.message.replace(/^ragwasm: /, '').replace(/^report\.(x|series|panels)/, '--$1'));
+          throw e;
+        }
+      }
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       io.stderr.write(`ragwasm experiment: ${e.message}\n`);
       return 2;
     }
-    const dataset = loadQaDataset(values.dataset);
+    const dataset = await loadQaDataset(values.dataset, datasetOptions(values, io, 'experiment'));
     const done = readRecords(values.out);
     const common = { done };
     if (limit !== undefined) common.limit = limit;
@@ -183,8 +199,17 @@ export default {
     if (io.stderr.isTTY) io.stderr.write('\n');
     io.stdout.write(experimentMarkdown(result));
     if (values.report) {
-      writeFileSync(values.report, experimentReportHtml(result, records.filter((r) => result.cells.some((c) => c.id === r.cellId)),
-        values.title ? { title: values.title } : {}));
+      // The pivot of the line charts: the flags over the grid's report section.
+      const pivot = parseExperimentGrid(grid).report ?? {};
+      let html;
+      try {
+        html = experimentReportHtml(result, records.filter((r) => result.cells.some((c) => c.id === r.cellId)), { pivot, ...(values.title ? { title: values.title } : {}) });
+      } catch (e) {
+        if (e.code !== 'INVALID_ARGUMENT') throw e;
+        io.stderr.write(`ragwasm experiment: --report: ${e.message.replace(/^ragwasm: /, '')}\n`);
+        return 2;
+      }
+      writeFileSync(values.report, html);
       io.stderr.write(`report: ${values.report}\n`);
     }
     if (result.stopped) return 3;

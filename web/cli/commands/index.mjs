@@ -1,9 +1,10 @@
 // ragwasm index INPUT -o FILE: builds a Bm25Index from BEIR corpus.jsonl (or a BEIR folder) or from a
-// folder of .txt/.md files, and writes the saved index.
+// folder of .txt/.md/.html/.pdf/.docx files, and writes the saved index.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Bm25Index, Collection } from '../../src/index.js';
 import { readDocuments } from '../datasets.mjs';
 import { configChunker, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { embedderFor, retrieverConfig } from '../lib/retrievers.mjs';
 
 function num(values, key) {
@@ -32,14 +33,15 @@ function writeAtomically(path, bytes) {
 
 export default {
   name: 'index',
-  summary: 'build a BM25 index from BEIR corpus.jsonl or a folder of .txt/.md files',
+  summary: 'build a BM25 index from BEIR corpus.jsonl or a folder of .txt/.md/.html/.pdf/.docx files',
   usage: 'index [--scorer lucene] [--k1 0.9] [--b 0.4] [--title-boost 1] [--no-stem] [--retriever bm25|dense|hybrid | --config FILE] [--model FILE] [--chunker SPEC] -o OUT INPUT',
   description: 'INPUT is a BEIR corpus.jsonl, a BEIR folder containing one, or a folder searched recursively for '
-    + '.txt/.md files (id = relative path, title = first "# " heading of markdown). Fields: title and text. '
+    + '.txt/.md/.html/.pdf/.docx files, each read with extractText (id = relative path, title = first "# " heading of markdown). Fields: title and text. '
     + 'Writes the versioned binary index (load it with Bm25Index.load or `ragwasm search`). With --retriever dense|hybrid '
     + 'or --config FILE it writes a Collection instead (pipeline config: chunker -> BM25 and/or dense index; text = '
     + 'title + " " + text; the BM25 options above then belong in the config file), searchable with `ragwasm search`.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     output: { type: 'string', short: 'o', help: 'output file (required)' },
     scorer: { type: 'string', help: 'lucene, robertson, atire, bm25l or bm25plus (default lucene)' },
     k1: { type: 'string', help: 'BM25 k1 (default 0.9)' },
@@ -76,7 +78,7 @@ export default {
     }
     if (config !== null) {
       const t0 = performance.now();
-      const docs = readDocuments(positionals[0]);
+      const docs = await readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
       let col;
       try {
         col = await Collection.create(config, embedder ? { embedder } : {});
@@ -99,7 +101,7 @@ export default {
     if (values['no-stopwords']) analyzer.stopwords = false;
     if (Object.keys(analyzer).length) options.analyzer = analyzer;
     const t0 = performance.now();
-    const docs = readDocuments(positionals[0]);
+    const docs = await readDocuments(positionals[0], datasetOptions(values, io, 'index', UsageError));
     const idx = Bm25Index.create(options);
     try {
       idx.add(docs);

@@ -2,7 +2,8 @@
 // kappa, binary precision/recall/F1, exact and off-by-one accuracy, confusion matrix, per slice;
 // optionally compare a second prompt. The API key comes from an environment variable, never a flag.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, judgeGrid, parseLabels, PriceTable, RequestLedger } from '../../src/llm.js';
+import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, judgeGrid, parseLabels, parsePool, poolLabels, PriceTable, RequestLedger } from '../../src/llm.js';
+import { DatasetError, readQrelsTsv } from '../datasets.mjs';
 
 const JUDGE_NAMES = ['context_relevance', 'answer_relevance', 'answer_correctness', 'groundedness'];
 
@@ -50,17 +51,20 @@ function report(r) {
 export default {
   name: 'judge',
   summary: 'calibrate an LLM judge against human labels (kappa, F1, off-by-one, confusion matrix); --models x --prompts grid',
-  usage: 'judge --labels FILE --judge NAME --provider openai|anthropic --base-url URL (--model NAME | --models A,B [--prompts P1.json,builtin]) [options]',
+  usage: 'judge (--labels FILE | --pool POOL.jsonl --qrels QRELS) --judge NAME --provider openai|anthropic --base-url URL (--model NAME | --models A,B [--prompts P1.json,builtin]) [options]',
   description: 'FILE is JSONL: one object per line with the judge\'s inputs (context_relevance: question, passage; '
     + 'answer_relevance: question, answer; answer_correctness: question, answer, reference; groundedness: answer, '
     + 'contexts) and an integer label (0-3; 0-100 for answer_correctness). The API key is read from the environment '
     + 'variable named by --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY). Every request is recorded in the '
-    + 'ledger (--ledger FILE writes it as JSONL). '
+    + 'ledger (--ledger FILE writes it as JSONL). --pool POOL.jsonl --qrels QRELS (context_relevance): human grades from the '
+    + 'grading mode of web/demo/metrics.html (chunk-level qrels) over the pool `ragwasm label --pool-only` wrote, instead of --labels. '
     + 'Grid mode (--models and/or --prompts): every model x prompt on a seeded train/test split of FILE (--seed, --train-fraction); '
     + 'few-shot examples (--few-shot N, context_relevance) and the bias calibration of percentage judges (--calibrate, '
     + 'answer_correctness) come from the train half only; agreement, and for answer_correctness |predicted% - gold%|, on the test half.',
   options: {
     labels: { type: 'string', help: 'human labels, JSONL' },
+    pool: { type: 'string', help: 'with --qrels: the pool JSONL of `ragwasm label --pool-only` (context_relevance)' },
+    qrels: { type: 'string', help: 'with --pool: chunk-level TREC qrels of human grades (the metrics classroom\'s export)' },
     judge: { type: 'string', help: `one of ${JUDGE_NAMES.join(', ')}` },
     provider: { type: 'string', help: 'openai (any Chat Completions server) or anthropic', default: 'openai' },
     'base-url': { type: 'string', help: 'e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1' },
@@ -84,12 +88,19 @@ export default {
     prompts: { type: 'string', help: 'grid: comma list of prompt JSON files; "builtin" is the built-in prompt' },
     seed: { type: 'string', help: 'grid: train/test split seed', default: '16' },
     'train-fraction': { type: 'string', help: 'grid: share of items in the train half', default: '0.5' },
+    'validation-fraction': { type: 'string', help: 'grid: share of items in a validation part (e.g. 0.25 with --train-fraction 0.5: 40/20/20); each model\'s prompt is chosen there and reported on test' },
     'few-shot': { type: 'string', help: 'grid: graded examples from the train half (context_relevance)', default: '0' },
     calibrate: { type: 'boolean', help: 'grid: subtract the train-half bias of a percentage judge (answer_correctness)' },
   },
   async run(values, positionals, io) {
     const grid = values.models !== undefined || values.prompts !== undefined;
-    for (const k of ['labels', 'judge', 'base-url', ...(grid ? [] : ['model'])]) {
+    const fromPool = values.pool !== undefined || values.qrels !== undefined;
+    if (fromPool && (!values.pool || !values.qrels || values.labels || (values.judge && values.judge !== 'context_relevance'))) {
+      io.stderr.write('ragwasm judge: --pool and --qrels go together, replace --labels, and grade --judge context_relevance\n');
+      return 2;
+    }
+    if (fromPool && !values.judge) values.judge = 'context_relevance';
+    for (const k of [...(fromPool ? [] : ['labels']), 'judge', 'base-url', ...(grid ? [] : ['model'])]) {
       if (!values[k]) {
         io.stderr.write(`ragwasm judge: --${k} is required (see --help)\n`);
         return 2;
@@ -110,7 +121,16 @@ export default {
     let timeoutMs;
     let maxRetries;
     try {
-      items = parseLabels(readFileSync(values.labels, 'utf8'), values.judge);
+      if (fromPool) {
+        try {
+          items = poolLabels(parsePool(readFileSync(values.pool, 'utf8')), readQrelsTsv(values.qrels));
+        } catch (e) {
+          if (e instanceof DatasetError) throw Object.assign(new Error(e.message), { usage: true });
+          throw e;
+        }
+      } else {
+        items = parseLabels(readFileSync(values.labels, 'utf8'), values.judge);
+      }
       if (values.limit !== undefined) items = items.slice(0, int('limit'));
       samples = int('samples');
       concurrency = int('concurrency');
@@ -170,9 +190,12 @@ async function runGrid(values, items, { samples, loadPromptFile, io, clientFor, 
   const seed = Number(values.seed);
   const trainFraction = Number(values['train-fraction']);
   const fewShot = Number(values['few-shot']);
+  const validationFraction = values['validation-fraction'] === undefined ? undefined : Number(values['validation-fraction']);
   const bad = !Number.isInteger(seed) || seed < 0 ? `--seed: expected an integer >= 0, got '${values.seed}'`
     : !(trainFraction > 0 && trainFraction < 1) ? `--train-fraction: expected a number between 0 and 1, got '${values['train-fraction']}'`
-      : !Number.isInteger(fewShot) || fewShot < 0 ? `--few-shot: expected an integer >= 0, got '${values['few-shot']}'` : null;
+      : !Number.isInteger(fewShot) || fewShot < 0 ? `--few-shot: expected an integer >= 0, got '${values['few-shot']}'`
+        : validationFraction !== undefined && !(validationFraction > 0 && validationFraction + trainFraction < 1)
+          ? `--validation-fraction: expected a number > 0 with --train-fraction + --validation-fraction < 1, got '${values['validation-fraction']}'` : null;
   if (bad) {
     io.stderr.write(`ragwasm judge: ${bad}\n`);
     return 2;
@@ -185,6 +208,7 @@ async function runGrid(values, items, { samples, loadPromptFile, io, clientFor, 
   const options = { judge: values.judge, seed, trainFraction, samples, aggregate: values.aggregate };
   if (fewShot > 0) options.fewShot = fewShot;
   if (values.calibrate) options.calibrate = true;
+  if (validationFraction !== undefined) options.validationFraction = validationFraction;
   let g;
   try {
     g = await judgeGrid({ models: modelNames.map((name) => ({ name, client: clientFor(name) })), prompts, items }, options);
@@ -197,8 +221,12 @@ async function runGrid(values, items, { samples, loadPromptFile, io, clientFor, 
   }
   const failures = g.cells.reduce((n, c) => n + c.test.failures, 0);
   const cost = g.cells.some((c) => c.test.cost === null) ? null : g.cells.reduce((n, c) => n + c.test.cost, 0);
-  const text = [`judge ${g.judge}: ${g.cells.length} cells; split seed ${g.split.seed}: ${g.split.train} train, ${g.split.test} test items`
+  const selection = (g.selection ?? []).map((s) => `  ${s.model}: prompt ${s.prompt} (validation ${s.metric} ${fmt(s.validationValue)}); on test: kappa ${fmt(s.test.overall.kappa)}, `
+    + `F1 ${fmt(s.test.overall.binary?.f1)}, off-by-one ${fmt(s.test.overall.offByOne)}, n ${s.test.overall.n}`);
+  const text = [`judge ${g.judge}: ${g.cells.length} cells; split seed ${g.split.seed}: ${g.split.train} train, `
+    + (g.split.validation === undefined ? '' : `${g.split.validation} validation, `) + `${g.split.test} test items`
     + (g.examples.length ? `; ${g.examples.length} few-shot examples from train` : ''), '', gridTable(g), '',
+  ...(selection.length ? ['prompt chosen on validation, reported on test:', ...selection, ''] : []),
   `calls failed or unparsed (test half): ${failures}; test-half cost ${cost === null ? 'unknown (no price for a model)' : cost.toFixed(6)}`].join('\n');
   io.stdout.write((values.json ? JSON.stringify(g, null, 1) : text) + '\n');
   io.stdout.write(`requests sent: ${ledger.entries.length} to ${Object.entries(ledger.bytesByHost()).map(([h, b]) => `${h} (${b} bytes)`).join(', ') || 'nobody'}\n`);

@@ -4,10 +4,11 @@
 // judgmentsToQrels, formatQrels in web/src/goldens/label.js); this command reads files and builds collections.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Collection, parsePipelineConfig, RagwasmError } from '../../src/index.js';
-import { formatQrels, judgmentsToQrels, labelPool, poolCandidates } from '../../src/llm.js';
+import { formatPool, formatQrels, judgmentsToQrels, labelPool, poolCandidates } from '../../src/llm.js';
 import { DatasetError, loadTuneDataset, readDocuments, readJsonl, readQueries } from '../datasets.mjs';
 import { LLM_OPTIONS, ledgerLine, llmClients } from '../lib/llm.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { embedderFor, RETRIEVERS } from '../lib/retrievers.mjs';
 
 /** --retrievers / --configs -> [{name, config}] (pipeline configs, errors naming the JSON path). */
@@ -43,14 +44,17 @@ function readExamples(path) {
 export default {
   name: 'label',
   summary: 'LLM-labelled qrels: pool the top chunks of several retrieval configs per question and grade them 0-3',
-  usage: 'label --dataset DIR (--retrievers bm25,dense,hybrid | --configs a.json,b.json) --base-url URL --model NAME --out QRELS [options]',
-  description: 'DIR is a BEIR folder, a folder like examples/corpus (manifest.json + questions.jsonl) or a folder of .md/.txt files '
+  usage: 'label --dataset DIR (--retrievers bm25,dense,hybrid | --configs a.json,b.json) (--base-url URL --model NAME --out QRELS | --pool-only --out POOL.jsonl) [options]',
+  description: 'DIR is a BEIR folder, a folder like examples/corpus (manifest.json + questions.jsonl) or a folder of .md/.txt/.html/.pdf/.docx files '
     + '(then --questions is required). Questions default to the dataset\'s; --questions FILE (JSONL {id, question} as `ragwasm questions` '
     + 'writes, or {_id, text}) labels others. Each configuration retrieves --depth chunks per question; the pool (each chunk once) is '
     + 'graded by the context-relevance judge (web/src/llm/prompts/judge_context_relevance.js). QRELS is TREC format '
     + '"qid 0 docid grade" (document level = best chunk grade; --level chunk for chunk ids). A failed call or a reply without a score '
-    + 'is counted as unlabelled and left out, never written as 0. --dry-run prints the number of judge calls and spends nothing.',
+    + 'is counted as unlabelled and left out, never written as 0. --dry-run prints the number of judge calls and spends nothing. '
+    + '--pool-only writes the pool to --out as JSON lines {questionId, question, chunkId, docId, text} for people to grade (no LLM: the '
+    + 'grading mode of web/demo/metrics.html reads it and exports qrels).',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'dataset folder' },
     questions: { type: 'string', help: 'questions JSONL (default: the dataset\'s)' },
     retrievers: { type: 'string', help: `comma list of ${RETRIEVERS.join(', ')}` },
@@ -64,6 +68,7 @@ export default {
     out: { type: 'string', help: 'qrels file to write' },
     judgments: { type: 'string', help: 'also write every (question, chunk) grade with the reply as JSONL' },
     'dry-run': { type: 'boolean', help: 'print the pool size (judge calls) and stop' },
+    'pool-only': { type: 'boolean', help: 'write the pooled (question, passage) pairs to --out as JSONL for human grading; no LLM' },
     ...LLM_OPTIONS,
   },
   async run(values, positionals, io) {
@@ -82,19 +87,20 @@ export default {
       const maxQueries = intOption(values['max-queries'], 'max-queries');
       configs = poolConfigs(values);
       try {
-        const d = loadTuneDataset(values.dataset);
+        const d = await loadTuneDataset(values.dataset, datasetOptions(values, io, 'label', UsageError));
         documents = d.documents;
         questions = d.queries;
       } catch (e) {
         if (!(e instanceof DatasetError) || !values.questions) throw e instanceof DatasetError ? new UsageError(e.message) : e;
-        documents = readDocuments(values.dataset);
+        documents = await readDocuments(values.dataset, datasetOptions(values, io, 'label', UsageError));
       }
       if (values.questions) questions = readQueries(values.questions);
       questions = questions.filter((q) => q.text.trim());
       if (maxQueries) questions = questions.slice(0, maxQueries);
       if (questions.length === 0) throw new UsageError('no questions to label');
       if (values.examples) examples = readExamples(values.examples);
-      if (!values['dry-run']) {
+      if (values['pool-only'] && !values.out) throw new UsageError('--pool-only: --out POOL.jsonl is required');
+      if (!values['dry-run'] && !values['pool-only']) {
         if (!values.out) throw new UsageError('--out QRELS is required');
         if (!values.model) throw new UsageError('--model is required');
         clients = llmClients(values);
@@ -130,11 +136,16 @@ export default {
     io.stderr.write(`pool: ${questions.length} questions x ${configs.length} configurations x depth ${depth} -> ${pairs} (question, chunk) pairs; `
       + `${pairs * samples} judge calls\n`);
     if (values['dry-run']) return 0;
+    if (values['pool-only']) {
+      writeFileSync(values.out, formatPool({ questions, pool }));
+      io.stdout.write(`wrote ${pairs} (question, passage) pairs of ${Object.keys(pool).length} questions to ${values.out} for grading\n`);
+      return pairs > 0 ? 0 : 1;
+    }
     const client = clients.clientFor(values.model);
     let r;
     try {
       r = await labelPool(client, { questions, pool }, { samples, ...(examples ? { examples } : {}),
-        onProgress: (done, total) => { if (done === total || done % 50 === 0) io.stderr.write(`judged ${done}/${total}\n`); } });
+        onProgress: ({ done, total }) => { if (done === total || done % 50 === 0) io.stderr.write(`judged ${done}/${total}\n`); } });
     } finally {
       if (values.ledger) writeFileSync(values.ledger, clients.ledger.toJsonl());
     }

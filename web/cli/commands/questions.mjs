@@ -7,17 +7,19 @@ import { generateQuestions, sampleChunks } from '../../src/llm.js';
 import { DatasetError, loadTuneDataset, readDocuments } from '../datasets.mjs';
 import { LLM_OPTIONS, ledgerLine, llmClients } from '../lib/llm.mjs';
 import { configChunker, intOption, UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 
 export default {
   name: 'questions',
   summary: 'generate questions from sampled chunks with an LLM (questions.jsonl format, the chunk as evidence)',
   usage: 'questions --dataset DIR --n N --base-url URL --model NAME --out FILE.jsonl [--seed S] [--chunker recursive:1200/0] [options]',
-  description: 'DIR is a BEIR folder, a folder like examples/corpus or a folder of .md/.txt files. Chunks are cut with --chunker, '
+  description: 'DIR is a BEIR folder, a folder like examples/corpus or a folder of .md/.txt/.html/.pdf/.docx files. Chunks are cut with --chunker, '
     + 'sampled with a seeded shuffle (--seed, at most --per-document per document, chunks shorter than --min-length skipped), and '
     + 'each is sent once to the model. Each line of FILE is {id, question, answer, doc_ids, evidence: [chunk text], answerable, '
     + 'type: "generated", source: {chunkId, docId, start, end, quote}}; chunks the model declines (NONE) or whose reply has no '
     + '"Question:" line are reported as skipped. --dry-run prints the sample and spends nothing.',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'dataset folder' },
     n: { type: 'string', help: 'chunks to sample (one question each)', default: '20' },
     seed: { type: 'string', help: 'sampling seed', default: '16' },
@@ -41,10 +43,10 @@ export default {
       const chunker = configChunker(values.chunker);
       let documents;
       try {
-        documents = loadTuneDataset(values.dataset).documents;
+        documents = (await loadTuneDataset(values.dataset, datasetOptions(values, io, 'questions', UsageError))).documents;
       } catch (e) {
         if (!(e instanceof DatasetError)) throw e;
-        documents = readDocuments(values.dataset);
+        documents = await readDocuments(values.dataset, datasetOptions(values, io, 'questions', UsageError));
       }
       const chunks = [];
       for (const d of documents) {

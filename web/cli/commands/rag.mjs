@@ -3,12 +3,13 @@
 // examples/corpus), printed as per-configuration tables: correctness, token F1, rank of the
 // reference document, latency and cost. Configurations = answerer x model x answer prompt.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Collection, llmContextSteps, metrics } from '../../src/index.js';
+import { answerContext, checkAssemblyRead, Collection, llmContextSteps, metrics } from '../../src/index.js';
 import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, judgeRagTriad, PriceTable, RequestLedger } from '../../src/llm.js';
 import { commandConfig, configFileBase, configOptions, configReranker } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
+import { loadQaDataset } from '../datasets.mjs';
 
 // The flags of rag that are pipeline-config paths (web/cli/lib/config.mjs).
 const CONFIG_FLAG_NAMES = ['chunker', 'chunk-size', 'k', 'retriever', 'rerank-model', 'judges'];
@@ -58,6 +59,7 @@ export default {
     + 'chunker.context sets llmSummary or llmChunkContext runs those steps on --base-url with --context-model (default the '
     + 'judge model). The API key is read from --api-key-env (default OPENAI_API_KEY or ANTHROPIC_API_KEY).',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'dataset folder', default: 'examples/corpus' },
     answerer: { type: 'string', help: 'llm, extractive or both (default: the config\'s answerer.type when --config sets it, else llm with --base-url, else extractive)' },
     provider: { type: 'string', help: 'openai or anthropic', default: 'openai' },
@@ -107,6 +109,14 @@ export default {
       io.stderr.write(`ragwasm rag: --answerer: expected llm, extractive or both, got '${answerer}'\n`);
       return 2;
     }
+    try {
+      // The assembly section is read by the llm answer prompt (answerContext); refused when only the extractive answerer runs.
+      checkAssemblyRead(resolved.raw, answerer === 'extractive' ? 'extractive' : 'llm');
+    } catch (e) {
+      if (e.code !== 'INVALID_ARGUMENT') throw e;
+      io.stderr.write(`ragwasm rag: ${values.config ?? 'config'}: ${e.message.replace(/^ragwasm: /, '')}\n`);
+      return 2;
+    }
     const models = (values.models ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     if (answerer !== 'extractive' && (!hasLlm || models.length === 0)) {
       io.stderr.write('ragwasm rag: the llm answerer needs --base-url and --models\n');
@@ -132,8 +142,8 @@ export default {
       return createLlmClient({ provider: values.provider, baseUrl: values['base-url'], model, apiKey, concurrency, timeoutMs, prices, ledger });
     };
     const dir = values.dataset;
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    const questions = readFileSync(join(dir, 'questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).slice(0, limit);
+    const dataset = await loadQaDataset(dir, datasetOptions(values, io, 'rag', UsageError));  // the one folder reader (#33)
+    const questions = dataset.questions.slice(0, limit);
 
     // Retrieval: the same for every configuration, through a Collection built from the config.
     let embedder;
@@ -154,7 +164,7 @@ export default {
       const contextClient = steps.length > 0 ? clientFor(values['context-model'] ?? values['judge-model'] ?? models[0] ?? 'context') : null;
       if (contextClient) copts.llm = contextClient;
       col = await Collection.create(config, copts);
-      await col.add(manifest.map((d) => ({ id: d.id, title: d.title ?? '', text: readFileSync(join(dir, d.file), 'utf8') })));
+      await col.add(dataset.documents);
       const contextCalls = contextClient ? contextClient.stats.calls : 0;
       const indexingCost = contextClient ? contextClient.stats.cost : 0;  // null: unknown (a call had no price)
       const depth = Math.min(Math.max(REF_RANK_DEPTH, k), Math.max(1, col.chunks.size));
@@ -201,7 +211,7 @@ export default {
                 { maxChunks: Math.max(1, passages.length), threshold: a.threshold, maxSentences: a.maxSentences }).text;
               latencyMs = Date.now() - t0;
             } else {
-              const r = await generateAnswer(cfg.client, { question: q.question, passages: passages.map((p) => ({ id: p.id, text: p.text })) },
+              const r = await generateAnswer(cfg.client, { question: q.question, passages: answerContext(col, passages).passages },
                 cfg.prompt ? { prompt: cfg.prompt } : {});
               answer = r.text;
               latencyMs = r.latencyMs;
@@ -230,7 +240,7 @@ export default {
           const scores = {};
           if (triad) {
             try {
-              const t = await judgeRagTriad(judgeClient, { question: q.question, answer, passages: passages.map((p) => ({ id: p.id, text: p.text })) });
+              const t = await judgeRagTriad(judgeClient, { question: q.question, answer, passages: cfg.kind === 'llm' ? answerContext(col, passages).passages : passages.map((p) => ({ id: p.id, text: p.text })) });
               for (const key of TRIAD) scores[key] = t[key];
               cost = cost === null || t.cost === null ? null : cost + t.cost;
             } catch (e) {

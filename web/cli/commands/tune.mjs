@@ -6,6 +6,7 @@ import { DatasetError, loadTuneDataset, readDocuments, readQrelsTsv, readQueries
 import { tuneAgreement } from '../../src/llm.js';
 import { commandConfig, CONTEXT_ENDPOINT_OPTIONS, contextClient, contextStep } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';
+import { datasetOptions, FILE_LIMIT_OPTIONS } from '../lib/files.mjs';
 import { embedderFor } from '../lib/retrievers.mjs';
 
 const fmt = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(4));
@@ -36,6 +37,7 @@ export default {
     + 'row prints as a pipeline config usable with --config. A config with LLM context steps (chunker.context.llmSummary / '
     + 'llmChunkContext) runs them through --context-url: a summary per document, a context per chunk of each distinct chunking of a document, asked once (with --qrels, once for both label sets).',
   options: {
+    ...FILE_LIMIT_OPTIONS,
     dataset: { type: 'string', help: 'BEIR folder or sample-corpus folder' },
     config: { type: 'string', help: 'pipeline config JSON file the grid varies (autotune base; docs/fusion.md)' },
     ...CONTEXT_ENDPOINT_OPTIONS,
@@ -79,15 +81,15 @@ export default {
       }
       if (values.queries !== undefined && values.qrels === undefined) throw new UsageError('--queries goes with --qrels');
       try {
-        data = loadTuneDataset(values.dataset);
+        data = await loadTuneDataset(values.dataset, datasetOptions(values, io, 'tune', UsageError));
       } catch (e) {
         // --qrels brings its own labels: a folder of documents without human labels is enough.
         if (!(e instanceof DatasetError) || values.qrels === undefined) throw e;
-        data = { kind: 'no human labels', documents: readDocuments(values.dataset), queries: [] };
+        data = { kind: 'no human labels', documents: await readDocuments(values.dataset, datasetOptions(values, io, 'tune', UsageError)), queries: [] };
       }
       if (values.qrels !== undefined) {
         const llm = {};
-        for (const [q, rels] of readQrelsTsv(values.qrels)) llm[q] = Object.fromEntries(rels);
+        for (const [q, rels] of readQrelsTsv(values.qrels, datasetOptions(values, io, 'tune', UsageError))) llm[q] = Object.fromEntries(rels);
         const pool = values.queries !== undefined ? readQueries(values.queries) : data.queries;
         data.llm = { qrels: llm, queries: pool.filter((q) => llm[q.id] !== undefined && q.text.trim()) };
         if (data.llm.queries.length === 0) throw new UsageError(`--qrels ${values.qrels}: none of its question ids has a question text (give --queries FILE)`);

@@ -2,17 +2,32 @@ import type { Collection, CollectionFilter } from '../pipeline/collection.js';
 import type { LlmClient } from '../llm.js';
 export interface AskCitation { n: number; docId: string; chunkId: string; start: number; end: number; text: string }
 export interface AskHit { docId: string; chunkId: string; start: number; end: number; score: number; text: string }
+/** A chunk read, shown when no unit answers (outcome 'passages'); best: its best unit as a span of the document. */
+export interface AskPassage extends AskHit { best: { start: number; end: number; text: string } | null }
+/** The retrieval evidence below which ask() answers 'not-found' (default of options.minEvidence). */
+export const MIN_EVIDENCE: number;
 export interface AskResult {
   question: string;
   /** what was retrieved with: the question, or its follow-up rewrite */
   query: string;
   answer: string;
+  /** 'answer': a cited unit (or the LLM's answer); 'passages': the closest passages, no claim; 'not-found': retrieval found nothing matching */
+  outcome: 'answer' | 'passages' | 'not-found';
+  /** outcome !== 'answer' */
   abstained: boolean;
+  /** IDF-weighted share of the question's terms found in the chunks read, in [0, 1] (0 without hits) */
+  evidence: number;
+  /** extractive answers to yes/no questions: what the cited unit states ('unclear': quoted without Yes/No); else null */
+  polarity: 'yes' | 'no' | 'unclear' | null;
   mode: 'extractive' | 'llm';
   citations: AskCitation[];
+  /** outcome 'passages' only (else []): the chunks read with their best unit */
+  passages: AskPassage[];
   hits: AskHit[];
   /** present only when options.clarify is set */
   clarification?: AskClarification;
+  /** present only when the collection's config has retrieval.llmExpansion: the LLM's passage (a search query, never an answer) and what was searched */
+  expansion?: { mode: 'hyde' | 'query2doc'; passage: string; searched: string };
 }
 export interface AskInterpretation {
   question: string;
@@ -33,6 +48,8 @@ export interface AskClarification {
 }
 export interface AskOptions {
   k?: number; answerChunks?: number; threshold?: number; maxSentences?: number;
+  /** retrieval evidence in [0, 1] below which the outcome is 'not-found' (default MIN_EVIDENCE) */
+  minEvidence?: number;
   /** score factor in [0, 1] for a unit whose chunk lacks an identifier the question names (default 1) */
   entityMismatch?: number;
   /** score factor in [0, 1] for a unit whose chunk lacks a key term of the question ("the probation period"; default 1) */
@@ -40,10 +57,13 @@ export interface AskOptions {
   /** keep interrogative words in the retrieval query (default true); false retrieves with questionQuery() */
   questionWords?: boolean;
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;
-  llm?: LlmClient; onText?: (delta: string) => void; signal?: AbortSignal; filter?: CollectionFilter;
+  /** an LlmClient, or an object with its answer (required), rewriteQuery, clarify and expandQuery methods */
+  llm?: LlmClient | AskLlm; onText?: (delta: string) => void; signal?: AbortSignal; filter?: CollectionFilter;
   /** query clarification before answering (needs llm); default false */
   clarify?: false | 'ask' | 'answer-each';
 }
+/** The LlmClient methods ask() calls (answer always; rewriteQuery for follow-ups, clarify for options.clarify, expandQuery for retrieval.llmExpansion). */
+export type AskLlm = Pick<LlmClient, 'answer'> & Partial<Pick<LlmClient, 'rewriteQuery' | 'clarify' | 'expandQuery'>>;
 export function ask(collection: Collection, question: string, options?: AskOptions): Promise<AskResult>;
 export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;
 export function rewriteFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): string;

@@ -4,8 +4,8 @@
 // an LLM is used only when the caller passes a client.
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
-import { extractiveAnswer, NO_ANSWER_TEXT } from './extractive.js';
-import { llmAnswerHooks } from './llm-hooks.js';
+import { extractiveAnswer, NO_ANSWER_TEXT, PASSAGES_TEXT } from './extractive.js';
+import { answerContext } from '../context/prompt.js';
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
@@ -92,19 +92,52 @@ function hitOut(h) {
 }
 
 /**
+ * The retrieval evidence below which ask() answers 'not-found' (options.minEvidence): chosen on the
+ * tuning halves of examples/corpus (split.json, own-words-split.json) only, docs/docchat.md "Three outcomes".
+ */
+export const MIN_EVIDENCE = 0.075;
+
+// The outcome of a question no unit answers: 'not-found' when the chunks read hardly match the question
+// (retrieval evidence below minEvidence), else 'passages' (the chunks with their best unit, no claim).
+function noAnswer(out, top, analysis, minEvidence) {
+  out.evidence = analysis.evidence;
+  if (analysis.evidence < minEvidence) {
+    out.outcome = 'not-found';
+    out.answer = NO_ANSWER_TEXT;
+    return out;
+  }
+  out.outcome = 'passages';
+  out.answer = PASSAGES_TEXT;
+  out.passages = passagesOf(top, analysis);
+  return out;
+}
+
+// The chunks read, in rank order, each with its best unit as a span of the document (null: no unit).
+function passagesOf(top, analysis) {
+  const best = new Map(analysis.chunkBest.map((s) => [s.chunkIndex, s]));
+  return top.map((h, i) => {
+    const b = best.get(i);
+    return { docId: h.docId, chunkId: h.id, start: h.start, end: h.end, score: h.score, text: h.text,
+      best: b ? { start: h.start + b.start, end: h.start + b.end, text: h.text.slice(b.start, b.end) } : null };
+  });
+}
+
+/**
  * Answers a question from a Collection: retrieve the top `k` chunks, answer from the first
  * `answerChunks` of them, and cite spans of the documents.
  * @example
  * const col = await Collection.create(PRESETS.docChatBm25);
  * await col.add([{ id: 'leave', title: 'Leave', text: '# Leave\n\nEmployees get **22 days** of PTO.' }]);
  * const r = await ask(col, 'How many days of PTO do employees get?');
- * // r.answer 'Employees get 22 days of PTO. [1]', r.citations[0] {n: 1, docId: 'leave', start, end, ...}
+ * // r.outcome 'answer', r.answer 'Employees get 22 days of PTO. [1]', r.citations[0] {n: 1, docId: 'leave', start, end, ...}
  * @param {import('../pipeline/collection.js').Collection} collection
  * @param {string} question non-empty
  * @param {object} [options]
  * @param {number} [options.k=10] hits returned (1..100)
  * @param {number} [options.answerChunks=5] top hits the answerer reads (1..k)
- * @param {number} [options.threshold=0.35] extractive abstention threshold in [0, 1]
+ * @param {number} [options.threshold=0.35] the answer bar in [0, 1]: the extractive answerer's unit score an answer needs
+ * @param {number} [options.minEvidence=MIN_EVIDENCE] retrieval evidence in [0, 1] below which the outcome is 'not-found'
+ *   (the IDF-weighted share of the question's terms found in the chunks read; docs/docchat.md "Three outcomes")
  * @param {number} [options.maxSentences=2] extractive units in the answer (1..32)
  * @param {number} [options.entityMismatch=1] extractive score factor in [0, 1] for a unit whose chunk
  *   lacks an identifier the question names ("revision D", "Q2", "Canada"; extractiveAnswer)
@@ -116,8 +149,11 @@ function hitOut(h) {
  * @param {Array<{role: 'user'|'assistant', content: string}>} [options.history] earlier turns, oldest
  *   first: a follow-up (isFollowUp) is rewritten before retrieval (with the LLM's query_rewrite prompt
  *   when `llm` is given, else rewriteFollowUp); other questions are retrieved as asked
- * @param {object} [options.llm] an LlmClient (ragwasm/llm): answer with this client (answer_grounded
- *   prompt, [n] citations) instead of the extractive answerer
+ * @param {object} [options.llm] an LlmClient (createLlmClient of ragwasm/llm), or any object with its methods:
+ *   `answer(input, options)` answers (answer_grounded prompt, [n] citations) instead of the extractive answerer;
+ *   `rewriteQuery` rewrites follow-ups (rewriteFollowUp without it), `clarify` runs options.clarify, `expandQuery` runs the collection config's
+ *   retrieval.llmExpansion (the LLM's hypothetical answer passage searched with the question, 'query2doc', or
+ *   instead of it, 'hyde'; reported in `expansion`)
  * @param {(delta: string) => void} [options.onText] streamed LLM answer text
  * @param {false|'ask'|'answer-each'} [options.clarify=false] query clarification (needs `llm`): after retrieval the
  *   LLM is asked (query_clarify prompt) whether the question is ambiguous given the top `answerChunks` chunks; when it
@@ -126,14 +162,25 @@ function hitOut(h) {
  *   that does not parse is reported in `clarification.error` and the question is answered as asked.
  * @param {AbortSignal} [options.signal]
  * @param {object} [options.filter] Collection.search filter
- * @returns {Promise<{question: string, query: string, answer: string, abstained: boolean, mode: 'extractive'|'llm',
+ * @returns {Promise<{question: string, query: string, answer: string, outcome: 'answer'|'passages'|'not-found',
+ *   abstained: boolean, evidence: number, polarity: 'yes'|'no'|'unclear'|null, mode: 'extractive'|'llm',
  *   citations: Array<{n: number, docId: string, chunkId: string, start: number, end: number, text: string}>,
+ *   passages: Array<{docId: string, chunkId: string, start: number, end: number, score: number, text: string,
+ *     best: {start: number, end: number, text: string}|null}>,
  *   hits: Array<{docId: string, chunkId: string, start: number, end: number, score: number, text: string}>,
  *   clarification?: {ambiguous: boolean|null, mode: 'ask'|'answer-each', interpretations: Array<{question: string, chunkIds: string[],
  *   answer?: string, abstained?: boolean, citations?: object[]}>, rejected: object[], error: string|null}}>}
- *   clarification is present only when options.clarify is set
- *   start/end are UTF-16 offsets into the document's text; an extractive citation spans the cited unit
- *   (sentence, list item or table row), an LLM citation the whole cited chunk
+ *   clarification is present only when options.clarify is set.
+ *   outcome (docs/docchat.md, "Three outcomes"): 'answer' = a unit (sentence, list item or table row) cleared the
+ *   answer bar (or the LLM answered): `answer` quotes it with [n] markers and `citations` span it; 'passages' = no unit
+ *   cleared the bar but the chunks read match the question: `answer` is PASSAGES_TEXT (no claim about the documents),
+ *   `passages` are the chunks read with their best unit; 'not-found' = retrieval evidence below minEvidence (or no hit):
+ *   `answer` is NO_ANSWER_TEXT. An LLM abstention becomes 'passages' or 'not-found' by the same evidence; an ambiguous
+ *   question with clarify 'ask' is 'passages' (its readings in `clarification`). abstained = outcome !== 'answer'.
+ *   evidence: the IDF-weighted share of the question's terms found in the chunks read (0 without hits). polarity: what
+ *   the cited unit states for an extractive answer to a yes/no question ('unclear': quoted without Yes/No), else null.
+ *   start/end are UTF-16 offsets into the document's text; an extractive citation spans the quoted unit
+ *   (sentence, list item or table row; or the clause of it that is quoted), an LLM citation the whole cited chunk
  * @throws {RagwasmError} INVALID_ARGUMENT (bad question or options; as Collection.search), ABORTED, and the
  *   LLM client's errors
  */
@@ -141,30 +188,35 @@ export async function ask(collection, question, options = {}) {
   if (!isObject(collection) || !hasMethod(collection, 'search')) {
     throw invalid('collection', 'a Collection', collection);
   }
-  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'maxSentences', 'entityMismatch', 'keyMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
+  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'minEvidence', 'maxSentences', 'entityMismatch', 'keyMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
   expectString(question, 'question', { allowEmpty: false });
   if (question.trim() === '') throw invalid('question', 'a non-empty question', question);
   const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: 100 });
   const answerChunks = o.answerChunks === undefined ? Math.min(5, k) : expectInteger(o.answerChunks, 'options.answerChunks', { min: 1, max: k });
   const threshold = o.threshold === undefined ? 0.35 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
+  const minEvidence = o.minEvidence === undefined ? MIN_EVIDENCE : expectNumber(o.minEvidence, 'options.minEvidence', { min: 0, max: 1 });
   const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
   const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
   const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
   const questionWords = o.questionWords === undefined ? true : expectBoolean(o.questionWords, 'options.questionWords');
   const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
-  if (o.llm !== undefined && (o.llm === null || typeof o.llm.complete !== 'function')) throw invalid('options.llm', 'an LlmClient (createLlmClient)', o.llm);
+  if (o.llm !== undefined && !hasMethod(o.llm, 'answer')) throw invalid('options.llm', 'an LlmClient (createLlmClient of ragwasm/llm) or an object with its answer method', o.llm);
   const clarify = o.clarify === undefined || o.clarify === false ? false : o.clarify;
   if (clarify !== false && clarify !== 'ask' && clarify !== 'answer-each') throw invalid('options.clarify', "false, 'ask' or 'answer-each'", o.clarify);
   if (clarify && !o.llm) throw invalid('options.clarify', 'false when no options.llm is given (clarification asks an LLM)', o.clarify);
   if (o.signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: ask aborted');
-  const llm = o.llm ? llmAnswerHooks() : null;
-  if (o.llm && llm === null) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.llm: load the ragwasm/llm entry (where createLlmClient comes from) before asking with an LLM');
+  const llm = o.llm ?? null;
+  const expansion = collection.config?.retrieval?.llmExpansion;
+  if (expansion && !hasMethod(llm, 'expandQuery')) {
+    throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: retrieval.llmExpansion: the collection\'s config asks for LLM query expansion: pass options.llm (createLlmClient of ragwasm/llm) or remove the key');
+  }
+  if (clarify && !hasMethod(llm, 'clarify')) throw invalid('options.llm', 'an LlmClient (a clarify method, for options.clarify)', llm);
 
   let query = question;
   if (history.length > 0 && isFollowUp(question, history)) {
-    if (o.llm) {
-      query = (await llm.rewriteQuery(o.llm, question, { history, signal: o.signal })).query;
+    if (hasMethod(llm, 'rewriteQuery')) {
+      query = (await llm.rewriteQuery(question, { history, signal: o.signal })).query;
     } else {
       query = rewriteFollowUp(question, history);
     }
@@ -172,7 +224,13 @@ export async function ask(collection, question, options = {}) {
   const searchOptions = { k };
   if (o.signal) searchOptions.signal = o.signal;
   if (o.filter !== undefined) searchOptions.filter = o.filter;
-  const retrievalQuery = questionWords ? query : questionQuery(query);
+  let retrievalQuery = questionWords ? query : questionQuery(query);
+  let expanded = null;
+  if (expansion) {
+    // The LLM's hypothetical answer is a search query only: never shown or cited as an answer.
+    expanded = await llm.expandQuery(query, { mode: expansion.mode, maxTokens: expansion.maxTokens, signal: o.signal });
+    if (expanded.passage) retrievalQuery = expansion.mode === 'hyde' ? expanded.passage : `${retrievalQuery}\n${expanded.passage}`;
+  }
   let hits;
   try {
     hits = await collection.search(retrievalQuery, searchOptions);
@@ -181,57 +239,72 @@ export async function ask(collection, question, options = {}) {
     if (retrievalQuery === query || e?.code !== 'INVALID_ARGUMENT') throw e;
     hits = await collection.search(query, searchOptions);
   }
-  const out = { question, query, answer: NO_ANSWER_TEXT, abstained: true, mode: o.llm ? 'llm' : 'extractive', citations: [], hits: hits.map(hitOut) };
+  const out = { question, query, answer: NO_ANSWER_TEXT, outcome: 'not-found', abstained: true, evidence: 0, polarity: null,
+    mode: o.llm ? 'llm' : 'extractive', citations: [], passages: [], hits: hits.map(hitOut) };
+  if (expanded) out.expansion = { mode: expansion.mode, passage: expanded.passage, searched: retrievalQuery };
   if (hits.length === 0) return out;
   const top = hits.slice(0, answerChunks);
   const citeOf = (chunks) => ({ n }) => {
     const h = chunks[n - 1];
     return { n, docId: h.docId, chunkId: h.id, start: h.start, end: h.end, text: h.text };
   };
+  // The extractive answerer's reading of the chunks: its answer, the retrieval evidence and each chunk's best unit
+  // (the LLM path uses the last two when the LLM abstains). The question as asked (not the rewrite) decides the
+  // answer type; the rewrite's carried terms help coverage.
+  const analysis = extractiveAnswer(query, top.map((h) => ({ id: h.id, text: h.text, score: h.score, context: h.title ?? '' })),
+    { maxChunks: top.length, threshold, maxSentences, entityMismatch, keyMismatch });
+  out.evidence = analysis.evidence;
+  const answered = () => {
+    out.outcome = 'answer';
+    out.abstained = false;
+    return out;
+  };
 
   if (clarify) {
-    const c = await llm.clarifyQuestion(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
+    const c = await llm.clarify({ question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
     out.clarification = { ambiguous: c.ambiguous, mode: clarify, interpretations: c.interpretations.map((it) => ({ ...it })), rejected: c.rejected, error: c.error };
     if (c.ambiguous) {
       if (clarify === 'ask') {
+        out.outcome = 'passages';
+        out.passages = passagesOf(top, analysis);
         out.answer = `The question can be read in ${c.interpretations.length} ways in your documents; which one did you mean?`;
-        out.abstained = false;
         return out;
       }
       const parts = [];
       for (const it of out.clarification.interpretations) {
         const chunks = top.filter((h) => it.chunkIds.includes(h.id));
-        const r = await llm.generateAnswer(o.llm, { question: it.question, passages: chunks.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
+        const r = await llm.answer({ question: it.question, passages: chunks.map((h) => ({ id: h.id, text: h.text })) }, { signal: o.signal });
         it.answer = r.text;
         it.abstained = r.abstained;
         it.citations = r.citations.map(citeOf(chunks));
         parts.push(`${it.question}\n${r.text}`);
       }
+      if (out.clarification.interpretations.every((it) => it.abstained)) return noAnswer(out, top, analysis, minEvidence);
       out.answer = parts.join('\n\n');
-      out.abstained = out.clarification.interpretations.every((it) => it.abstained);
-      return out;
+      return answered();
     }
   }
 
   if (o.llm) {
-    const r = await llm.generateAnswer(o.llm, { question: query, passages: top.map((h) => ({ id: h.id, text: h.text })) },
+    const ctx = answerContext(collection, top);  // the config's assembly section (issue 32)
+    const r = await llm.answer({ question: query, passages: ctx.passages },
       { onText: o.onText, signal: o.signal });
+    // An LLM abstention says nothing about the documents by itself: the retrieval evidence decides between
+    // 'passages' and 'not-found', as for the extractive answerer.
+    if (r.abstained) return noAnswer(out, top, analysis, minEvidence);
     out.answer = r.text;
-    out.abstained = r.abstained;
-    out.citations = r.citations.map(citeOf(top));
-    return out;
+    out.citations = r.citations.map(citeOf(ctx.hits));
+    return answered();
   }
 
-  // The question as asked (not the rewrite) decides the answer type; the rewrite's carried terms help coverage.
-  const r = extractiveAnswer(query, top.map((h) => ({ id: h.id, text: h.text, score: h.score, context: h.title ?? '' })),
-    { maxChunks: top.length, threshold, maxSentences, entityMismatch, keyMismatch });
-  out.answer = r.text;
-  out.abstained = !r.answered;
-  out.citations = r.sentences.map((s) => {
+  if (analysis.evidence < minEvidence || !analysis.answered) return noAnswer(out, top, analysis, minEvidence);
+  out.answer = analysis.text;
+  out.polarity = analysis.polarity;
+  out.citations = analysis.sentences.map((s) => {
     const h = top[s.chunkIndex];
     return { n: s.citation, docId: h.docId, chunkId: h.id, start: h.start + s.start, end: h.start + s.end, text: h.text.slice(s.start, s.end) };
   });
-  return out;
+  return answered();
 }
 
 /**

@@ -6,8 +6,11 @@ import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
 import { expectArray, expectBoolean, expectInteger, expectNumber, expectOptions, expectString, isPlainObject } from '../core/validate.js';
 
-/** The answer the extractive answerer gives when the documents do not answer the question. */
+/** The answer of ask()'s 'not-found' outcome (and of the extractive answerer when no unit reaches its threshold). */
 export const NO_ANSWER_TEXT = "Your documents don't say.";
+
+/** The answer of ask()'s 'passages' outcome: no unit answers, the closest passages are shown instead (no claim). */
+export const PASSAGES_TEXT = "I couldn't find one sentence that answers this; here are the closest passages.";
 
 // The {text, context?} chunks of answerScores / answerUnitFeatures as UTF-8 bytes (Embind's own string
 // conversion corrupts lone surrogates).
@@ -46,8 +49,9 @@ function answererModule(name) {
  * Extractive answer without an LLM: the plain-text unit (sentence, list item or table row rendered
  * "Q4 2024 — units: 17,200") of the top chunks that best covers the question's terms and holds what
  * it asks for (who -> a person or role, how many/much -> a number, when -> a date), followed by its
- * [n] citation; yes/no questions get "Yes." / "No." first; `noAnswerText` when no unit reaches
- * `threshold` (docs/docchat.md, "Extractive answerer").
+ * [n] citation; a yes/no question gets "Yes." / "No." first only when that unit states the polarity
+ * (negation handled, the question's own too; never for a table row; `polarity`); `noAnswerText` when no unit
+ * reaches `threshold` (docs/docchat.md, "Extractive answerer").
  * @example
  * extractiveAnswer('When was Acme founded?', [{id: 'a#0', text: 'Acme was founded in 1998. It makes pumps.'}]).text
  * // 'Acme was founded in 1998. [1]'
@@ -64,9 +68,13 @@ function answererModule(name) {
  *   close variant: the words of its noun phrases, "the probation period" -> probation, period), yesNoPrefix (default true),
  *   noAnswerText (default NO_ANSWER_TEXT)
  * @returns {{answered: boolean, text: string, citations: string[], bestScore: number, questionType: string,
+ *   polarity: 'yes'|'no'|'unclear'|null, evidence: number,
  *   sentences: Array<{chunkIndex: number, chunkId: string, start: number, end: number, text: string, score: number,
- *   citation: number, kind: 'sentence'|'list-item'|'table-row'}>}}
- *   sentences best first; start/end are UTF-16 offsets of the unit's source in the chunk's text
+ *   citation: number, kind: 'sentence'|'list-item'|'table-row'}>, chunkBest: Array<same as sentences>}}
+ *   sentences best first; start/end are UTF-16 offsets of the unit's source in the chunk's text. polarity: what the
+ *   first unit states, for an answered yes/no question (null otherwise). evidence in [0, 1]: the IDF-weighted share
+ *   of the question's terms found in the text or context of the chunks read (src/answer/extractive.h).
+ *   chunkBest: the best unit of each chunk read that has one (chunk order, citation 0)
  * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT (WASM build without the answerer)
  */
 export function extractiveAnswer(question, chunks, options = {}) {

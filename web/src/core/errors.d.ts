@@ -1,7 +1,7 @@
 export type ErrorCode =
   | 'INVALID_ARGUMENT' | 'INVALID_UTF8' | 'LIMIT_EXCEEDED' | 'CORRUPT_INDEX' | 'UNSUPPORTED_VERSION'
   | 'DIMENSION_MISMATCH' | 'NOT_FOUND' | 'DUPLICATE_ID' | 'PARSE_ERROR' | 'OUT_OF_MEMORY' | 'INTERNAL'
-  | 'NOT_INITIALIZED' | 'DISPOSED' | 'ABORTED' | 'TIMEOUT' | 'NETWORK' | 'HTTP' | 'UNSUPPORTED_ENVIRONMENT';
+  | 'NOT_INITIALIZED' | 'DISPOSED' | 'ABORTED' | 'TIMEOUT' | 'NETWORK' | 'HTTP' | 'UNSUPPORTED_ENVIRONMENT' | 'INTEGRITY';
 /** The one error type every ragwasm function throws. */
 export class RagwasmError extends Error {
   constructor(code: ErrorCode | string, message: string, details?: Record<string, unknown>);
@@ -11,3 +11,5 @@ export class RagwasmError extends Error {
   readonly details?: Record<string, unknown>;
 }
 export const ErrorCodes: readonly ErrorCode[];
+/** @internal Runs a binding call and turns its {ok: false} reply into a RagwasmError (library modules only). */
+export function callWasm<T = any>(fn: () => any): T;

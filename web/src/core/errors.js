@@ -30,6 +30,7 @@ export const ErrorCodes = Object.freeze([
   'DIMENSION_MISMATCH', 'NOT_FOUND', 'DUPLICATE_ID', 'PARSE_ERROR', 'OUT_OF_MEMORY', 'INTERNAL',
   // JS-only
   'NOT_INITIALIZED', 'DISPOSED', 'ABORTED', 'TIMEOUT', 'NETWORK', 'HTTP', 'UNSUPPORTED_ENVIRONMENT',
+  'INTEGRITY',  // a downloaded file whose size or sha256 is not the pinned one (model hub)
 ]);
 
 /**

@@ -1,3 +1,4 @@
+// @ts-check
 // HeapBytes: an index's saved bytes kept in the WASM heap (the C++ writer's output, held by the binding
 // common_SavedSection, wasm/bind_saved.h), for Collection.save(): the section is checked in place
 // (Bm25Index._checkBytes / VectorIndex._checkBytes take it), then copied out one piece at a time as

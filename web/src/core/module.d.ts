@@ -16,3 +16,5 @@ export interface InitOptions {
 export function init(options?: InitOptions): Promise<{ version: string; build: 'release' | 'debug' }>;
 /** True once init() has finished. */
 export function isInitialized(): boolean;
+/** @internal The loaded Embind module (library modules only); NOT_INITIALIZED before init(). */
+export function wasm(): any;

@@ -12,3 +12,9 @@ export function saveBytes(name: string, bytes: Uint8Array | ArrayBuffer, options
 export function loadBytes(name: string, options?: StorageOptions): Promise<Uint8Array | null>;
 export function removeBytes(name: string, options?: StorageOptions): Promise<boolean>;
 export function listStored(options?: StorageOptions): Promise<string[]>;
+/** @internal save(name) of the saved indexes: obj.toBytes() stored under name. */
+export function saveNamed(obj: { toBytes(): Uint8Array }, name: string, opts?: StorageOptions): Promise<void>;
+/** @internal load(name) of the saved indexes: the stored bytes, NOT_FOUND naming `what`. */
+export function loadNamed(name: string, opts: StorageOptions | undefined, what: string): Promise<Uint8Array>;
+/** @internal Collection.save(): stores an iterable of byte pieces atomically, each written before the next is taken. */
+export function savePieces(name: string, pieces: Iterable<Uint8Array>, options?: StorageOptions): Promise<void>;

@@ -126,6 +126,10 @@ export function expectEnum(value, name, allowed) {
  * index named ("references[0]: expected a string, got undefined (a hole)"); each item is checked by
  * `item(value, name)` when given. Returns a dense copy, so later reads cannot differ from what was
  * checked (a Proxy or getter cannot hand out a second, unchecked value).
+ * @param {unknown} value
+ * @param {string} name
+ * @param {{maxLength?: number, item?: (value: any, name: string) => any}} [options]
+ * @returns {any[]}
  */
 export function expectArray(value, name, { maxLength = MAX_ARRAY_ITEMS, item } = {}) {
   if (!isArray(value)) throw invalid(name, 'an array', value);

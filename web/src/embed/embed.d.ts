@@ -54,8 +54,6 @@ export class StaticEmbedder {
   readonly dimension: number;
   /** 'static-<dimension>d-<CRC-32 of the model file>'. */
   readonly id: string;
-  /** @deprecated read dimension. */
-  readonly dims: number;
   readonly vocabSize: number;
   embedSync(texts: string[]): Float32Array[];
   embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;

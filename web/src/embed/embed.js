@@ -7,7 +7,6 @@ import { wasm } from '../core/module.js';
 import { sourceBytes } from '../core/source-bytes.js';
 import { importPeer } from '../core/peer.js';
 import { crc32 } from '../core/checksum.js';
-import { deprecated } from '../core/deprecate.js';
 import { loadNamed } from '../core/storage.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectJsonValue, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
@@ -300,12 +299,6 @@ export class StaticEmbedder extends Handle {
     this.id = `static-${i.dims}d-${checksum}`;
     /** Words in the vocabulary. */
     this.vocabSize = i.vocabSize;
-  }
-
-  /** Deprecated: `dimension`. */
-  get dims() {
-    deprecated('StaticEmbedder.dims', 'read dimension');
-    return this.dimension;
   }
 
   /**

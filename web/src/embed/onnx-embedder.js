@@ -5,7 +5,8 @@ import { wasm } from '../core/module.js';
 import { MAX_BATCH_TEXTS, StaticEmbedder, checkAbort, embedRunOptions, packTexts, splitRows, tokenizerOption } from './embed.js';
 import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds } from './ort-session.js';
 import { crc32 } from '../core/checksum.js';
-import { deprecated } from '../core/deprecate.js';
+import { fetchModelFiles } from './model-hub.js';
+import { MODEL_MANIFEST } from './model-manifest.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
@@ -32,12 +33,6 @@ export class OnnxEmbedder {
     this.dimension = cfg.dimension ?? null;
     /** Stable model identity (see createOnnxEmbedder `name`). */
     this.id = cfg.id;
-  }
-
-  /** Deprecated: `dimension`. */
-  get dims() {
-    deprecated('OnnxEmbedder.dims', 'read dimension');
-    return this.dimension;
   }
 
   /** The query and document prefixes in use (from options or the manifest entry). */
@@ -138,14 +133,32 @@ export class OnnxEmbedder {
   }
 }
 
+// The options of the hub form (createOnnxEmbedder(NAME) or {name} without model): fetchModelFiles's.
+const HUB_OPTIONS = ['hubUrl', 'remoteHost', 'revision', 'cacheDir', 'onProgress', 'signal', 'fetch'];
+
 /**
- * Creates an ONNX embedder.
- * @param {object} options
- * @param {ArrayBuffer|Uint8Array|Blob|URL|string} options.model the .onnx model (bytes, File or URL)
- * @param {Tokenizer|StaticEmbedder|{tokenizerJson: string|object|Uint8Array}|{vocab: string|Uint8Array}} options.tokenizer
+ * Creates an ONNX embedder: from a model name of models/manifest.json (downloaded from the model hub
+ * and cached, as transformers.js does), or from the model and tokenizer given.
+ * @example
+ * const e = await createOnnxEmbedder('bge-small-en-v1.5', { onProgress: ({ file, loaded, total }) => console.log(file, loaded, total) });
+ * const e2 = await createOnnxEmbedder({ model: modelBytes, tokenizer: { tokenizerJson }, pooling: 'cls' });
+ * @param {string|object} options a model name (the hub form), or the options object; with a name, the options
+ *   are the second argument
+ * @param {ArrayBuffer|Uint8Array|Blob|URL|string} [options.model] the .onnx model (bytes, File or URL); left out
+ *   with `name`: model.onnx (and tokenizer.json unless `tokenizer` is given) of the manifest entry are fetched
+ *   from the hub (fetchModelFiles: cache first, progress, size and sha256 checked when the manifest pins them)
+ * @param {Tokenizer|StaticEmbedder|{tokenizerJson: string|object|Uint8Array}|{vocab: string|Uint8Array}} [options.tokenizer]
  *   a WordPiece tokenizer (or its tokenizer.json / vocab.txt); a StaticEmbedder for its ONNX table export
- * @param {string} [options.name] the model's name, e.g. 'e5-small-v2': the base of `id`; with `manifest`,
- *   the entry whose pooling, normalize, maxLength and query/document prefixes are the defaults
+ * @param {string} [options.name] the model's name, e.g. 'e5-small-v2': the base of `id`; with `manifest` (or the hub
+ *   form, where the built-in manifest is the default), the entry whose pooling, normalize, maxLength and query/document
+ *   prefixes are the defaults
+ * @param {string} [options.hubUrl='https://huggingface.co'] hub form: the hub's base URL (files at
+ *   <hubUrl>/<repo>/resolve/<revision>/<path>) or a template with {repo}, {revision} and {path}; `remoteHost` is the same
+ * @param {string} [options.revision] hub form: overrides the entry's revision
+ * @param {string} [options.cacheDir] hub form, Node: the cache folder (default $RAGWASM_CACHE, else ~/.cache/ragwasm)
+ * @param {(p: {file: string, loaded: number, total: number|null, cached: boolean}) => void} [options.onProgress] hub form: download progress
+ * @param {AbortSignal} [options.signal] hub form: aborts the download
+ * @param {typeof fetch} [options.fetch] hub form: fetch implementation
  * @param {object} [options.manifest] models/manifest.json (parsed) or its `models` map
  * @param {'mean'|'cls'|'none'} [options.pooling='mean'] 'none' when the model outputs [rows, dim]
  * @param {boolean} [options.normalize=true] L2-normalize the pooled vectors
@@ -164,17 +177,36 @@ export class OnnxEmbedder {
  * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
  * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
  * @param {object} [options.sessionOptions] passed to InferenceSession.create
- * @param {boolean} [options.cache=true] keep fetched model bytes in Cache Storage (browsers)
+ * @param {boolean} [options.cache=true] keep fetched model bytes in Cache Storage (browsers; with the hub form also
+ *   the Node cache folder)
  * @returns {Promise<OnnxEmbedder>} with `dimension` (one probe run of the text 'dimension probe') and
  *   `id` = `onnx:<name or 'crc32-' + CRC-32 of the model bytes>:<pooling>[:raw]:<CRC-32 of the two prefixes>`
  * @throws {RagwasmError} INVALID_ARGUMENT (bad option, unknown pooling, a name not in the manifest,
- *   model inputs/outputs that do not match), NETWORK/HTTP (download), INTERNAL (ONNX Runtime could not load the model)
+ *   model inputs/outputs that do not match), NETWORK/HTTP/ABORTED/INTEGRITY (download), INTERNAL (ONNX Runtime could not load the model)
  */
-export async function createOnnxEmbedder(options) {
-  const o = expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
-    'queryPrefix', 'documentPrefix', 'batchSize', 'batchTokens', 'batching', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest']);
+export async function createOnnxEmbedder(options, more) {
+  if (typeof options === 'string') options = { ...plainOptions(more ?? {}, 'createOnnxEmbedder options'), name: options };
+  else if (more !== undefined) throw invalid('createOnnxEmbedder second argument', 'nothing (options go in the first) unless the first is a model name', more);
+  // A copy: the manifest's defaults and the fetched files are filled in below, never into the caller's object.
+  const o = { ...expectOptions(options, 'createOnnxEmbedder options', ['model', 'tokenizer', 'pooling', 'normalize', 'maxLength',
+    'queryPrefix', 'documentPrefix', 'batchSize', 'batchTokens', 'batching', 'outputName', 'ort', 'sessionOptions', 'cache', 'name', 'manifest', ...HUB_OPTIONS]) };
   const name = 'createOnnxEmbedder options';
-  if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL', undefined);
+  const hubGiven = HUB_OPTIONS.filter((k) => o[k] !== undefined);
+  if (o.model === undefined && o.name !== undefined) {
+    // The hub form: the files of the manifest entry, then the settings of that entry (as with options.manifest).
+    o.manifest ??= MODEL_MANIFEST;
+    const hub = await fetchModelFiles(expectString(o.name, `${name}.name`, { allowEmpty: false, maxLength: 200 }),
+      { manifest: o.manifest, cache: o.cache, ...Object.fromEntries(hubGiven.map((k) => [k, o[k]])) });
+    if (!hub.files['model.onnx']) throw invalid(`${name}.name`, 'a model whose manifest entry has a model.onnx file', o.name);
+    o.model = hub.files['model.onnx'];
+    if (o.tokenizer === undefined) {
+      if (!hub.files['tokenizer.json']) throw invalid(`${name}.tokenizer`, `a tokenizer (the manifest entry of ${o.name} has no tokenizer.json)`, undefined);
+      o.tokenizer = { tokenizerJson: hub.files['tokenizer.json'] };
+    }
+  } else if (hubGiven.length > 0) {
+    throw invalid(`${name}.${hubGiven[0]}`, 'left out unless the model is fetched by name (no options.model)', o[hubGiven[0]]);
+  }
+  if (o.model === undefined) throw invalid(`${name}.model`, 'model bytes, a File or a URL (or a model name of models/manifest.json)', undefined);
   const modelName = o.name === undefined ? undefined : expectString(o.name, `${name}.name`, { allowEmpty: false, maxLength: 200 });
   if (o.manifest !== undefined) {
     const models = o.manifest !== null && typeof o.manifest === 'object' && o.manifest.models ? o.manifest.models : o.manifest;

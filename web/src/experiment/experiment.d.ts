@@ -38,7 +38,12 @@ export interface ExperimentGrid {
    * from it only in that varied path, set to that label (same model and prompt). */
   baseline?: string | { path: string; label: string };
   evaluation?: { cutoffs?: number[]; maxK?: number; threshold?: number; samples?: number; trials?: number; seed?: number; minGain?: number };
+  /** The factors of the report's line charts: a varied path, its last segment ("k"), "model" or "prompt". */
+  report?: ExperimentPivot;
 }
+
+/** x: the factor on the x axis; series: one line per combination; panels: one small chart per combination. */
+export interface ExperimentPivot { x?: string; series?: string[]; panels?: string[] }
 
 export interface ExperimentCell {
   name: string;
@@ -57,6 +62,7 @@ export interface ParsedExperimentGrid {
   pairs: Array<{ cell: string; baseline: string }>;
   answer: { models: ExperimentEndpoint[]; prompts: Array<{ name: string; template: object | null }>; judge: ExperimentEndpoint | null; reranker: ExperimentEndpoint | null; context: ExperimentEndpoint | null; outputTokens: number };
   evaluation: { cutoffs: number[]; maxK: number; threshold: number; samples: number; trials: number; seed: number; minGain: number };
+  report: ExperimentPivot | null;
 }
 
 export function parseExperimentGrid(grid: ExperimentGrid | string): ParsedExperimentGrid;
@@ -92,8 +98,11 @@ export interface ExperimentRecord {
     contextRelevance?: number | null; answerRelevance?: number | null; groundedness?: number | null };
   judge?: { score: number | null; rule: string | null; unparsed: number };
   latencyMs: { retrieve: number; answer: number; judge: number; total?: number };
-  llm: { calls: number; cachedCalls: number; retries: number; cost: number | null };
+  /** calls/cachedCalls/cost: what this run sent and spent; fromCalls: every call of this question (answer, judge, its
+   *  search's LLM rerank), sent or served from the cache, at the cost and latency it had when sent. */
+  llm: { calls: number; cachedCalls: number; retries: number; cost: number | null; fromCalls?: ExperimentCalls };
 }
+export interface ExperimentCalls { calls: number; cachedCalls: number; cost: number | null; latencyMs: number }
 
 export interface ExperimentPlan {
   cells: Array<{ name: string; id: string; kind: string; answerer: string; model: string | null; prompt: string | null;
@@ -114,22 +123,29 @@ export interface ExperimentCellSummary {
   retrieval: { questions: number; recall: Record<number, number>; precision: Record<number, number>; mrr: number;
     recallAtK: MeanCI | null; curve: number[]; recommendedCutoff: number | null } | null;
   referenceRank: { found: number; questions: number; p50: number | null; mean: number | null };
-  answers: { answerable: number; unanswerable: number; f1: MeanCI | null; em: number | null; anls: number | null; rougeL: number | null;
-    correctness: MeanCI | null; accuracy: MeanCI | null; citationPrecision: number | null; citationRecall: number | null;
-    abstainedUnanswerable: number | null; wrongAbstentions: number;
+  answers: { answerable: number; unanswerable: number; f1: MeanCI | null; em: MeanCI | null; anls: MeanCI | null; rougeL: MeanCI | null;
+    correctness: MeanCI | null; accuracy: MeanCI | null; citationPrecision: MeanCI | null; citationRecall: MeanCI | null;
+    abstainedUnanswerable: MeanCI | null; wrongAbstentions: number;
     /** the RAG triad (config judges.triad), each in [0, 1]; null when not judged */
     contextRelevance: MeanCI | null; answerRelevance: MeanCI | null; groundedness: MeanCI | null } | null;
   latencyMs: Record<'retrieve' | 'answer' | 'judge' | 'total', { p50: number; p90: number; p95: number; mean: number } | null>;
   /** cost: the cell's questions (answering, judging, LLM rerank); indexingCost: its collection's LLM context steps (0 without
    *  them or when an earlier cell built the shared collection); totalCost: both. null = unknown (a call had no price). */
   llm: { callsPerQuestion: number; cachedCalls: number; retries: number; costPerQuestion: number | null; cost: number | null;
-    indexingCost: number | null; totalCost: number | null };
+    indexingCost: number | null; totalCost: number | null;
+    /** From the cell's own calls (independent of cell order); cachedCalls: how many of them the cache answered. */
+    fromCalls: { questions: number; calls: number; cachedCalls: number; cost: number | null; costPerQuestion: number | null;
+      latencyMs: { p50: number; p90: number; p95: number; mean: number } | null } | null;
+    /** The LLM calls of building the cell's collection (context steps), whichever cell built it. */
+    indexFromCalls: ExperimentCalls | null };
   /** LLM calls of the chunker's context steps made while this cell built its collection (null: none). */
   indexLlm: { calls: number; cachedCalls: number; cost: number | null } | null;
 }
 export interface ExperimentComparison {
-  cell: string; baseline: string; measure: 'f1' | 'correctness' | 'recall@k'; questions: number;
-  meanA: number; meanB: number; difference: number; low: number; high: number; pValue: number;
+  cell: string; baseline: string; measure: 'f1' | 'anls' | 'correctness' | 'accuracy' | 'recall@k'; questions: number;
+  meanA: number; meanB: number; difference: number; low: number; high: number;
+  /** raw p of the randomization test; pHolm: Holm-corrected over the `tests` comparisons of the summary */
+  pValue: number; pHolm: number; tests: number;
 }
 export interface ExperimentSummary {
   cells: ExperimentCellSummary[];
@@ -166,7 +182,7 @@ export function experimentMarkdown(summary: ExperimentSummary & { stopped?: Expe
 export function scoreAnswer(text: string, abstained: boolean, reference: string | null, answerable: boolean):
   { f1: number | null; em: number | null; anls: number | null; rougeL: number | null; abstainedCorrectly: number | null };
 export function experimentReportHtml(summary: ExperimentSummary & { stopped?: ExperimentResult['stopped'] }, records: ExperimentRecord[],
-  options?: { title?: string }): string;
+  options?: { title?: string; pivot?: ExperimentPivot }): string;
 
 export class FileReplyCache {
   constructor(path: string);

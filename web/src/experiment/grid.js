@@ -8,8 +8,10 @@ import { describe, expectJsonValue, isArray, isPlainObject } from '../core/valid
 import { parsePipelineConfig } from '../pipeline/pipeline.js';
 import { setConfigPath } from '../pipeline/overrides.js';
 import { llmContextSteps } from '../pipeline/collection.js';
+import { checkAssemblyRead } from '../context/prompt.js';
+import { resolvePivot } from './pivot.js';
 
-const GRID_KEYS = ['base', 'vary', 'cells', 'baselines', 'answer', 'baseline', 'evaluation'];
+const GRID_KEYS = ['base', 'vary', 'cells', 'baselines', 'answer', 'baseline', 'evaluation', 'report'];
 const ANSWER_KEYS = ['models', 'prompts', 'judge', 'reranker', 'context', 'outputTokens'];
 const MODEL_KEYS = ['name', 'provider', 'baseUrl', 'model', 'price', 'apiKeyEnv', 'maxRetries', 'retryBaseMs', 'retryMaxMs', 'timeoutMs', 'concurrency'];
 const EVALUATION_KEYS = ['cutoffs', 'maxK', 'threshold', 'samples', 'trials', 'seed', 'minGain'];
@@ -244,6 +246,8 @@ export function parseExperimentGrid(grid) {
       throw relocate(e, v.path === 'vary' ? `vary (cell ${i}: ${v.name})` : v.path, null);
     }
     const answerer = config.answerer.type;
+    // The assembly section is read by the llm answer prompt only (issue 32): refused for other answerers.
+    checkAssemblyRead(v.raw, answerer, `${v.path === 'vary' ? `vary (cell ${i}: ${v.name})` : v.path}.assembly`);
     const common = { kind: v.kind ?? 'pipeline', settings: v.settings, config, answerer };
     if (answerer === 'llm') {
       if (answer.models.length === 0) throw gridError(v.path === 'vary' ? 'answer.models' : `${v.path}.answerer.type`, 'the llm answerer needs answer.models (at least one endpoint)');
@@ -304,7 +308,18 @@ export function parseExperimentGrid(grid) {
       pairs = cells.filter((c) => c.name !== baseline).map((c) => ({ cell: c.name, baseline }));
     }
   }
-  return { cells, baseline, pairs, answer, evaluation: parseEvaluation(g.evaluation) };
+  // report: the factors of the report's line charts (x, series, panels), checked against the cells' factors.
+  let report = null;
+  if (g.report !== undefined) {
+    keysOf(g.report, 'report', ['x', 'series', 'panels']);
+    for (const k of ['series', 'panels']) {
+      const v = g.report[k];
+      if (v !== undefined && !(isArray(v) && v.every((n) => typeof n === 'string'))) throw expected(`report.${k}`, 'an array of factor names', v);
+    }
+    resolvePivot(cells.map((c) => ({ settings: c.settings, model: c.model?.name ?? null, prompt: c.prompt?.name ?? null })), g.report);
+    report = copy(g.report);
+  }
+  return { cells, baseline, pairs, answer, evaluation: parseEvaluation(g.evaluation), report };
 }
 
 function canonicalKey(settings, cell) {

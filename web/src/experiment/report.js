@@ -4,6 +4,7 @@
 // (question, reference, each cell's answer, scores, judge rule, retrieved chunks).
 import { expectArray, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
 import { summaryTables } from './summary.js';
+import { pivotCharts, resolvePivot } from './pivot.js';
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 const colour = (i) => PALETTE[i % PALETTE.length];
@@ -143,7 +144,8 @@ const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-
 h3{font-size:15px}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;text-align:left}
 th{background:#f4f4f4}td.name{font-weight:600}.scroll{overflow-x:auto}svg text{font-size:11px;fill:#333}svg .grid{stroke:#eee}svg .ci{stroke:#000;stroke-width:1.5}
 .legend span{display:inline-block;margin-right:14px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}
-details.q{border:1px solid #ddd;margin:4px 0;padding:4px 8px}.ev{background:#dfd;padding:0 3px}.note{color:#666}#filter{margin:8px 0;padding:4px;width:320px}`;
+details.q{border:1px solid #ddd;margin:4px 0;padding:4px 8px}.ev{background:#dfd;padding:0 3px}.note{color:#666}#filter{margin:8px 0;padding:4px;width:320px}
+.panels{display:flex;flex-wrap:wrap;gap:6px}svg.panel{border:1px solid #eee}svg .ptitle{font-weight:600;font-size:12px}svg .axis{font-size:12px;fill:#000}.legend svg{vertical-align:middle;margin-right:4px}`;
 const JS = `document.getElementById('filter').addEventListener('input',function(e){var t=e.target.value.toLowerCase();
 document.querySelectorAll('details.q').forEach(function(d){d.style.display=d.textContent.toLowerCase().indexOf(t)>=0?'':'none';});});`;
 
@@ -153,12 +155,13 @@ document.querySelectorAll('details.q').forEach(function(d){d.style.display=d.tex
  * writeFileSync('report.html', experimentReportHtml(summary, records, { title: 'chunking x context' }));
  * @param {{cells: object[], comparisons?: object[], baseline?: string|null}} summary runExperiment's result
  * @param {object[]} records every record of the run (the --out JSONL lines), for the drill-down
- * @param {{title?: string}} [options]
+ * @param {{title?: string, pivot?: {x?: string, series?: string[]|string, panels?: string[]|string}}} [options] pivot: the factors
+ *   of the line charts (resolvePivot: a varied path, its last segment, "model" or "prompt"; defaults from the grid)
  * @returns {string} the HTML document
- * @throws {RagwasmError} INVALID_ARGUMENT (malformed summary or records)
+ * @throws {RagwasmError} INVALID_ARGUMENT (malformed summary or records, a pivot naming no factor)
  */
 export function experimentReportHtml(summary, records, options = {}) {
-  const o = expectOptions(options, 'experimentReportHtml options', ['title']);
+  const o = expectOptions(options, 'experimentReportHtml options', ['title', 'pivot']);
   const title = o.title === undefined ? 'ragwasm experiment' : expectString(o.title, 'options.title', { maxLength: 1000 });
   if (!isPlainObject(summary)) throw invalid('summary', 'a summary (runExperiment)', summary);
   const recs = expectArray(records, 'records', { maxLength: 100000000, item: (r, n) => {
@@ -166,14 +169,17 @@ export function experimentReportHtml(summary, records, options = {}) {
   } });
   const cells = summary.cells;
   const { tables, notes } = summaryTables({ cells, comparisons: summary.comparisons ?? [], baseline: summary.baseline ?? null, stopped: summary.stopped ?? null });
+  const pivot = resolvePivot(cells, o.pivot ?? {});
+  const tests = (summary.comparisons ?? []).length;
   const body = [
     `<h1>${esc(title)}</h1>`,
-    `<p>${cells.length} cells, ${recs.length} question records${summary.baseline ? `, baseline <b>${esc(summary.baseline)}</b>` : ''}. Means with 95% percentile-bootstrap CIs; paired randomization tests against the baseline.</p>`,
+    `<p>${cells.length} cells, ${recs.length} question records${summary.baseline ? `, baseline <b>${esc(summary.baseline)}</b>` : ''}. Every mean with its 95% percentile-bootstrap CI.${tests ? ` Paired randomization tests against the baseline: ${tests} tests in this report, each p-value given raw and Holm-corrected over all ${tests} (family-wise error; a Holm p below 0.05 rejects at 5%).` : ''}</p>`,
     ...notes.map((n) => `<p class="note"><b>${esc(n)}</b></p>`),
+    ...(pivot ? ['<h2>Results by factor</h2>', pivotCharts(cells, pivot, esc)] : []),
     '<h2>Tables</h2>', ...tables.map(htmlTable),
     '<h2>Evidence recall vs cutoff</h2>', curveChart(cells),
-    '<h2>Answer scores (95% CI)</h2>', '<h3>token F1</h3>', barChart(cells, (c) => c.answers?.f1, 1, 'token F1'),
-    '<h3>judged correctness (0-100)</h3>', barChart(cells, (c) => c.answers?.correctness, 100, 'judged correctness'),
+    ...(pivot ? [] : ['<h2>Answer scores (95% CI)</h2>', '<h3>token F1</h3>', barChart(cells, (c) => c.answers?.f1, 1, 'token F1'),
+      '<h3>judged correctness (0-100)</h3>', barChart(cells, (c) => c.answers?.correctness, 100, 'judged correctness')]),
     '<h2>Latency</h2>', latencyChart(cells),
     '<h2>Per-question drill-down</h2>', drillDown(cells, recs),
   ];

@@ -15,10 +15,11 @@ import { createLlmClient } from '../llm/client.js';
 import { PriceTable } from '../llm/cost.js';
 import { generateAnswer } from '../llm/answer.js';
 import { judgeAnswerCorrectness, judgeRagTriad } from '../llm/judges.js';
-import { createLlmReranker } from '../retrieve/rerank.js';
+import { createLlmReranker } from '../llm/rerank.js';
 import { rerank as rerankItems } from '../retrieve/fusion.js';
 import { canonicalJson, sha256Hex } from '../llm/cache.js';
 import { definePrompt, loadPrompt } from '../llm/prompts.js';
+import { answerContext } from '../context/prompt.js';
 import { parseExperimentGrid } from './grid.js';
 import { scoreAnswer, summarizeExperiment } from './summary.js';
 
@@ -266,6 +267,7 @@ export async function runExperiment(grid, dataset, options = {}) {
   const done = doneKeys(doneRecords);
 
   const clients = new Map();
+  const recorder = new CallRecorder();
   const clientFor = (m) => {
     if (!clients.has(m)) {
       const prices = new PriceTable();
@@ -274,7 +276,8 @@ export async function runExperiment(grid, dataset, options = {}) {
       for (const k of ['maxRetries', 'retryBaseMs', 'retryMaxMs', 'timeoutMs', 'concurrency']) if (m[k] !== undefined) co[k] = m[k];
       const key = o.apiKey ? o.apiKey(m) : undefined;
       if (key !== undefined) co.apiKey = key;
-      if (o.cache !== undefined) co.cache = o.cache;
+      // Every call passes through the recorder (the client's cache interface): what it cost and how long it took when sent.
+      if (o.cache !== undefined || globalThis.crypto?.subtle) co.cache = recorder.cacheFor(o.cache ?? null);
       if (o.fetch !== undefined) co.fetch = o.fetch;
       clients.set(m, createLlmClient(co));
     }
@@ -295,6 +298,7 @@ export async function runExperiment(grid, dataset, options = {}) {
 
   let embedder = null;
   const collections = new Map();  // chunker + indexes -> Collection
+  const builds = new Map();       // chunker + indexes -> the LLM calls of its build
   const searches = new Map();     // collection key + retrieval -> question id -> {hits, ms}
   const results = [];
   let spent = 0;
@@ -320,10 +324,11 @@ export async function runExperiment(grid, dataset, options = {}) {
         const copts = needs ? { embedder } : {};
         if (llmContextSteps(cell.config).length > 0) copts.llm = clientFor(g.answer.context);
         const before = snapshot(clients);
+        const built = recorder.start();
         let col = null;
         try {
           col = await Collection.create(cell.config, copts);
-          await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text })));
+          await col.add(data.documents.map((d) => ({ id: d.id, title: d.title ?? '', text: d.text, ...(d.metadata ? { metadata: d.metadata } : {}) })));
         } catch (e) {
           col?.dispose();
           if (!(e instanceof RagwasmError)) throw e;
@@ -337,10 +342,14 @@ export async function runExperiment(grid, dataset, options = {}) {
           if (after.calls > before.calls) {
             result.indexLlm = { calls: after.calls - before.calls - (after.cacheHits - before.cacheHits), cachedCalls: after.cacheHits - before.cacheHits, cost };
           }
+          recorder.stop();
         }
         collections.set(colKey, col);
+        builds.set(colKey, built);
       }
       const col = collections.get(colKey);
+      // The collection build's calls, attributed to every cell that uses the collection (whichever cell built it).
+      if (builds.get(colKey).length > 0) result.indexFromCalls = fromCalls(builds.get(colKey));
       const searchKey = canonicalJson({ colKey, retrieval: cell.config.retrieval, rerank: cell.config.rerank });
       if (!searches.has(searchKey)) searches.set(searchKey, new Map());
       const cache = searches.get(searchKey);
@@ -370,6 +379,7 @@ export async function runExperiment(grid, dataset, options = {}) {
         }
         // LLM calls, retries and cost of this question: the clients' counters around it (questions run one at a time).
         const before = snapshot(clients);
+        const own = recorder.start();
         let rec = null;
         try {
           // Retrieval (shared by cells with the same collection, retrieval and rerank settings).
@@ -378,9 +388,11 @@ export async function runExperiment(grid, dataset, options = {}) {
             const t0 = now();
             let hits = [];
             let error = null;
+            const searchCalls = recorder.start();
             try {
               const k = Math.min(depth, Math.max(1, col.chunks.size));
-              if (cell.config.retrieval.k > 0) hits = await col.search(q.question, { k });
+              // The cell's retrieval.filter (not the shared collection's: cells differing only in the filter share it).
+              if (cell.config.retrieval.k > 0) hits = await col.search(q.question, { k, filter: cell.config.retrieval.filter ?? null });
               // The cell's rerank section (not the shared collection's: cells differing only in rerank share it).
               if (reranker && hits.length > 0) {
                 const rr = cell.config.rerank;
@@ -391,7 +403,8 @@ export async function runExperiment(grid, dataset, options = {}) {
               if (!(e instanceof RagwasmError) || e.code !== 'INVALID_ARGUMENT' || !/query/.test(e.message)) throw e;
               error = e.message.replace(/^ragwasm: /, '');
             }
-            s = { hits, ms: now() - t0, error };
+            recorder.start(own);
+            s = { hits, ms: now() - t0, error, calls: searchCalls };
             cache.set(q.id, s);
           }
           const hits = cell.kind === 'oracle' ? oracleOrder(s.hits, q, col) : s.hits;
@@ -400,12 +413,16 @@ export async function runExperiment(grid, dataset, options = {}) {
           if (s.error) rec.retrieval.error = s.error;
           rec.latencyMs = { retrieve: s.ms, answer: 0, judge: 0 };
           rec.llm = { calls: 0, cachedCalls: 0, retries: 0, cost: 0 };
-          await answerAndJudge(rec, q, cell, hits.slice(0, answerChunkCount(cell)), client, judge);
+          await answerAndJudge(rec, q, cell, hits.slice(0, answerChunkCount(cell)), client, judge, col);
+          // The question's own calls: its answer and judge calls and its search's LLM rerank calls (made by whichever
+          // cell searched first), each sent or served from the cache, at the cost and latency it had when sent.
+          rec.llm.fromCalls = fromCalls([...s.calls, ...own]);
         } catch (e) {
           if (!(e instanceof RagwasmError)) throw e;
           result.status = 'failed';
           result.error = `question ${q.id}: ${e.code}: ${e.message.replace(/^ragwasm: /, '')}`;
         } finally {
+          recorder.stop();
           const after = snapshot(clients);
           const cost = after.unpriced === before.unpriced ? after.cost - before.cost : null;
           if (cost !== null) spent += cost;
@@ -434,6 +451,39 @@ export async function runExperiment(grid, dataset, options = {}) {
   }
   const summary = summarizeExperiment({ cells: results, baseline: g.baseline, pairs: g.pairs, evaluation: g.evaluation });
   return { ...summary, stopped, spent };
+}
+
+// Records the LLM calls of the phase running now (questions run one at a time): each client's cache is
+// wrapped, so a sent call is seen at set() (its fresh result) and a cache hit at get() (the stored result,
+// with what it cost and how long it took when it was sent). Without a caller cache nothing is stored.
+class CallRecorder {
+  constructor() { this.sink = null; }
+  start(list = []) { this.sink = list; return list; }
+  stop() { this.sink = null; }
+  cacheFor(inner) {
+    const rec = (v, cached) => {
+      if (this.sink && v && typeof v === 'object') {
+        this.sink.push({ cached, cost: typeof v.cost === 'number' ? v.cost : null, latencyMs: typeof v.latencyMs === 'number' ? v.latencyMs : 0 });
+      }
+    };
+    return {
+      get: async (key) => {
+        const v = inner ? await inner.get(key) : undefined;
+        if (v !== undefined) rec(v, true);
+        return v;
+      },
+      set: async (key, value) => {
+        rec(value, false);
+        if (inner) await inner.set(key, value);
+      },
+    };
+  }
+}
+
+// A list of recorded calls -> {calls, cachedCalls, cost (null: a call had no price), latencyMs (their sum)}.
+function fromCalls(list) {
+  return { calls: list.length, cachedCalls: list.filter((c) => c.cached).length,
+    cost: list.some((c) => c.cost === null) ? null : list.reduce((a, c) => a + c.cost, 0), latencyMs: list.reduce((a, c) => a + c.latencyMs, 0) };
 }
 
 function snapshot(clients) {
@@ -468,8 +518,13 @@ function retrievalScores(q, hits, cell, ev) {
   return out;
 }
 
-async function answerAndJudge(rec, q, cell, passages, client, judge) {
+async function answerAndJudge(rec, q, cell, top, client, judge, col) {
   if (cell.answerer === 'none') return;
+  // The LLM reads the passages the config's assembly section gives (web/src/context/prompt.js): chosen, ordered and
+  // with their document context; passages[n - 1] is what citation [n] names.
+  const ctx = cell.answerer === 'llm' ? answerContext(col, top, { assembly: cell.config.assembly }) : null;
+  const passages = ctx ? ctx.hits : top;
+  const texts = ctx ? ctx.passages : top.map((h) => ({ id: h.id, text: h.text }));
   const t0 = now();
   let text;
   let abstained;
@@ -481,14 +536,14 @@ async function answerAndJudge(rec, q, cell, passages, client, judge) {
     abstained = !r.answered;
     rec.latencyMs.answer = now() - t0;
   } else {
-    const r = await generateAnswer(client, { question: q.question, passages: passages.map((h) => ({ id: h.id, text: h.text })) },
+    const r = await generateAnswer(client, { question: q.question, passages: texts },
       cell.prompt.template ? { prompt: definePrompt(cell.prompt.template), maxTokens: 512 } : { maxTokens: 512 });
     text = r.text;
     abstained = r.abstained;
     rec.latencyMs.answer = now() - t0;
   }
   rec.answer = { text, abstained };
-  const relevantIds = (rec.retrieval.relevant ?? []).slice(0, passages.length).map((rel, i) => (rel ? passages[i].id : null)).filter((x) => x !== null);
+  const relevantIds = (rec.retrieval.relevant ?? []).slice(0, top.length).map((rel, i) => (rel ? top[i].id : null)).filter((x) => x !== null && passages.some((h) => h.id === x));
   rec.scores = scoreAnswer(text, abstained, q.answerable ? q.answer : UNANSWERABLE_REFERENCE, q.answerable);
   if (relevantIds.length && !abstained) {
     const c = citationMetrics(text, { relevantIds, contextIds: passages.map((h) => h.id) });
@@ -506,7 +561,7 @@ async function answerAndJudge(rec, q, cell, passages, client, judge) {
   // The RAG triad (config judges.triad), on every answered question: each score in [0, 1] or null.
   if (judge && cell.config.judges?.triad) {
     const t1 = now();
-    const t = await judgeRagTriad(judge, { question: q.question, answer: text, passages: passages.map((h) => ({ id: h.id, text: h.text })) });
+    const t = await judgeRagTriad(judge, { question: q.question, answer: text, passages: texts });
     rec.latencyMs.judge += now() - t1;
     rec.scores.contextRelevance = t.contextRelevance;
     rec.scores.answerRelevance = t.answerRelevance;

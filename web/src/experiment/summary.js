@@ -3,6 +3,7 @@
 // tests against the baseline cell — all computed by the metrics module (bootstrapCI,
 // randomizationTest, summarize, recommendCutoff); this file only groups the records and formats.
 import { anls, bootstrapCI, exactMatch, randomizationTest, recommendCutoff, rougeL, summarize, tokenF1 } from '../metrics/metrics.js';
+import { holmAdjust } from './stats.js';
 import { expectArray, expectBoolean, expectOptions, expectString, invalid, isArray, isPlainObject } from '../core/validate.js';
 
 const stripMarkers = (s) => s.replace(/\s*\[\d{1,3}\](\s*\[\d{1,3}\])*/g, '').trim();
@@ -48,7 +49,9 @@ function percentiles(values) {
 // The measures compared against the baseline, per question: [name, value of a record or null].
 const PAIRED = [
   ['f1', (r) => r.scores?.f1 ?? null],
+  ['anls', (r) => r.scores?.anls ?? null],
   ['correctness', (r) => r.scores?.correctness ?? null],
+  ['accuracy', (r) => r.scores?.correct ?? null],
   ['recall@k', (r) => (r.retrieval?.recall ? r.retrieval.recall[String(kOf(r))] ?? null : null)],
 ];
 const kOf = (r) => r._k;
@@ -87,14 +90,14 @@ function cellSummary(cell, ev) {
     referenceRank: { found: ranks.length, questions: withRef.length, p50: ranks.length ? summarize(ranks).p50 : null, mean: mean(ranks) },
     answers: answered.length === 0 ? null : {
       answerable: ans.length, unanswerable: unans.length,
-      f1: meanCI(pick(ans, (r) => r.scores.f1), ev), em: mean(pick(ans, (r) => r.scores.em)), anls: mean(pick(ans, (r) => r.scores.anls)),
-      rougeL: mean(pick(ans, (r) => r.scores.rougeL)),
+      f1: meanCI(pick(ans, (r) => r.scores.f1), ev), em: meanCI(pick(ans, (r) => r.scores.em), ev), anls: meanCI(pick(ans, (r) => r.scores.anls), ev),
+      rougeL: meanCI(pick(ans, (r) => r.scores.rougeL), ev),
       correctness: meanCI(pick(ans, (r) => r.scores.correctness), ev), accuracy: meanCI(pick(ans, (r) => r.scores.correct), ev),
-      citationPrecision: mean(pick(ans, (r) => r.scores.citationPrecision)), citationRecall: mean(pick(ans, (r) => r.scores.citationRecall)),
+      citationPrecision: meanCI(pick(ans, (r) => r.scores.citationPrecision), ev), citationRecall: meanCI(pick(ans, (r) => r.scores.citationRecall), ev),
       // The RAG triad (judges.triad) over every answered question, answerable or not.
       contextRelevance: meanCI(pick(answered, (r) => r.scores.contextRelevance), ev), answerRelevance: meanCI(pick(answered, (r) => r.scores.answerRelevance), ev),
       groundedness: meanCI(pick(answered, (r) => r.scores.groundedness), ev),
-      abstainedUnanswerable: mean(pick(unans, (r) => r.scores.abstainedCorrectly)),
+      abstainedUnanswerable: meanCI(pick(unans, (r) => r.scores.abstainedCorrectly), ev),
       wrongAbstentions: ans.filter((r) => r.answer?.abstained).length,
     },
     // Answer latency over answered questions, judge latency over judged ones.
@@ -110,8 +113,23 @@ function cellSummary(cell, ev) {
       // shared collection) and the cell's whole cost: indexing + its questions (answering, judging, LLM rerank).
       indexingCost,
       totalCost: addCosts([indexingCost, questionsCost]),
+      // From the cell's own calls (issue 32): every call its questions made (answer, judge, its searches' LLM rerank),
+      // sent or served from the cache, at what it cost and took when sent; so they do not depend on cell order.
+      // cachedCalls: how many of them the cache answered (order-dependent: shown apart).
+      fromCalls: fromCallsSummary(recs),
+      // The build of the cell's collection (LLM context steps), whichever cell built it.
+      indexFromCalls: cell.indexFromCalls ?? null,
     },
   };
+}
+
+function fromCallsSummary(recs) {
+  const withCalls = recs.filter((r) => r.llm?.fromCalls);
+  if (withCalls.length === 0) return null;
+  const f = withCalls.map((r) => r.llm.fromCalls);
+  const cost = addCosts(f.map((x) => x.cost));
+  return { questions: withCalls.length, calls: f.reduce((a, x) => a + x.calls, 0), cachedCalls: f.reduce((a, x) => a + x.cachedCalls, 0),
+    cost, costPerQuestion: cost === null ? null : cost / withCalls.length, latencyMs: percentiles(f.map((x) => x.latencyMs)) };
 }
 
 // A cell summary's indexing cost (summaries written before indexingCost existed: from indexLlm).
@@ -180,6 +198,8 @@ export function summarizeExperiment(run) {
       }
     }
   }
+  // Holm's step-down correction over every paired test of this summary (the family of one report).
+  holmAdjust(comparisons.map((c) => c.pValue)).forEach((p, i) => { comparisons[i].pHolm = p; comparisons[i].tests = comparisons.length; });
   return { cells: out, baseline, comparisons, cost: studyCost(out) };
 }
 
@@ -244,22 +264,32 @@ export function summaryTables(summary) {
       })])));
   }
   parts.push(table('answers (answerable questions; an abstention scores 0)',
-    ['cell', 'answerer', 'token F1 [95% CI]', 'EM', 'ANLS', 'ROUGE-L', 'correctness [95% CI]', 'accuracy', 'citation P', 'citation R', 'abstained on unanswerable', 'wrong abstentions'],
+    ['cell', 'answerer', 'token F1 [95% CI]', 'EM [95% CI]', 'ANLS [95% CI]', 'ROUGE-L [95% CI]', 'correctness [95% CI]', 'accuracy [95% CI]', 'citation P', 'citation R', 'abstained on unanswerable', 'wrong abstentions'],
     cells.map((c) => {
       const a = c.answers;
       if (!a) return [c.name, c.answerer, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
-      return [c.name, c.model ? `${c.answerer} (${c.model}${c.prompt && c.prompt !== 'built-in' ? `, ${c.prompt}` : ''})` : c.answerer, fmtCI(a.f1), fmt(a.em), fmt(a.anls), fmt(a.rougeL),
-        fmtCI(a.correctness, 1), fmtCI(a.accuracy), fmt(a.citationPrecision), fmt(a.citationRecall), fmt(a.abstainedUnanswerable), `${a.wrongAbstentions}/${a.answerable}`];
+      return [c.name, c.model ? `${c.answerer} (${c.model}${c.prompt && c.prompt !== 'built-in' ? `, ${c.prompt}` : ''})` : c.answerer, fmtCI(a.f1), fmtCI(a.em), fmtCI(a.anls), fmtCI(a.rougeL),
+        fmtCI(a.correctness, 1), fmtCI(a.accuracy), fmtCI(a.citationPrecision), fmtCI(a.citationRecall), fmtCI(a.abstainedUnanswerable), `${a.wrongAbstentions}/${a.answerable}`];
     })));
   if (cells.some((c) => c.answers?.contextRelevance || c.answers?.answerRelevance || c.answers?.groundedness)) {
     parts.push(table('RAG triad (LLM judge, 0-1, every answered question; judges.triad)', ['cell', 'context relevance [95% CI]', 'answer relevance [95% CI]', 'groundedness [95% CI]'],
       cells.map((c) => [c.name, ...['contextRelevance', 'answerRelevance', 'groundedness'].map((k) => (c.answers?.[k] ? fmtCI(c.answers[k]) : 'n/a'))])));
   }
+  const money = (v) => (v === null ? 'unknown (no price)' : fmt(v, 6));
   const lat = (c, s) => (c.latencyMs[s] ? `${fmt(c.latencyMs[s].p50, 1)} / ${fmt(c.latencyMs[s].p90, 1)} / ${fmt(c.latencyMs[s].p95, 1)}` : 'n/a');
-  parts.push(table('latency p50 / p90 / p95 (ms) and LLM use', ['cell', 'retrieve', 'answer', 'judge', 'total', 'LLM calls / question', 'cached calls', 'retries', 'cost / question', 'status'],
+  parts.push(table('latency p50 / p90 / p95 (ms, wall clock of this run: a cache hit takes ~0) and LLM use', ['cell', 'retrieve', 'answer', 'judge', 'total', 'LLM calls / question', 'cached calls', 'retries', 'cost / question', 'status'],
     cells.map((c) => [c.name, lat(c, 'retrieve'), lat(c, 'answer'), lat(c, 'judge'), lat(c, 'total'), fmt(c.llm.callsPerQuestion, 2), String(c.llm.cachedCalls),
       String(c.llm.retries), c.llm.costPerQuestion === null ? 'unknown (no price)' : fmt(c.llm.costPerQuestion, 6), c.status === 'ok' ? 'ok' : `${c.status === 'failed' ? 'FAILED' : c.status}: ${c.error}`])));
-  const money = (v) => (v === null ? 'unknown (no price)' : fmt(v, 6));
+  if (cells.some((c) => c.llm.fromCalls || c.llm.indexFromCalls)) {
+    const fc = (x) => (x ? [String(x.calls), String(x.cachedCalls), money(x.cost)] : ['0', '0', money(0)]);
+    parts.push(table('LLM calls of each cell (its own calls, sent or served from the cache, at the cost and latency they had when sent: independent of cell order; judge and rerank calls count for the cell they serve)',
+      ['cell', 'question calls', 'of them cache hits', 'cost', 'cost / question', 'LLM latency / question p50 / p90 / p95 (ms)', 'indexing calls', 'of them cache hits', 'indexing cost'],
+      cells.map((c) => {
+        const f = c.llm.fromCalls;
+        const l = f?.latencyMs;
+        return [c.name, ...fc(f), f ? money(f.costPerQuestion) : 'n/a', l ? `${fmt(l.p50, 1)} / ${fmt(l.p90, 1)} / ${fmt(l.p95, 1)}` : 'n/a', ...fc(c.llm.indexFromCalls)];
+      })));
+  }
   const study = studyCost(cells);
   parts.push(table('LLM cost (indexing: the collection\'s LLM context steps; questions: answering, judging, LLM rerank)', ['cell', 'indexing', 'questions', 'total'],
     [...cells.map((c) => {
@@ -269,9 +299,10 @@ export function summaryTables(summary) {
   const comps = o.comparisons ?? [];
   if (comps.length) {
     const single = comps.every((c) => c.baseline === comps[0].baseline);
-    parts.push(table(`paired comparison against ${single ? `the baseline "${comps[0].baseline}"` : `each cell's baseline (${o.baseline})`} (randomization test; 95% bootstrap CI of the difference)`,
-      ['cell', ...(single ? [] : ['baseline']), 'measure', 'questions', 'cell mean', 'baseline mean', 'difference [95% CI]', 'p'],
-      comps.map((c) => [c.cell, ...(single ? [] : [c.baseline]), c.measure, String(c.questions), fmt(c.meanA), fmt(c.meanB), `${fmt(c.difference)} [${fmt(c.low)}, ${fmt(c.high)}]`, fmt(c.pValue, 4)])));
+    parts.push(table(`paired comparison against ${single ? `the baseline "${comps[0].baseline}"` : `each cell's baseline (${o.baseline})`} (randomization test; 95% bootstrap CI of the difference; p raw and Holm-corrected over the ${comps.length} tests of this report)`,
+      ['cell', ...(single ? [] : ['baseline']), 'measure', 'questions', 'cell mean', 'baseline mean', 'difference [95% CI]', 'p (raw)', `p (Holm, ${comps.length} tests)`],
+      comps.map((c) => [c.cell, ...(single ? [] : [c.baseline]), c.measure, String(c.questions), fmt(c.meanA), fmt(c.meanB), `${fmt(c.difference)} [${fmt(c.low)}, ${fmt(c.high)}]`, fmt(c.pValue, 4),
+        fmt(c.pHolm ?? holmAdjust(comps.map((x) => x.pValue))[comps.indexOf(c)], 4)])));
   }
   const notes = [];
   for (const c of cells) {

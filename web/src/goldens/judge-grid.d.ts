@@ -14,6 +14,8 @@ export interface JudgeGridCell {
   prompt: string;
   /** agreement on the test half */
   test: CalibrationReport;
+  /** agreement on the validation part (options.validationFraction) */
+  validation?: CalibrationReport;
   /** percentage judges only */
   percent: PercentError | null;
   /** with the train-half bias subtracted (options.calibrate) */
@@ -22,7 +24,9 @@ export interface JudgeGridCell {
 }
 export function judgeGrid(input: { models: Array<{ name: string; client: LlmClient }>; prompts: Array<{ name: string; prompt?: PromptTemplate }>;
   items: LabelledItem[] }, options: { judge: 'context_relevance' | 'answer_relevance' | 'answer_correctness' | 'groundedness';
-  seed?: number; trainFraction?: number; fewShot?: number; calibrate?: boolean; samples?: number; aggregate?: 'mean' | 'majority';
-  signal?: AbortSignal; onProgress?: (cell: string, done: number, total: number) => void }):
-  Promise<{ judge: string; split: { seed: number; train: number; test: number };
-    examples: Array<{ question: string; passage: string; score: number }>; cells: JudgeGridCell[] }>;
+  seed?: number; trainFraction?: number; validationFraction?: number; fewShot?: number; calibrate?: boolean; samples?: number; aggregate?: 'mean' | 'majority';
+  signal?: AbortSignal; onProgress?: (progress: { cell: string; done: number; total: number }) => void }):
+  Promise<{ judge: string; split: { seed: number; train: number; validation?: number; test: number };
+    examples: Array<{ question: string; passage: string; score: number }>; cells: JudgeGridCell[];
+    /** with validationFraction: each model's prompt chosen on validation, reported on test */
+    selection?: Array<{ model: string; prompt: string; metric: 'kappaQuadratic' | 'meanAbsoluteError'; validationValue: number | null; test: CalibrationReport }> }>;

@@ -25,7 +25,7 @@ export interface LabelPoolResult {
 }
 export function labelPool(client: LlmClient, input: { questions: Array<{ id: string; text: string }>; pool: Record<string, PoolHit[]> },
   options?: { examples?: Array<{ question: string; passage: string; score: number }>; samples?: number; aggregate?: 'mean' | 'majority';
-    prompt?: PromptTemplate; signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<LabelPoolResult>;
+    prompt?: PromptTemplate; signal?: AbortSignal; onProgress?: (progress: {done: number, total: number}) => void }): Promise<LabelPoolResult>;
 /** level 'doc' (default): a document's best chunk grade; 'chunk': one row per chunk. */
 export function judgmentsToQrels(judgments: Array<Pick<ChunkJudgment, 'questionId' | 'chunkId' | 'docId' | 'grade'>>,
   options?: { level?: 'doc' | 'chunk' }): Record<string, Record<string, number>>;

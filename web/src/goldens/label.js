@@ -62,7 +62,7 @@ export function poolCandidates(runs, options = {}) {
  * @param {LlmClient} client
  * @param {{questions: Array<{id: string, text: string}>, pool: Record<string, Array<{id: string, docId: string, text: string}>>}} input
  * @param {{examples?: Array<{question: string, passage: string, score: number}>, samples?: number, aggregate?: 'mean'|'majority',
- *   prompt?: object, signal?: AbortSignal, onProgress?: (done: number, total: number) => void}} [options]
+ *   prompt?: object, signal?: AbortSignal, onProgress?: (progress: {done: number, total: number}) => void}} [options]
  *   examples: few-shot graded examples passed to the judge
  * @returns {Promise<{judgments: Array<{questionId: string, chunkId: string, docId: string, grade: number|null, error: string|null, reply: string|null}>,
  *   labelled: number, unlabelled: number, usage: {inputTokens: number, outputTokens: number}, cost: number|null}>}
@@ -101,7 +101,7 @@ export async function labelPool(client, input, options = {}) {
       row.error = `${e.code}: ${e.message}`;
     }
     done++;
-    o.onProgress?.(done, tasks.length);
+    o.onProgress?.({ done, total: tasks.length });
     return row;
   }));
   let input_ = 0; let output = 0; let cost = 0; let costKnown = true;

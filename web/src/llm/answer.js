@@ -6,7 +6,7 @@ import {
 } from '../core/validate.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
-import { LlmClient } from './client.js';
+import { expectLlmClient } from './check.js';
 import { isAbstention } from './parse.js';
 import { formatPassages, loadPrompt, renderPrompt } from './prompts.js';
 
@@ -36,14 +36,14 @@ export function extractCitations(text, passages) {
 /**
  * Writes an answer from numbered passages with inline [n] citations, or the prompt's explicit
  * "The documents do not answer this question." when they do not contain it.
- * @param {LlmClient} client
+ * @param {import('./client.js').LlmClient} client
  * @param {{question: string, passages: Array<{id?: string, text: string}>}} input passages in rank order; [n] = passages[n-1]
  * @param {{onText?: (delta: string) => void, signal?: AbortSignal, temperature?: number, maxTokens?: number, prompt?: object}} [options]
  * @returns {Promise<{text: string, abstained: boolean, citations: Array<{n: number, id: string|null}>, invalidCitations: number[],
  *   usage: object, cost: number|null, latencyMs: number, prompt: {id: string, version: number}}>}
  */
 export async function generateAnswer(client, input, options = {}) {
-  if (!(isInstance(client, LlmClient))) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
+  expectLlmClient(client);
   const i = expectOptions(input, 'input', ['question', 'passages']);
   const o = expectOptions(options, 'generateAnswer options', ['onText', 'signal', 'temperature', 'maxTokens', 'prompt']);
   const question = expectString(i.question, 'input.question', { allowEmpty: false });

@@ -106,7 +106,7 @@ function nanToNull(v) { return v === null || Number.isNaN(v) ? null : v; }
  * @param {import('./client.js').LlmClient} client
  * @param {object[]} items from parseLabels (or the same shape)
  * @param {{judge: string, prompt?: object, samples?: number, aggregate?: 'mean'|'majority', sliceField?: string,
- *   signal?: AbortSignal, onProgress?: (done: number, total: number) => void,
+ *   signal?: AbortSignal, onProgress?: (progress: {done: number, total: number}) => void,
  *   examples?: Array<{question: string, passage: string, score: number}>}} options examples: few-shot graded
  *   examples for the context_relevance judge (draw them from items you do not score)
  * @returns {Promise<{judge: string, prompt: {id: string, version: number}|null, predictions: object[], overall: object,
@@ -152,7 +152,7 @@ export async function calibrateJudge(client, items, options) {
       row.error = `${e.code}: ${e.message}`;
     }
     done++;
-    o.onProgress?.(done, items.length);
+    o.onProgress?.({ done, total: items.length });
     return row;
   }));
   const slices = {};

@@ -11,10 +11,15 @@ import {
 import { ResponseCache, canonicalJson, sha256Hex } from './cache.js';
 import { PriceTable } from './cost.js';
 import { RequestLedger } from './ledger.js';
-// Circular on purpose: enrich.js checks its client with LlmClient; both are used only inside functions.
-import { llmChunkContexts, summarizeDocument } from './enrich.js';
+// The steps behind the client's methods check their client with check.js (never import this file).
+import { registerLlmClient } from './check.js';
+import { generateAnswer } from './answer.js';
+import { clarifyQuestion } from './clarify.js';
+import { llmChunkContexts, rewriteQuery, summarizeDocument } from './enrich.js';
+import { expandQuery } from './expand.js';
 import { definePrompt } from './prompts.js';
-import { PROVIDERS, StreamReader, buildBody, endpointUrl, readReply } from './providers.js';
+import { PROVIDERS, StreamReader, buildBody, readReply } from './providers.js';
+import { endpointFor } from './url.js';
 import { parseSse, readerIterable } from './sse.js';
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529]);
@@ -82,15 +87,7 @@ export class LlmClient {
     if (options === undefined) throw invalid('createLlmClient options', 'an options object', options);
     this.provider = expectEnum(o.provider, 'options.provider', PROVIDERS);
     this.baseUrl = expectString(o.baseUrl, 'options.baseUrl', { allowEmpty: false });
-    let url;
-    try {
-      url = new URL(endpointUrl(this.provider, this.baseUrl));
-    } catch {
-      throw invalid('options.baseUrl', 'an absolute http(s) URL', o.baseUrl);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('options.baseUrl', 'an http(s) URL', o.baseUrl);
-    this.url = url.href;
-    this.host = url.host;
+    ({ url: this.url, host: this.host } = endpointFor(this.provider, this.baseUrl));  // query kept, credentials refused (url.js)
     this.model = expectString(o.model, 'options.model', { allowEmpty: false });
     if (o.apiKey !== undefined && o.apiKey !== null && o.apiKey !== '') {
       if (typeof o.apiKey !== 'string') throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.apiKey: expected a string');
@@ -131,6 +128,7 @@ export class LlmClient {
     this.active = 0;
     this.queue = [];
     this.stats = newStats();
+    registerLlmClient(this);
   }
 
   /** True when an API key is set (the key itself is not readable). */
@@ -171,6 +169,46 @@ export class LlmClient {
   async chunkContexts(document, chunks, options = {}) {
     const { prompt, ...o } = options;
     return llmChunkContexts(this, { ...o, ...(prompt ? { prompt: definePrompt(prompt) } : {}) })(document, chunks);
+  }
+
+  /**
+   * ask()'s grounded answer with [n] citations, as generateAnswer(this, input, options).
+   * @param {{question: string, passages: Array<{id?: string, text: string}>}} input
+   * @param {{onText?: (delta: string) => void, signal?: AbortSignal, temperature?: number, maxTokens?: number, prompt?: object}} [options]
+   * @returns {ReturnType<typeof generateAnswer>}
+   */
+  answer(input, options = {}) {
+    return generateAnswer(this, input, options);
+  }
+
+  /**
+   * ask()'s follow-up rewrite: a conversational question -> one standalone search query, as rewriteQuery(this, ...).
+   * @param {string} question
+   * @param {{history?: Array<{role: 'user'|'assistant', content: string}>, signal?: AbortSignal, prompt?: object}} [options]
+   * @returns {Promise<{query: string, usage: object, cost: number|null}>}
+   */
+  rewriteQuery(question, options = {}) {
+    return rewriteQuery(this, question, options);
+  }
+
+  /**
+   * ask({clarify})'s query clarification, as clarifyQuestion(this, input, options).
+   * @param {{question: string, passages: Array<{id: string, text: string}>}} input
+   * @param {{prompt?: object, maxTokens?: number, signal?: AbortSignal}} [options]
+   * @returns {ReturnType<typeof clarifyQuestion>}
+   */
+  clarify(input, options = {}) {
+    return clarifyQuestion(this, input, options);
+  }
+
+  /**
+   * ask()'s LLM query expansion (pipeline config retrieval.llmExpansion), as expandQuery(this, question, options).
+   * @param {string} question
+   * @param {{mode?: 'hyde'|'query2doc', maxTokens?: number, prompt?: object, signal?: AbortSignal}} [options]
+   * @returns {Promise<{query: string, passage: string, mode: 'hyde'|'query2doc', usage: object, cost: number|null}>}
+   */
+  expandQuery(question, options = {}) {
+    return expandQuery(this, question, options);
   }
 
   /**

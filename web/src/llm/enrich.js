@@ -2,23 +2,19 @@
 // context notes (contextual retrieval: the document is sent first and identically for every chunk
 // so provider prompt caching applies), and optional query rewriting.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectInteger, expectOptions, expectString, isInstance } from '../core/validate.js';
+import { expectArray, expectInteger, expectOptions, expectString } from '../core/validate.js';
 import { wasm } from '../core/module.js';
-import { LlmClient } from './client.js';
+import { expectLlmClient as expectClient } from './check.js';
 import { parseKeyValues } from './parse.js';
 import { loadPrompt, renderPrompt } from './prompts.js';
 import { allOrAbort } from './all-or-abort.js';
 
 export const DEFAULT_METADATA_KEYS = Object.freeze(['title', 'company', 'date', 'form type', 'period', 'key figures', 'sections']);
 
-function expectClient(client) {
-  if (!(isInstance(client, LlmClient))) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: client: expected an LlmClient (createLlmClient)');
-}
-
 /**
  * Document-level metadata as key: value pairs (Snowflake finance-RAG style: company, date, form
  * type, key figures, sections). Keys the document does not state are absent, never guessed.
- * @param {LlmClient} client
+ * @param {import('./client.js').LlmClient} client
  * @param {string} document full text
  * @param {{keys?: string[], signal?: AbortSignal, maxTokens?: number}} [options]
  * @returns {Promise<{metadata: Record<string, string>, reply: string, usage: object, cost: number|null}>}
@@ -39,7 +35,7 @@ export async function extractMetadata(client, document, options = {}) {
 /**
  * A short summary (2-4 sentences) of a whole document, the document context prepended to every chunk
  * of it before indexing (pipeline config `chunker.context.llmSummary`; finance-RAG "document context").
- * @param {LlmClient} client
+ * @param {import('./client.js').LlmClient} client
  * @param {string} document full text
  * @param {{title?: string, signal?: AbortSignal, maxTokens?: number, prompt?: object}} [options] prompt: a template
  *   with the variables title and document (default the built-in 'document_summary'); maxTokens default 200
@@ -61,7 +57,7 @@ export async function summarizeDocument(client, document, options = {}) {
  * Context notes (50-100 tokens) situating each chunk in its document, for contextual retrieval.
  * The document block comes first and is byte-identical for every chunk (marked cacheable for
  * Anthropic; OpenAI-compatible servers cache shared prefixes automatically).
- * @param {LlmClient} client
+ * @param {import('./client.js').LlmClient} client
  * @param {string} document
  * @param {string[]} chunks
  * @param {{signal?: AbortSignal, maxTokens?: number}} [options]
@@ -89,7 +85,7 @@ export async function contextualizeChunks(client, document, chunks, options = {}
  * document's chunks go through contextualizeChunks (one call per chunk, the document first).
  * @example
  * await col.add(documents, { chunkContexts: llmChunkContexts(client) });
- * @param {LlmClient} client
+ * @param {import('./client.js').LlmClient} client
  * @param {{maxTokens?: number, prompt?: object, signal?: AbortSignal}} [options] as contextualizeChunks
  * @returns {Function} (document, chunks) => Promise<string[]>, with `stats` {documents, chunks, cost} (cost null
  *   once a reply had no price)
@@ -113,7 +109,7 @@ export function llmChunkContexts(client, options = {}) {
 
 /**
  * Optional query rewriting: a conversational question -> one standalone search query.
- * @param {LlmClient} client
+ * @param {import('./client.js').LlmClient} client
  * @param {string} question
  * @param {{history?: Array<{role: 'user'|'assistant', content: string}>, signal?: AbortSignal}} [options]
  * @returns {Promise<{query: string, usage: object, cost: number|null}>} the first non-empty line of the reply

@@ -13,7 +13,7 @@ const MAX_PASSAGES = 100000;
 
 export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'document_summary', 'query_rewrite',
   'judge_context_relevance', 'judge_groundedness', 'judge_answer_relevance', 'judge_answer_correctness', 'claim_split',
-  'question_generate', 'query_clarify']);
+  'question_generate', 'query_clarify', 'query_expand']);
 
 const cache = new Map();
 

@@ -1,7 +1,9 @@
 // Server-sent events (text/event-stream) parser over a byte stream, per the WHATWG HTML spec's
 // "event stream interpretation": lines end in \n, \r\n or \r; "data:" lines join with \n; a blank
 // line dispatches; lines starting with ":" are comments. Bytes are decoded as UTF-8 incrementally,
-// so a multi-byte character split across network chunks survives.
+// so a multi-byte character split across network chunks survives. Linear in the stream: measured with
+// a script (one 16 MiB data line in 16 KiB chunks, Node 20, this 2-core VM under load): 355-873 ms
+// over 3 runs; the previous re-scanning parser took 111 s for the same stream (#30 L-1).
 
 /**
  * Yields {event, data, id} for each dispatched event of a ReadableStream<Uint8Array> (or any async
@@ -13,26 +15,41 @@
  */
 export async function* parseSse(body, state = {}) {
   const decoder = new TextDecoder('utf-8');
-  let buffer = '';
+  // The unterminated line so far, as pieces: each network chunk is scanned once (no re-scan of the
+  // pending text, which made one long line quadratic: #30 L-1), and joined once when its line ends.
+  let parts = [];
+  let pending = 0;   // characters in parts
+  let afterCr = false;  // the previous chunk ended with \r: a \n starting this one belongs to it
   let data = [];
   let event = '';
   let id;
   let sawField = false;
   const iterable = typeof body[Symbol.asyncIterator] === 'function' ? body : readerIterable(body);
-  const lines = function* (final) {
-    // Split the buffer into complete lines; keep the unterminated rest.
+  const lines = function* (text) {
     let start = 0;
-    for (let i = 0; i < buffer.length; i++) {
-      const c = buffer.charCodeAt(i);
-      if (c === 10 || c === 13) {
-        // A \r at the very end may be the first half of \r\n: wait for more bytes unless final.
-        if (c === 13 && i === buffer.length - 1 && !final) break;
-        yield buffer.slice(start, i);
-        if (c === 13 && buffer.charCodeAt(i + 1) === 10) i++;
-        start = i + 1;
-      }
+    let i = 0;
+    if (afterCr && text.length > 0) {
+      if (text.charCodeAt(0) === 10) start = i = 1;
+      afterCr = false;
     }
-    buffer = buffer.slice(start);
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      parts.push(text.slice(start, i));
+      const line = parts.length === 1 ? parts[0] : parts.join('');
+      parts = [];
+      pending = 0;
+      if (c === 13) {
+        if (i + 1 === text.length) afterCr = true;
+        else if (text.charCodeAt(i + 1) === 10) i++;
+      }
+      start = i + 1;
+      yield line;
+    }
+    if (start < text.length) {
+      parts.push(text.slice(start));
+      pending += text.length - start;
+    }
   };
   const handle = function* (line) {
     if (line === '') {
@@ -53,12 +70,10 @@ export async function* parseSse(body, state = {}) {
     else if (field === 'id') id = value;
   };
   for await (const chunk of iterable) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (const line of lines(false)) yield* handle(line);
+    for (const line of lines(decoder.decode(chunk, { stream: true }))) yield* handle(line);
   }
-  buffer += decoder.decode();
-  for (const line of lines(true)) yield* handle(line);
-  state.incomplete = buffer.length > 0 || sawField;
+  for (const line of lines(decoder.decode())) yield* handle(line);
+  state.incomplete = pending > 0 || sawField;
 }
 
 /** The chunks of a ReadableStream; stopping early (break, throw) cancels the stream. @internal */

@@ -113,7 +113,7 @@ export interface EvidenceResult {
   perQuestion: { recall: number[]; precision: number[]; rr: number; relevant: boolean[] }[];
 }
 export function evidenceContainment(excerpt: string, chunk: string): number;
-export function evaluateEvidence(questions: EvidenceQuestion[], options?: { cutoffs?: number[]; /** @deprecated write cutoffs */ k?: number[]; maxK?: number; threshold?: number; minOverlap?: number }): EvidenceResult;
+export function evaluateEvidence(questions: EvidenceQuestion[], options?: { cutoffs?: number[]; maxK?: number; threshold?: number; minOverlap?: number }): EvidenceResult;
 export function recommendCutoff(curve: number[], options?: { minGain?: number; window?: number }): number;
 
 type Numbers = number[] | Float64Array | Int32Array | Float32Array;

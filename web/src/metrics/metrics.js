@@ -2,7 +2,6 @@
 // measures, answer metrics (SQuAD EM/F1, ANLS, ROUGE-L, BLEU), citation precision/recall,
 // chunk-agnostic evidence evaluation, judge agreement and system comparison. All scoring is in
 // C++ (src/metrics); this file validates, converts and throws RagwasmError. Formulas: docs/metrics.md.
-import { deprecated } from '../core/deprecate.js';
 import { callWasm, RagwasmError } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
 import { Handle } from '../core/handle.js';
@@ -13,6 +12,13 @@ import {
 
 const MEASURE_FAMILIES = ['num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'bpref', 'recip_rank', 'P', 'recall', 'ndcg',
   'ndcg_cut', 'map_cut', 'success', 'ndcg_exp', 'ndcg_exp_cut'];
+
+// A byte-order mark at the start of a qrels or run file is not part of the first query id: left in,
+// it made "\uFEFF1" a query of its own and silently changed the numbers (issue #33). Not a string:
+// left for encodeText to refuse.
+function withoutBom(text) {
+  return typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 function expectId(value, name) {
   if (typeof value !== 'string' || value.length === 0 || /\s/.test(value)) throw invalid(name, 'a non-empty id without white space', value);
@@ -31,7 +37,8 @@ function expectId(value, name) {
 export class Qrels extends Handle {
   /**
    * Parses qrels text. TREC: "qid iter docno rel" per line; BEIR: "query-id<TAB>corpus-id<TAB>score"
-   * with an optional header row; LF or CRLF; blank lines allowed; anything else is an error.
+   * with an optional header row; LF or CRLF; blank lines allowed; a BOM at the start is dropped;
+   * anything else is an error.
    * @param {string} text
    * @param {object} [options]
    * @param {'auto'|'trec'|'beir'} [options.format='auto'] 'auto': BEIR when the first line has 3 tab-separated fields
@@ -44,7 +51,7 @@ export class Qrels extends Handle {
     const o = expectOptions(options, 'Qrels.parse options', ['format', 'name']);
     const format = o.format === undefined ? 'auto' : expectEnum(o.format, 'options.format', ['auto', 'trec', 'beir']);
     const name = o.name === undefined ? 'qrels' : expectString(o.name, 'options.name', { maxLength: 1000 });
-    const bytes = encodeText(text, 'text');
+    const bytes = encodeText(withoutBom(text), 'text');
     const m = wasm();
     return new Qrels(callWasm(() => m.metrics_parseQrels(bytes, format, name)));
   }
@@ -89,7 +96,7 @@ export class Qrels extends Handle {
 export class Run extends Handle {
   /**
    * Parses a run. TREC: "qid Q0 docno rank score runid" (6 fields); JSONL: {"qid","docid","score"}
-   * per line or {"qid", "hits": [{"docid","score"}]}.
+   * per line or {"qid", "hits": [{"docid","score"}]}. A BOM at the start is dropped.
    * @param {string} text
    * @param {object} [options]
    * @param {'auto'|'trec'|'jsonl'} [options.format='auto'] 'auto': JSONL when the text starts with '{'
@@ -102,7 +109,7 @@ export class Run extends Handle {
     const o = expectOptions(options, 'Run.parse options', ['format', 'name']);
     const format = o.format === undefined ? 'auto' : expectEnum(o.format, 'options.format', ['auto', 'trec', 'jsonl']);
     const name = o.name === undefined ? 'run' : expectString(o.name, 'options.name', { maxLength: 1000 });
-    const bytes = encodeText(text, 'text');
+    const bytes = encodeText(withoutBom(text), 'text');
     const m = wasm();
     return new Run(callWasm(() => m.metrics_parseRun(bytes, format, name)));
   }
@@ -572,21 +579,15 @@ function expectSpanItem(x, name) {
  * @param {{evidence: {text?: string, docId?: string, start?: number, end?: number}[],
  *          chunks: {text?: string, docId?: string, start?: number, end?: number}[]}[]} questions chunks in rank order
  * @param {{cutoffs?: number[], k?: number[], maxK?: number, threshold?: number, minOverlap?: number}} [options]
- *   cutoffs default [1, 5, 10] (`k` is its deprecated name: k is a result count elsewhere); maxK
+ *   cutoffs default [1, 5, 10]; maxK
  *   default 20; threshold default 0.8; minOverlap default 1
  * @returns {{recall: Record<number, number>, precision: Record<number, number>, mrr: number, curve: number[],
  *   perQuestion: {recall: number[], precision: number[], rr: number, relevant: boolean[]}[]}}
  * @throws {RagwasmError} INVALID_ARGUMENT (k <= 0, threshold outside (0, 1], malformed questions)
  */
 export function evaluateEvidence(questions, options = {}) {
-  const o = expectOptions(options, 'evaluateEvidence options', ['cutoffs', 'k', 'maxK', 'threshold', 'minOverlap']);
-  if (o.k !== undefined) {
-    deprecated('evaluateEvidence option k', 'write cutoffs');
-    if (o.cutoffs !== undefined) throw invalid('options.k', 'nothing when cutoffs is given', o.k);
-  }
-  const name = o.k !== undefined ? 'options.k' : 'options.cutoffs';
-  const list = o.cutoffs ?? o.k;
-  const ks = list === undefined ? [1, 5, 10] : expectArray(list, name, { maxLength: 1000, item: (v, n) => expectInteger(v, n, { min: 1, max: 1000000 }) });
+  const o = expectOptions(options, 'evaluateEvidence options', ['cutoffs', 'maxK', 'threshold', 'minOverlap']);
+  const ks = o.cutoffs === undefined ? [1, 5, 10] : expectArray(o.cutoffs, 'options.cutoffs', { maxLength: 1000, item: (v, n) => expectInteger(v, n, { min: 1, max: 1000000 }) });
   const maxK = o.maxK === undefined ? 20 : expectInteger(o.maxK, 'options.maxK', { min: 1, max: 100000 });
   const threshold = o.threshold === undefined ? 0.8 : expectNumber(o.threshold, 'options.threshold', { min: Number.MIN_VALUE, max: 1 });
   const minOverlap = o.minOverlap === undefined ? 1 : expectInteger(o.minOverlap, 'options.minOverlap', { min: 1, max: 2 ** 31 });

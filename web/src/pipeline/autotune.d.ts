@@ -7,7 +7,7 @@ export interface AutotuneBm25 { k1?: number; b?: number }
 /** One leg alone, or fuse() options over the lists [bm25, dense]. */
 export type AutotuneFusion =
   | { retriever: 'bm25' | 'dense' }
-  | { mode?: 'rrf' | 'convex' | 'combsum' | 'combmnz'; normalization?: 'minmax' | 'zscore' | 'rank'; weights?: [number, number]; rrfK?: number; /** @deprecated write rrfK */ k?: number };
+  | { mode?: 'rrf' | 'convex' | 'combsum' | 'combmnz'; normalization?: 'minmax' | 'zscore' | 'rank'; weights?: [number, number]; rrfK?: number };
 export interface AutotuneGrid {
   chunker?: AutotuneChunker[];
   bm25?: AutotuneBm25[];

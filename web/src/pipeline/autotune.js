@@ -6,10 +6,10 @@
 // -> metrics.evaluateRun / metrics.evaluateEvidence / metrics.bootstrapCI.
 import { MAX_SEARCH_K } from '../core/limits.js';
 import { asEmbedder, embedTexts } from '../embed/contract.js';
-import { deprecated } from '../core/deprecate.js';
 import { RagwasmError } from '../core/errors.js';
 import { chunk } from '../chunk/chunk.js';
 import { chunkOptions, denseOptions } from './collection.js';
+import { markdownToText } from '../document/markdown-text.js';
 import { checkLlm, chunkWithContexts, llmContextSteps, memoizeContextSteps } from './llm-steps.js';
 import { VectorIndex } from '../retrieve/dense.js';
 import { aggregateToDocuments, fuse } from '../retrieve/fusion.js';
@@ -81,17 +81,13 @@ function checkGrid(grid, hasEmbedder, withBase = false) {
       return { retriever };
     }
     if (!hasEmbedder) throw invalid(n, "{retriever: 'bm25'} (fusion needs the dense leg: give options.embedder)", f);
-    const o = expectOptions(f, n, ['mode', 'normalization', 'weights', 'rrfK', 'k']);
+    const o = expectOptions(f, n, ['mode', 'normalization', 'weights', 'rrfK']);
     const r = { mode: o.mode === undefined ? 'convex' : expectEnum(o.mode, `${n}.mode`, ['rrf', 'convex', 'combsum', 'combmnz']) };
     r.normalization = o.normalization === undefined ? 'minmax' : expectEnum(o.normalization, `${n}.normalization`, ['minmax', 'zscore', 'rank']);
     r.weights = o.weights === undefined ? [0.7, 0.3]
       : expectArray(o.weights, `${n}.weights`, { maxLength: 2, item: (w, wn) => expectNumber(w, wn, { min: 0 }) });
     if (r.weights.length !== 2) throw invalid(`${n}.weights`, 'two weights [bm25, dense]', o.weights);
-    if (o.k !== undefined) {
-      deprecated('autotune grid.fusion[].k', 'write rrfK for the RRF constant');
-      if (o.rrfK !== undefined) throw invalid(`${n}.k`, 'nothing when rrfK is given', o.k);
-    }
-    r.rrfK = o.rrfK === undefined ? (o.k === undefined ? 60 : expectNumber(o.k, `${n}.k`, { min: 0 })) : expectNumber(o.rrfK, `${n}.rrfK`, { min: 0 });
+    r.rrfK = o.rrfK === undefined ? 60 : expectNumber(o.rrfK, `${n}.rrfK`, { min: 0 });
     return r;
   });
   out.k = out.k.map((k, i) => expectInteger(k, `options.grid.k[${i}]`, { min: 1, max: 10000 }));
@@ -301,8 +297,10 @@ export async function autotune(options) {
         const copts = chunkOptions({ ...base.chunker, strategy: chunker.strategy, chunkSize: chunker.chunkSize, chunkOverlap: chunker.chunkOverlap }, embedder);
         const separator = base.chunker.context?.separator ?? '\n\n';
         if (llm) progress({ done, phase: 'context' });
+        const plain = base.chunker.preprocess === 'markdown-to-text';  // chunker.preprocess, as Collection.add runs it
         for (const d of documents) {
-          const doc = d.title ? { id: d.id, text: d.text, title: d.title } : { id: d.id, text: d.text };
+          const text = plain ? markdownToText(d.text) : d.text;
+          const doc = d.title ? { id: d.id, text, title: d.title } : { id: d.id, text };
           const cs = await chunkWithContexts(doc, { copts, semantic: chunker.strategy === 'semantic', steps, llm, separator, signal, alive: () => abortCheck(signal) });
           for (const c of cs) chunks.push({ id: c.id, docId: c.docId, text: c.text, indexText: c.indexText ?? c.text, title: d.title });
         }

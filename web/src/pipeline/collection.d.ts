@@ -22,6 +22,11 @@ export interface CollectionDocument {
   /** other BM25 fields named in indexes.bm25.fields */
   [field: string]: unknown;
 }
+/** What add() and upsert() resolve to: the write summary of every index plus the collection's counts. */
+export interface CollectionWriteSummary {
+  added: number; updated: number; removed: number; skipped: number;
+  documents: number; chunks: number; zeroVectors: string[];
+}
 export interface CollectionHit {
   id: string; docId: string; text: string; start: number; end: number; score: number;
   title?: string;
@@ -71,7 +76,7 @@ export interface CollectionExportOptions {
   /** chunks embedded at a time when vectors are not kept. Default 256. */
   batchSize?: number;
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: (progress: {done: number, total: number}) => void;
 }
 export interface CollectionImportOptions {
   /** overrides the header's config (default: the header's, else the default pipeline) */
@@ -82,7 +87,7 @@ export interface CollectionImportOptions {
   keepVectors?: boolean;
   /** chunks indexed (and embedded) at a time. Default 256. */
   batchSize?: number;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: (progress: {done: number, total: number}) => void;
   signal?: AbortSignal;
 }
 /**
@@ -134,15 +139,17 @@ export class Collection {
   readonly embedderInfo: { id: string; dimension: number } | null;
   /** Chunk ids whose embedding is all zeros (kept out of the dense leg). */
   readonly zeroVectors: ReadonlySet<string>;
-  /** Chunks and indexes documents (an array, or one document); an id already in the collection is replaced. */
+  /** Chunks and indexes documents (an array, or one document); an id already in the collection is replaced (counted in
+   *  `updated`). Resolves to every index's write summary with the documents in the call, the chunks indexed and the
+   *  chunk ids kept out of the dense leg (all-zero embeddings); upsert() resolves to the same shape. */
   add(documents: CollectionDocument | CollectionDocument[],
-    options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number;
+    options?: { onProgress?: (progress: {done: number, total: number}) => void; signal?: AbortSignal; batchSize?: number;
       /** one context per chunk (e.g. llmChunkContexts(client) of ragwasm/llm), put before the chunk text in its indexText */
-      chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
+      chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<CollectionWriteSummary>;
   /** Adds or replaces documents (ids in the collection are replaced): the collection remove(existing ids) then add(documents)
    *  gives (hits and toBytes() bytes), with the write summary; nothing is removed before every document is chunked and embedded. */
   upsert(documents: CollectionDocument | CollectionDocument[],
-    options?: Parameters<Collection['add']>[1]): Promise<{ added: number; updated: number; removed: number; skipped: number; documents: number; chunks: number; zeroVectors: string[] }>;
+    options?: Parameters<Collection['add']>[1]): Promise<CollectionWriteSummary>;
   remove(ids: string[]): number;
   /**
    * Reclaims what remove() and replacing add() leave in the indexes: BM25 postings of deleted chunks, and an HNSW
@@ -154,7 +161,7 @@ export class Collection {
   search(query: string, options?: CollectionSearchOptions & { level?: 'chunk' }): Promise<CollectionHit[]>;
   /** Re-embeds every chunk with another embedder into a new dense index; swaps only when complete. */
   setEmbedder(embedder: CollectionEmbedder, options?: { dimension?: number; signal?: AbortSignal; batchSize?: number;
-    onProgress?: (done: number, total: number) => void }): Promise<{ chunks: number; zeroVectors: string[] }>;
+    onProgress?: (progress: {done: number, total: number}) => void }): Promise<{ chunks: number; zeroVectors: string[] }>;
   /**
    * Label-free leg check (docs/fusion.md "Leg check"): self-retrieval MRR@10 of probe sentences per
    * retriever; the default hybrid benches a weak leg. search() runs it by itself when needed.

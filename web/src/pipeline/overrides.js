@@ -77,6 +77,7 @@ export function applyConfigOverrides(config, overrides = []) {
       raw = undefined;
     }
     if (!isPlainObject(raw)) throw invalid('config', 'a JSON object', raw);
+    expectJsonValue(raw, 'config');  // depth limit before anything recursive copies it (#30 F-3)
   } else if (isPlainObject(config)) {
     raw = copy(expectJsonValue(config, 'config'));
   } else {

@@ -27,9 +27,11 @@ export interface PipelineConfig {
     candidates: number;
     /** rrfK: the RRF constant */
     fusion: { mode: string; normalization: string; weights: number[]; rrfK: number; legCheck: boolean };
+    /** LLM query expansion at ask() time (needs ask's llm); only when the config gives it ("hyde" / "query2doc" is shorthand) */
+    llmExpansion?: { mode: 'hyde' | 'query2doc'; maxTokens: number };
   };
   rerank: { enabled: boolean; type: 'cross-encoder' | 'llm' | 'custom'; model?: string; candidates: number; keep: number };
-  assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; docContext: boolean; tokenCount: 'estimate' | 'wordpiece' };
+  assembly: { tokenBudget: number; order: 'score' | 'ends'; maxChunks: number; /** normalized: 'chunker' as true, 'none' as false (saved format 3) */ docContext: boolean | 'title'; tokenCount: 'estimate' | 'wordpiece' };
   /** What answers from the top min(retrieval.k, chunks) chunks (retrieval.k 0 = no retrieval). */
   answerer: { type: 'extractive' | 'llm' | 'none'; chunks: number; threshold: number; maxSentences: number };
   /** Judges the answering commands run besides correctness (rag, experiment); only when the config gives the section. */
@@ -37,3 +39,5 @@ export interface PipelineConfig {
 }
 export function parsePipelineConfig(config: string | object): PipelineConfig;
 export function defaultPipelineConfig(): PipelineConfig;
+/** @internal parsePipelineConfig for saved configs: the old names read quietly and listed. */
+export function readPipelineConfig(config: string | object): { config: PipelineConfig; deprecations: { path: string; old: string; new: string }[] };

@@ -1,9 +1,9 @@
+// @ts-check
 // Pipeline configs: one JSON document describing chunker -> indexes (bm25 / dense / both) ->
 // retrieval -> fusion -> rerank -> assembly. Parsed and validated in WASM (src/pipeline/config.cpp):
 // unknown keys and wrong types are errors naming the JSON path. Returns the normalized config with
 // every default filled in.
 import { RagwasmError, callWasm } from '../core/errors.js';
-import { deprecated } from '../core/deprecate.js';
 import { encodeText } from '../core/encode.js';
 import { wasm } from '../core/module.js';
 import { PRESETS } from './presets.js';
@@ -18,13 +18,15 @@ import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
  * also the shorthand {name: boost}), scorer, k1, b, delta, analyzer}, dense: VectorIndex options
  * {dimension (default: the embedder's), metric, storage, binaryRescore, index, hnsw: {M, efConstruction,
  * efSearch, seed}} + model}, retrieval {retrievers, k (hits returned), candidates, fusion: {mode,
- * normalization, weights, rrfK, primary, legCheck}}, rerank {enabled, type, model, candidates, keep},
+ * normalization, weights, rrfK, primary, legCheck}, llmExpansion: 'hyde' | 'query2doc' | {mode, maxTokens (16..2048,
+ * default 128)} (ask()'s LLM query expansion; kept only when given)}, rerank {enabled, type, model, candidates, keep},
  * assembly {tokenBudget, order, maxChunks, docContext, tokenCount}, answerer {type: extractive | llm |
  * none, chunks, threshold, maxSentences}, judges {triad} (rag / experiment: the RAG-triad judges; kept only when
  * given); retrieval.k 0 = no retrieval. Defaults in docs/fusion.md.
  * The normalized `indexes.bm25` is what `Bm25Index.create` takes, `indexes.dense` without `model`
- * what `VectorIndex.create` takes. Old names (docs/api.md "Old names": bm25 variant / stemmer /
- * stopwords, dense quantization / hnsw.m, fusion k) are read with a one-time console.warn each.
+ * what `VectorIndex.create` takes. The names before 0.1.0 (bm25 variant / stemmer / stopwords, dense
+ * quantization / hnsw.m, fusion k) are INVALID_ARGUMENT naming the new key; saved collections and
+ * JSONL exports that hold them still load (readPipelineConfig).
  *
  * @example
  * const c = parsePipelineConfig({ indexes: { bm25: {} }, retrieval: { k: 5 } });
@@ -39,12 +41,15 @@ import { expectJsonValue, invalid, isPlainObject } from '../core/validate.js';
  */
 export function parsePipelineConfig(config) {
   const { config: cfg, deprecations } = readPipelineConfig(config);
-  for (const d of deprecations) deprecated(`pipeline config ${d.path}.${d.old}`, `write ${d.path}.${d.new}`);
+  if (deprecations.length > 0) {
+    const d = deprecations[0];
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: config ${d.path}.${d.old}: unknown key (write ${d.path}.${d.new})`, { path: `${d.path}.${d.old}` });
+  }
   return cfg;
 }
 
 /**
- * @internal parsePipelineConfig without the warnings: the normalized config and the old names read
+ * @internal parsePipelineConfig for saved configs: the normalized config and the old names read
  * (`[{path, old, new}]`). Collection.load reads the config stored in saved bytes with it (a saved
  * collection written before the rename is not the caller's code to fix).
  * @param {string|object} config

@@ -58,15 +58,13 @@ export interface VectorItem {
 export class VectorIndex {
   static create(options: VectorIndexOptions): VectorIndex;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): VectorIndex;
+  /** @internal Collection.save()'s check of a saved section without building the index. */
+  static _checkBytes(bytes: Uint8Array | object, onIds: (ids: string[]) => void): { dimension: number; size: number };
   static load(name: string, opts?: StorageOptions): Promise<VectorIndex>;
-  /** @deprecated write fromBytes(bytes). */
-  static load(bytes: Uint8Array | ArrayBuffer): VectorIndex;
   readonly options: ResolvedVectorIndexOptions;
   readonly dimension: number;
   readonly size: number;
   add(items: VectorItem | VectorItem[]): WriteSummary;
-  /** @deprecated write add([{ id, vector }]); returns the index size. */
-  add(ids: string[], vectors: Float32Array | Array<Float32Array | number[]>): number;
   upsert(items: VectorItem | VectorItem[]): WriteSummary;
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): WriteSummary;
   /** HNSW: rebuilds the graph without the tombstones of remove()/upsert() (equal to a fresh build of the live vectors in insertion order). Returns the tombstones dropped (0 for a flat index). */
@@ -77,8 +75,6 @@ export class VectorIndex {
   searchMany(queries: Array<Float32Array | number[]>, options?: VectorSearchOptions): VectorHit[][];
   toBytes(): Uint8Array;
   save(name: string, opts?: StorageOptions): Promise<void>;
-  /** @deprecated write toBytes(). */
-  save(): Uint8Array;
   dispose(): void;
   readonly disposed: boolean;
 }

@@ -1,17 +1,15 @@
+// @ts-check
 // Dense vector search: VectorIndex, an exact flat index (f32, int8 or binary + rescoring) or HNSW
 // over string ids, with cosine / dot / L2 scores, filters and save/load. Scoring runs in WASM SIMD.
 import { MAX_SEARCH_K } from '../core/limits.js';
 import { callWasm, RagwasmError } from '../core/errors.js';
-import { Handle } from '../core/handle.js';
-import { HeapBytes } from '../core/heap-bytes.js';
+import { SavedIndex, checkSaved, loadSaved, loadStored } from '../core/saved-index.js';
 import { wasm } from '../core/module.js';
 import { decodeIds, encodeTransient } from '../core/encode.js';
 import {
   MAX_ARRAY_ITEMS, expectArray, expectBoolean, expectEnum, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
   expectSearchK,
 } from '../core/validate.js';
-import { deprecated } from '../core/deprecate.js';
-import { loadNamed, saveNamed } from '../core/storage.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 
 const encoder = new TextEncoder();
@@ -100,7 +98,7 @@ function toBatch(value, name, count, dimension) {
  * ix.add([{ id: 'a', vector: [1, 0, 0] }, { id: 'b', vector: [0, 1, 0] }]); // {added: 2, updated: 0, removed: 0, skipped: 0}
  * ix.search(new Float32Array([1, 0.1, 0]), { k: 1 }); // [{ id: 'a', score: 0.995 }]
  */
-export class VectorIndex extends Handle {
+export class VectorIndex extends SavedIndex {
   /**
    * @param {object} options
    * @param {number} options.dimension vector length, an integer in [1, 8192] (required)
@@ -144,44 +142,31 @@ export class VectorIndex extends Handle {
    *   (saved by a format version this build does not read), INVALID_ARGUMENT (not bytes)
    */
   static fromBytes(bytes) {
-    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
-    const m = wasm();
-    const native = callWasm(() => m.dense_loadIndex(bytes));
-    return new VectorIndex(native);
+    return loadSaved(VectorIndex, bytes, 'dense_loadIndex');
   }
 
   /**
    * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
    * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each live
    * saved id is handed to `onIds` (arrays of ids in slot order, in batches) for the caller to compare.
-   * @param {Uint8Array|HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
+   * @param {Uint8Array|import('../core/heap-bytes.js').HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
    * @param {(ids: string[]) => void} onIds must not throw
    * @returns {{dimension: number, size: number}} the dimension and the live vector count
    * @throws {RagwasmError} as fromBytes()
    */
   static _checkBytes(bytes, onIds) {
-    const m = wasm();
-    const batch = (b) => onIds(decodeIds(b.bytes, b.lens));
-    if (isInstance(bytes, HeapBytes)) return callWasm(() => m.dense_checkSection(bytes.native, batch));
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
-    return callWasm(() => m.dense_checkSaved(bytes, batch));
+    return checkSaved(bytes, onIds, 'dense_checkSection', 'dense_checkSaved');
   }
 
   /**
    * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
-   * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
    * @returns {Promise<VectorIndex>}
    * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
    */
   static load(name, opts) {
-    if (isInstance(name, Uint8Array) || isInstance(name, ArrayBuffer)) {
-      deprecated('VectorIndex.load(bytes)', 'write VectorIndex.fromBytes(bytes); load(name) now reads named storage');
-      return VectorIndex.fromBytes(name);
-    }
-    return loadNamed(name, opts, 'VectorIndex').then((bytes) => VectorIndex.fromBytes(bytes));
+    return loadStored(VectorIndex, 'VectorIndex', name, opts);
   }
 
   /** @param {object} native @private */
@@ -243,13 +228,7 @@ export class VectorIndex extends Handle {
    *   DIMENSION_MISMATCH, DUPLICATE_ID (already indexed: use upsert; or twice in the batch),
    *   LIMIT_EXCEEDED (over 3 GiB of vectors), DISPOSED
    */
-  add(items, vectors) {
-    if (vectors !== undefined || (isArray(items) && items.length > 0 && typeof items[0] === 'string')) {
-      deprecated('VectorIndex.add(ids, vectors)', 'write add([{ id, vector }])');
-      const ref = encodeIds(items, 'ids');
-      if (items.length === 0) throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: ids: expected at least one id, got an empty batch');
-      return this._addRaw(ref, toBatch(vectors, 'vectors', items.length, this.dimension));
-    }
+  add(items) {
     const { ids, ref, flat } = this._items(items);
     if (ids.length > 0) this._addRaw(ref, flat);
     return writeSummary({ added: ids.length });
@@ -413,42 +392,6 @@ export class VectorIndex extends Handle {
     return callWasm(() => native.maskForIds(bytes, lens));
   }
 
-  /**
-   * Serializes the index in the one saved container: magic "RWVECTOR", format version, sections, XXH64 (docs/formats.md).
-   * @returns {Uint8Array}
-   * @throws {RagwasmError} DISPOSED
-   */
-  toBytes() {
-    const native = this.native;
-    return callWasm(() => native.save());
-  }
-
-  /**
-   * @internal toBytes()' bytes kept in the WASM heap (Collection.save(): checked in place by
-   * _checkBytes, then written in pieces; the caller disposes it).
-   * @returns {HeapBytes}
-   * @throws {RagwasmError} DISPOSED
-   */
-  _heapBytes() {
-    const native = this.native;
-    return new HeapBytes(callWasm(() => native.saveSection()));
-  }
-
-  /**
-   * Stores toBytes() under `name`, atomically (storage.js). Deprecated form: `save()` without a name
-   * returns the bytes (= toBytes(), warns once).
-   * @param {string} name 1–200 of [A-Za-z0-9._-]
-   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
-   * @returns {Promise<void>}
-   * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
-   */
-  save(name, opts) {
-    if (name === undefined && opts === undefined) {
-      deprecated('VectorIndex.save() without a name', 'write toBytes() for bytes; save(name) now writes named storage');
-      return this.toBytes();
-    }
-    return saveNamed(this, name, opts);
-  }
 }
 
 /** True when the loaded WASM build scores with SIMD128 kernels. */

@@ -16,16 +16,12 @@ export interface FusionConfig {
   weights?: number[];
   /** RRF constant, >= 0. Default 60. */
   rrfK?: number;
-  /** @deprecated the RRF constant's old name (read so when rrfK is absent); write rrfK. */
-  k?: number;
   /** Primary list index for mode 'hybrid'. Default 0. */
   primary?: number;
 }
 export interface FuseOptions extends FusionConfig {
-  /** Keep the best k fused hits; 0 = all (default). A hit count when rrfK is given too (docs/api.md). */
+  /** Keep the best k fused hits; 0 = all (default). The RRF constant is rrfK. */
   k?: number;
-  /** @deprecated write k (with rrfK). */
-  topK?: number;
   /** Depth of the agreement diagnostics. Default 10. */
   diagnosticsK?: number;
   /** Warn when two legs share less than this fraction of their top-k. Default 0.2. */
@@ -104,7 +100,7 @@ export function expandNeighbours(hits: ScoredHit[], chunks: ChunkRef[], options?
 
 export interface DocHit { docId: string; score: number; chunks: number; bestChunk: string; }
 export function aggregateToDocuments(hits: { id: string; docId: string; score: number }[],
-  options?: { method?: 'max' | 'sum' | 'topm'; m?: number; k?: number; /** @deprecated write k */ topK?: number }): DocHit[];
+  options?: { method?: 'max' | 'sum' | 'topm'; m?: number; k?: number }): DocHit[];
 
 export interface RerankOptions { candidates?: number; keep?: number; signal?: AbortSignal; }
 /** The third argument carries rerank()'s AbortSignal (rerankers may ignore it). */

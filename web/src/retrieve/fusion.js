@@ -4,7 +4,6 @@
 // "retrieve N, rerank, keep K" hook. Scoring runs in WASM (src/fusion); formulas in docs/fusion.md.
 import { RagwasmError, callWasm } from '../core/errors.js';
 import { encodeText } from '../core/encode.js';
-import { deprecated } from '../core/deprecate.js';
 import { wasm } from '../core/module.js';
 import {
   expectArray, expectEnum, expectFunction, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isObject, isPlainObject,
@@ -61,10 +60,9 @@ function expectLists(lists, name) {
   });
 }
 
-// Fusion options in the one vocabulary (docs/api.md): `k` = hits kept, `rrfK` = the RRF constant.
-// The old names still work for one minor version with a one-time warning: `topK` (hits kept) and
-// `k` as the RRF constant, which is how `k` is read when neither `rrfK` is given nor (in fuse) the
-// count can be meant alone. The C++ request keeps its names: k = RRF constant, topK = hits kept.
+// Fusion options in the one vocabulary (docs/api.md): `k` = hits kept (fuse only; a fusion
+// configuration of a grid has none), `rrfK` = the RRF constant. The C++ request keeps its names:
+// k = RRF constant, topK = hits kept.
 function fusionOptions(o, name, numLists, { allowTopK = true } = {}) {
   const req = {};
   if (o.mode !== undefined) req.mode = expectEnum(o.mode, `${name}.mode`, FUSION_MODES);
@@ -77,20 +75,10 @@ function fusionOptions(o, name, numLists, { allowTopK = true } = {}) {
   }
   if (o.rrfK !== undefined) req.k = expectNumber(o.rrfK, `${name}.rrfK`, { min: 0 });
   if (o.k !== undefined) {
-    if (allowTopK && o.rrfK !== undefined) {
-      req.topK = expectInteger(o.k, `${name}.k`, { min: 0, max: MAX_HITS });
-    } else {
-      if (o.rrfK !== undefined) throw invalid(`${name}.k`, 'nothing: a fusion configuration takes the RRF constant as rrfK', o.k);
-      deprecated('fusion option k as the RRF constant', 'write rrfK for the RRF constant; k will be the number of hits kept (pass rrfK with it to use k that way now)');
-      req.k = expectNumber(o.k, `${name}.k`, { min: 0 });
-    }
+    if (!allowTopK) throw invalid(`${name}.k`, 'nothing: a fusion configuration takes the RRF constant as rrfK', o.k);
+    req.topK = expectInteger(o.k, `${name}.k`, { min: 0, max: MAX_HITS });
   }
   if (o.primary !== undefined) req.primary = expectInteger(o.primary, `${name}.primary`, { min: 0, max: Math.max(0, numLists - 1) });
-  if (allowTopK && o.topK !== undefined) {
-    deprecated('fusion option topK', 'write k (the number of hits kept) with rrfK for the RRF constant');
-    if (req.topK !== undefined) throw invalid(`${name}.topK`, 'nothing when k is given with rrfK', o.topK);
-    req.topK = expectInteger(o.topK, `${name}.topK`, { min: 0, max: MAX_HITS });
-  }
   return req;
 }
 
@@ -134,10 +122,8 @@ function publicConfig(c) {
  * @param {'minmax'|'zscore'|'rank'} [options.normalization='minmax'] ignored by RRF
  * @param {number[]} [options.weights] one finite weight >= 0 per list (default all 1; convex rescales to sum 1)
  * @param {number} [options.rrfK=60] RRF constant, >= 0
- * @param {number} [options.k=0] keep the best k fused hits (0 = all); read as a hit count when rrfK is
- *   given too, else (deprecated, warns once) as the RRF constant, its meaning before rrfK
+ * @param {number} [options.k=0] keep the best k fused hits (0 = all)
  * @param {number} [options.primary=0] index of the primary list for mode 'hybrid'
- * @param {number} [options.topK] deprecated name of k (hits kept)
  * @param {number} [options.diagnosticsK=10] depth of the leg-agreement diagnostics
  * @param {number} [options.minOverlap=0.2] warn when two legs share less than this fraction of their top-k
  * @returns {{hits: {id: string, score: number, rank: number, presentIn: number, contributions: Contribution[]}[],
@@ -148,7 +134,7 @@ function publicConfig(c) {
  *   option), DUPLICATE_ID (an id twice in one list), INVALID_UTF8 (id with a lone surrogate), NOT_INITIALIZED
  */
 export function fuse(lists, options = {}) {
-  const o = expectOptions(options, 'fuse options', ['mode', 'normalization', 'weights', 'rrfK', 'k', 'primary', 'topK', 'diagnosticsK', 'minOverlap']);
+  const o = expectOptions(options, 'fuse options', ['mode', 'normalization', 'weights', 'rrfK', 'k', 'primary', 'diagnosticsK', 'minOverlap']);
   const req = { lists: expectLists(lists, 'lists'), ...fusionOptions(o, 'options', lists.length) };
   if (req.lists.length === 0) throw invalid('lists', 'at least one ranked list', lists);
   if (o.diagnosticsK !== undefined) req.diagnosticsK = expectInteger(o.diagnosticsK, 'options.diagnosticsK', { min: 1, max: 1_000_000 });
@@ -396,23 +382,18 @@ export function expandNeighbours(hits, chunks, options = {}) {
  * Chunk -> document aggregation for document-level qrels: 'max' (best chunk), 'sum' (all chunks),
  * 'topm' (mean of the m best chunks, of all when fewer). Ties: score desc, then docId asc.
  * @param {{id: string, docId: string, score: number}[]} hits chunk hits (ids unique)
- * @param {{method?: 'max'|'sum'|'topm', m?: number, k?: number, topK?: number}} [options] method 'max',
- *   m 3, k (documents kept) 0 = all; topK is the deprecated name of k
+ * @param {{method?: 'max'|'sum'|'topm', m?: number, k?: number}} [options] method 'max',
+ *   m 3, k (documents kept) 0 = all
  * @returns {{docId: string, score: number, chunks: number, bestChunk: string}[]}
  * @throws {RagwasmError} INVALID_ARGUMENT, DUPLICATE_ID
  */
 export function aggregateToDocuments(hits, options = {}) {
-  const o = expectOptions(options, 'aggregateToDocuments options', ['method', 'm', 'k', 'topK']);
+  const o = expectOptions(options, 'aggregateToDocuments options', ['method', 'm', 'k']);
   const { ids, scores, docIds } = expectHits(hits, 'hits', { docId: true });
   const req = { ids, scores, docIds };
   if (o.method !== undefined) req.method = expectEnum(o.method, 'options.method', AGGREGATIONS);
   if (o.m !== undefined) req.m = expectInteger(o.m, 'options.m', { min: 1, max: 1_000_000 });
   if (o.k !== undefined) req.topK = expectInteger(o.k, 'options.k', { min: 0, max: MAX_HITS });
-  if (o.topK !== undefined) {
-    deprecated('aggregateToDocuments option topK', 'write k');
-    if (o.k !== undefined) throw invalid('options.topK', 'nothing when k is given', o.topK);
-    req.topK = expectInteger(o.topK, 'options.topK', { min: 0, max: MAX_HITS });
-  }
   return callJson('fusion_aggregate', req);
 }
 

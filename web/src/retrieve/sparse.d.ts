@@ -68,8 +68,23 @@ export interface Bm25SearchOptions {
   rm3?: boolean | { fbDocs?: number; fbTerms?: number; originalWeight?: number };
   /** Score every matching document (the oracle). Default false. */
   exact?: boolean;
-  /** @deprecated write exact. */
-  exhaustive?: boolean;
+  /** Query expansion from word neighbours (createWordNeighbours()); not with rm3. */
+  expansion?: Bm25ExpansionOption;
+}
+/** The expansion search option: defaults perTerm 2, minSimilarity 0.7, weight 0.3 (EXPANSION_DEFAULTS). */
+export interface Bm25ExpansionOption {
+  words: import('./expansion.js').WordNeighbours;
+  perTerm?: number;
+  minSimilarity?: number;
+  weight?: number;
+}
+/** One expansion term: the analyzed term, the query word it came from, the neighbour word, similarity and weight. */
+export interface Bm25ExpansionTerm {
+  term: string;
+  from: string;
+  word: string;
+  similarity: number;
+  weight: number;
 }
 /** What add, upsert and remove return on every index (docs/api.md). */
 export interface WriteSummary {
@@ -117,9 +132,9 @@ export interface CollectionStats {
 export class Bm25Index {
   static create(options?: Bm25IndexOptions): Bm25Index;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): Bm25Index;
+  /** @internal Collection.save()'s check of a saved section without building the index. */
+  static _checkBytes(bytes: Uint8Array | object, onIds: (ids: string[]) => void): { fields: string[]; size: number };
   static load(name: string, opts?: StorageOptions): Promise<Bm25Index>;
-  /** @deprecated write fromBytes(bytes). */
-  static load(bytes: Uint8Array | ArrayBuffer): Bm25Index;
   readonly fields: string[];
   readonly size: number;
   add(docs: Bm25Document | Bm25Document[]): WriteSummary;
@@ -129,6 +144,8 @@ export class Bm25Index {
   expandQuery(query: string, options?: Bm25SearchOptions): Array<{ term: string; weight: number }>;
   /** Index terms starting with the last analyzed term of prefix, by document frequency. */
   suggest(prefix: string, options?: { k?: number }): Array<{ term: string; df: number }>;
+  /** The expansion terms search(query, {expansion}) adds, in scoring order. */
+  expansionTerms(query: string, options: { expansion: Bm25ExpansionOption }): Bm25ExpansionTerm[];
   analyze(text: string): string[];
   queryTerms(query: string): { term: string; weight: number }[];
   impacts(options?: { batchTerms?: number; batchRows?: number }): Generator<Bm25ImpactBatch>;
@@ -144,8 +161,8 @@ export class Bm25Index {
   stats(): Bm25Stats;
   toBytes(): Uint8Array;
   save(name: string, opts?: StorageOptions): Promise<void>;
-  /** @deprecated write toBytes(). */
-  save(): Uint8Array;
   dispose(): void;
   readonly disposed: boolean;
 }
+/** @internal Checks a metadata filter (Bm25Index's language); INVALID_ARGUMENT naming `name`. */
+export function checkFilter(filter: unknown, name: string): void;

@@ -1,16 +1,15 @@
+// @ts-check
 // Lexical retrieval: Bm25Index (Lucene BM25 and variants over compressed postings, exact MaxScore
 // top-k, metadata filters, updates, RM3 feedback, versioned save/load). Scores and ties are exact:
 // the same ranking as the exhaustive scorer, ties broken by document id ascending.
 import { callWasm, RagwasmError } from '../core/errors.js';
-import { Handle } from '../core/handle.js';
-import { HeapBytes } from '../core/heap-bytes.js';
+import { SavedIndex, checkSaved, loadSaved, loadStored } from '../core/saved-index.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
-import { decodeIds, encodeText, encodeTransient } from '../core/encode.js';
-import { deprecated } from '../core/deprecate.js';
-import { loadNamed, saveNamed } from '../core/storage.js';
+import { encodeText, encodeTransient } from '../core/encode.js';
 import { EXPANSION_KEYS, filterHits, resolveExpansion } from './sparse-expand.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
+import { checkExpansionOption } from './expansion.js';
 import {
   expectArray, expectBoolean, expectEnum, expectInteger, expectNumber, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject,
   expectSearchK,
@@ -47,18 +46,18 @@ function pack(pieces) {
   return { blob, offsets };
 }
 
-// Adds packed documents: the UTF-8 is encoded straight into the WASM heap (TextEncoder.encodeInto)
-// and passed by pointer, which skips a JS copy loop in Embind's std::string conversion (about 30 ms
-// of a 380 ms SciFact build). At most 3 bytes per UTF-16 unit; lone surrogates become U+FFFD, as
-// TextEncoder.encode does.
-function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
+// Packed pieces written as UTF-8 straight into the WASM heap (TextEncoder.encodeInto) and passed to
+// call(ptr, bytes, offsets) by pointer, which skips a JS copy loop in Embind's std::string conversion
+// (about 30 ms of a 380 ms SciFact build). At most 3 bytes per UTF-16 unit; lone surrogates become
+// U+FFFD, as TextEncoder.encode does. `what` (plural) names the text in errors.
+function withHeapPieces(pieces, what, call) {
   const m = wasm();
   let units = 0;
   for (const p of pieces) units += p.length;
   const cap = Math.max(1, units * 3);
-  if (cap > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: documents: more than 4 GiB of text in one call');
+  if (cap > 0xFFFFFFFF) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${what}: more than 4 GiB of text in one call`);
   const ptr = m._malloc(cap) >>> 0;  // unsigned: heap addresses pass 2 GiB (MAXIMUM_MEMORY=4GB)
-  if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${cap} bytes for the documents' text`);
+  if (!ptr) throw new RagwasmError('OUT_OF_MEMORY', `ragwasm: out of memory allocating ${cap} bytes for the ${what}' UTF-8`);
   try {
     const heap = m.HEAPU8;  // read after malloc: a memory growth replaces the buffer
     const offsets = new Uint32Array(pieces.length + 1);
@@ -67,10 +66,14 @@ function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
       at += encoder.encodeInto(pieces[i], heap.subarray(ptr + at, ptr + cap)).written;
       offsets[i + 1] = at;
     }
-    return callWasm(() => native.addAt(ptr, at, offsets, fieldsPerDoc, metaJson, mode));
+    return callWasm(() => call(ptr, at, offsets));
   } finally {
     m._free(ptr);
   }
+}
+
+function addPieces(native, pieces, fieldsPerDoc, metaJson, mode) {
+  return withHeapPieces(pieces, 'documents', (ptr, n, offsets) => native.addAt(ptr, n, offsets, fieldsPerDoc, metaJson, mode));
 }
 
 function checkAnalyzer(a) {
@@ -102,23 +105,24 @@ export function checkFilter(filter, name) {
   }
 }
 
-// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it
-// `exhaustive`, the name JS used before (still read, with a one-time deprecation warning).
+// `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it `exhaustive`.
 function checkSearchOptions(options) {
   // a copy: the caller's object is not rewritten (exact -> exhaustive below)
-  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'exhaustive', ...EXPANSION_KEYS]) };
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'expansion', ...EXPANSION_KEYS]) };
   if (o.k !== undefined) expectSearchK(o.k);
-  if (o.exhaustive !== undefined) {
-    deprecated('Bm25Index search option exhaustive', 'write { exact: true }');
-    expectBoolean(o.exhaustive, 'options.exhaustive');
-  }
   if (o.exact !== undefined) {
     expectBoolean(o.exact, 'options.exact');
-    if (o.exhaustive !== undefined && o.exhaustive !== o.exact) throw invalid('options.exhaustive', `the same value as options.exact (${o.exact}) or nothing`, o.exhaustive);
     o.exhaustive = o.exact;
     delete o.exact;
   }
   if (typeof o.filter !== 'function') checkFilter(o.filter, 'options.filter');
+  if (o.expansion !== undefined) {
+    // the word table crosses as a handle, the numbers in the JSON request
+    const { words, json } = checkExpansionOption(o.expansion);
+    Object.defineProperty(o, 'expansion', { value: json, enumerable: true });
+    Object.defineProperty(o, 'words', { value: words, enumerable: false });
+    if (o.rm3 !== undefined && o.rm3 !== false) throw invalid('options.rm3', 'false or nothing with options.expansion (one query expansion at a time)', o.rm3);
+  }
   if (o.rm3 !== undefined && typeof o.rm3 !== 'boolean') {
     const r = expectOptions(o.rm3, 'options.rm3', ['fbDocs', 'fbTerms', 'originalWeight']);
     if (r.fbDocs !== undefined) expectInteger(r.fbDocs, 'options.rm3.fbDocs', { min: 1, max: 1000 });
@@ -228,7 +232,7 @@ const dfOverflow = () => new RagwasmError('LIMIT_EXCEEDED', 'ragwasm: stats: a s
  * const bytes = idx.toBytes(); const again = Bm25Index.fromBytes(bytes);
  * idx.dispose(); again.dispose();
  */
-export class Bm25Index extends Handle {
+export class Bm25Index extends SavedIndex {
   /**
    * @param {object} [options]
    * @param {Array<string|{name: string, boost?: number}>} [options.fields=['title','text']] 1–16 fields;
@@ -276,47 +280,32 @@ export class Bm25Index extends Handle {
    * @throws {RagwasmError} CORRUPT_INDEX (truncated, changed or not an index), UNSUPPORTED_VERSION
    */
   static fromBytes(bytes) {
-    if (isInstance(bytes, ArrayBuffer)) bytes = new Uint8Array(bytes);
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array or ArrayBuffer', bytes);
-    const m = wasm();
-    return new Bm25Index(callWasm(() => m.sparse_loadIndex(bytes)));
+    return loadSaved(Bm25Index, bytes, 'sparse_loadIndex');
   }
 
   /**
    * @internal Every check of fromBytes() without building the index (Collection.save()'s check: a
    * second index in the WASM heap would stay as heap, docs/scale.md), except duplicate ids: each
    * saved id is handed to `onIds` (arrays of ids in saved order, in batches) for the caller to compare.
-   * @param {Uint8Array|HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
+   * @param {Uint8Array|import('../core/heap-bytes.js').HeapBytes} bytes toBytes() output, or _heapBytes() output (checked in place in the heap)
    * @param {(ids: string[]) => void} onIds must not throw
    * @returns {{fields: string[], size: number}} the field names and the document count
    * @throws {RagwasmError} as fromBytes()
    */
   static _checkBytes(bytes, onIds) {
-    const m = wasm();
-    const batch = (b) => onIds(decodeIds(b.bytes, b.lens));
-    if (isInstance(bytes, HeapBytes)) {
-      const r = callWasm(() => m.sparse_checkSection(bytes.native, batch));
-      return { fields: r.fields, size: r.documents };
-    }
-    if (!(isInstance(bytes, Uint8Array))) throw invalid('bytes', 'a Uint8Array', bytes);
-    const r = callWasm(() => m.sparse_checkSaved(bytes, batch));
+    const r = checkSaved(bytes, onIds, 'sparse_checkSection', 'sparse_checkSaved');
     return { fields: r.fields, size: r.documents };
   }
 
   /**
    * Loads an index stored with save(name) (storage.js: OPFS / IndexedDB / Node file).
-   * Deprecated form: `load(bytes)` = fromBytes(bytes) (synchronous, warns once).
    * @param {string} name
    * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
    * @returns {Promise<Bm25Index>}
    * @throws {RagwasmError} NOT_FOUND (nothing stored under name), as fromBytes(), storage errors
    */
   static load(name, opts) {
-    if (isInstance(name, Uint8Array) || isInstance(name, ArrayBuffer)) {
-      deprecated('Bm25Index.load(bytes)', 'write Bm25Index.fromBytes(bytes); load(name) now reads named storage');
-      return Bm25Index.fromBytes(name);
-    }
-    return loadNamed(name, opts, 'Bm25Index').then((bytes) => Bm25Index.fromBytes(bytes));
+    return loadStored(Bm25Index, 'Bm25Index', name, opts);
   }
 
   /** @param {object} native */
@@ -448,8 +437,7 @@ export class Bm25Index extends Handle {
    *   ranked hit: hits it returns falsy for are dropped (more are fetched until k pass or none are left)
    * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
-   * @param {boolean} [options.exact=false] score every matching document (the test oracle; the old
-   *   name `exhaustive` still works, deprecated)
+   * @param {boolean} [options.exact=false] score every matching document (the test oracle)
    * @param {boolean|((term: string, i: number, terms: string[]) => boolean)} [options.prefix=false] also match
    *   index terms each analyzed query term starts ("warr" finds "warranti"), weight 0.375·|t|/(|t|+0.3·(|t|−|q|))
    * @param {number|boolean|((term: string, i: number, terms: string[]) => number|boolean|null)} [options.fuzzy=false]
@@ -462,6 +450,12 @@ export class Bm25Index extends Handle {
    *   (document lengths keep the index's boosts); scored by the exact oracle
    * @param {boolean} [options.explain=false] add `matches` to each hit: [{query, term, kind: 'exact'|'prefix'|'fuzzy',
    *   distance, weight, score}]
+   * @param {{words: import('./expansion.js').WordNeighbours, perTerm?: number, minSimilarity?: number, weight?: number}} [options.expansion]
+   *   query expansion from word neighbours (createWordNeighbours()): each query word that is not a stop word,
+   *   number, identifier part or all-caps acronym adds at most perTerm (1..16, default 2) of its nearest words
+   *   with similarity >= minSimilarity (default 0.7) that analyze to a term of this index other than the
+   *   query's own, scored at weight (default 0.3) x similarity; the query's own terms keep weight 1 per
+   *   occurrence (expansionTerms() lists them; docs/sparse.md "Query expansion"). Not with rm3.
    * @returns {Bm25Hit[]} best first; ties by id ascending
    */
   search(query, options) {
@@ -476,8 +470,10 @@ export class Bm25Index extends Handle {
     }
     const keep = resolveExpansion(o, () => this.analyze(query));
     const explain = o.explain === true;
+    const words = o.words ? o.words.native : null;  // retrieval expansion from word neighbours (expansion.js)
     const run = (k) => {
       const json = JSON.stringify({ ...o, k });
+      if (words) return toHits(callWasm(() => native.searchExpanded(bytes, json, words)));
       if (!explain) return toHits(callWasm(() => native.search(bytes, json)));
       const r = callWasm(() => native.searchExplain(bytes, json));
       return toHits(r).map((h, i) => ({ ...h, matches: r.matches[i] }));
@@ -504,6 +500,25 @@ export class Bm25Index extends Handle {
   }
 
   /**
+   * The expansion terms search(query, {expansion}) adds, in scoring order.
+   * @example idx.expansionTerms('physician on call', { expansion: { words } })
+   * // [{term: 'doctor', from: 'physician', word: 'doctor', similarity: 0.80.., weight: 0.24..}]
+   * @param {string} query
+   * @param {{expansion: object}} options search()'s expansion option (required)
+   * @returns {{term: string, from: string, word: string, similarity: number, weight: number}[]}
+   * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
+   */
+  expansionTerms(query, options) {
+    const o = expectOptions(options, 'expansionTerms options', ['expansion']);
+    if (options === undefined || o.expansion === undefined) throw invalid('options.expansion', 'an expansion option {words, ...}', undefined);
+    const { words, json } = checkExpansionOption(o.expansion);
+    const bytes = encodeText(query, 'query');
+    const native = this.native;
+    const w = words.native;
+    return callWasm(() => native.expansionTerms(bytes, JSON.stringify({ expansion: json }), w));
+  }
+
+  /**
    * The weighted query RM3 would run: the original terms plus expansion terms (weights sum to 1).
    * @param {string} query
    * @param {object} [options] as search(); rm3 settings apply
@@ -521,6 +536,19 @@ export class Bm25Index extends Handle {
     const bytes = encodeText(text, 'text');
     const native = this.native;
     return callWasm(() => native.analyze(bytes));
+  }
+
+  /**
+   * Internal (#30 F-2, web/src/pipeline/saved-check.js): the first item whose texts, analyzed by this
+   * index's analyzer as add() does, do not give exactly the distinct terms the index holds for its id
+   * (none when the id is not indexed). Analysis and comparison run in WASM (src/sparse/index_verify.cpp).
+   * @param {string[]} pieces per item: its id, then `textsPerItem` texts ('' = none), in any field order
+   * @param {number} textsPerItem
+   * @returns {{item: number, analyzed: number, held: number}|null} the item's index and term counts, or null
+   */
+  _termMismatch(pieces, textsPerItem) {
+    const native = this.native;
+    return withHeapPieces(pieces, 'checked texts', (ptr, n, offsets) => native.termMismatchAt(ptr, n, offsets, textsPerItem));
   }
 
   /**
@@ -588,7 +616,7 @@ export class Bm25Index extends Handle {
    * The statistics BM25 scores depend on, as exact integers, so the statistics of indexes over
    * disjoint documents (shards) can be summed with Bm25Index.sumStats() and handed back to each with
    * setGlobalStats() (docs/parallel.md).
-   * @returns {CollectionStats} `{documents, fieldLengths, terms, df}`: live documents, per-field token
+   * @returns {import('./sparse.js').CollectionStats} `{documents, fieldLengths, terms, df}`: live documents, per-field token
    *   totals (unboosted, in field order), every dictionary term and its document frequency (df[i] for terms[i])
    * @throws {RagwasmError} DISPOSED
    */
@@ -680,8 +708,8 @@ export class Bm25Index extends Handle {
 
   /**
    * Sums collectionStats() of indexes over disjoint documents (same fields), term by term.
-   * @param {CollectionStats[]} list
-   * @returns {CollectionStats} terms in order of first appearance across the list
+   * @param {import('./sparse.js').CollectionStats[]} list
+   * @returns {import('./sparse.js').CollectionStats} terms in order of first appearance across the list
    * @throws {RagwasmError} INVALID_ARGUMENT (not stats, field counts differ, a count out of range)
    */
   static sumStats(list) {
@@ -694,7 +722,7 @@ export class Bm25Index extends Handle {
    * this index scores its documents bit for bit as one index over the whole collection would. Holds
    * until the next add/upsert/remove/compact, which restore this index's own statistics; RM3 and
    * stats() keep using local statistics. Not saved by toBytes().
-   * @param {CollectionStats} stats must cover this index: every term of its dictionary, counts >= its own
+   * @param {import('./sparse.js').CollectionStats} stats must cover this index: every term of its dictionary, counts >= its own
    * @throws {RagwasmError} INVALID_ARGUMENT (a term of this index missing, a count below this index's
    *   own, field count differs), DISPOSED
    */
@@ -751,40 +779,4 @@ export class Bm25Index extends Handle {
     return this.stats().documents;
   }
 
-  /**
-   * Serializes the index (live documents only) in the versioned binary format.
-   * @returns {Uint8Array}
-   * @throws {RagwasmError} DISPOSED
-   */
-  toBytes() {
-    const native = this.native;
-    return callWasm(() => native.save());
-  }
-
-  /**
-   * @internal toBytes()' bytes kept in the WASM heap (Collection.save(): checked in place by
-   * _checkBytes, then written in pieces; the caller disposes it).
-   * @returns {HeapBytes}
-   * @throws {RagwasmError} DISPOSED
-   */
-  _heapBytes() {
-    const native = this.native;
-    return new HeapBytes(callWasm(() => native.saveSection()));
-  }
-
-  /**
-   * Stores toBytes() under `name`, atomically (storage.js). Deprecated form: `save()` without a name
-   * returns the bytes (= toBytes(), warns once).
-   * @param {string} name 1–200 of [A-Za-z0-9._-]
-   * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
-   * @returns {Promise<void>}
-   * @throws {RagwasmError} INVALID_ARGUMENT (bad name), DISPOSED, storage errors
-   */
-  save(name, opts) {
-    if (name === undefined && opts === undefined) {
-      deprecated('Bm25Index.save() without a name', 'write toBytes() for bytes; save(name) now writes named storage');
-      return this.toBytes();
-    }
-    return saveNamed(this, name, opts);
-  }
 }

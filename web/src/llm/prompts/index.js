@@ -12,5 +12,6 @@ import judge_answer_correctness from './judge_answer_correctness.js';
 import claim_split from './claim_split.js';
 import question_generate from './question_generate.js';
 import query_clarify from './query_clarify.js';
+import query_expand from './query_expand.js';
 
-export const BUILTIN_PROMPTS = Object.freeze({ answer_grounded, metadata_extract, chunk_context, document_summary, query_rewrite, judge_context_relevance, judge_groundedness, judge_answer_relevance, judge_answer_correctness, claim_split, question_generate, query_clarify });
+export const BUILTIN_PROMPTS = Object.freeze({ answer_grounded, metadata_extract, chunk_context, document_summary, query_rewrite, judge_context_relevance, judge_groundedness, judge_answer_relevance, judge_answer_correctness, claim_split, question_generate, query_clarify, query_expand });

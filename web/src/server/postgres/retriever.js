@@ -7,7 +7,7 @@ import { expectBoolean, expectEnum, expectInternal, expectOptions, expectSearchK
 import { Collection } from '../../pipeline/collection.js';
 import { fuse } from '../../retrieve/fusion.js';
 import { parsePipelineConfig } from '../../pipeline/pipeline.js';
-import { checkIdentifier, checkVersion, readMeta, tables, vectorLiteral } from './schema.js';
+import { checkIdentifier, checkMeta, readMeta, tables, vectorLiteral } from './schema.js';
 
 const RETRIEVERS = ['bm25', 'dense', 'hybrid'];
 
@@ -20,7 +20,8 @@ export class PostgresRetriever {
    * @param {{schema?: string, embedder?: object|Function}} [options] embedder: as Collection.create
    *   (the one the collection was built with), needed for dense and hybrid
    * @returns {Promise<PostgresRetriever>}
-   * @throws {RagwasmError} NOT_FOUND (no exported collection in the schema), UNSUPPORTED_VERSION
+   * @throws {RagwasmError} NOT_FOUND (no exported collection in the schema), UNSUPPORTED_VERSION,
+   *   CORRUPT_INDEX (a meta row no export writes: the stored config, vector type, counts are checked first)
    */
   static async open(client, options = {}) {
     const o = expectOptions(options, 'PostgresRetriever.open options', ['schema', 'embedder']);
@@ -28,11 +29,11 @@ export class PostgresRetriever {
     const s = checkIdentifier(o.schema ?? 'ragwasm', 'options.schema');
     const meta = await readMeta(client, s);
     if (meta === null) throw new RagwasmError('NOT_FOUND', `ragwasm: postgres schema "${s}" holds no exported collection (no ${s}.meta table; run exportToPostgres first)`);
-    checkVersion(meta, s);
-    const cfg = meta.config;
+    const checked = checkMeta(meta, s);  // every row validated before use (#30 P-1, P-5)
+    const cfg = checked.config;
     // An empty collection of the same config: its BM25 index carries the exact analyzer settings.
     const analyzer = cfg.indexes.bm25 ? await Collection.create({ indexes: { bm25: cfg.indexes.bm25 }, retrieval: { retrievers: ['bm25'] } }) : null;
-    return new PostgresRetriever(client, s, meta, analyzer, o.embedder);
+    return new PostgresRetriever(client, s, checked, analyzer, o.embedder);
   }
 
   /** @internal */
@@ -70,7 +71,16 @@ export class PostgresRetriever {
       SELECT top.chunk_id AS id, c.doc_id AS doc_id, top.score FROM top JOIN ${this._t.chunks} c ON c.id = top.chunk_id
       ORDER BY top.score DESC, top.chunk_id COLLATE "C"`,
     [q.map((x) => x.term), q.map((x) => x.weight), q.map((x, i) => i), k]);
-    return r.rows.map((row) => ({ id: row.id, docId: row.doc_id, score: Number(row.score) }));
+    return r.rows.map((row) => ({ id: row.id, docId: row.doc_id, score: this.#finite(Number(row.score), row.id, 'BM25 score') }));
+  }
+
+  // A row read back is checked like a saved file's bytes: a NaN or infinite impact (a hand-edited
+  // table) is CORRUPT_INDEX, not a NaN score that would sort anywhere.
+  #finite(x, id, what) {
+    if (!Number.isFinite(x)) {
+      throw new RagwasmError('CORRUPT_INDEX', `ragwasm: postgres schema "${this.schema}": ${what} of chunk ${JSON.stringify(String(id).slice(0, 80))} is ${x} (the tables were changed after export; export again)`);
+    }
+    return x;
   }
 
   async #queryVector(query) {
@@ -90,7 +100,7 @@ export class PostgresRetriever {
       throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', `ragwasm: postgres schema "${this.schema}" has no embeddings (exported without pgvector: the PostgreSQL extension "vector" was not available)`);
     }
     const v = vectorLiteral(await this.#queryVector(query));
-    const type = this.meta.vectors.type;
+    const type = this.meta.vectors.type;  // 'vector' or 'halfvec': checked by checkMeta when opened
     const run = async () => (await this.client.query(`SELECT e.chunk_id AS id, c.doc_id AS doc_id, e.embedding <=> $1::${type} AS d
       FROM ${this._t.embeddings} e JOIN ${this._t.chunks} c ON c.id = e.chunk_id
       ORDER BY e.embedding <=> $1::${type}${exact ? ', e.chunk_id COLLATE "C"' : ''} LIMIT $2`, [v, k])).rows;
@@ -100,10 +110,16 @@ export class PostgresRetriever {
       // hnsw.ef_search rows: exact means a sequential scan.
       rows = await this.#withSettings('SET LOCAL enable_indexscan = off', run);
     } else {
-      const ef = this.config.indexes.dense?.hnsw?.efSearch ?? 64;
-      rows = await this.#withSettings(`SET LOCAL hnsw.ef_search = ${Math.max(ef, Math.min(k, 1000))}`, run);
+      const ef = this.config.indexes.dense?.hnsw?.efSearch;
+      const efSearch = Math.min(1000, Math.max(Number.isInteger(ef) && ef > 0 ? ef : 64, Math.min(k, 1000)));  // an integer: interpolated
+      rows = await this.#withSettings(`SET LOCAL hnsw.ef_search = ${efSearch}`, run);
     }
-    return rows.map((row) => ({ id: row.id, docId: row.doc_id, score: 1 - Number(row.d) }));
+    // pgvector's cosine distance with a zero vector (a query of unknown words) is NaN: the in-browser
+    // index scores it 0, so does this; any other non-finite distance is CORRUPT_INDEX.
+    return rows.map((row) => {
+      const d = Number(row.d);
+      return { id: row.id, docId: row.doc_id, score: Number.isNaN(d) && row.d !== null ? 0 : this.#finite(1 - d, row.id, 'cosine distance') };
+    });
   }
 
   async #withSettings(sql, fn) {

@@ -26,12 +26,11 @@ export function sqlFileClient(write, options = {}) {
   const { vectors = true } = expectOptions(options, 'sqlFileClient options', ['vectors']);
   return {
     async query(text, params) {
-      const sql = inlineParams(text, params);
       if (/^SELECT to_regclass/.test(text)) return { rows: [{ t: null }] };
       if (/FROM pg_available_extensions/.test(text)) return { rows: vectors ? [{ default_version: 'any' }] : [] };
-      if (/^SELECT id, content_hash FROM/.test(text)) return { rows: [] };
-      if (/^SELECT key, value FROM/.test(text)) return { rows: [] };
-      await write(`${sql};\n`);
+      // Every other read (stored hashes, meta, the schema's tables) answers as an empty database.
+      if (/^SELECT /.test(text)) return { rows: [] };
+      await write(`${inlineParams(text, params)};\n`);
       return { rows: [] };
     },
   };
@@ -43,13 +42,25 @@ function csvField(v) {
   return `"${s.replaceAll('"', '""')}"`;
 }
 
+// PostgreSQL's COPY text format: one physical line per row, so no line of the file can be `\.`.
+function textField(v) {
+  return String(v).replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+}
+
+// psql up to version 17 ends a `\copy … FROM file` at a line that is exactly `\.` (or `\.` + CR),
+// even inside a quoted CSV field; such a row goes to the table's COPY-text-format file instead (#30 P-3).
+const ENDS_COPY = /\n\\\.\r?\n/;
+
 /**
  * Like sqlFileClient, but the rows of every bulk INSERT (`INSERT INTO s.t (cols) SELECT … unnest(…)`)
- * go to `appendCsv(table, text)` as CSV lines, and the script gets one
- * `\copy s.t (cols) FROM 't.csv' WITH (FORMAT csv)` where the first such INSERT was: `psql -f load.sql`
- * run in the folder of the CSV files loads everything (COPY is the fast path for big tables).
+ * go to `appendCsv(table, text, format)`: format 'csv' for `t.csv` (CSV lines), 'text' for `t.tsv`
+ * (PostgreSQL's COPY text format, for the rare row that has a line `\.` in a value, which psql ≤ 17
+ * cannot read from CSV; usually empty). The script gets, where the first such INSERT was,
+ * `\copy s.t (cols) FROM 't.csv' WITH (FORMAT csv)` and `\copy s.t (cols) FROM 't.tsv'`:
+ * `psql -f load.sql` run in the folder of the files loads everything (COPY is the fast path for big tables).
  * @param {(sql: string) => void|Promise<void>} write
- * @param {(table: string, csv: string) => void|Promise<void>} appendCsv
+ * @param {(table: string, data: string, format: 'csv'|'text') => void|Promise<void>} appendCsv
+ *   called once with '' for each format when a table is first seen (so both files exist)
  * @param {{vectors?: boolean}} [options]
  */
 export function csvFilesClient(write, appendCsv, options = {}) {
@@ -60,17 +71,26 @@ export function csvFilesClient(write, appendCsv, options = {}) {
   const started = new Set();
   return {
     async query(text, params) {
-      const m = /^INSERT INTO (\w+)\.(\w+) \(([^)]*)\)\s+SELECT [^]*unnest\(/.exec(text);
+      const m = /^INSERT INTO ("[a-z0-9_]+"|\w+)\.(\w+) \(([^)]*)\)\s+SELECT [^]*unnest\(/.exec(text);
       if (!m) return sql.query(text, params);
       const [, schema, table, cols] = m;
       if (!started.has(table)) {
         started.add(table);
+        await appendCsv(table, '', 'csv');
+        await appendCsv(table, '', 'text');
         await write(`\\copy ${schema}.${table} (${cols}) FROM '${table}.csv' WITH (FORMAT csv)\n`);
+        await write(`\\copy ${schema}.${table} (${cols}) FROM '${table}.tsv'\n`);
       }
       const n = params[0].length;
-      let out = '';
-      for (let r = 0; r < n; r++) out += params.map((col) => csvField(col[r])).join(',') + '\n';
-      await appendCsv(table, out);
+      let csv = '';
+      let tsv = '';
+      for (let r = 0; r < n; r++) {
+        const line = params.map((col) => csvField(col[r])).join(',') + '\n';
+        if (line.includes('\\.') && ENDS_COPY.test(line)) tsv += params.map((col) => textField(col[r])).join('\t') + '\n';
+        else csv += line;
+      }
+      if (csv) await appendCsv(table, csv, 'csv');
+      if (tsv) await appendCsv(table, tsv, 'text');
       return { rows: [] };
     },
   };

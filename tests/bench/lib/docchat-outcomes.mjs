@@ -1,0 +1,160 @@
+// Issue 27: ask()'s three outcomes (answer / passages / not-found) on the sample corpus, per question set and half:
+//   node tests/bench/lib/docchat-outcomes.mjs            the goals with PRESETS.docChatAnswer (both sets, both halves)
+//   node tests/bench/lib/docchat-outcomes.mjs --sweep    the calibration sweep, on the TUNING halves only (chooseOutcomeBars)
+//   node tests/bench/lib/docchat-outcomes.mjs --list     every question's outcome (reporting halves included)
+// Goals (issue 27): false not-found on answerable <= 5 %; unanswerable questions without an *answer* outcome >= 7 of 8;
+// Yes/No of the wrong polarity 0; token F1 of *answer* outcomes >= 0.50. Every answer goes through ask() with
+// PRESETS.docChatAnswer on PRESETS.docChatBm25, the demo's and `ragwasm ask`'s code path.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ask, Collection, init, metrics, PRESETS } from '../../../web/src/index.js';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const stripMarkers = (s) => s.replace(/\s*\[\d+\]/g, '').trim();
+const readJsonl = (p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+
+/** The sample corpus and its question sets ({name, questions, split}); own-words only when present. */
+export function loadSets(root = repoRoot) {
+  const dir = join(root, 'examples/corpus');
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const documents = manifest.map((m) => ({ id: m.id, title: m.title, text: readFileSync(join(dir, m.file), 'utf8') }));
+  const sets = [{ name: 'questions', questions: readJsonl(join(dir, 'questions.jsonl')), split: JSON.parse(readFileSync(join(dir, 'split.json'), 'utf8')) }];
+  if (existsSync(join(dir, 'own-words.jsonl'))) {
+    sets.push({ name: 'own-words', questions: readJsonl(join(dir, 'own-words.jsonl')), split: JSON.parse(readFileSync(join(dir, 'own-words-split.json'), 'utf8')) });
+  }
+  return { documents, sets };
+}
+
+/** The gold polarity of a yes/no question: its `polarity` field, else its answer's first word ("Yes."/"No."), else null. */
+export function goldPolarity(q) {
+  if (q.polarity === 'yes' || q.polarity === 'no') return q.polarity;
+  const m = /^(yes|no)\b/i.exec(q.answer ?? '');
+  return m ? m[1].toLowerCase() : null;
+}
+
+/** The polarity an answer states in words: its first word "Yes."/"No.", else null. */
+export function statedPolarity(answer) {
+  const m = /^(Yes|No)\./.exec(answer);
+  return m ? m[1].toLowerCase() : null;
+}
+
+/** One record per question: outcome, F1 (answer outcomes), polarity stated vs gold, evidence. */
+export function record(q, r) {
+  const rec = { id: q.id, answerable: q.answerable, type: q.type, paraphrased: !!q.paraphrased, outcome: r.outcome, evidence: r.evidence, f1: null,
+    stated: r.outcome === 'answer' ? statedPolarity(r.answer) : null, gold: goldPolarity(q), answer: r.answer };
+  if (q.answerable && r.outcome === 'answer') rec.f1 = metrics.tokenF1(stripMarkers(r.answer), [q.answer]);
+  return rec;
+}
+
+/** The goal quantities of a list of records. */
+export function summarizeOutcomes(recs) {
+  const ans = recs.filter((r) => r.answerable);
+  const un = recs.filter((r) => !r.answerable);
+  const answered = ans.filter((r) => r.outcome === 'answer');
+  const wrongPolarity = recs.filter((r) => r.stated !== null && (r.gold === null ? !r.answerable : r.stated !== r.gold));
+  return {
+    answerable: ans.length, unanswerable: un.length,
+    answer: answered.length, passages: ans.filter((r) => r.outcome === 'passages').length, notFound: ans.filter((r) => r.outcome === 'not-found').length,
+    falseNotFoundRate: ans.filter((r) => r.outcome === 'not-found').length / Math.max(1, ans.length),
+    unansweredUnanswerable: un.filter((r) => r.outcome !== 'answer').length,
+    unanswerableNotFound: un.filter((r) => r.outcome === 'not-found').length,
+    wrongPolarity: wrongPolarity.length, wrongPolarityIds: wrongPolarity.map((r) => r.id),
+    yesNoSaid: recs.filter((r) => r.stated !== null).length,
+    answerF1: answered.length ? answered.reduce((s, r) => s + r.f1, 0) / answered.length : null,
+    // answerable questions: F1 of the answer, 0 for passages / not-found (how much the answer outcome delivers overall)
+    allF1: ans.reduce((s, r) => s + (r.f1 ?? 0), 0) / Math.max(1, ans.length),
+  };
+}
+
+/** ask() over every question of every set with `options` (a collection per call of the caller). */
+export async function runAll(col, sets, options) {
+  const out = [];
+  for (const set of sets) {
+    for (const q of set.questions) out.push({ set: set.name, half: set.split.tuning.includes(q.id) ? 'tuning' : 'reporting', rec: record(q, await ask(col, q.question, options)) });
+  }
+  return out;
+}
+
+export const MIN_EVIDENCE_GRID = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
+export const THRESHOLD_GRID = [0.22, 0.25, 0.28, 0.3, 0.32, 0.35, 0.4, 0.45, 0.5];
+
+/**
+ * minEvidence, chosen on tuning records only (Map minEvidence -> records at the preset's threshold): half the largest grid
+ * value at which no tuning answerable question is not-found (a margin: paraphrased questions of questions never seen may
+ * match fewer words than the tuning ones).
+ */
+export function chooseMinEvidence(byMinEvidence) {
+  const clean = MIN_EVIDENCE_GRID.filter((me) => summarizeOutcomes(byMinEvidence.get(me)).notFound === 0);
+  const largest = Math.max(...clean);
+  return { minEvidence: largest / 2, largestClean: largest };
+}
+
+/**
+ * The answer bar (threshold), chosen on tuning records only (Map threshold -> records at the chosen minEvidence): the
+ * lowest grid value with at most 1 in 8 tuning unanswerable questions answered and no Yes/No of the wrong polarity
+ * (the lowest, so that as many answerable questions as possible get an answer); the highest grid value if none.
+ */
+export function chooseThreshold(byThreshold) {
+  const ok = THRESHOLD_GRID.filter((th) => {
+    const s = summarizeOutcomes(byThreshold.get(th));
+    return s.unanswerable - s.unansweredUnanswerable <= s.unanswerable / 8 && s.wrongPolarity === 0;
+  });
+  return ok.length ? ok[0] : THRESHOLD_GRID.at(-1);
+}
+
+const fmt = (x) => (x === null ? '-' : typeof x === 'number' && !Number.isInteger(x) ? x.toFixed(3) : String(x));
+
+function printRow(label, s) {
+  process.stdout.write(`${label.padEnd(28)} answer ${s.answer}/${s.answerable}, passages ${s.passages}, not-found ${s.notFound} (false not-found ${(100 * s.falseNotFoundRate).toFixed(1)} %)`
+    + ` | unanswerable without an answer ${s.unansweredUnanswerable}/${s.unanswerable} (not-found ${s.unanswerableNotFound})`
+    + ` | Yes/No said ${s.yesNoSaid}, wrong ${s.wrongPolarity}${s.wrongPolarity ? ` [${s.wrongPolarityIds.join(' ')}]` : ''}`
+    + ` | F1 of answers ${fmt(s.answerF1)}, over answerable ${fmt(s.allF1)}\n`);
+}
+
+async function main() {
+  await init();
+  const { documents, sets } = loadSets();
+  const col = await Collection.create(PRESETS.docChatBm25);
+  await col.add(documents);
+  const args = process.argv.slice(2);
+  if (args.includes('--sweep')) {
+    const tuningSets = sets.map((s) => ({ ...s, questions: s.questions.filter((q) => s.split.tuning.includes(q.id)) }));
+    const tuning = async (options) => (await runAll(col, tuningSets, { ...PRESETS.docChatAnswer, ...options })).map((x) => x.rec);
+    const byMe = new Map();
+    for (const me of MIN_EVIDENCE_GRID) {
+      byMe.set(me, await tuning({ minEvidence: me }));
+      printRow(`tuning minEvidence ${me}`, summarizeOutcomes(byMe.get(me)));
+    }
+    const { minEvidence, largestClean } = chooseMinEvidence(byMe);
+    const byTh = new Map();
+    for (const th of THRESHOLD_GRID) {
+      byTh.set(th, await tuning({ minEvidence, threshold: th }));
+      printRow(`tuning threshold ${th}`, summarizeOutcomes(byTh.get(th)));
+    }
+    const threshold = chooseThreshold(byTh);
+    process.stdout.write(`chosen on the tuning halves: minEvidence ${minEvidence} (half of ${largestClean}, the largest with no false not-found), threshold ${threshold}\n`);
+    col.dispose();
+    return;
+  }
+  const all = await runAll(col, sets, PRESETS.docChatAnswer);
+  process.stdout.write(`PRESETS.docChatAnswer: ${JSON.stringify(PRESETS.docChatAnswer)}\n`);
+  for (const set of sets) {
+    for (const half of ['tuning', 'reporting']) {
+      const recs = all.filter((x) => x.set === set.name && x.half === half).map((x) => x.rec);
+      printRow(`${set.name} ${half}`, summarizeOutcomes(recs));
+      if (set.name === 'own-words') {
+        for (const type of [...new Set(recs.map((r) => r.type))].sort()) printRow(`  ${type}`, summarizeOutcomes(recs.filter((r) => r.type === type)));
+        printRow('  paraphrased', summarizeOutcomes(recs.filter((r) => r.paraphrased)));
+      }
+    }
+  }
+  if (args.includes('--list')) {
+    for (const { set, half, rec } of all) {
+      process.stdout.write(`${set} ${half} ${rec.id} ${rec.answerable ? 'A' : 'U'} ${rec.outcome} ev ${rec.evidence.toFixed(3)} f1 ${fmt(rec.f1)} gold ${rec.gold ?? '-'} said ${rec.stated ?? '-'} :: ${rec.answer.slice(0, 110)}\n`);
+    }
+  }
+  col.dispose();
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
