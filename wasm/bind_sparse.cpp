@@ -148,6 +148,53 @@ class Bm25IndexBinding {
     });
   }
 
+  // search() plus, per hit, the query terms and expansions it matched (Bm25Index::explain)
+  val searchExplain(const Bytes& query, const std::string& options_json) {
+    return guard([&] {
+      auto o = sparse::parse_search_options(options_json);
+      if (!o.ok()) return reply_error(o.error());
+      auto r = core_.search(query, o.value());
+      if (!r.ok()) return reply_error(r.error());
+      auto ex = core_.explain(query, o.value(), r.value());
+      if (!ex.ok()) return reply_error(ex.error());
+      val out = hits_to_val(r.value());
+      val rows = val::array();
+      static const char* kinds[] = {"exact", "prefix", "fuzzy"};
+      for (std::size_t i = 0; i < ex.value().size(); ++i) {
+        val row = val::array();
+        for (std::size_t j = 0; j < ex.value()[i].size(); ++j) {
+          const auto& m = ex.value()[i][j];
+          val t = val::object();
+          t.set("query", val(m.query));
+          t.set("term", val(m.term));
+          t.set("kind", val(kinds[static_cast<int>(m.kind)]));
+          t.set("distance", val(m.distance));
+          t.set("weight", val(m.weight));
+          t.set("score", val(m.score));
+          row.set(j, t);
+        }
+        rows.set(i, row);
+      }
+      out.set("matches", rows);
+      return reply_ok(out);
+    });
+  }
+
+  val suggest(const Bytes& prefix, std::size_t k) {
+    return guard([&] {
+      auto r = core_.suggest(prefix, k);
+      if (!r.ok()) return reply_error(r.error());
+      val out = val::array();
+      for (std::size_t i = 0; i < r.value().size(); ++i) {
+        val t = val::object();
+        t.set("term", val(r.value()[i].term));
+        t.set("df", val(static_cast<double>(r.value()[i].df)));
+        out.set(i, t);
+      }
+      return reply_ok(out);
+    });
+  }
+
   // search() with query expansion from `words` (options_json holds "expansion": {...}).
   val searchExpanded(const Bytes& query, const std::string& options_json, const WordNeighboursBinding& words) {
     return guard([&] {
@@ -398,6 +445,8 @@ EMSCRIPTEN_BINDINGS(ragwasm_sparse) {
       .function("remove", &Bm25IndexBinding::remove)
       .function("search", &Bm25IndexBinding::search)
       .function("searchK", &Bm25IndexBinding::searchK)
+      .function("searchExplain", &Bm25IndexBinding::searchExplain)
+      .function("suggest", &Bm25IndexBinding::suggest)
       .function("expandQuery", &Bm25IndexBinding::expandQuery)
       .function("searchExpanded", &Bm25IndexBinding::searchExpanded)
       .function("expansionTerms", &Bm25IndexBinding::expansionTerms)

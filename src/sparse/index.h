@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -85,6 +86,23 @@ struct Rm3Options {
   double original_weight = 0.9;
 };
 
+// Typo-tolerant and type-ahead matching (index_fuzzy.cpp; MiniSearch's definitions and weights, docs/sparse.md):
+// each analyzed query term also matches the dictionary terms it prefixes (weight
+// prefix_weight * |t| / (|t| + 0.3 * (|t| - |q|))) and those within edit distance d (weight
+// fuzzy_weight * |t| / (|t| + d)); a term both prefix and fuzzy counts as prefix; the exact term weighs 1.
+struct MatchOptions {
+  bool prefix = false;
+  std::vector<std::uint8_t> prefix_terms;  // non-empty: one flag per analyzed query term (overrides prefix)
+  double fuzzy = 0;                        // 0 off; in (0, 1): round(fraction * |q|) capped by max_fuzzy; >= 1: distance
+  std::vector<double> fuzzy_terms;         // non-empty: one fuzzy value per analyzed query term (overrides fuzzy)
+  std::size_t max_fuzzy = 6;
+  double prefix_weight = 0.375;
+  double fuzzy_weight = 0.45;
+  bool active() const { return prefix || fuzzy > 0 || !prefix_terms.empty() || !fuzzy_terms.empty(); }
+};
+
+enum class Combine { kOr, kAnd };
+
 // Query expansion from word neighbours (index_expansion.cpp, docs/sparse.md "Query expansion"): each
 // expandable query word (not a stop word, number, identifier part or all-caps acronym) adds at most
 // per_term of its nearest words that analyze to one term of this index's vocabulary, other than the
@@ -113,6 +131,26 @@ struct SearchOptions {
   Rm3Options rm3;
   ExpansionOptions expansion;        // needs similar_words; not with rm3
   SimilarWords similar_words;
+  MatchOptions match;
+  Combine combine = Combine::kOr;    // kAnd: a hit matches every query term (or one of its expansions)
+  std::vector<std::pair<std::string, double>> boost;  // per-query field boosts (multiply the index's tf weights)
+  bool matching() const { return match.active() || combine == Combine::kAnd || !boost.empty(); }
+};
+
+// Why a hit matched (Bm25Index::explain): one entry per (query term, matched index term) pair.
+struct TermMatch {
+  enum class Kind { kExact, kPrefix, kFuzzy };
+  std::string query;   // the analyzed query term
+  std::string term;    // the index term that matched
+  Kind kind = Kind::kExact;
+  unsigned distance = 0;  // prefix: |term| - |query| bytes; fuzzy: edit distance
+  double weight = 1;      // the expansion weight (1 for exact)
+  double score = 0;       // weight * the term's BM25 score in this document
+};
+
+struct Completion {
+  std::string term;
+  std::size_t df = 0;
 };
 
 struct Hit {
@@ -195,6 +233,14 @@ class Bm25Index {
   // Every live document holding `term` (exact, not analyzed) with its BM25 score for that term at weight 1,
   // as search_terms would rank them with k = its document frequency (which may pass the search k limit).
   Result<std::vector<Hit>> term_hits(std::string_view term);
+  // search() with expansion / AND / field boosts (SearchOptions::matching(); index_fuzzy.cpp).
+  Result<std::vector<Hit>> search_expanded(std::string_view query, const SearchOptions& options);
+  // For each hit (from search with the same query and options), the query terms and expansions it holds.
+  Result<std::vector<std::vector<TermMatch>>> explain(std::string_view query, const SearchOptions& options,
+                                                      const std::vector<Hit>& hits);
+  // Completions of the last analyzed term of `prefix`: dictionary terms it prefixes (itself included),
+  // by live document frequency descending then bytes; at most k (1..100000).
+  Result<std::vector<Completion>> suggest(std::string_view prefix, std::size_t k);
   // The weighted query that RM3 would run (original terms + expansion), for inspection and tests.
   Result<std::vector<WeightedTerm>> expand_query(std::string_view query, const SearchOptions& options);
 

@@ -28,6 +28,7 @@
 #include "sparse/analyzer.h"
 #include "sparse/codec.h"
 #include "sparse/index.h"
+#include "sparse/term_dictionary.h"
 #include "sparse/term_table.h"
 #include "sparse/word_cache.h"
 
@@ -160,6 +161,9 @@ struct Bm25Index::Impl {
   double avgdl = 0;
   std::vector<double> max_score;
   std::vector<std::uint64_t> max_version;
+
+  // the dictionary in byte order for prefix / fuzzy expansion (index_fuzzy.cpp), rebuilt when version moves
+  TermDictionary sorted_terms;
 
   // raw word -> term id (-1: dropped by the analyzer); rebuilt lazily
   WordCache word_cache;
@@ -294,6 +298,20 @@ struct Bm25Index::Impl {
   // analyzed query -> (term id, count) in order of first appearance; unknown terms dropped
   std::vector<std::pair<std::uint32_t, double>> query_terms(std::string_view text) const;
 
+  // ---- expansion: prefix, fuzzy, AND, per-query field boosts (index_fuzzy.cpp) ----
+  struct MatchTerm {
+    std::uint32_t term;
+    TermMatch::Kind kind;
+    unsigned distance;
+    double weight;
+  };
+  struct MatchGroup {
+    std::string query;
+    std::vector<MatchTerm> terms;
+  };
+  Result<std::vector<MatchGroup>> match_groups(std::string_view text, const SearchOptions& o);
+  std::vector<Cand> and_search(const std::vector<MatchGroup>& groups, const std::vector<QTerm>& q, std::size_t k,
+                               const std::vector<CompiledClause>& f);
   // ---- query expansion from word neighbours (index_expansion.cpp) ----
   Result<std::vector<ExpansionTerm>> expansion(std::string_view text, const SearchOptions& o) const;
 

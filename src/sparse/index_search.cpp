@@ -199,6 +199,9 @@ std::vector<std::pair<std::uint32_t, double>> Bm25Index::Impl::query_terms(std::
 Result<std::vector<Hit>> Bm25Index::search(std::string_view query, const SearchOptions& options) {
   RAGWASM_TRY(check_search_k(options.k));
   if (options.expansion.enabled) {
+    if (options.matching()) {
+      return make_error(ErrorCode::kInvalidArgument, "search options: expansion does not combine with prefix, fuzzy, combineWith or boost");
+    }
     auto e = impl_->expansion(query, options);
     if (!e.ok()) return e.error();
     // The query's own terms (weight = count), then the expansion terms in their order (distinct
@@ -207,6 +210,7 @@ Result<std::vector<Hit>> Bm25Index::search(std::string_view query, const SearchO
     for (const ExpansionTerm& t : e.value()) q.emplace_back(impl_->term_id(t.term), t.weight);
     return impl_->search_ids(std::move(q), options);
   }
+  if (options.matching()) return search_expanded(query, options);  // index_fuzzy.cpp
   if (options.rm3.enabled) {
     auto t = impl_->rm3_terms(query, options);
     if (!t.ok()) return t.error();

@@ -142,13 +142,87 @@ Result<IndexOptions> parse_index_options(std::string_view text, std::string_view
   return o;
 }
 
+// prefix / fuzzy / maxFuzzy / weights / combineWith / boost (issue 29; index_fuzzy.cpp). explain is read by
+// the binding (it asks Bm25Index::explain for the hits) and accepted here.
+static Status parse_match(const json& j, const std::string& name, SearchOptions* o) {
+  auto& x = o->match;
+  if (j.contains("prefix")) {
+    const json& p = j["prefix"];
+    if (p.is_boolean()) {
+      x.prefix = p.get<bool>();
+    } else if (p.is_array()) {
+      for (const auto& v : p) {
+        if (!v.is_boolean()) return bad(name + ".prefix", "true, false or an array of those (one per analyzed query term)", p);
+        x.prefix_terms.push_back(v.get<bool>() ? 1 : 0);
+      }
+    } else {
+      return bad(name + ".prefix", "true, false or an array of those (one per analyzed query term)", p);
+    }
+  }
+  auto fuzzy_value = [&](const json& v, double* out) -> Status {
+    const std::string fn = name + ".fuzzy";
+    if (v.is_null() || v == false) {
+      *out = 0;
+    } else if (v == true) {
+      *out = 0.2;  // MiniSearch's fuzzy: true
+    } else if (v.is_number() && v.get<double>() >= 0 && v.get<double>() < 1) {
+      *out = v.get<double>();
+    } else if (v.is_number() && v.get<double>() >= 1 && v.get<double>() <= 16 && std::floor(v.get<double>()) == v.get<double>()) {
+      *out = v.get<double>();
+    } else {
+      return bad(fn, "a fraction of the term length in [0, 1), an edit distance (an integer in [1, 16]), true (0.2) or false", v);
+    }
+    return Status::success();
+  };
+  if (j.contains("fuzzy")) {
+    const json& f = j["fuzzy"];
+    if (f.is_array()) {
+      for (const auto& v : f) {
+        double d = 0;
+        RAGWASM_TRY(fuzzy_value(v, &d));
+        x.fuzzy_terms.push_back(d);
+      }
+    } else {
+      RAGWASM_TRY(fuzzy_value(f, &x.fuzzy));
+    }
+  }
+  RAGWASM_TRY(get_size(j, "maxFuzzy", name, 0, 16, &x.max_fuzzy));
+  if (j.contains("weights")) {
+    const json& w = j["weights"];
+    const std::string wn = name + ".weights";
+    if (!w.is_object()) return bad(wn, "{prefix, fuzzy}", w);
+    RAGWASM_TRY(unknown_keys(w, wn, {"prefix", "fuzzy"}));
+    RAGWASM_TRY(get_num(w, "prefix", wn, 0, 1, &x.prefix_weight));
+    RAGWASM_TRY(get_num(w, "fuzzy", wn, 0, 1, &x.fuzzy_weight));
+  }
+  if (j.contains("combineWith")) {
+    const json& c = j["combineWith"];
+    if (c == "OR" || c == "or") o->combine = Combine::kOr;
+    else if (c == "AND" || c == "and") o->combine = Combine::kAnd;
+    else return bad(name + ".combineWith", "'OR' or 'AND'", c);
+  }
+  if (j.contains("boost")) {
+    const json& b = j["boost"];
+    if (!b.is_object()) return bad(name + ".boost", "an object {field: number}", b);
+    for (auto it = b.begin(); it != b.end(); ++it) {
+      const json& v = it.value();
+      if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>())) return bad(name + ".boost." + it.key(), "a finite number >= 0", v);
+      o->boost.emplace_back(it.key(), v.get<double>());
+    }
+  }
+  bool explain = false;
+  RAGWASM_TRY(get_bool(j, "explain", name, &explain));
+  return Status::success();
+}
+
 Result<SearchOptions> parse_search_options(std::string_view text) {
   const std::string name = "search options";
   auto pj = parse(text, name);
   if (!pj.ok()) return pj.error();
   const json& j = pj.value();
-  RAGWASM_TRY(unknown_keys(j, name, {"k", "exhaustive", "filter", "rm3", "expansion"}));
+  RAGWASM_TRY(unknown_keys(j, name, {"k", "exhaustive", "filter", "rm3", "prefix", "fuzzy", "maxFuzzy", "weights", "combineWith", "boost", "explain", "expansion"}));
   SearchOptions o;
+  RAGWASM_TRY(parse_match(j, name, &o));
   RAGWASM_TRY(get_size(j, "k", name, 1, kMaxSearchK, &o.k));  // the rule of every search (common/limits.h)
   RAGWASM_TRY(get_bool(j, "exhaustive", name, &o.exhaustive));
   if (j.contains("rm3")) {

@@ -16,7 +16,7 @@ import { pythonOnnx } from '../js/embed-fixtures.mjs';
 import {
   APPS, openApp, prepare, repoRoot, resolveExport, run, runNodeScript, serveDir, sizeRow, sizeTable, writeOnnxAssets, writeSizes,
 } from './harness.mjs';
-import { bm25Scenario, fullScenario, onnxScenario } from './scenario.js';
+import { bm25Scenario, fullScenario, onnxScenario, workerScenario } from './scenario.js';
 
 const VECTOR_TOLERANCE = 1e-5;  // per dimension, absolute, unit vectors: ORT web in Chromium vs in Node
 const TOKENIZER = 'models/bert-base-uncased/tokenizer.json';
@@ -40,6 +40,7 @@ async function reference(kind, dir) {
   const api = await repoEntry('.');
   if (kind === 'full') expected.full = await fullScenario(api);
   if (kind === 'bm25') expected.bm25 = await bm25Scenario(api);
+  if (kind === 'worker') expected.worker = await workerScenario(await repoEntry('./worker'));
   if (kind === 'onnx') {
     const { createOnnxEmbedder } = await repoEntry('./onnx');
     const { extractText } = await repoEntry('./parse');
@@ -157,8 +158,19 @@ for (const app of apps.filter((a) => !a.node)) {
       }
       t.diagnostic(`max |Chromium - Node| over ${vectors.length + queryVectors.length} vectors = ${maxDiff.toExponential(3)}`);
       assert.ok(maxDiff <= VECTOR_TOLERANCE, `embeddings differ by ${maxDiff} > ${VECTOR_TOLERANCE}`);
-    } else {
+    } else if (app.scenario !== 'worker') {
       assert.deepEqual(r.outcome.page.result, await reference(app.scenario));
+    }
+    if (app.scenario === 'worker' || app.workerCollection) {
+      // ragwasm/worker: the Worker's hits equal the repo's, a fuzzy query finds the password section,
+      // the Worker's error is a RagwasmError on the page
+      const got = app.scenario === 'worker' ? r.outcome.page : r.outcome.workerCollection;
+      assertOk(app.name, 'WorkerCollection', got);
+      const want = await reference('worker');
+      assert.deepEqual(want.fuzzy, ['security']);
+      assert.deepEqual(want.error, [true, 'INVALID_ARGUMENT']);
+      assert.equal(want.progress, true);
+      assert.deepEqual(got.result, want);
     }
     if (app.worker) {
       assertOk(app.name, 'worker', r.outcome.worker);

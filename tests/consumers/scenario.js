@@ -174,6 +174,30 @@ export async function poolScenario({ init, Bm25Index, ShardedBm25Index }) {
   }
 }
 
+/**
+ * ragwasm/worker (issue 29): a Collection in the package's own module Worker
+ * (`new Worker(new URL('./collection-worker.js', import.meta.url), {type: 'module'})`, which the app's
+ * bundler must follow), created, filled with progress, searched (also with fuzzy), an error thrown in the
+ * Worker re-thrown on the page as a RagwasmError, and its bytes moved out.
+ */
+export async function workerScenario({ WorkerCollection, RagwasmError }, workerOptions = {}) {
+  const col = await WorkerCollection.create({}, {}, workerOptions);
+  try {
+    let progress = 0;
+    await col.add(DOCS, { onProgress: () => { progress += 1; } });
+    const out = { collection: {}, progress: progress > 0, size: col.size };
+    for (const [q, text] of Object.entries(QUERIES)) {
+      out.collection[q] = (await col.search(text, { k: 3 })).map((h) => [h.id, h.docId, h.score]);
+    }
+    out.fuzzy = (await col.search('pasword manger', { k: 1, fuzzy: 0.2 })).map((h) => h.docId);
+    out.error = await col.search('').then(() => null, (e) => [e instanceof RagwasmError, e.code]);
+    out.bytes = (await col.toBytes()).length > 0;
+    return out;
+  } finally {
+    col.dispose();
+  }
+}
+
 export function settle(promise) {
   return promise.then((result) => ({ ok: true, result }), (e) => ({ ok: false, error: errorInfo(e) }));
 }

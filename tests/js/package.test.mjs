@@ -11,7 +11,7 @@ import ts from 'typescript';
 import { repoRoot } from './helpers.mjs';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-const ENTRIES = { '.': 'ragwasm', './onnx': 'ragwasm/onnx', './parse': 'ragwasm/parse', './llm': 'ragwasm/llm', './postgres': 'ragwasm/postgres' };
+const ENTRIES = { '.': 'ragwasm', './onnx': 'ragwasm/onnx', './parse': 'ragwasm/parse', './llm': 'ragwasm/llm', './postgres': 'ragwasm/postgres', './worker': 'ragwasm/worker' };
 // Bare names each entry's graph may import (dynamically, at the point of use).
 const CORE_PEERS = ['ragwasm-static-model'];
 const ALLOWED_BARE = {
@@ -20,6 +20,7 @@ const ALLOWED_BARE = {
   './parse': [...CORE_PEERS, 'pdfjs-dist', 'pdfjs-dist/build/pdf.worker.min.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'mammoth'],
   './llm': CORE_PEERS,
   './postgres': [...CORE_PEERS, 'pg'],
+  './worker': CORE_PEERS,
 };
 
 // Every import specifier (static, re-export, literal dynamic import) of every module reachable from `file`.

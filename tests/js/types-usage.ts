@@ -45,6 +45,10 @@ export async function retrieval(): Promise<number> {
   const index = Bm25Index.create({ k1: 1.2, b: 0.75 });
   const added: number = index.add(chunks.map((c) => ({ id: c.id, text: c.text, metadata: { section: c.id } }))).added;
   const hits = index.search('gamma', { k: 5, filter: { section: { in: ['d#1'] } }, exact: true });
+  const typo = index.search('gama', { fuzzy: 0.2, prefix: (t, i, terms) => i === terms.length - 1, combineWith: 'AND', boost: { text: 2 }, explain: true, filter: (h) => h.score > 0 });
+  const kind: 'exact' | 'prefix' | 'fuzzy' | undefined = typo[0]?.matches?.[0]?.kind;
+  const completions: Array<{ term: string; df: number }> = index.suggest('ga', { k: 3 });
+  void kind; void completions;
   const bytes: Uint8Array = index.toBytes();
   await index.save('example-index-2');
   const again = await Bm25Index.load('example-index-2');
@@ -167,4 +171,14 @@ export async function configOverrides16(): Promise<number> {
   const t = await autotune16({ documents: [{ id: 'a', text: 'x' }], queries: [{ id: 'q', text: 'x' }], evidence: { q: ['x'] },
     base: { chunker: { strategy: 'markdown-header' } }, grid: { chunker: [{ strategy: 'markdown-header', chunkSize: 100 }] } });
   return changed.length + t.best.config.retrieval.k;
+}
+
+export async function inWorker(): Promise<number> {
+  const { WorkerCollection } = await import('../../web/src/worker.js');
+  const col = await WorkerCollection.create({}, {}, { init: { wasmUrl: '/ragwasm.wasm' } });
+  await col.add([{ id: 'd', text: 'alpha' }], { onProgress: (done: number, total: number) => void (done + total), signal: new AbortController().signal });
+  const hits = await col.search('alpha', { k: 3, fuzzy: 0.2 });
+  const bytes: Uint8Array = await col.toBytes();
+  col.dispose();
+  return hits.length + bytes.length + col.size;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // ragwasm command-line interface. Each subcommand is web/cli/commands/<name>.mjs exporting
 // { name, summary, usage, options, run(values, positionals, io) }; this file only dispatches.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { init, RagwasmError } from '../src/index.js';
 import { safeStream } from './lib/terminal.mjs';
@@ -38,11 +38,16 @@ export async function main(argv, given = { stdout: process.stdout, stderr: proce
   const io = { ...given, stdout: safeStream(given.stdout), stderr: safeStream(given.stderr) };
   const commands = await loadCommands();
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
+    // the installed package's own version (package.json two folders up, shipped in the tarball)
+    io.stdout.write(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version + '\n');
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     const width = Math.max(...[...commands.keys()].map((k) => k.length));
     io.stdout.write(['usage: ragwasm COMMAND [options]', '', 'commands:',
       ...[...commands.values()].map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-      '', 'ragwasm COMMAND --help shows the options of one command.', ''].join('\n') + '\n');
+      '', 'ragwasm COMMAND --help shows the options of one command; ragwasm --version (-v) prints the version.', ''].join('\n') + '\n');
     return name ? 0 : 2;
   }
   const cmd = commands.get(name);

@@ -43,15 +43,31 @@ async function hasOpfs() {
   }
 }
 
+// A backend asked for by name must exist in this runtime: say which one is missing (not a ReferenceError).
+async function available(backend) {
+  const here = isNode ? 'Node' : 'this runtime';
+  if (backend === 'node' && !isNode) {
+    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', "ragwasm: storage backend 'node' needs Node (this is a browser or Worker); use 'opfs' or 'indexeddb'");
+  }
+  if (backend === 'indexeddb' && typeof indexedDB === 'undefined') {
+    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', `ragwasm: storage backend 'indexeddb' is not available in ${here} (no indexedDB)${isNode ? "; use 'node'" : ''}`);
+  }
+  if (backend === 'opfs' && !(await hasOpfs())) {
+    throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', `ragwasm: storage backend 'opfs' is not available in ${here} (no navigator.storage.getDirectory)${isNode ? "; use 'node'" : ''}`);
+  }
+  return backend;
+}
+
 /**
  * Which backend saveBytes/loadBytes use here: 'node', 'opfs' or 'indexeddb'.
  * @param {{backend?: 'node'|'opfs'|'indexeddb'}} [opts]
  * @returns {Promise<'node'|'opfs'|'indexeddb'>}
- * @throws {RagwasmError} UNSUPPORTED_ENVIRONMENT when none is available
+ * @throws {RagwasmError} UNSUPPORTED_ENVIRONMENT when none is available, or the backend asked for is
+ *   missing here (its name in the message)
  */
 export async function storageBackend(opts = {}) {
   const o = options(opts);
-  if (o.backend) return o.backend;
+  if (o.backend) return available(o.backend);
   if (isNode) return 'node';
   if (await hasOpfs()) return 'opfs';
   if (typeof indexedDB !== 'undefined') return 'indexeddb';

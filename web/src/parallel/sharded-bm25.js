@@ -3,6 +3,8 @@ import { expectArray, expectBoolean, expectInteger, expectOptions, expectString,
 import { init, isInitialized } from '../core/module.js';
 import { Bm25Index, checkFilter } from '../retrieve/sparse.js';
 import { shardIdChecker } from '../pipeline/saved-check.js';
+import { EXPANSION_KEYS, resolveExpansion } from '../retrieve/sparse-expand.js';
+import { MAX_SEARCH_K } from '../core/limits.js';
 import { MAX_DOCS, SHARDED_BM25_FORMAT_VERSION, BM25_MAGIC, packParts, unpackParts, initForLoad, loadPool, MAX_QUERIES, shardOf, compareUtf8, poolFor, pieces, writeParts, sumSummaries, removeByShard, Sharded } from './sharded-common.js';
 
 /**
@@ -270,31 +272,54 @@ export class ShardedBm25Index extends Sharded {
   /**
    * Ranks documents for each query; equal to Bm25Index.search on one index over the same documents.
    * @param {string[]} queries
-   * @param {{k?: number, filter?: object, exact?: boolean}} [options] as Bm25Index.search (rm3 is not
-   *   supported across shards: feedback documents would have to come from every shard)
+   * @param {{k?: number, filter?: object|Function, exact?: boolean}} [options] as Bm25Index.search, with prefix,
+   *   fuzzy, maxFuzzy, weights, combineWith, boost, explain (each shard expands over its own dictionary: the
+   *   same weighted terms, so the same hits); rm3 is not supported across shards: feedback documents would
+   *   have to come from every shard
    * @returns {Promise<Array<Array<{id: string, score: number}>>>}
    * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
    */
   async searchMany(queries, options = {}) {
     this._check();
     const list = expectArray(queries, 'queries', { maxLength: MAX_QUERIES, item: (q, name) => expectString(q, name) });
-    const o = expectOptions(options, 'search options', ['k', 'filter', 'exact']);
+    const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'exact', ...EXPANSION_KEYS]) };
     const k = o.k === undefined ? 10 : expectSearchK(o.k);
+    // per-term prefix / fuzzy functions are resolved over each query's analyzed terms: one query at a time
+    if ((typeof o.prefix === 'function' || typeof o.fuzzy === 'function') && list.length > 1) {
+      return Promise.all(list.map((q) => this.searchMany([q], options).then((r) => r[0])));
+    }
     const clean = { k };
-    if (o.filter !== undefined) {
+    if (o.filter !== undefined && typeof o.filter !== 'function') {
       checkFilter(o.filter, 'options.filter');
       clean.filter = JSON.parse(JSON.stringify(o.filter));  // a plain copy for structured cloning
     }
     if (o.exact !== undefined) clean.exact = expectBoolean(o.exact, 'options.exact');
+    const x = {};
+    for (const key of [...EXPANSION_KEYS, 'filter']) if (o[key] !== undefined) x[key] = o[key];
+    const keep = resolveExpansion(x, () => this.analyze(list[0]));
+    Object.assign(clean, x);
     await this._syncStats();
-    const perShard = await this._each('bm25.search', [this._handle, list, clean]);
-    return list.map((_, q) => {
-      const all = [];
-      for (const lists of perShard) for (const h of lists[q]) all.push(h);
-      all.sort((a, b) => (b.score - a.score) || compareUtf8(a.id, b.id));
-      if (all.length > k) all.length = k;
-      return all;
-    });
+    const run = async (want) => {
+      const perShard = await this._each('bm25.search', [this._handle, list, { ...clean, k: want }]);
+      return list.map((_, q) => {
+        const all = [];
+        for (const lists of perShard) for (const h of lists[q]) all.push(h);
+        all.sort((a, b) => (b.score - a.score) || compareUtf8(a.id, b.id));
+        if (all.length > want) all.length = want;
+        return all;
+      });
+    };
+    if (keep === null) return run(k);
+    // a filter(hit) callback: as Bm25Index.search, fetch more until k hits pass or none are left
+    return Promise.all(list.map(async (_, q) => {
+      let want = Math.min(MAX_SEARCH_K, Math.max(2 * k, k + 20));
+      for (;;) {
+        const hits = (await run(want))[q];
+        const kept = hits.filter((h) => keep(h)).slice(0, k);
+        if (kept.length === k || hits.length < want || want === MAX_SEARCH_K) return kept;
+        want = Math.min(MAX_SEARCH_K, want * 4);
+      }
+    }));
   }
 
   /**

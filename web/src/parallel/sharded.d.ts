@@ -1,5 +1,5 @@
 import type { WorkerPool, WorkerPoolOptions } from './pool.js';
-import type { Bm25Hit, CollectionStats, WriteSummary } from '../retrieve/sparse.js';
+import type { Bm25Hit, Bm25SearchOptions, CollectionStats, WriteSummary } from '../retrieve/sparse.js';
 import type { VectorHit } from '../retrieve/dense.js';
 
 /** A pool to share, or the size (and init options) of a new one the index owns. */
@@ -39,8 +39,8 @@ export declare class ShardedBm25Index {
   toBytes(): Promise<Uint8Array>;
   /** Loads toBytes() output into a pool of the saved shard count. */
   static fromBytes(bytes: Uint8Array | ArrayBuffer, parallel?: ParallelOptions): Promise<ShardedBm25Index>;
-  search(query: string, options?: { k?: number; filter?: object; exact?: boolean }): Promise<Bm25Hit[]>;
-  searchMany(queries: string[], options?: { k?: number; filter?: object; exact?: boolean }): Promise<Bm25Hit[][]>;
+  search(query: string, options?: Omit<Bm25SearchOptions, 'rm3'>): Promise<Bm25Hit[]>;
+  searchMany(queries: string[], options?: Omit<Bm25SearchOptions, 'rm3'>): Promise<Bm25Hit[][]>;
 }
 
 /** A flat (f32 / int8) vector index sharded across Workers; results equal one VectorIndex's. */

@@ -38,8 +38,13 @@ export interface CollectionDocumentHit {
   id: string; docId: string; score: number; chunks: number; bestChunk: string; text: string; start: number; end: number; title?: string;
 }
 export interface CollectionSearchOptions {
-  k?: number; explain?: boolean; signal?: AbortSignal; filter?: CollectionFilter;
+  k?: number; explain?: boolean; signal?: AbortSignal; filter?: CollectionFilter | ((item: CollectionHit) => unknown);
   reranker?: (query: string, items: CollectionHit[]) => Promise<number[]> | number[];
+  /** The BM25 leg's typo-tolerant and type-ahead options (Bm25Index.search). */
+  prefix?: import('../retrieve/sparse.js').Bm25SearchOptions['prefix'];
+  fuzzy?: import('../retrieve/sparse.js').Bm25SearchOptions['fuzzy'];
+  maxFuzzy?: number; weights?: { prefix?: number; fuzzy?: number };
+  combineWith?: 'AND' | 'OR' | 'and' | 'or'; boost?: Record<string, number>;
 }
 /** The first line of exportJsonl() (unless header: false); chunk lines have no `type`. */
 export interface CollectionJsonlHeader {

@@ -48,7 +48,22 @@ export type Bm25FilterValue = string | number | Array<string | number> | { in: A
 export interface Bm25SearchOptions {
   /** Default 10. */
   k?: number;
-  filter?: Record<string, Bm25FilterValue> | null;
+  /** Metadata predicates (all must hold), or a callback over ranked hits (falsy drops the hit). */
+  filter?: Record<string, Bm25FilterValue> | null | ((hit: Bm25Hit) => unknown);
+  /** Also match index terms each query term starts; weight 0.375·|t|/(|t|+0.3·(|t|−|q|)). Default false. */
+  prefix?: boolean | ((term: string, i: number, terms: string[]) => boolean);
+  /** Edit distance: a fraction of the term length in [0, 1) (rounded, at most maxFuzzy), an integer in [1, 16], or true (0.2); weight 0.45·|t|/(|t|+d). */
+  fuzzy?: number | boolean | ((term: string, i: number, terms: string[]) => number | boolean | null);
+  /** Cap of a fractional fuzzy distance. Default 6. */
+  maxFuzzy?: number;
+  /** Expansion weights. Defaults prefix 0.375, fuzzy 0.45. */
+  weights?: { prefix?: number; fuzzy?: number };
+  /** AND: every query term (or an expansion of it) must match. Default 'OR'. */
+  combineWith?: 'AND' | 'OR' | 'and' | 'or';
+  /** Per-query field boosts (multiply the index's tf weights). */
+  boost?: Record<string, number>;
+  /** Add `matches` to each hit. Default false. */
+  explain?: boolean;
   /** RM3 feedback; defaults fbDocs 3, fbTerms 10, originalWeight 0.9 (chosen on SciFact train). Default off. */
   rm3?: boolean | { fbDocs?: number; fbTerms?: number; originalWeight?: number };
   /** Score every matching document (the oracle). Default false. */
@@ -79,9 +94,23 @@ export interface WriteSummary {
   skipped: number;
 }
 
+export interface Bm25TermMatch {
+  /** The analyzed query term. */
+  query: string;
+  /** The index term that matched. */
+  term: string;
+  kind: 'exact' | 'prefix' | 'fuzzy';
+  /** prefix: extra bytes; fuzzy: edit distance; exact: 0. */
+  distance: number;
+  weight: number;
+  /** weight × the term's BM25 score in this document. */
+  score: number;
+}
 export interface Bm25Hit {
   id: string;
   score: number;
+  /** With explain: true. */
+  matches?: Bm25TermMatch[];
 }
 export interface Bm25Stats {
   documents: number;
@@ -113,6 +142,8 @@ export class Bm25Index {
   remove(ids: string | string[], options?: { ignoreMissing?: boolean }): WriteSummary;
   search(query: string, options?: Bm25SearchOptions): Bm25Hit[];
   expandQuery(query: string, options?: Bm25SearchOptions): Array<{ term: string; weight: number }>;
+  /** Index terms starting with the last analyzed term of prefix, by document frequency. */
+  suggest(prefix: string, options?: { k?: number }): Array<{ term: string; df: number }>;
   /** The expansion terms search(query, {expansion}) adds, in scoring order. */
   expansionTerms(query: string, options: { expansion: Bm25ExpansionOption }): Bm25ExpansionTerm[];
   analyze(text: string): string[];

@@ -7,6 +7,7 @@ import { SavedIndex, checkSaved, loadSaved, loadStored } from '../core/saved-ind
 import { MAX_TEXT_BYTES } from '../core/limits.js';
 import { wasm } from '../core/module.js';
 import { encodeText, encodeTransient } from '../core/encode.js';
+import { EXPANSION_KEYS, filterHits, resolveExpansion } from './sparse-expand.js';
 import { removalPlan, writeSummary } from '../core/write-policy.js';
 import { checkExpansionOption } from './expansion.js';
 import {
@@ -107,14 +108,14 @@ export function checkFilter(filter, name) {
 // `exact` is the oracle switch's name on every index (docs/api.md); the C++ request calls it `exhaustive`.
 function checkSearchOptions(options) {
   // a copy: the caller's object is not rewritten (exact -> exhaustive below)
-  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'expansion']) };
+  const o = { ...expectOptions(options, 'search options', ['k', 'filter', 'rm3', 'exact', 'expansion', ...EXPANSION_KEYS]) };
   if (o.k !== undefined) expectSearchK(o.k);
   if (o.exact !== undefined) {
     expectBoolean(o.exact, 'options.exact');
     o.exhaustive = o.exact;
     delete o.exact;
   }
-  checkFilter(o.filter, 'options.filter');
+  if (typeof o.filter !== 'function') checkFilter(o.filter, 'options.filter');
   if (o.expansion !== undefined) {
     // the word table crosses as a handle, the numbers in the JSON request
     const { words, json } = checkExpansionOption(o.expansion);
@@ -430,12 +431,25 @@ export class Bm25Index extends SavedIndex {
    * @param {string} query
    * @param {object} [options]
    * @param {number} [options.k=10] results wanted, an integer in [1, 100000] (MAX_SEARCH_K, the rule of every search)
-   * @param {object} [options.filter] metadata predicates, all must hold: `{lang: 'en'}`,
+   * @param {object|((hit: Bm25Hit) => unknown)} [options.filter] metadata predicates, all must hold: `{lang: 'en'}`,
    *   `{tag: ['a', 'b']}` (any of), `{year: {gte: 2000, lt: 2010}}`; applied during the search, so k
-   *   results come back whenever at least k matching documents contain a query term
+   *   results come back whenever at least k matching documents contain a query term. Or a function of each
+   *   ranked hit: hits it returns falsy for are dropped (more are fetched until k pass or none are left)
    * @param {boolean|{fbDocs?: number, fbTerms?: number, originalWeight?: number}} [options.rm3=false]
    *   RM3 pseudo-relevance feedback (defaults 3 docs, 10 terms, original weight 0.9, chosen on SciFact train)
    * @param {boolean} [options.exact=false] score every matching document (the test oracle)
+   * @param {boolean|((term: string, i: number, terms: string[]) => boolean)} [options.prefix=false] also match
+   *   index terms each analyzed query term starts ("warr" finds "warranti"), weight 0.375·|t|/(|t|+0.3·(|t|−|q|))
+   * @param {number|boolean|((term: string, i: number, terms: string[]) => number|boolean|null)} [options.fuzzy=false]
+   *   also match terms within an edit distance: a fraction of the term length in [0, 1) (round(f·|q|), at most
+   *   maxFuzzy), an integer distance in [1, 16], or true (0.2); weight 0.45·|t|/(|t|+d). MiniSearch's definitions
+   * @param {number} [options.maxFuzzy=6] cap of a fractional fuzzy distance
+   * @param {{prefix?: number, fuzzy?: number}} [options.weights] expansion weights (defaults 0.375, 0.45)
+   * @param {'OR'|'AND'} [options.combineWith='OR'] AND: a hit holds every query term (or an expansion of it)
+   * @param {Object<string, number>} [options.boost] per-query field boosts, multiplying the index's tf weights
+   *   (document lengths keep the index's boosts); scored by the exact oracle
+   * @param {boolean} [options.explain=false] add `matches` to each hit: [{query, term, kind: 'exact'|'prefix'|'fuzzy',
+   *   distance, weight, score}]
    * @param {{words: import('./expansion.js').WordNeighbours, perTerm?: number, minSimilarity?: number, weight?: number}} [options.expansion]
    *   query expansion from word neighbours (createWordNeighbours()): each query word that is not a stop word,
    *   number, identifier part or all-caps acronym adds at most perTerm (1..16, default 2) of its nearest words
@@ -454,12 +468,35 @@ export class Bm25Index extends SavedIndex {
       const k = o.k ?? 10;
       return toHits(callWasm(() => native.searchK(bytes, k)));
     }
-    const json = JSON.stringify(o);
-    if (o.words) {
-      const words = o.words.native;
-      return toHits(callWasm(() => native.searchExpanded(bytes, json, words)));
-    }
-    return toHits(callWasm(() => native.search(bytes, json)));
+    const keep = resolveExpansion(o, () => this.analyze(query));
+    const explain = o.explain === true;
+    const words = o.words ? o.words.native : null;  // retrieval expansion from word neighbours (expansion.js)
+    const run = (k) => {
+      const json = JSON.stringify({ ...o, k });
+      if (words) return toHits(callWasm(() => native.searchExpanded(bytes, json, words)));
+      if (!explain) return toHits(callWasm(() => native.search(bytes, json)));
+      const r = callWasm(() => native.searchExplain(bytes, json));
+      return toHits(r).map((h, i) => ({ ...h, matches: r.matches[i] }));
+    };
+    return keep === null ? run(o.k ?? 10) : filterHits(o.k ?? 10, run, keep);
+  }
+
+  /**
+   * Completions for type-ahead: index terms that start with the last analyzed term of `prefix`, by the
+   * number of live documents holding them (descending), then bytewise. Terms are as indexed (lowercased,
+   * folded and, with the default analyzer, stemmed: "warranty" is "warranti").
+   * @example idx.suggest('warr'); // [{term: 'warranti', df: 3}, …]
+   * @param {string} prefix
+   * @param {{k?: number}} [options] k: completions wanted, [1, 100000], default 10
+   * @returns {{term: string, df: number}[]}
+   * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
+   */
+  suggest(prefix, options = {}) {
+    const o = expectOptions(options, 'suggest options', ['k']);
+    const k = o.k === undefined ? 10 : expectSearchK(o.k, 'options.k');
+    const bytes = encodeText(prefix, 'prefix');
+    const native = this.native;
+    return callWasm(() => native.suggest(bytes, k));
   }
 
   /**

@@ -1,6 +1,11 @@
-// esbuild app: the full scenario on the page; ragwasm.wasm is served next to the bundle (build.mjs).
+// esbuild app: the full scenario on the page, then ragwasm/worker's WorkerCollection; ragwasm.wasm and
+// the Worker script are served next to the bundle (build.mjs).
 import { init as initRagwasm, chunk, Bm25Index, Collection, metrics } from 'ragwasm';
-import { fullScenario, report, settle } from './scenario.js';
+import { WorkerCollection, RagwasmError } from 'ragwasm/worker';
+import { fullScenario, report, settle, workerScenario } from './scenario.js';
 
-const init = () => initRagwasm({ wasmUrl: new URL('./ragwasm.wasm', import.meta.url) });
-report(settle(fullScenario({ init, chunk, Bm25Index, Collection, metrics })).then((page) => ({ page })));
+const wasmUrl = new URL('./ragwasm.wasm', import.meta.url);
+const init = () => initRagwasm({ wasmUrl });
+report(settle(fullScenario({ init, chunk, Bm25Index, Collection, metrics })).then(async (page) => ({
+  page, workerCollection: await settle(workerScenario({ WorkerCollection, RagwasmError }, { init: { wasmUrl: wasmUrl.href } })),
+})));

@@ -8,6 +8,7 @@ import { RagwasmError } from '../../core/errors.js';
 import { VectorIndex } from '../../retrieve/dense.js';
 import { aggregateToDocuments, rerank as rerankItems } from '../../retrieve/fusion.js';
 import { checkFilter } from '../../retrieve/sparse.js';
+import { LEXICAL_KEYS, lexicalOptions } from '../../retrieve/sparse-expand.js';
 import { checkLegs } from '../../retrieve/leg-check.js';
 import { configExpansion } from '../../retrieve/expansion.js';
 import { embedTexts } from '../../embed/contract.js';
@@ -350,23 +351,28 @@ export class Collection {
    *   (aggregateToDocuments, method 'max'): `{id: docId, docId, score, chunks, bestChunk, text, start, end}`
    * @param {Function} [options.reranker] reranker(query, items) -> scores, used when the config enables rerank
    * @param {boolean} [options.explain=false] add each item's contributions and the fusion diagnostics
+   * @param {boolean|number|Function|object|string} [options.prefix] [options.fuzzy] [options.maxFuzzy] [options.weights]
+   *   [options.combineWith] [options.boost] the BM25 leg's typo-tolerant / type-ahead options (Bm25Index.search);
+   *   a filter function keeps the fused items it returns truthy for (before k and the reranker)
    * @param {AbortSignal} [options.signal]
    * @returns {Promise<object[]>}
    * @throws {RagwasmError} INVALID_ARGUMENT (empty query or only stopwords, bad k, bad filter), ABORTED, DISPOSED
    */
   async search(query, options = {}) {
     this._alive();
-    const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain', 'filter', 'level']);
+    const o = expectOptions(options, 'search options', ['k', 'reranker', 'signal', 'explain', 'filter', 'level', ...LEXICAL_KEYS]);
     expectString(query, 'query');
     if (query.trim() === '') throw invalid('query', 'a non-empty query', query);
     const k = o.k === undefined ? this.config.retrieval.k : expectSearchK(o.k);
     if (k === 0) return [];  // retrieval.k 0: the no-retrieval baseline (the answerer gets no context)
     const explain = o.explain === undefined ? false : expectBoolean(o.explain, 'options.explain');
     const level = o.level === undefined ? 'chunk' : expectEnum(o.level, 'options.level', SEARCH_LEVELS);
-    if (o.filter !== undefined && o.filter !== null) checkFilter(o.filter, 'options.filter');
+    const keep = typeof o.filter === 'function' ? o.filter : null;  // a filter(item) callback over the fused items (#29)
+    if (o.filter !== undefined && o.filter !== null && keep === null) checkFilter(o.filter, 'options.filter');
     // Without options.filter, the config's retrieval.filter (checked by parsePipelineConfig) applies.
-    const given = o.filter === undefined ? this.config.retrieval.filter ?? null : o.filter;
+    const given = o.filter === undefined || keep !== null ? this.config.retrieval.filter ?? null : o.filter;
     const filter = given === null || Object.keys(given).length === 0 ? null : given;
+    const lexical = lexicalOptions(o);  // prefix, fuzzy, combineWith, boost ...: the BM25 leg's (Bm25Index.search)
     // candidates above the search k limit fetch MAX_SEARCH_K hits per leg
     const n = Math.min(MAX_SEARCH_K, Math.max(this.config.retrieval.candidates, k));
     const lists = [];
@@ -380,7 +386,7 @@ export class Collection {
         // retrieval.expansion: query expansion from word neighbours (retrieve/expansion.js; single BM25 leg only)
         const expansion = await configExpansion(this.config.retrieval, this.workers > 1);
         if (this._disposed) throw disposedError();
-        const bo = { k: n, ...(filter ? { filter } : {}), ...(expansion ? { expansion } : {}) };
+        const bo = { k: n, ...(filter ? { filter } : {}), ...(expansion ? { expansion } : {}), ...lexical };
         const hits = await bm25.search(query, bo);
         if (this._disposed) throw disposedError();
         if (explain && expansion) expansionTerms = bm25.index.expansionTerms(query, { expansion });
@@ -400,6 +406,7 @@ export class Collection {
       if (explain) item.contributions = h.contributions;
       return item;
     });
+    if (keep !== null) items = items.filter((it) => keep(it));
     if (this.config.rerank.enabled && o.reranker !== undefined) {
       const keep = level === 'document' ? this.config.rerank.keep : Math.min(k, this.config.rerank.keep);
       items = await rerankItems(query, items, o.reranker, { candidates: this.config.rerank.candidates, keep, signal: o.signal });
