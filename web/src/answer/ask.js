@@ -307,17 +307,5 @@ export async function ask(collection, question, options = {}) {
   return answered();
 }
 
-/**
- * A document's title: its first markdown "# " header, else the file name without its extension.
- * @example
- * documentTitle('# Leave Policy\n\nText', 'leave.md')  // 'Leave Policy'
- * @param {string} text
- * @param {string} name file name
- * @returns {string}
- */
-export function documentTitle(text, name) {
-  expectString(text, 'text');
-  expectString(name, 'name');
-  const heading = text.match(/^#\s+(.+?)\s*#*\s*$/m);
-  return heading ? heading[1] : name.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
-}
+// documentTitle lives with the documents (document/title.js); re-exported here for the entry's grouping.
+export { documentTitle } from '../document/title.js';

@@ -1,6 +1,6 @@
 // A user's file -> a Collection document ({id, title, text, metadata}), text extracted locally by
 // extractText. Exported by the `ragwasm/parse` entry (it reaches pdf.js / mammoth when needed).
-import { documentTitle } from '../answer/ask.js';
+import { documentTitle } from './title.js';
 import { expectOptions, expectString } from '../core/validate.js';
 import { extractText } from './parse.js';
 

@@ -10,7 +10,7 @@ import { nodeBuiltin } from '../core/node.js';
 import { expectArray, expectBoolean, expectOptions, expectString, invalid, isArray, isPlainObject } from '../core/validate.js';
 import { FILE_LIMITS, fileLimits } from './limits.js';
 import { extractText, SUPPORTED_FORMATS, htmlToTextFallback } from './parse.js';
-import { documentTitle } from '../answer/ask.js';
+import { documentTitle } from './title.js';
 
 const TEXT_FORMATS = new Set(['text', 'markdown', 'html']);
 
