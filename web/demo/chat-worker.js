@@ -125,7 +125,7 @@ async function load(docIds) {
 }
 
 /** Switches the dense leg to an ONNX model run by ONNX Runtime Web in this Worker; re-embeds every chunk. */
-async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl }) {
+async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl, docs }) {
   const { createOnnxEmbedder } = await import('../src/onnx.js');
   const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
   ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
@@ -140,12 +140,19 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl }) {
   if (col.config.indexes.dense) {
     await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
   } else {
-    // BM25-only (the static model did not load): rebuild as the hybrid preset with the new model.
+    // BM25 only (PRESETS.docChat): rebuild as the hybrid preset with the new model, with the page's documents.
     const fresh = await Collection.create(PRESETS.docChatHybrid, { embedder: next, dimension: probe.length });
-    const docs = [...col.docs.entries()];
-    if (docs.length) throw Object.assign(new Error('remove the documents first, then choose the ONNX model'), { code: 'INVALID_ARGUMENT' });
+    try {
+      if (docs?.length) {
+        await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), { signal: controller.signal, onProgress });
+      }
+    } catch (e) {
+      fresh.dispose();
+      throw e;
+    }
     col.dispose();
     col = fresh;
+    chunkedDocs = docs?.length ?? 0;
   }
   embedder = next;
   denseLabel = `dense (ONNX, ${probe.length}-d)`;

@@ -260,7 +260,7 @@ async function restoreModel() {
     setStatus(status, 'loading the ONNX model chosen last time…', 'busy');
     const r = await fetch(new URL(choice.tokenizer, location.href));
     if (!r.ok) throw new Error(`tokenizer.json: HTTP ${r.status} for ${choice.tokenizer}`);
-    const info = await call({ type: 'onnx', model: new URL(choice.model, location.href).href, tokenizerJson: await r.text(), pooling: choice.pooling ?? 'mean', key: modelKey(choice), save: false }, onProgress);
+    const info = await call({ type: 'onnx', model: new URL(choice.model, location.href).href, tokenizerJson: await r.text(), pooling: choice.pooling ?? 'mean', key: modelKey(choice), save: false, docs: workerDocs() }, onProgress);
     features = info.features;
   } catch (e) {
     if (e.code === 'ABORTED') throw e;
@@ -323,8 +323,7 @@ async function useConfig(text, source) {
   showProgress(true);
   setStatus($('config-status'), `indexing again with ${source}…`, 'busy');
   try {
-    const list = [...docs.values()];
-    const r = await call({ type: 'config', text, docs: list.map((d) => ({ id: d.id, name: d.name, title: documentTitle(d.text, d.name), text: d.text })) }, onProgress);
+    const r = await call({ type: 'config', text, docs: workerDocs() }, onProgress);
     lastSummary = r;
     features = r.features;
     renderDocs(r);
@@ -384,7 +383,7 @@ $('use-onnx').addEventListener('click', async () => {
     }
     if (started !== epoch) return;
     const choice = mf || tf ? null : { model: murl, tokenizer: turl, pooling: $('pooling').value };
-    lastSummary = await call({ type: 'onnx', model, tokenizerJson, pooling: $('pooling').value, key: choice ? modelKey(choice) : `onnx-file:${mf?.name ?? murl}` }, onProgress);
+    lastSummary = await call({ type: 'onnx', model, tokenizerJson, pooling: $('pooling').value, key: choice ? modelKey(choice) : `onnx-file:${mf?.name ?? murl}`, docs: workerDocs() }, onProgress);
     try {
       if (choice) localStorage.setItem(MODEL_CHOICE, JSON.stringify(choice));
       else localStorage.removeItem(MODEL_CHOICE);
@@ -409,7 +408,7 @@ mountNeuralModel($('neural-model'), { load: async (name, hubUrl) => {
   showProgress(true);
   setStatus(status, `loading ${name}…`, 'busy');
   try {
-    lastSummary = await call({ type: 'onnx', name, hubUrl }, onProgress);
+    lastSummary = await call({ type: 'onnx', name, hubUrl, docs: workerDocs() }, onProgress);
     modelReady(lastSummary);
   } catch (e) {
     if (e.code !== 'ABORTED') setStatus(status, `Could not use the neural model: ${errorText(e)}`, 'err');
@@ -672,4 +671,9 @@ try {
   performance.mark('chat:ready');
 } catch (e) {
   setStatus(status, `Could not start: ${errorText(e)}`, 'err');
+}
+
+// The page's documents as the worker re-indexes them (a new config, or the hybrid preset with an ONNX model).
+function workerDocs() {
+  return [...docs.values()].map((d) => ({ id: d.id, name: d.name, title: documentTitle(d.text, d.name), text: d.text }));
 }
