@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from '../../web/src/index.js';
-import { failureColumns, failureMarkdown, relativeReduction, summarizeExperiment } from '../../web/src/llm.js';
+import { experimentMarkdown, failureColumns, failureMarkdown, relativeReduction, summarizeExperiment } from '../../web/src/llm.js';
 
 const near = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} vs ${b}`);
 
@@ -57,4 +57,21 @@ test('failureColumns reads summarizeExperiment cells', async () => {
   near(f.cells[0].failureAtK.mean, 0.5, 'a: 2 of 4 failed');
   near(f.cells[1].failureAtK.mean, 0.25, 'b: 1 of 4 failed');
   near(f.cells[1].reductionAtK, 0.5, 'b halves the failures');
+});
+
+test('#31 the experiment summary carries the failure columns and its markdown shows them', async () => {
+  await init();
+  const rec = (q, r5) => ({ questionId: q, answerable: true, retrieval: { recall: { 5: r5 }, precision: { 5: r5 / 5 }, rr: r5, curve: [r5], refRank: null } });
+  const s = summarizeExperiment({
+    baseline: 'a',
+    cells: [
+      { name: 'a', k: 5, records: [rec('q1', 1), rec('q2', 0), rec('q3', 0), rec('q4', 1)] },
+      { name: 'b', k: 5, records: [rec('q1', 1), rec('q2', 1), rec('q3', 0), rec('q4', 1)] },
+    ],
+  });
+  assert.equal(s.failures.baseline, 'a');
+  near(s.failures.cells[1].reductionAtK, 0.5, 'b halves the failures');
+  const md = experimentMarkdown(s);
+  assert.match(md, /### retrieval failures \(1 − recall; relative reduction against the baseline cell\)/);
+  assert.match(md, /\| b \| 5 \| 0\.250[^|]*\| −50\.0% \|/);
 });

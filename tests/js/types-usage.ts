@@ -176,7 +176,7 @@ export async function configOverrides16(): Promise<number> {
 export async function inWorker(): Promise<number> {
   const { WorkerCollection } = await import('../../web/src/worker.js');
   const col = await WorkerCollection.create({}, {}, { init: { wasmUrl: '/ragwasm.wasm' } });
-  await col.add([{ id: 'd', text: 'alpha' }], { onProgress: (done: number, total: number) => void (done + total), signal: new AbortController().signal });
+  await col.add([{ id: 'd', text: 'alpha' }], { onProgress: ({ done, total }) => void (done + total), signal: new AbortController().signal });
   const hits = await col.search('alpha', { k: 3, fuzzy: 0.2 });
   const bytes: Uint8Array = await col.toBytes();
   col.dispose();

@@ -28,7 +28,7 @@ test('a WorkerCollection answers as an in-process Collection, with no call lost 
     const progress = [];
     // everything sent at once: the Worker queues what arrives before its collection exists
     const [added, ...found] = await Promise.all([
-      col.add(docs, { onProgress: (done, total) => progress.push([done, total]), batchSize: 4 }),
+      col.add(docs, { onProgress: ({ done, total }) => progress.push([done, total]), batchSize: 4 }),
       ...QUERIES.map((q) => col.search(q, { k: 5 })),
     ]);
     assert.equal(added.documents, docs.length);

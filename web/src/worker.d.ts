@@ -20,8 +20,8 @@ export class WorkerCollection {
   /** Chunks, as of the last write the Worker answered. */
   readonly size: number;
   readonly disposed: boolean;
-  add(documents: unknown, options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
-  upsert(documents: unknown, options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; batchSize?: number }): Promise<Record<string, unknown>>;
+  add(documents: unknown, options?: { onProgress?: (progress: { done: number; total: number }) => void; signal?: AbortSignal; batchSize?: number }): Promise<{ documents: number; chunks: number; zeroVectors: string[] }>;
+  upsert(documents: unknown, options?: { onProgress?: (progress: { done: number; total: number }) => void; signal?: AbortSignal; batchSize?: number }): Promise<Record<string, unknown>>;
   remove(ids: string | string[]): Promise<Record<string, unknown>>;
   search(query: string, options?: Record<string, unknown>): Promise<Array<Record<string, any>>>;
   ask(question: string, options?: Record<string, unknown>): Promise<Record<string, any>>;

@@ -31,7 +31,8 @@ export function modelEntry(name, manifest = MODEL_MANIFEST, what = 'model name')
 
 /** Total bytes the manifest pins for a model's files, or null when any file's size is not pinned. */
 export function modelDownloadBytes(entry) {
-  const files = Object.values(isPlainObject(entry?.files) ? entry.files : {});
+  // the entry is checked before any property of it is read (a caller's value may be a revoked Proxy)
+  const files = Object.values(isPlainObject(entry) && isPlainObject(entry.files) ? entry.files : {});
   if (files.length === 0) return null;
   let total = 0;
   for (const f of files) {

@@ -10,3 +10,5 @@ export function failureColumns(cells: object[], options?: { baseline?: string | 
 };
 /** The failure columns as a markdown table. */
 export function failureMarkdown(columns: ReturnType<typeof failureColumns>): string;
+/** @internal The failure columns as a table: what failureMarkdown prints and the experiment report shows. */
+export function failureTable(columns: ReturnType<typeof failureColumns>): { columns: string[]; rows: string[][] };

@@ -84,6 +84,19 @@ export function failureColumns(cells, options = {}) {
  * @returns {string}
  */
 export function failureMarkdown(columns) {
+  const { columns: head, rows } = failureTable(columns);
+  const line = (r) => `| ${r.map((x) => String(x).replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/**
+ * The failure columns as a table ({columns, rows: string[][]}): what failureMarkdown prints and the
+ * experiment summary and report show ("retrieval failures").
+ * @param {ReturnType<typeof failureColumns>} columns
+ * @returns {{columns: string[], rows: string[][]}}
+ * @throws {RagwasmError} INVALID_ARGUMENT
+ */
+export function failureTable(columns) {
   if (!isPlainObject(columns) || !Array.isArray(columns.cells) || !Array.isArray(columns.cutoffs)) throw invalid('columns', 'failureColumns(...)', columns);
   const f3 = (v) => (v === null || v === undefined ? 'n/a' : v.toFixed(3));
   const pct = (v) => (v === null || v === undefined ? 'n/a' : v === 0 ? '0.0%' : `${v > 0 ? '−' : '+'}${Math.abs(v * 100).toFixed(1)}%`);
@@ -91,6 +104,5 @@ export function failureMarkdown(columns) {
   const head = ['cell', 'k', '1 − recall@k [95% CI]', `failures vs ${columns.baseline ?? 'baseline'}`, ...columns.cutoffs.map((c) => `1 − recall@${c}`)];
   const rows = columns.cells.map((c) => [c.name, String(c.k), ci(c.failureAtK), c.name === columns.baseline ? 'baseline' : pct(c.reductionAtK),
     ...columns.cutoffs.map((k) => (c.reduction[k] === null || c.reduction[k] === undefined || c.name === columns.baseline ? f3(c.failure[k]) : `${f3(c.failure[k])} (${pct(c.reduction[k])})`))]);
-  const line = (r) => `| ${r.map((x) => String(x).replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+  return { columns: head, rows };
 }

@@ -153,6 +153,8 @@ export interface ExperimentSummary {
   comparisons: ExperimentComparison[];
   /** The study's LLM cost as one number: total = indexing (every collection built) + questions (every cell); null = unknown (a call had no price). */
   cost: { indexing: number | null; questions: number | null; total: number | null };
+  /** 1 − recall@k per cell and the relative reduction against the baseline (failureColumns); null without retrieval. */
+  failures?: ReturnType<typeof import('./columns.js').failureColumns> | null;
 }
 export interface ExperimentResult extends ExperimentSummary {
   stopped: { reason: 'budget'; cell: string; question: string; spent: number; budget: number } | null;

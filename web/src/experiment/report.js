@@ -168,7 +168,7 @@ export function experimentReportHtml(summary, records, options = {}) {
     if (!isPlainObject(r) || typeof r.questionId !== 'string' || typeof r.cell !== 'string') throw invalid(n, 'a record (runExperiment)', r);
   } });
   const cells = summary.cells;
-  const { tables, notes } = summaryTables({ cells, comparisons: summary.comparisons ?? [], baseline: summary.baseline ?? null, stopped: summary.stopped ?? null });
+  const { tables, notes } = summaryTables({ cells, comparisons: summary.comparisons ?? [], baseline: summary.baseline ?? null, stopped: summary.stopped ?? null, failures: summary.failures ?? null });
   const pivot = resolvePivot(cells, o.pivot ?? {});
   const tests = (summary.comparisons ?? []).length;
   const body = [

@@ -4,6 +4,7 @@
 // randomizationTest, summarize, recommendCutoff); this file only groups the records and formats.
 import { anls, bootstrapCI, exactMatch, randomizationTest, recommendCutoff, rougeL, summarize, tokenF1 } from '../metrics/metrics.js';
 import { holmAdjust } from './stats.js';
+import { failureColumns, failureTable } from './columns.js';
 import { expectArray, expectBoolean, expectOptions, expectString, invalid, isArray, isPlainObject } from '../core/validate.js';
 
 const stripMarkers = (s) => s.replace(/\s*\[\d{1,3}\](\s*\[\d{1,3}\])*/g, '').trim();
@@ -200,7 +201,9 @@ export function summarizeExperiment(run) {
   }
   // Holm's step-down correction over every paired test of this summary (the family of one report).
   holmAdjust(comparisons.map((c) => c.pValue)).forEach((p, i) => { comparisons[i].pHolm = p; comparisons[i].tests = comparisons.length; });
-  return { cells: out, baseline, comparisons, cost: studyCost(out) };
+  // 1 − recall@k per cell and its relative reduction against the baseline cell (columns.js; #31)
+  const failures = out.some((c) => c.retrieval) ? failureColumns(out, { baseline: baseline !== null && byName.has(baseline) ? baseline : null }) : null;
+  return { cells: out, baseline, comparisons, cost: studyCost(out), failures };
 }
 
 // The study's LLM cost as one number: indexing (every collection built) + questions (answering, judging,
@@ -234,7 +237,7 @@ export function experimentMarkdown(summary) {
  * @internal
  */
 export function summaryTables(summary) {
-  const o = expectOptions(summary, 'summary', ['cells', 'comparisons', 'baseline', 'stopped', 'spent', 'cost']);
+  const o = expectOptions(summary, 'summary', ['cells', 'comparisons', 'baseline', 'stopped', 'spent', 'cost', 'failures']);
   const table = (title, columns, rows) => ({ title, columns, rows });
   const cells = expectArray(o.cells, 'summary.cells', { maxLength: 100000, item: (c, n) => {
     if (!isPlainObject(c) || typeof c.name !== 'string' || !isPlainObject(c.latencyMs) || !isPlainObject(c.llm) || !isPlainObject(c.referenceRank)) {
@@ -262,6 +265,10 @@ export function summaryTables(summary) {
         const v = c.retrieval.curve[i];
         return v === undefined ? 'n/a' : `${fmt(v)}${c.retrieval.recommendedCutoff === i + 1 ? '*' : ''}`;
       })])));
+  }
+  if (o.failures) {
+    const f = failureTable(o.failures);
+    parts.push(table('retrieval failures (1 − recall; relative reduction against the baseline cell)', f.columns, f.rows));
   }
   parts.push(table('answers (answerable questions; an abstention scores 0)',
     ['cell', 'answerer', 'token F1 [95% CI]', 'EM [95% CI]', 'ANLS [95% CI]', 'ROUGE-L [95% CI]', 'correctness [95% CI]', 'accuracy [95% CI]', 'citation P', 'citation R', 'abstained on unanswerable', 'wrong abstentions'],

@@ -77,6 +77,8 @@ export interface Bm25ExpansionOption {
   perTerm?: number;
   minSimilarity?: number;
   weight?: number;
+  /** Expand only the query words whose term no live document holds. Default false. */
+  unmatchedOnly?: boolean;
 }
 /** One expansion term: the analyzed term, the query word it came from, the neighbour word, similarity and weight. */
 export interface Bm25ExpansionTerm {

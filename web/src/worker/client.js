@@ -34,7 +34,7 @@ const failed = (code, message) => new RagwasmError(code, message);
  * @example
  * // WorkerCollection is the export of the entry ragwasm/worker
  * const col = await WorkerCollection.create();
- * await col.add(docs, { onProgress: (done, total) => {} });
+ * await col.add(docs, { onProgress: ({ done, total }) => {} });
  * const hits = await col.search('warranty', { k: 5 });
  * col.dispose();
  */
@@ -50,7 +50,7 @@ export class WorkerCollection {
       const p = this._pending.get(msg.id);
       if (p === undefined) return;
       if (msg.progress) {
-        p.onProgress?.(msg.progress[0], msg.progress[1]);
+        p.onProgress?.(msg.progress);
         return;
       }
       this._pending.delete(msg.id);
@@ -175,7 +175,7 @@ export class WorkerCollection {
     return r;
   }
 
-  /** Collection.add: onProgress(done, total) is called on the page; signal aborts the add in the Worker. */
+  /** Collection.add: onProgress({done, total}) is called on the page; signal aborts the add in the Worker. */
   async add(documents, options = {}) { return this._write('add', documents, options); }
   /** Collection.upsert, as add(). */
   async upsert(documents, options = {}) { return this._write('upsert', documents, options); }

@@ -59,7 +59,7 @@ async function write(id, method, docs, options = {}) {
   try {
     const { progress, ...rest } = options;
     const o = { ...rest, signal: c.signal };
-    if (progress) o.onProgress = (done, total) => post({ id, progress: [done, total] });
+    if (progress) o.onProgress = (p) => post({ id, progress: { ...p } });  // the one onProgress signature: ({done, total, ...})
     return await need()[method](docs, o);
   } finally {
     controllers.delete(id);
