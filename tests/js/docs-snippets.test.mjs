@@ -78,11 +78,18 @@ const query = 'cats', queryVector = [1, 0];`,
   },
   'install.md#2': { prelude: "const text = 'The cat sat on the mat. My query is about the cat.';" },
   'install.md#6': {},
+  'minisearch.md#2': { prelude: "const docs = [{ id: 'w', title: 'Warranty', text: 'The warranty lasts two years.' }, { id: 'r', title: 'Returns', text: 'Returns are accepted within 30 days.' }];",
+    check: "if (hits[0]?.id !== 'w' || !Array.isArray(completions)) throw new Error(JSON.stringify(hits));" },
+  'minisearch.md#3': { prelude: "const docs = [{ id: 'w', title: 'Warranty', text: 'The warranty lasts two years.' }, { id: 'r', title: 'Returns', text: 'Returns are accepted within 30 days.' }];",
+    check: "if (typeof answer !== 'string' || !Array.isArray(citations) || typeof abstained !== 'boolean') throw new Error(answer);" },
   'parallel.md#1': { prelude: "const docs = [{ id: 'a', title: 'Cats', text: 'A query about cats.' }, { id: 'b', title: 'Dogs', text: 'Dogs bark.' }];" },
 };
 // Not runnable here: [the reason, the test that runs the real thing, declarations for the type check].
 const NOT_RUNNABLE = {
   'embed.md#1': ['needs an ONNX model URL and onnxruntime', 'tests/js/embed-onnx-bert.test.mjs', 'declare const tokenizerJsonText: string;'],
+  'embed.md#2': ['downloads a model from the hub', 'tests/js/embed-model-hub.test.mjs', ''],
+  'experiments.md#1': ['reads failure.jsonl written by `ragwasm experiment`', 'tests/js/experiment-columns.test.mjs', null],
+  'minisearch.md#1': ["MiniSearch's own API, for comparison", 'tests/bench/suites/minisearch-guide.mjs', null],
   'fusion.md#2': ['needs a cross-encoder model', 'tests/js/rerank-onnx.test.mjs',
     "declare const query: string, passages: string[], signal: AbortSignal, onProgress: (p: { done: number, total: number }) => void;\ndeclare const retrieve: (q: string, n: number) => Promise<{ id: string, score: number, text: string }[]>;\ndeclare const collection: import('ragwasm').Collection;"],
   'install.md#1': ['init({wasmUrl}) for a page that serves the file', 'tests/consumers/apps/esbuild', "import { init } from 'ragwasm';\ndeclare const bytes: Uint8Array;"],
