@@ -28,8 +28,14 @@ if(NOT RAGWASM_WASM_VARIANT STREQUAL "debug")
       endif()
     endif()
   endforeach()
+  # Cold files inside the hot modules: query expansion from word neighbours, the saved-file term check,
+  # and search-option JSON (run once per query or per load).
+  foreach(_src IN ITEMS src/sparse/index_expansion.cpp src/sparse/index_verify.cpp src/sparse/options_json.cpp
+                        src/embed/word_neighbours.cpp)
+    set_source_files_properties(${CMAKE_SOURCE_DIR}/${_src} PROPERTIES COMPILE_OPTIONS -Os)
+  endforeach()
   foreach(_src IN LISTS RAGWASM_BIND_SOURCES)
-    if(NOT _src MATCHES "bind_(sparse|dense|embed|chunk|text)")
+    if(NOT _src MATCHES "bind_(sparse|dense|embed|chunk|text)" OR _src MATCHES "bind_embed_neighbours")
       set_source_files_properties(${_src} PROPERTIES COMPILE_OPTIONS -Os)
     endif()
   endforeach()
