@@ -72,12 +72,13 @@ test('the README summary: a caption naming the machine, then the chosen rows, wi
   assert.throws(() => renderSummary([quality], [['x', 'dense', 'flat-f32']]), /needs docs\/bench\/dense\.json/);
 });
 
-test('the doc chat row: the reporting half of the preset beside BM25 alone, verdicts against the goals', () => {
+test('the doc chat row: the reporting half of the preset and the own-words paraphrased hit@5, verdicts against the goals', () => {
   const half = (hit1, hit5, tokenF1) => ({ halves: { reporting: { hit1, hit5, tokenF1, abstainedUnanswerable: 5, unanswerable: 8, wrongAbstentions: 4, answerable: 26 } } });
+  const rows = [['own-words set', 'tuning', 'paraphrased', 18, 0.3889, 0.5556, 0.4625], ['own-words set', 'reporting', 'paraphrased', 17, 0.1765, 0.6471, 0.377]];
   const r = { suite: 'docchat', machine: { cores: 2, cpu: 'x', node: 'v20' }, results: {
-    'BM25 (default chunker)': half(0.7692, 1, 0.2812), 'preset + static model (docChat)': half(0.8077, 0.9615, 0.5012) } };
+    'BM25 (default chunker)': half(0.7692, 1, 0.2812), 'preset, BM25 only (docChat)': half(0.8077, 0.9615, 0.5012), expansion: { rows } } };
   const row = renderSummary([r], [['doc chat', 'docchat', 'quality:docchat']]).split('\n')[4];
-  assert.equal(row, '| doc chat | hit@1 0.808, hit@5 0.962, token F1 0.501; abstains on 5/8 unanswerable, wrongly on 4/26 | BM25 alone: hit@1 0.769, token F1 0.281 |  | hit@1 ≥ 0.80 ✔, hit@5 ≥ 0.97 ✘, F1 ≥ 0.50 ✔ |');
+  assert.equal(row, '| doc chat | hit@1 0.808, hit@5 0.962, token F1 0.501 (passages and not-found score 0); no answer on 5/8 unanswerable, on 4/26 answerable | own-words set, paraphrased (17): hit@5 0.647 |  | hit@1 ≥ 0.80 ✔, hit@5 ≥ 0.97 ✘, F1 ≥ 0.50 ✔ |');
   assert.throws(() => renderSummary([{ ...r, results: {} }], [['doc chat', 'docchat', 'quality:docchat']]), /lacks the reporting half/);
 });
 
