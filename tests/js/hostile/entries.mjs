@@ -29,7 +29,7 @@ const passages = [{ id: 'p1', text: 'The cat sat on the mat.' }, { id: 'p2', tex
 // Entry points that hand back the caller's own items, regrouped but unchanged (a seeded shuffle, a
 // train/test split): a non-finite number in their result that is one of the hostile array's own
 // elements is an echo of the input, not something the library computed. Nothing else is exempt.
-export const ITEM_ECHOES = new Set(['splitTrainTest', 'seededShuffle']);
+export const ITEM_ECHOES = new Set(['splitTrainTest', 'splitTrainValidationTest', 'seededShuffle']);
 
 export const GOOD = {
   'metrics.exactMatch': ['a', ['a']],

@@ -4,7 +4,7 @@
 // --qrels`) and judge labels (gradedLabels, for `ragwasm judge --labels`). Ungraded pairs are left
 // out, never written as 0. Browser-safe: no Node built-ins.
 import { RagwasmError } from '../core/errors.js';
-import { expectInteger, expectOptions, expectString, invalid, isPlainObject } from '../core/validate.js';
+import { expectArray, expectInteger, expectOptions, expectString, invalid, isInstance, isPlainObject } from '../core/validate.js';
 import { formatQrels, judgmentsToQrels } from './label.js';
 
 const MAX_POOL_LINES = 1000000;
@@ -77,9 +77,18 @@ export function parsePool(text) {
   return out;
 }
 
+// A pool as parsePool returns it: an array of {questionId, chunkId, docId, question, text} (checked before
+// any property is read: a caller's value may be a revoked Proxy or an array with holes).
+function checkPool(pool) {
+  expectArray(pool, 'pool', { maxLength: MAX_POOL_LINES, item: (p, name) => {
+    if (!isPlainObject(p) || typeof p.questionId !== 'string' || typeof p.chunkId !== 'string') throw invalid(name, 'a pool pair {questionId, chunkId, docId, question, text} (parsePool)', p);
+  } });
+  return pool;
+}
+
 // Grades checked against the pool: only pairs of the pool, integers 0..3.
 function checkedGrades(pool, grades) {
-  if (!Array.isArray(pool)) throw invalid('pool', 'parsePool(...)', pool);
+  checkPool(pool);
   if (!isPlainObject(grades)) throw invalid('grades', 'an object {pairKey: 0-3}', grades);
   const keys = new Set(pool.map((p) => pairKey(p.questionId, p.chunkId)));
   for (const [k, g] of Object.entries(grades)) {
@@ -129,8 +138,10 @@ export function gradedLabels(pool, grades) {
  * @throws {RagwasmError} INVALID_ARGUMENT (no qrels row names a pooled chunk: doc-level qrels given?)
  */
 export function poolLabels(pool, qrels) {
-  if (!Array.isArray(pool)) throw invalid('pool', 'parsePool(...)', pool);
-  const get = (q, c) => (qrels instanceof Map ? qrels.get(q)?.get(c) : qrels?.[q]?.[c]);
+  checkPool(pool);
+  const isMap = isInstance(qrels, Map);
+  if (!isMap && !isPlainObject(qrels)) throw invalid('qrels', 'a Map or an object {questionId: {chunkId: grade}} (Qrels.parse)', qrels);
+  const get = (q, c) => (isMap ? qrels.get(q)?.get(c) : qrels[q]?.[c]);
   const out = [];
   for (const p of pool) {
     const label = get(p.questionId, p.chunkId);
