@@ -115,6 +115,12 @@ export function bm25Doc(c, record, extra) {
   return doc;
 }
 
+// A leg's hits as the fusion takes them, without those of score <= 0: a hit needs a positive
+// contribution (the dense leg's cosine of an unrelated chunk is 0 or below; docs/collection.md).
+export function positive(hits) {
+  return hits.filter((h) => h.score > 0).map((h) => ({ id: h.id, score: h.score }));
+}
+
 export function abortCheck(signal) {
   if (signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: operation aborted');
 }
