@@ -54,12 +54,13 @@ export function prepareAdd(col, documents, options, name) {
 // leaves the collection exactly as it was; once the writes start the signal is no longer checked). add()
 // replaces an id in the collection as its batch is written; upsert() (replaceFirst) removes the ids in
 // the collection at once before the first write: the index writes of remove() then add().
-// A document without a title gets documentTitle(text, id) (document/title.js) before any step.
+// A document without a title gets documentTitle(text, id) (document/title.js) before any step; title: null
+// keeps it without one.
 // Progress (options.onProgress): `{done, total, unit: 'characters', documents, totalDocuments}`, done /
 // total in characters of document text chunked and embedded (slices of PROGRESS_CHUNKS chunks within a
 // large document), called at least once per document; the last call ({done: total}) comes after the writes.
 export async function addPrepared(col, { documents, extra, o, batchSize }, { replaceFirst = false } = {}) {
-  documents = documents.map((d) => (d.title === undefined || d.title === null ? { ...d, title: documentTitle(d.text, d.id) } : d));
+  documents = documents.map((d) => (d.title === undefined ? { ...d, title: documentTitle(d.text, d.id) } : d));
   // chunker.preprocess "markdown-to-text": each document's text converted before splitting (the
   // collection keeps the converted text: chunk spans and citations point into it).
   if (col.config.chunker.preprocess === 'markdown-to-text') documents = documents.map((d) => ({ ...d, text: markdownToText(d.text) }));

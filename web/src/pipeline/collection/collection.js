@@ -388,13 +388,13 @@ export class Collection {
         const hits = await bm25.search(query, bo);
         if (this._disposed) throw disposedError();
         if (explain && expansion) expansionTerms = bm25.index.expansionTerms(query, { expansion });
-        lists.push({ retriever: 'bm25', hits: positive(hits) });
+        lists.push({ retriever: 'bm25', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       } else {
         const [hits] = await this._denseHits([query], n, filter ? this._allowedChunks(filter) : null, o.signal);
-        lists.push({ retriever: 'dense', hits: positive(hits) });
+        lists.push({ retriever: 'dense', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       }
     }
-    const fused = lists.length === 1 ? single(lists[0]) : await this._fuse(lists, o.signal);
+    const fused = positive(lists.length === 1 ? single(lists[0]) : await this._fuse(lists, o.signal), lists);
     this._alive();
     // A chunk removed while this search awaited the embedder or the leg check is not returned.
     let items = fused.hits.map((h) => [h, this.chunks.get(h.id)]).filter(([, c]) => c !== undefined).map(([h, c]) => {
