@@ -81,8 +81,12 @@ export async function addPrepared(col, { documents, extra, o, batchSize }, { rep
   const updated = documents.filter((d) => col.docs.has(d.id)).length;
   const out = { added: documents.length - updated, updated, removed: 0, skipped: 0, documents: documents.length, chunks: 0, zeroVectors: [] };
   const prepared = [];
-  for (let i = 0; i < documents.length; i += batchSize) prepared.push(await prepareBatch(col, documents.slice(i, i + batchSize), ctx));
-  abortCheck(o.signal);
+  for (let i = 0; i < documents.length; i += batchSize) {
+    prepared.push(await prepareBatch(col, documents.slice(i, i + batchSize), ctx));
+    await new Promise((r) => setTimeout(r, 0));  // a turn for the page (and an abort posted to a Worker)
+    if (col._disposed) throw disposedError();
+    abortCheck(o.signal);
+  }
   // from here on nothing is aborted: every batch is written
   if (replaceFirst) col._remove(documents.filter((d) => col.docs.has(d.id)).map((d) => d.id));
   for (const p of prepared) {
