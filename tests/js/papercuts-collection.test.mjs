@@ -157,7 +157,9 @@ test('add() derives a title with documentTitle() when a document has none', asyn
     { id: 'hr/leave.md', text: '# Leave Policy\n\nEmployees get 22 days off a year.' },
     { id: 'policies/warranty.md', text: 'Repairs are free for two years after delivery.' },
     { id: 'given', title: 'Own title', text: '# Heading\n\nText.' },
+    { id: 'none', title: null, text: '# Not a title\n\nText.' },
   ]);
+  assert.equal(col.docs.get('none').title, undefined);  // title: null keeps it without one
   assert.equal(col.docs.get('hr/leave.md').title, 'Leave Policy');
   assert.equal(col.docs.get('policies/warranty.md').title, 'warranty');
   assert.equal(col.docs.get('given').title, 'Own title');

@@ -20,8 +20,8 @@ export interface CollectionDocument {
   id: string; text: string;
   /** indexed as the BM25 field "title" (default boost 1) and visible to the context template as {title}; add() derives
    *  it when absent: documentTitle(text, id) (the first "# " heading, else the id without path and extension), which
-   *  the BM25 title field and ask()'s extractive answerer use */
-  title?: string;
+   *  the BM25 title field and ask()'s extractive answerer use; null: no title */
+  title?: string | null;
   /** strings and finite numbers are filterable; booleans and null are kept but not filterable */
   metadata?: Record<string, string | number | boolean | null>;
   /** other BM25 fields named in indexes.bm25.fields */

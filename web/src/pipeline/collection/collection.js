@@ -223,10 +223,10 @@ export class Collection {
    * other configured fields (default `title`); the dense leg embeds `indexText` with
    * `kind: 'document'`. Chunks whose embedding is all zeros (e.g. the static model on text without
    * one known word) are reported in `zeroVectors` and kept out of the dense leg. A document without a
-   * title gets `documentTitle(text, id)` (its first "# " heading, else the id without path and extension):
-   * the BM25 title field and ask()'s extractive answerer use it. Every document is chunked and embedded
+   * title gets `documentTitle(text, id)` (its first "# " heading, else the id without path and
+   * extension; `title: null`: none): the BM25 title field and ask()'s extractive answerer use it. Every document is chunked and embedded
    * before anything is written: an abort (or a failed step) leaves the collection exactly as it was.
-   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents (or one document) metadata values:
+   * @param {{id: string, text: string, title?: string|null, metadata?: object}[]} documents (or one document) metadata values:
    *   string, finite number, boolean or null (strings and numbers are filterable)
    * @param {{onProgress?: (progress: {done: number, total: number, unit: 'characters', documents: number, totalDocuments: number}) => void, signal?: AbortSignal, batchSize?: number,
    *   chunkContexts?: (document: {id: string, title?: string, text: string}, chunks: {id: string, text: string}[]) => (string[]|Promise<string[]>)}} [options]
@@ -252,7 +252,7 @@ export class Collection {
    * is the one `remove(the ids that exist)` then `add(documents)` gives (the same index writes); unlike
    * that pair, nothing is removed before every document is chunked (with its LLM context steps) and
    * embedded, so a failed step or embedder, or an abort, leaves the collection as it was.
-   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents (or one document), as add()
+   * @param {{id: string, text: string, title?: string|null, metadata?: object}[]} documents (or one document), as add()
    * @param {object} [options] as add()
    * @returns {Promise<{added: number, updated: number, removed: number, skipped: number, documents: number, chunks: number, zeroVectors: string[]}>}
    *   the write summary of every index (removed and skipped are 0) with add()'s counts
