@@ -52,13 +52,14 @@ test('the export has a header line then one line per chunk with the document met
   assert.equal(header.chunks, col.chunks.size);
   assert.equal(header.vectors, true);
   // the empty document is a typed line in its place; chunk lines have no type
-  assert.deepEqual(rest.filter((l) => l.type !== undefined), [{ type: 'ragwasm.document', id: 'none', metadata: { note: 'no chunks' } }]);
+  assert.deepEqual(rest.filter((l) => l.type !== undefined), [{ type: 'ragwasm.document', id: 'none', metadata: { note: 'no chunks' }, fields: { title: 'none' } }]);  // add() derived its title (#29)
   const chunks = rest.filter((l) => l.type === undefined);
   assert.equal(chunks.length, col.chunks.size);
   assert.deepEqual([...new Set(chunks.map((c) => c.docId))], ['fr', 'de', 'cook']);
   for (const c of chunks) {
-    assert.deepEqual(Object.keys(c), ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'metadata', 'vector']);
+    assert.deepEqual(Object.keys(c), ['id', 'docId', 'ordinal', 'text', 'start', 'end', 'metadata', 'fields', 'vector']);
     const doc = docs.find((d) => d.id === c.docId);
+    assert.deepEqual(c.fields, { title: doc.id });  // add() derived the title (#29): no heading, the id
     assert.equal(doc.text.slice(c.start, c.end), c.text);
     assert.deepEqual(c.metadata, doc.metadata ?? {});
     const [expected] = await embed([c.text]);

@@ -13,10 +13,15 @@ export type CollectionEmbedder =
   | ((texts: string[], options?: { kind?: EmbedKind; signal?: AbortSignal }) => Promise<Float32Array[] | number[][]>);
 /** Bm25Index's filter language, applied to document metadata on both legs (docs/collection.md). */
 export type CollectionFilter = Record<string, string | number | Array<string | number> | { in: Array<string | number> } | { gte?: number; gt?: number; lte?: number; lt?: number }>;
+/** add()/upsert() progress: done/total in characters of document text chunked and embedded (a call per document and
+ *  per 256 chunks of a large one, done monotone; the last call, done === total, once everything is written). */
+export interface CollectionAddProgress { done: number; total: number; unit: 'characters'; documents: number; totalDocuments: number }
 export interface CollectionDocument {
   id: string; text: string;
-  /** indexed as the BM25 field "title" (default boost 1) and visible to the context template as {title} */
-  title?: string;
+  /** indexed as the BM25 field "title" (default boost 1) and visible to the context template as {title}; add() derives
+   *  it when absent: documentTitle(text, id) (the first "# " heading, else the id without path and extension), which
+   *  the BM25 title field and ask()'s extractive answerer use; null: no title */
+  title?: string | null;
   /** strings and finite numbers are filterable; booleans and null are kept but not filterable */
   metadata?: Record<string, string | number | boolean | null>;
   /** other BM25 fields named in indexes.bm25.fields */
@@ -118,7 +123,10 @@ export class Collection {
   static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Promise<Collection>;
   /** workers 1–64: both legs sharded across that many Workers (flat dense index, default static model; docs/parallel.md) */
   static create(config: string | object | undefined, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; llm?: CollectionLlm }): Promise<ParallelCollection>;
-  static fromBytes(bytes: Uint8Array, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Collection;
+  static fromBytes(bytes: Uint8Array, options: { embedder: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Collection;
+  /** No embedder: a dense collection saved with the default static model loads it (createStaticEmbedder()) and the
+   *  result is a Promise; another saved embedder id is refused (INVALID_ARGUMENT naming it). */
+  static fromBytes(bytes: Uint8Array, options?: { embedder?: undefined; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Collection | Promise<Collection>;
   /** workers > 1: the checked chunks are indexed again into sharded legs across a new pool. */
   static fromBytes(bytes: Uint8Array, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; llm?: CollectionLlm }): Collection | Promise<ParallelCollection>;
   static load(name: string, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm; dir?: string; backend?: 'node' | 'opfs' | 'indexeddb' }): Promise<Collection>;
@@ -143,7 +151,7 @@ export class Collection {
    *  `updated`). Resolves to every index's write summary with the documents in the call, the chunks indexed and the
    *  chunk ids kept out of the dense leg (all-zero embeddings); upsert() resolves to the same shape. */
   add(documents: CollectionDocument | CollectionDocument[],
-    options?: { onProgress?: (progress: {done: number, total: number}) => void; signal?: AbortSignal; batchSize?: number;
+    options?: { onProgress?: (progress: CollectionAddProgress) => void; signal?: AbortSignal; batchSize?: number;
       /** one context per chunk (e.g. llmChunkContexts(client) of ragwasm/llm), put before the chunk text in its indexText */
       chunkContexts?: (document: { id: string; title?: string; text: string }, chunks: { id: string; text: string }[]) => string[] | Promise<string[]> }): Promise<CollectionWriteSummary>;
   /** Adds or replaces documents (ids in the collection are replaced): the collection remove(existing ids) then add(documents)

@@ -22,11 +22,11 @@ import { ChunkMap, DocRecord } from '../chunk-store.js';
 import { checkLlm } from '../llm-steps.js';
 import { parsePipelineConfig } from '../pipeline.js';
 import {
-  abortCheck, bm25Doc, denseEmbedder, denseOptions, disposedError, extraFields, indexTextOf, isZeroVector, metadataMatches,
+  abortCheck, bm25Doc, denseEmbedder, denseOptions, disposedError, extraFields, indexTextOf, isZeroVector, metadataMatches, positive,
 } from './parts.js';
 import { checkShardable, createLegs, shardedLegs } from './legs.js';
 import { headerStream } from './header.js';
-import { isCollectionBytes, loadSections, readHeader } from './saved.js';
+import { isCollectionBytes, loadSections, needsDefaultModel, readHeader, withDefaultModel } from './saved.js';
 import { exportLines, indexJsonl, parseJsonl } from './jsonl.js';
 import { addPrepared, prepareAdd } from './add.js';
 import { fuseLegs, single } from './fuse-legs.js';
@@ -217,25 +217,28 @@ export class Collection {
     return this.embedder ? { id: this.embedder.id, dimension: this.embedder.dimension } : null;
   }
 
-
   /**
    * Chunks and indexes documents. A document id that exists is replaced (upsert). BM25 indexes each
    * chunk's `indexText` (the chunker's context + the text) as the field "text" and the document's
    * other configured fields (default `title`); the dense leg embeds `indexText` with
    * `kind: 'document'`. Chunks whose embedding is all zeros (e.g. the static model on text without
-   * one known word) are reported in `zeroVectors` and kept out of the dense leg.
-   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents (or one document) metadata values:
+   * one known word) are reported in `zeroVectors` and kept out of the dense leg. A document without a
+   * title gets `documentTitle(text, id)` (its first "# " heading, else the id without path and
+   * extension; `title: null`: none): the BM25 title field and ask()'s extractive answerer use it. Every document is chunked and embedded
+   * before anything is written: an abort (or a failed step) leaves the collection exactly as it was.
+   * @param {{id: string, text: string, title?: string|null, metadata?: object}[]} documents (or one document) metadata values:
    *   string, finite number, boolean or null (strings and numbers are filterable)
-   * @param {{onProgress?: (progress: {done: number, total: number}) => void, signal?: AbortSignal, batchSize?: number,
+   * @param {{onProgress?: (progress: {done: number, total: number, unit: 'characters', documents: number, totalDocuments: number}) => void, signal?: AbortSignal, batchSize?: number,
    *   chunkContexts?: (document: {id: string, title?: string, text: string}, chunks: {id: string, text: string}[]) => (string[]|Promise<string[]>)}} [options]
-   *   chunkContexts: a context per chunk written by the caller (e.g. an LLM: `llmChunkContexts(client)` of ragwasm/llm,
+   *   onProgress: done/total in characters of text chunked and embedded, a call per document and per 64 chunks
+   *   (monotone; the last, done === total, after the writes). chunkContexts: a context per chunk written by the caller (e.g. an LLM: `llmChunkContexts(client)` of ragwasm/llm,
    *   contextual retrieval), put before the chunk text in its indexText (after the config's chunker.context, joined by
    *   its separator, default two newlines); '' adds nothing. Indexed by BM25 and the dense leg like any context.
    * @returns {Promise<{added: number, updated: number, removed: number, skipped: number, documents: number, chunks: number, zeroVectors: string[]}>}
    *   every index's write summary (updated: documents replaced) with the documents in the call, the chunks
    *   indexed and the chunk ids kept out of the dense leg; upsert() returns the same
    * @throws {RagwasmError} INVALID_ARGUMENT (also a chunkContexts result that is not one string per chunk), DUPLICATE_ID,
-   *   ABORTED (nothing of the current batch is indexed), DISPOSED (also when dispose() lands while the embedder runs:
+   *   ABORTED (nothing of the call is indexed), DISPOSED (also when dispose() lands while the embedder runs:
    *   no partial success); what chunkContexts throws
    */
   async add(documents, options = {}) {
@@ -249,7 +252,7 @@ export class Collection {
    * is the one `remove(the ids that exist)` then `add(documents)` gives (the same index writes); unlike
    * that pair, nothing is removed before every document is chunked (with its LLM context steps) and
    * embedded, so a failed step or embedder, or an abort, leaves the collection as it was.
-   * @param {{id: string, text: string, title?: string, metadata?: object}[]} documents (or one document), as add()
+   * @param {{id: string, text: string, title?: string|null, metadata?: object}[]} documents (or one document), as add()
    * @param {object} [options] as add()
    * @returns {Promise<{added: number, updated: number, removed: number, skipped: number, documents: number, chunks: number, zeroVectors: string[]}>}
    *   the write summary of every index (removed and skipped are 0) with add()'s counts
@@ -259,11 +262,6 @@ export class Collection {
     const p = prepareAdd(this, documents, options, 'upsert options');
     return this._exclusive(() => addPrepared(this, p, { replaceFirst: true }));
   }
-
-
-
-
-
 
   /**
    * Removes documents (and their chunks) by id; unknown ids are ignored.
@@ -396,7 +394,7 @@ export class Collection {
         lists.push({ retriever: 'dense', hits: hits.map((h) => ({ id: h.id, score: h.score })) });
       }
     }
-    const fused = lists.length === 1 ? single(lists[0]) : await this._fuse(lists, o.signal);
+    const fused = positive(lists.length === 1 ? single(lists[0]) : await this._fuse(lists, o.signal), lists);
     this._alive();
     // A chunk removed while this search awaited the embedder or the leg check is not returned.
     let items = fused.hits.map((h) => [h, this.chunks.get(h.id)]).filter(([, c]) => c !== undefined).map(([h, c]) => {
@@ -433,7 +431,6 @@ export class Collection {
     }
     return out;
   }
-
 
   // Fuses two or more lists with the config's fusion (and the leg check of the default hybrid).
   async _fuse(lists, signal) {
@@ -592,7 +589,9 @@ export class Collection {
    *   sharded legs across a new pool (the dense leg re-embedded with the default static model, which
    *   must be the saved embedder); the result is then a Promise. `llm` (as create()): the LLM of the
    *   saved config's context steps, needed only to add() to the loaded collection
-   * @returns {Collection|Promise<Collection>} a Promise when `workers` > 1
+   *   No embedder (nor dimension) for a collection saved with the default static model: that model is
+   *   loaded (createStaticEmbedder()) and the result is a Promise; another saved id is refused, named.
+   * @returns {Collection|Promise<Collection>} a Promise when `workers` > 1 or the default model is loaded
    * @throws {RagwasmError} CORRUPT_INDEX (magic, length, checksum, or a header field that disagrees with
    *   the data: the message names the field), UNSUPPORTED_VERSION, INVALID_ARGUMENT (no embedder, or an
    *   embedder with another id: the message names the model needed; details {expected, got}),
@@ -604,6 +603,7 @@ export class Collection {
     const workers = o.workers === undefined ? 1 : expectInteger(o.workers, 'options.workers', { min: 1, max: 64 });
     if (workers > 1) return Collection._fromBytesSharded(bytes, o, workers, keepVectors);
     const { h, sections, corrupt } = readHeader(bytes);
+    if (needsDefaultModel(h, o)) return withDefaultModel(h, (embedder) => Collection.fromBytes(bytes, { ...o, embedder }));
     const llm = checkLlm(h.cfg, o.llm, { required: false });
     const { bm25, dense, embedder, needs } = loadSections(h, sections, corrupt, o);
     try {
@@ -617,8 +617,6 @@ export class Collection {
       throw e;
     }
   }
-
-
 
   static async _fromBytesSharded(bytes, o, workers, keepVectors) {
     const { h } = readHeader(bytes);  // corrupt headers fail before any Worker starts
@@ -679,7 +677,6 @@ export class Collection {
     // when none runs, the bytes are those of the collection at this call
     return this._exclusive(() => this._legs.save(this, name, opts), { now: true });
   }
-
 
   /**
    * Loads a collection saved with save().

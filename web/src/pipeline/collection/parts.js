@@ -115,6 +115,16 @@ export function bm25Doc(c, record, extra) {
   return doc;
 }
 
+// The fused hits that some leg scored above 0: a hit needs a positive contribution (a dense cosine of
+// 0 or below, e.g. "zebra giraffe" against any chunk, says nothing about the query; docs/collection.md).
+// The legs' lists are fused whole first, so the normalization and every kept score are unchanged.
+export function positive(fused, lists) {
+  const ok = new Set();
+  for (const l of lists) for (const h of l.hits) if (h.score > 0) ok.add(h.id);
+  fused.hits = fused.hits.filter((h) => ok.has(h.id));
+  return fused;
+}
+
 export function abortCheck(signal) {
   if (signal?.aborted) throw new RagwasmError('ABORTED', 'ragwasm: operation aborted');
 }

@@ -15,6 +15,7 @@ import { parseHeaderBytes, parseHeaderPieces, parseLargeHeader } from './header.
 import { checkSections, headerChecker } from './header-check.js';
 import { checkSavedCollection } from '../saved-check.js';
 import { declaredDimension, denseEmbedder } from './parts.js';
+import { createStaticEmbedder } from '../../embed/embed.js';
 
 const MAGIC = 'RWCOLLEC';
 /** Magic of collection format versions 1 and 2 (their own framing, CRC-32): read only. */
@@ -123,6 +124,35 @@ export function checkEmbedder(o, saved, denseDimension) {
     throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.embedder: has ${e.dimension} dimensions, the collection's vectors have ${need}`);
   }
   return e;
+}
+
+// Collection.fromBytes / load without an embedder (nor a dimension): a dense collection saved with a
+// static model may be the default one (createStaticEmbedder()); withDefaultModel() checks its id.
+export function needsDefaultModel(h, o) {
+  return o.embedder === undefined && o.dimension === undefined && Boolean(h.cfg.indexes.dense)
+    && typeof h.embedder?.id === 'string' && h.embedder.id.startsWith('static-');
+}
+
+// open(embedder) with the default static model when its id is the saved one; else the error of a
+// missing embedder, naming the saved one (as checkEmbedder).
+export async function withDefaultModel(h, open) {
+  let e;
+  try {
+    e = await createStaticEmbedder();
+  } catch (err) {
+    if (!(err instanceof RagwasmError)) throw err;
+    checkEmbedder({}, h.embedder);  // throws: no embedder given and no default model to try
+  }
+  if (e.id !== h.embedder.id) {
+    e.dispose();
+    checkEmbedder({}, h.embedder);  // throws, naming the saved model
+  }
+  try {
+    return open(e);
+  } catch (err) {
+    e.dispose();
+    throw err;
+  }
 }
 
 /**
