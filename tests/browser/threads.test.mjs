@@ -31,7 +31,7 @@ test('the WASM-threads flat scan returns the hits of one VectorIndex with 1 2 an
       const flat = Float32Array.from({ length: n * dim }, grid);
       const queries = Array.from({ length: 24 }, () => Float32Array.from({ length: dim }, () => grid() + 0.5));
       const one = VectorIndex.create({ dimension: dim, metric: 'dot' });
-      one.add(Array.from({ length: n }, (_, i) => `v${i}`), flat);
+      one.add(Array.from({ length: n }, (_, i) => ({ id: `v${i}`, vector: flat.subarray(i * dim, (i + 1) * dim) })));
       const host = threadsHost();
       const out = { isolated: self.crossOriginIsolated, cases: [] };
       try {
