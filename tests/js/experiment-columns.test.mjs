@@ -43,16 +43,21 @@ test('failureColumns: per-cell 1 − recall, CI turned around, reductions agains
   assert.throws(() => failureColumns([{ name: 'x', retrieval: { recall: 3 } }]), { code: 'INVALID_ARGUMENT' });
 });
 
-test('failureColumns reads summarizeExperiment cells', async () => {
-  await init();
+// Two cells over four questions: a finds the evidence for 2 of 4 (the baseline), b for 3 of 4.
+function twoCellSummary() {
   const rec = (q, r5) => ({ questionId: q, answerable: true, retrieval: { recall: { 5: r5 }, precision: { 5: r5 / 5 }, rr: r5, curve: [r5], refRank: null } });
-  const s = summarizeExperiment({
+  return summarizeExperiment({
     baseline: 'a',
     cells: [
       { name: 'a', k: 5, records: [rec('q1', 1), rec('q2', 0), rec('q3', 0), rec('q4', 1)] },
       { name: 'b', k: 5, records: [rec('q1', 1), rec('q2', 1), rec('q3', 0), rec('q4', 1)] },
     ],
   });
+}
+
+test('failureColumns reads summarizeExperiment cells', async () => {
+  await init();
+  const s = twoCellSummary();
   const f = failureColumns(s.cells, { baseline: s.baseline });
   near(f.cells[0].failureAtK.mean, 0.5, 'a: 2 of 4 failed');
   near(f.cells[1].failureAtK.mean, 0.25, 'b: 1 of 4 failed');
@@ -61,14 +66,7 @@ test('failureColumns reads summarizeExperiment cells', async () => {
 
 test('#31 the experiment summary carries the failure columns and its markdown shows them', async () => {
   await init();
-  const rec = (q, r5) => ({ questionId: q, answerable: true, retrieval: { recall: { 5: r5 }, precision: { 5: r5 / 5 }, rr: r5, curve: [r5], refRank: null } });
-  const s = summarizeExperiment({
-    baseline: 'a',
-    cells: [
-      { name: 'a', k: 5, records: [rec('q1', 1), rec('q2', 0), rec('q3', 0), rec('q4', 1)] },
-      { name: 'b', k: 5, records: [rec('q1', 1), rec('q2', 1), rec('q3', 0), rec('q4', 1)] },
-    ],
-  });
+  const s = twoCellSummary();
   assert.equal(s.failures.baseline, 'a');
   near(s.failures.cells[1].reductionAtK, 0.5, 'b halves the failures');
   const md = experimentMarkdown(s);
