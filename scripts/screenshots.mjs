@@ -10,6 +10,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
+import { bundleDemos } from './bundle-demos.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'docs/images');
@@ -49,6 +50,7 @@ const shots = {
 };
 
 const sharp = await import('sharp').then((m) => m.default, () => null);
+await bundleDemos();
 const server = await startServer({ port: 0, quiet: true });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });

@@ -2,10 +2,13 @@
 // Static server for the demos on 127.0.0.1: correct MIME types for .wasm/.mjs, COOP/COEP headers
 // (cross-origin isolation, so WASM threads can be used), no directory listings, only the folders
 // the pages need, and nothing outside them through a symlink (realpath containment). No request can
-// stop the server: a file removed or replaced while it is served is a 404 or its old bytes (#30 S-1/S-2). `node scripts/serve.mjs [--port N]` (default 8787; 0 picks a free port).
+// stop the server: a file removed or replaced while it is served is a 404 or its old bytes (#30 S-1/S-2).
+// `node scripts/serve.mjs [--port N] [--sources]` (default 8787; 0 picks a free port). The pages load the
+// bundles of web/dist/demo/ (scripts/bundle-demos.mjs, rebuilt here when stale); --sources serves them
+// with the unbundled web/demo/*.js instead (development: no build step, ~240 module requests per page).
 import { createServer } from 'node:http';
-import { closeSync, createReadStream, existsSync, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { extname, join, normalize, resolve, dirname, sep } from 'node:path';
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { extname, join, normalize, posix, relative, resolve, dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,8 +114,19 @@ function contained(root, prefix, file) {
   }
 }
 
+// A page of web/ with each script URL that names a bundle of web/dist/demo/NAME.js pointed at its source
+// web/demo/NAME.js instead (both resolved against the page's URL path `at`).
+export function withDemoSources(html, at) {
+  return html.replace(/(["'])([^"'\s]*dist\/demo\/([\w-]+)\.js)\1/g, (all, q, url, name) => {
+    const page = posix.dirname(at);
+    if (posix.resolve(page, url) !== `/web/dist/demo/${name}.js`) return all;
+    return `${q}${posix.relative(page, `/web/demo/${name}.js`)}${q}`;
+  });
+}
+
 // `root`: the folder the URL prefixes map into (default the repository; tests pass a temp folder).
-export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, extraAllowed = [], root: base = root } = {}) {
+// `demoSources`: serve the pages with the unbundled demo scripts (withDemoSources).
+export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, extraAllowed = [], root: base = root, demoSources = false } = {}) {
   const allowed = [...ALLOWED, ...extraAllowed];
   const server = createServer((req, res) => {
     try {
@@ -170,6 +184,17 @@ export function startServer({ port = 8787, host = '127.0.0.1', quiet = false, ex
       res.writeHead(404, headers).end('not found');
       return;
     }
+    if (demoSources && extname(file) === '.html') {
+      let html;
+      try {
+        html = withDemoSources(readFileSync(file, 'utf8'), `/${relative(base, file).split(sep).join('/')}`);
+      } catch {
+        res.writeHead(404, headers).end('not found');
+        return;
+      }
+      res.writeHead(200, { ...headers, 'Content-Type': MIME['.html'], 'Content-Length': Buffer.byteLength(html) }).end(req.method === 'HEAD' ? undefined : html);
+      return;
+    }
     sendFile(req, res, headers, file, MIME[extname(file)] ?? 'application/octet-stream');
   };
   return new Promise((resolveStart, reject) => {
@@ -190,5 +215,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`serve: --port expects an integer 0-65535, got ${eq ? eq.slice(7) : process.argv[i + 1]}`);
     process.exit(2);
   }
-  startServer({ port }).catch((e) => { console.error(`serve: ${e.message}`); process.exit(1); });
+  const demoSources = process.argv.includes('--sources');
+  if (!demoSources) await (await import('./bundle-demos.mjs')).bundleDemos();
+  startServer({ port, demoSources }).catch((e) => { console.error(`serve: ${e.message}`); process.exit(1); });
 }

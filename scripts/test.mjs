@@ -142,7 +142,8 @@ const wasmOk = stage('wasm: build', () => sh('bash', ['scripts/build.sh', 'wasm'
 if (wasmOk !== false) {
   stage('js: release build', () => runNodeTests('js release', listTests('tests/js'), { RAGWASM_BUILD: 'release' }));
   stage('js: debug build', () => runNodeTests('js debug', listTests('tests/js'), { RAGWASM_BUILD: 'debug' }));
-  stage('browser', () => runNodeTests('browser', listTests('tests/browser'), {}));
+  // The demo bundles once here, so that the spec files run two at a time never rebuild them (harness.mjs would).
+  stage('browser', () => sh(process.execPath, ['scripts/bundle-demos.mjs']).status === 0 && runNodeTests('browser', listTests('tests/browser'), {}));
   stage('consumers', () => runNodeTests('consumers', listTests('tests/consumers'), {}));
 }
 }

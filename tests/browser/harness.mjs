@@ -6,6 +6,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { bundleDemos } from '../../scripts/bundle-demos.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const resultsDir = join(repoRoot, 'test-results');
@@ -15,10 +16,12 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 
 /**
  * Runs fn({browser, page, url, requests, consoleErrors, screenshot}) with a fresh server and browser.
- * `requests` collects every URL the page (and its workers) asked for.
+ * `requests` collects every URL the page (and its workers) asked for. The pages load the demo bundles,
+ * rebuilt first when a source is newer (scripts/bundle-demos.mjs).
  */
 export async function withPage(fn, { viewport = { width: 1280, height: 800 }, extraAllowed = [] } = {}) {
   mkdirSync(resultsDir, { recursive: true });
+  await bundleDemos();
   const server = await startServer({ port: 0, quiet: true, extraAllowed });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {

@@ -4,7 +4,6 @@
 // network except this site's own files (the WASM module, the static model) and, only when the user
 // configured one, the LLM endpoint.
 import { ask, Collection, createStaticEmbedder, init, loadBytes, parsePipelineConfig, PRESETS, removeBytes, storageBackend } from '../src/index.js';
-import { createLlmClient, RequestLedger } from '../src/llm.js';
 
 const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
 // The saved collection (storage.js: OPFS in Chromium, IndexedDB elsewhere) under this name.
@@ -18,7 +17,7 @@ let startup = null;
 let controller = null;   // aborts the running add / ask
 let chunkedDocs = 0;     // documents chunked by this worker (0 after loading a saved collection)
 let config = null;       // a pipeline config the user loaded (null: the doc-chat preset)
-const ledger = new RequestLedger();  // every LLM request made from this worker
+let ledger = null;       // every LLM request made from this worker (ragwasm/llm is imported at the first one)
 
 const post = (m) => self.postMessage(m);
 
@@ -92,10 +91,11 @@ function summary() {
   return { documents: col.size, chunks: Object.values(perDoc).reduce((a, b) => a + b, 0), perDoc, features: features(), chunkedDocs };
 }
 
+// The collection saved for the next visit; {saveError} when it could not be (the page says so).
 async function trySave() {
   try {
     await col.save(SAVED_NAME);
-    return { savedBytes: (await loadBytes(SAVED_NAME))?.length ?? 0 };
+    return {};
   } catch (e) {
     return { saveError: `${e.code ?? e.name ?? 'ERROR'}: ${e.message}` };
   }
@@ -205,6 +205,8 @@ self.onmessage = async ({ data }) => {
         // The library's answer path: follow-up rewrite, retrieval, extractive or LLM answer, citations.
         const options = { ...PRESETS.docChatAnswer, history: data.history ?? [], signal: controller.signal };
         if (data.llm) {
+          const { createLlmClient, RequestLedger } = await import('./lib/llm-client.js');
+          ledger ??= new RequestLedger();
           // Anthropic's API answers browser (CORS) requests only with this opt-in header.
           const headers = data.llm.provider === 'anthropic' ? { 'anthropic-dangerous-direct-browser-access': 'true' } : undefined;
           options.llm = createLlmClient({ ...data.llm, ...(headers ? { headers } : {}), ledger, maxRetries: 1, timeoutMs: 60000 });
@@ -223,5 +225,6 @@ self.onmessage = async ({ data }) => {
 };
 
 function ledgerSnapshot() {
+  if (!ledger) return { entries: [], bytesByHost: {} };
   return { entries: ledger.entries.map((e) => ({ ...e })), bytesByHost: ledger.bytesByHost() };
 }
