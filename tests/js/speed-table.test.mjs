@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './helpers.mjs';
-import { render, renderSummary, renderPerformance, readResults, replaceSection, verdict, median, BEGIN, END, SUMMARY } from '../../scripts/speed-table.mjs';
+import { render, renderSummary, renderPerformance, renderDemoBytes, readResults, replaceSection, verdict, median, BEGIN, END, SUMMARY } from '../../scripts/speed-table.mjs';
 
 const run = (over = {}) => ({
   suite: 'bm25', machine: { date: '2026-11-27T23:50:00.000Z', loadAverage: [1.02, 1, 1], loadAverageEnd: [1.5, 1, 1] },
@@ -95,6 +95,16 @@ test('docs/performance.md: every headline row, then each suite\'s tables with it
   assert.match(text, /^## Every headline row\n\n\| what /);
   assert.match(text, /## `bm25`\n\n`npm run bench -- bm25`: 2026-11-27 23:50 UTC, load 1\.02→1\.5; /);
   assert.match(text, /### T\n\n\| a \| b \|\n\| --- \| --- \|\n\| x \| 1\.23 \|\n\| y \| 1234\.6 \|/);
+});
+
+test('the README sentence on doc chat\'s first visit: bytes and requests of the first run, the median first answer', () => {
+  const runs = [1200.4, 900, 1000.6].map((ms) => ({ loadToFirstAnswerMs: ms, bytesAtSample: 2041229, requestsAtSample: 21,
+    bytesByType: { wasm: 1486579, js: 367973, json: 164716, css: 12243 } }));
+  const text = renderDemoBytes([{ suite: 'coldstart', machine: run().machine, results: { coldstart: { runs } } }]);
+  assert.equal(text, 'On a first visit doc chat fetches 2.04 MB in 21 requests until the sample corpus is answerable ' +
+    '(WASM 1,487 kB, JS 368 kB, sample corpus 165 kB; uncompressed); page load → first answer 1,001 ms, clicks and typing ' +
+    'not counted (median of 3, `npm run bench -- coldstart`, 2026-11-27 23:50 UTC, load 1.02→1.5).');
+  assert.throws(() => renderDemoBytes([]), /coldstart\.json/);
 });
 
 test('README.md summary and docs/performance.md equal the rendering of docs/bench/*.json', () => {
