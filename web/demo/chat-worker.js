@@ -15,6 +15,7 @@ let denseLabel = null;
 let denseError = null;
 let startup = null;
 let controller = null;   // aborts the running add / ask
+let saving = Promise.resolve();  // the save begun after the last add (its documents are answerable before it ends)
 let chunkedDocs = 0;     // documents chunked by this worker (0 after loading a saved collection)
 let config = null;       // a pipeline config the user loaded (null: the doc-chat preset)
 let ledger = null;       // every LLM request made from this worker (ragwasm/llm is imported at the first one)
@@ -168,6 +169,8 @@ self.onmessage = async ({ data }) => {
     if (data.type === 'cancel' || data.type === 'abort') { controller?.abort(); return; }
     startup ??= start();
     const info = await startup;
+    // A question runs beside a save in flight; anything that may change or replace the collection waits for it.
+    if (data.type !== 'ask') await saving;
     controller = new AbortController();
     switch (data.type) {
       case 'hello': post({ type: 'ready', id, ...info }); break;
@@ -178,7 +181,10 @@ self.onmessage = async ({ data }) => {
         post({ type: 'progress', id, phase: `chunking ${names}`, done: 0, total: data.docs.length });
         const r = await col.add(data.docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
           signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: `embedding ${names}`, done, total }) });
-        post({ type: 'indexed', id, ms: performance.now() - t0, zeroVectors: r.zeroVectors?.length ?? 0, ...summary(), ...(await trySave()) });
+        post({ type: 'indexed', id, ms: performance.now() - t0, zeroVectors: r.zeroVectors?.length ?? 0, ...summary() });
+        // Saved for the next visit after the reply, so the documents are answerable at once (the write took
+        // as long as the indexing in the coldstart bench); a failure is its own message.
+        saving = trySave().then((s) => { if (s.saveError) post({ type: 'saved', id, ...s }); });
         break;
       }
       case 'load': {

@@ -33,6 +33,8 @@ function startWorker() {
   globalThis.chatEarlyWorker = null;
   worker = early ?? new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => {
+    // the save that follows an add, when it failed (the add itself was answered already)
+    if (data.type === 'saved') { showIndexNote(`Indexed, but the index could not be saved for the next visit (${data.saveError}); it will be rebuilt then.`); return; }
     const w = waiting.get(data.id);
     if (!w) return;
     if (data.ledger) { ledger = data.ledger; renderLedger(); }
@@ -104,7 +106,6 @@ async function indexDocs(list, verb = 'indexing') {
     setStatus(status, `ready: ${r.documents} documents, ${r.chunks} chunks indexed in this page`, 'ok');
     status.dataset.state = 'done';
     performance.mark('chat:indexed');
-    if (r.saveError) showIndexNote(`Indexed, but the index could not be saved for the next visit (${r.saveError}); it will be rebuilt then.`);
     return true;
   } catch (e) {
     if (e.code === 'ABORTED') return false;
