@@ -34,7 +34,8 @@ export const DEMO_ENTRIES = {
   'parallel-worker': 'web/src/parallel/worker.js',
 };
 // Optional peers: imported by bare name only where used; the pages' import map resolves pdfjs-dist and
-// mammoth, chat-worker.js passes onnxruntime-web in, the default static model is always given by URL.
+// mammoth, chat-worker.js passes onnxruntime-web in, the demos give the static model by its URL (as
+// unbundled, where no import map names ragwasm-static-model).
 const EXTERNAL = ['pdfjs-dist', 'pdfjs-dist/*', 'mammoth', 'onnxruntime-web', 'onnxruntime-node', 'pg', 'ragwasm-static-model'];
 
 const posix = (p) => p.split(sep).join('/');
@@ -96,8 +97,8 @@ export async function bundleDemos({ force = false } = {}) {
   const entryBySource = new Map(Object.entries(DEMO_ENTRIES).map(([name, src]) => [join(root, src), name]));
   // Built beside web/dist/demo (same depth, so the rewritten URLs hold) and swapped in: a page served
   // meanwhile (tests run two files at once) sees the old set or the new one.
-  const tmp = `${DEMO_OUT}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
+  const tag = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const tmp = `${DEMO_OUT}.tmp-${tag}`;
   const r = await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(DEMO_ENTRIES).map(([name, src]) => [name, join(root, src)])),
@@ -118,9 +119,19 @@ export async function bundleDemos({ force = false } = {}) {
   const inputs = Object.keys(r.metafile.inputs).map((f) => posix(relative(root, resolve(root, f))));
   writeFileSync(join(tmp, 'inputs.json'), JSON.stringify({ entries: DEMO_ENTRIES, inputs }, null, 1));
   writeFileSync(join(tmp, 'metafile.json'), JSON.stringify(r.metafile));  // what went where (esbuild's bundle analyzer reads it)
-  const old = `${DEMO_OUT}.old-${process.pid}`;
-  if (existsSync(DEMO_OUT)) renameSync(DEMO_OUT, old);
-  renameSync(tmp, DEMO_OUT);
+  const old = `${DEMO_OUT}.old-${tag}`;
+  try {
+    renameSync(DEMO_OUT, old);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  try {
+    renameSync(tmp, DEMO_OUT);
+  } catch (e) {
+    // another process swapped in its build of the same sources first: keep that one
+    if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+    rmSync(tmp, { recursive: true, force: true });
+  }
   rmSync(old, { recursive: true, force: true });
   const files = readdirSync(DEMO_OUT).filter((f) => f.endsWith('.js')).sort()
     .map((name) => ({ name, bytes: statSync(join(DEMO_OUT, name)).size }));
