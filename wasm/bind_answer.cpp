@@ -37,7 +37,7 @@ val sentences_out(const std::vector<answer::ExtractedSentence>& list, const std:
 
 // ids, texts, contexts: Uint8Array[] (UTF-8 bytes); scores: number[]; no_answer_text: UTF-8 bytes.
 val extractive_answer(const Bytes& question, val ids, val texts, val scores, val contexts, int max_sentences,
-                      int max_chunks, double threshold, double header_weight, double type_mismatch, double entity_mismatch, double key_mismatch, bool yes_no_prefix,
+                      int max_chunks, double threshold, double header_weight, double type_mismatch, double entity_mismatch, double key_mismatch, double entity_conflict, bool yes_no_prefix,
                       const Bytes& no_answer_text) {
   return guard([&] {
     const unsigned n = ids["length"].as<unsigned>();
@@ -59,6 +59,7 @@ val extractive_answer(const Bytes& question, val ids, val texts, val scores, val
     o.type_mismatch = type_mismatch;
     o.entity_mismatch = entity_mismatch;
     o.key_mismatch = key_mismatch;
+    o.entity_conflict = entity_conflict;
     o.yes_no_prefix = yes_no_prefix;
     o.no_answer_text = no_answer_text;
     auto r = answer::extractive_answer(question, chunks, o);
@@ -95,13 +96,14 @@ bool read_chunks(val texts, val contexts, std::vector<answer::ExtractiveChunk>& 
 
 // The scoring options shared by chunk_scores and unit_features.
 answer::ExtractiveOptions scoring_options(int max_chunks, double header_weight, double type_mismatch, double entity_mismatch,
-                                          double key_mismatch) {
+                                          double key_mismatch, double entity_conflict) {
   answer::ExtractiveOptions o;
   o.max_chunks = max_chunks < 0 ? 0 : static_cast<std::size_t>(max_chunks);
   o.header_weight = header_weight;
   o.type_mismatch = type_mismatch;
   o.entity_mismatch = entity_mismatch;
   o.key_mismatch = key_mismatch;
+  o.entity_conflict = entity_conflict;
   return o;
 }
 
@@ -119,8 +121,8 @@ val scoring_call(val texts, val contexts, const answer::ExtractiveOptions& o, Ru
 
 // The best unit score per chunk (answer::chunk_scores), as a Float64Array.
 val chunk_scores(const Bytes& question, val texts, val contexts, int max_chunks, double header_weight, double type_mismatch,
-                 double entity_mismatch, double key_mismatch) {
-  return scoring_call(texts, contexts, scoring_options(max_chunks, header_weight, type_mismatch, entity_mismatch, key_mismatch),
+                 double entity_mismatch, double key_mismatch, double entity_conflict) {
+  return scoring_call(texts, contexts, scoring_options(max_chunks, header_weight, type_mismatch, entity_mismatch, key_mismatch, entity_conflict),
                       [&](const std::vector<answer::ExtractiveChunk>& chunks, const answer::ExtractiveOptions& o) {
                         auto r = answer::chunk_scores(question, chunks, o);
                         if (!r.ok()) return reply_error(r.error());
@@ -130,8 +132,8 @@ val chunk_scores(const Bytes& question, val texts, val contexts, int max_chunks,
 
 // Every candidate unit with its features (answer::unit_features); spans as UTF-16 offsets.
 val unit_features(const Bytes& question, val texts, val contexts, int max_chunks, double header_weight, double type_mismatch,
-                  double entity_mismatch, double key_mismatch) {
-  return scoring_call(texts, contexts, scoring_options(max_chunks, header_weight, type_mismatch, entity_mismatch, key_mismatch),
+                  double entity_mismatch, double key_mismatch, double entity_conflict) {
+  return scoring_call(texts, contexts, scoring_options(max_chunks, header_weight, type_mismatch, entity_mismatch, key_mismatch, entity_conflict),
                       [&](const std::vector<answer::ExtractiveChunk>& chunks, const answer::ExtractiveOptions& o) {
                         auto r = answer::unit_features(question, chunks, o);
                         if (!r.ok()) return reply_error(r.error());

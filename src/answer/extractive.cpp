@@ -80,6 +80,7 @@ Error invalid(std::string_view m) { return make_error(ErrorCode::kInvalidArgumen
 struct QuestionWord {
   std::string_view word;       // "Larkspire's?" -> "Larkspire"; "U.S." keeps its inner dots
   bool ends_sentence = false;  // the raw word ends in '.', '?' or '!'
+  bool ends_label = false;     // the raw word ends in ':' or ';' (a label or a table cell before it)
   bool closes = false;         // punctuation followed the word ("period?", "office,"): it ends a phrase
   bool possessive = false;     // a trailing 's / ’s was removed
 };
@@ -104,6 +105,7 @@ std::vector<QuestionWord> question_words(std::string_view question) {
     std::string_view tok = question.substr(i, j - i);
     i = j;
     w.ends_sentence = tok.back() == '.' || tok.back() == '?' || tok.back() == '!';
+    w.ends_label = tok.back() == ':' || tok.back() == ';';
     while (!tok.empty() && is_edge_punct(tok.front())) tok.remove_prefix(1);
     // "U.S." keeps its inner dots; a sentence's final dot goes.
     while (!tok.empty() && is_edge_punct(tok.back()) && !(tok.back() == '.' && tok.size() >= 2 && tok.find('.') < tok.size() - 1)) {
@@ -132,14 +134,24 @@ std::vector<std::string> answer_terms(std::string_view text) {
   return out;
 }
 
-std::vector<std::vector<std::string>> question_entities(std::string_view question) {
-  std::vector<std::vector<std::string>> out;
+namespace {
+
+// An identifier a text names (question_entities' rules), with its form: what entity_conflict compares.
+struct Identifier {
+  std::vector<std::string> terms;
+  IdentifierForm form = IdentifierForm::kName;
+};
+
+// The identifiers of a text by question_entities' rules; `unit` = read an answer unit: a word after a
+// table cell's "—" or a label's ':' starts a sentence too (a capitalized cell is not a name by position).
+std::vector<Identifier> identifiers(std::string_view text, bool unit) {
+  std::vector<Identifier> out;
   bool sentence_start = true;
   std::vector<std::string> previous;  // terms of the previous word
-  for (const QuestionWord& qw : question_words(question)) {
+  for (const QuestionWord& qw : question_words(text)) {
     const std::string_view tok = qw.word;
     const bool first = sentence_start;
-    sentence_start = qw.ends_sentence;
+    sentence_start = qw.ends_sentence || (unit && qw.ends_label);
     if (tok.empty()) {
       previous.clear();
       continue;
@@ -156,17 +168,35 @@ std::vector<std::vector<std::string>> question_entities(std::string_view questio
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
         "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
     const bool name = upper_start && !first && tok != "I" && !kCalendar.count(text::fold(tok));
+    if (unit && !letter) sentence_start = true;  // "—", "|", "•" between cells
     std::vector<std::string> terms = answer_terms(tok);
     if (!code && !name) {
       previous = std::move(terms);
       continue;
     }
     // A one-letter identifier ("revision D") is only an identifier with the word before it.
-    if (tok.size() == 1 && !previous.empty()) terms.insert(terms.begin(), previous.back());
-    if (!terms.empty()) out.push_back(terms);
+    const bool one_letter = tok.size() == 1;
+    if (one_letter && !previous.empty()) terms.insert(terms.begin(), previous.back());
+    if (!terms.empty()) {
+      out.push_back({terms, code ? IdentifierForm::kCode : one_letter ? IdentifierForm::kLetter : IdentifierForm::kName});
+    }
     if (out.size() == kMaxEntities) break;  // bounds the per-chunk check for a run-on question
     previous = std::move(terms);
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> question_entities(std::string_view question) {
+  std::vector<std::vector<std::string>> out;
+  for (auto& id : identifiers(question, false)) out.push_back(std::move(id.terms));
+  return out;
+}
+
+std::vector<std::pair<std::vector<std::string>, IdentifierForm>> unit_identifiers(std::string_view unit_text) {
+  std::vector<std::pair<std::vector<std::string>, IdentifierForm>> out;
+  for (auto& id : identifiers(unit_text, true)) out.emplace_back(std::move(id.terms), id.form);
   return out;
 }
 
@@ -280,6 +310,26 @@ bool supports_term(const std::vector<std::string>& terms, const std::string& ter
   return false;
 }
 
+namespace {
+
+// Does a question (its folded words) ask for an organization: "which" / "what" with an organization noun as the
+// next or the second-next word ("which company", "what cloud provider"), the word between them not a stop word?
+bool asks_for_organization(const std::vector<std::string>& words) {
+  static const std::unordered_set<std::string> kOrganizations = {
+      "company", "companies", "firm", "firms", "vendor", "vendors", "supplier", "suppliers", "manufacturer",
+      "manufacturers", "maker", "makers", "distributor", "distributors", "reseller", "resellers", "courier",
+      "couriers", "carrier", "carriers", "bank", "banks", "insurer", "insurers", "provider", "providers",
+      "contractor", "contractors", "agency", "agencies", "partner", "partners", "brand", "brands"};
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] != "which" && words[i] != "what") continue;
+    if (kOrganizations.count(words[i + 1])) return true;
+    if (i + 2 < words.size() && !stop_words().count(words[i + 1]) && kOrganizations.count(words[i + 2])) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 QuestionType question_type(std::string_view question) {
   const std::string f = text::fold(question);
   const auto words = raw_words(f);
@@ -291,6 +341,7 @@ QuestionType question_type(std::string_view question) {
   for (const auto& w : words) {
     if (w == "who" || w == "whom" || w == "whose") return QuestionType::kPerson;
   }
+  if (asks_for_organization(words)) return QuestionType::kPerson;
   if (words[0] == "when" || contains_phrase(f, "what date") || contains_phrase(f, "which year") ||
       contains_phrase(f, "what year") || contains_phrase(f, "which date")) {
     return QuestionType::kDate;
@@ -423,7 +474,8 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
         // "Who is the CEO?" asks for a name: the role word it names is not an answer.
         if (contains_phrase(f, r) && !contains_phrase(fq, r)) return true;
       }
-      // Two adjacent capitalized ASCII words, not counting the unit's first word.
+      // Two adjacent capitalized ASCII words, not counting the unit's first word; one for an organization.
+      const bool organization = asks_for_organization(raw_words(fq));
       bool prev_cap = false;
       bool first = true;
       std::size_t i = 0;
@@ -439,7 +491,7 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
         // A capitalized word the question names itself ("Who founded Acme Corp?") is not a name answering it.
         const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1])) &&
                          !contains_phrase(fq, text::fold(unit.substr(i, j - i)));
-        if (cap && prev_cap && !first) return true;
+        if (cap && !first && (prev_cap || organization)) return true;
         if (!first || !cap) prev_cap = cap;
         else prev_cap = false;  // the first word is capitalized by position, not by being a name
         first = false;
@@ -473,6 +525,9 @@ Status check_inputs(std::string_view question, const std::vector<ExtractiveChunk
   }
   if (!(options.key_mismatch >= 0 && options.key_mismatch <= 1)) {
     return invalid("options.key_mismatch: expected a number in [0, 1], got " + std::to_string(options.key_mismatch));
+  }
+  if (!(options.entity_conflict >= 0 && options.entity_conflict <= 1)) {
+    return invalid("options.entity_conflict: expected a number in [0, 1], got " + std::to_string(options.entity_conflict));
   }
   if (options.max_chunks < 1) return invalid("options.max_chunks: expected at least 1, got 0");
   if (chunks.size() > kMaxChunks) {
@@ -513,7 +568,30 @@ struct Candidate {
   double cover = 0;         // the IDF-weighted coverage (header credit included)
   double unit_cover = 0;    // the same with the unit's own terms only
   double position = 0;      // unit index in its chunk / (units - 1)
+  bool conflict = false;    // the unit names another identifier in place of the question's (entity_conflict)
 };
+
+// Does a unit name another identifier in place of one the question names (ExtractiveOptions::entity_conflict)?
+// `q` = the sorted distinct question terms.
+bool names_other(const Candidate& cand, const std::vector<std::vector<std::string>>& entities,
+                 const std::vector<IdentifierForm>& forms, const std::vector<std::string>& q) {
+  std::vector<IdentifierForm> missing;
+  for (std::size_t e = 0; e < entities.size(); ++e) {
+    const bool named = std::all_of(entities[e].begin(), entities[e].end(), [&](const std::string& t) {
+      return cand.terms.count(t) > 0 || cand.header_terms.count(t) > 0;
+    });
+    if (!named) missing.push_back(forms[e]);
+  }
+  if (missing.empty()) return false;
+  for (const auto& [terms, form] : unit_identifiers(cand.unit.text)) {
+    if (std::find(missing.begin(), missing.end(), form) == missing.end()) continue;
+    const bool in_question = std::all_of(terms.begin(), terms.end(), [&](const std::string& t) {
+      return std::binary_search(q.begin(), q.end(), t);
+    });
+    if (!in_question) return true;
+  }
+  return false;
+}
 
 // The candidate units of the first max_chunks chunks with their scores (the formula in extractive.h);
 // `q` receives the sorted distinct question terms.
@@ -527,6 +605,10 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
   std::vector<Candidate> cands;
   const std::size_t n_chunks = std::min(chunks.size(), options.max_chunks);
   const auto entities = question_entities(question);
+  std::vector<IdentifierForm> forms;  // entities[i]'s form, for entity_conflict
+  if (options.entity_conflict < 1) {
+    for (const auto& id : identifiers(question, false)) forms.push_back(id.form);
+  }
   const auto counted = type == QuestionType::kNumber ? counted_terms(question) : std::vector<std::string>{};
   const auto keys = options.key_mismatch < 1 ? question_key_terms(question) : std::vector<std::string>{};
   for (std::size_t c = 0; c < n_chunks; ++c) {
@@ -560,6 +642,7 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
           return cand.terms.count(t) > 0 || cand.header_terms.count(t) > 0;
         });
       }
+      if (!forms.empty()) cand.conflict = names_other(cand, entities, forms, q);
       cands.push_back(std::move(cand));
     }
   }
@@ -607,7 +690,8 @@ std::vector<Candidate> score_units(std::string_view question, QuestionType type,
     cands[c].cover = total > 0 ? s / total : 0;
     cands[c].unit_cover = total > 0 ? s_unit / total : 0;
     cands[c].score = cands[c].cover * (cands[c].type_ok ? 1.0 : options.type_mismatch) *
-                     (cands[c].entities_ok ? 1.0 : options.entity_mismatch) * (cands[c].keys_ok ? 1.0 : options.key_mismatch);
+                     (cands[c].entities_ok ? 1.0 : options.entity_mismatch) * (cands[c].keys_ok ? 1.0 : options.key_mismatch) *
+                     (cands[c].conflict ? options.entity_conflict : 1.0);
   }
   *q_out = std::move(q);
   if (w_out != nullptr) *w_out = std::move(w);

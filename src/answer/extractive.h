@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "answer/plain_text.h"
@@ -45,6 +46,15 @@ struct ExtractiveOptions {
   // at least 4 bytes: "approv" ~ "approval"): the chunk then answers a neighbouring question ("the
   // hotel cap in the Netherlands" for "the probation period in the Netherlands"). 1 = off.
   double key_mismatch = 1.0;
+  // Score factor in [0, 1] for a unit that names another identifier in place of one the question names:
+  // a question identifier (question_entities) is missing from the unit's text, header and chunk context,
+  // and the unit names an identifier of the same form (unit_identifiers: a code for a code, "DL-7" for
+  // "HX-9", "Q4" for "Q1"; a one-letter one for a one-letter one, "revision C" for "revision D"; a name for
+  // a name, "Wexley Ferry" for "Ghent") that the question does not name. The unit then answers the
+  // question about that other thing (issue 27). Unlike entity_mismatch it is checked per unit: a chunk that
+  // names the asked thing in one sentence and another thing in the next no longer lends the first to the
+  // second. 1 = off.
+  double entity_conflict = 1.0;
   // yes/no questions: "Yes." / "No." before the unit when the unit states that polarity (yes_no_polarity);
   // a unit whose polarity is unclear (or a table row) is quoted without it
   bool yes_no_prefix = true;
@@ -100,6 +110,16 @@ std::vector<std::string> answer_terms(std::string_view text);
 //   question_entities("Which company is Larkspire's distributor in Canada?")  // {{"larkspire"}, {"canada"}}
 std::vector<std::vector<std::string>> question_entities(std::string_view question);
 
+// The form of an identifier: a word mixing letters and digits ("DL-7", "Q4"), a one-letter one with the word
+// before it ("revision D"), or a capitalized word ("Ghent").
+enum class IdentifierForm { kCode, kLetter, kName };
+
+// Identifiers an answer unit names, by question_entities' rules, with their form; in a unit a word after
+// a label's ':' or ';', or after a cell separator ("—"), starts a sentence (a capitalized table cell is not a
+// name by position alone). At most the first 16.
+//   unit_identifiers("End of Q4 2024: 99.97%")  // {{{"q4"}, kCode}}
+std::vector<std::pair<std::vector<std::string>, IdentifierForm>> unit_identifiers(std::string_view unit_text);
+
 // Key terms of a question, each as an answer_term: the words of its noun phrases, i.e. the words after a
 // determiner ("the", "a", "an", "any", "its", "their", "our", "your", "this", "that", "these", "those") or a
 // possessive ("DL-7's"), up to the next stop word, auxiliary verb or punctuation; plus counted_terms. Numbers,
@@ -118,7 +138,10 @@ bool supports_term(const std::vector<std::string>& terms, const std::string& ter
 // by column names and headings).
 std::vector<std::string> counted_terms(std::string_view question);
 
-// What a question asks for: "who"/"whom"/"whose" -> kPerson; "how many", "how much", "how long",
+// What a question asks for: "who"/"whom"/"whose", and "which"/"what" with an organization noun as the
+// next or the second-next word ("Which company makes ...", "What cloud provider ..."; company, firm,
+// vendor, supplier, manufacturer, maker, distributor, reseller, courier, carrier, bank, insurer,
+// provider, contractor, agency, partner, brand, and their plurals) -> kPerson; "how many", "how much", "how long",
 // "how large", "how quickly", "how often", "what share", "what percentage" -> kNumber; "when",
 // "what date", "which year", "what year" -> kDate; a question whose first word, or the first word of its last
 // sentence ("The unit is 3 years old. Is it covered?"), is an auxiliary verb (is, are,
@@ -137,7 +160,8 @@ bool has_measure_unit(std::string_view text);
 
 // Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,
 // founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
-// words not at the unit start that `question` does not contain itself; kNumber: a quantity (has_quantity)
+// words not at the unit start that `question` does not contain itself, or, for a question asking for an
+// organization (question_type), one such capitalized word ("Quectel"); kNumber: a quantity (has_quantity)
 // and, for a "how long" question, a unit of time or length (has_measure_unit), for a "how much" question
 // about a price (cost, price, pay, charge, fee, spend) an amount of money ($, €, £, USD, EUR, dollars, ...); kDate: a month name, a year 1900-2099 or an ISO
 // date; kOther and kYesNo: always.
@@ -151,12 +175,13 @@ bool matches_type(std::string_view unit_text, QuestionType t, std::string_view q
 //   score   = cover * (1 if matches_type(unit, question_type(question)) else type_mismatch)
 //                   * (1 if the unit's chunk names every question_entities identifier else entity_mismatch)
 //                   * (1 if the unit's chunk supports every question_key_terms term else key_mismatch)
+//                   * (entity_conflict if the unit names another identifier in place of the question's, else 1)
 // so a question term found nowhere (df = 0) carries the largest weight and lowers every score.
 // The answer is the best unit, then (up to max_sentences) the next best units that reach the threshold
 // and 0.75 x the best score and contain a question term the answer does not contain yet. Ties: earlier chunk, then earlier unit.
 // Abstains (answered = false, text = no_answer_text) when the best score < threshold.
 // Errors: INVALID_ARGUMENT (max_sentences outside 1..32, threshold / header_weight / type_mismatch /
-// entity_mismatch / key_mismatch outside [0, 1], max_chunks 0), INVALID_UTF8 (question, a chunk text or context is not UTF-8),
+// entity_mismatch / key_mismatch / entity_conflict outside [0, 1], max_chunks 0), INVALID_UTF8 (question, a chunk text or context is not UTF-8),
 // LIMIT_EXCEEDED (more than 10,000 chunks).
 Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std::vector<ExtractiveChunk>& chunks,
                                            const ExtractiveOptions& options = {});

@@ -372,6 +372,72 @@ TEST_CASE("A unit whose chunk lacks a question identifier is scored entity_misma
   CHECK(extractive_answer("When?", chunks, o).error().code == ErrorCode::kInvalidArgument);
 }
 
+TEST_CASE("A question asking which company or supplier wants a name (issue 27)", "[unit]") {
+  CHECK(question_type("Which company makes the LTE-M modem used in the WS-410?") == QuestionType::kPerson);
+  CHECK(question_type("What cloud provider hosts Perch?") == QuestionType::kPerson);
+  CHECK(question_type("What is the company's revenue?") == QuestionType::kOther);  // "company" is not the asked kind here
+  CHECK(question_type("Which batteries go into the DL-7?") == QuestionType::kOther);
+  const std::string q = "Which company makes the LTE-M modem used in the WS-410?";
+  // one capitalized word the question does not name answers it; codes and the unit's first word do not
+  CHECK(matches_type("The modem is made by Quectel.", QuestionType::kPerson, q));
+  CHECK_FALSE(matches_type("Component supply: the LTE-M modem used in the WS-410 and DL-7 has a single source.",
+                           QuestionType::kPerson, q));
+  CHECK_FALSE(matches_type("Quectel makes it.", QuestionType::kPerson, q));
+  // a who question still needs two adjacent capitalized words or a role word
+  CHECK_FALSE(matches_type("The modem is made by Quectel.", QuestionType::kPerson, "Who makes the modem?"));
+}
+
+TEST_CASE("Unit identifiers are question identifiers with their form, a table cell starting a sentence", "[unit]") {
+  using U = std::vector<std::pair<std::vector<std::string>, IdentifierForm>>;
+  CHECK(unit_identifiers("Uptime of ingestion (quarter) — End of Q3 2024: 99.95%; End of Q4 2024: 99.97%") ==
+        U{{{"q3"}, IdentifierForm::kCode}, {{"q4"}, IdentifierForm::kCode}});
+  CHECK(unit_identifiers("Lottie Fairbanks — Facilities Manager, Wexley Ferry") ==
+        U{{{"fairbank"}, IdentifierForm::kName}, {{"manager"}, IdentifierForm::kName}, {{"wexley"}, IdentifierForm::kName},
+          {{"ferry"}, IdentifierForm::kName}});
+  // a code is an identifier at the start of a sentence too; "Revision" is not a name there, "C" is with it
+  CHECK(unit_identifiers("WS-410 revision C started shipping. Revision B did not.") ==
+        U{{{"ws", "410"}, IdentifierForm::kCode}, {{"revision", "c"}, IdentifierForm::kLetter}, {{"revision", "b"}, IdentifierForm::kLetter}});
+  CHECK(unit_identifiers("").empty());
+}
+
+TEST_CASE("A unit naming another identifier in place of the question's is scored entity_conflict times lower", "[unit]") {
+  // Chunk 0 answers for Wexley Ferry and lacks "Ghent"; chunk 1 names Ghent but answers nothing.
+  const std::vector<ExtractiveChunk> chunks = {
+      {"a", "Lottie Fairbanks is the facilities manager at Wexley Ferry.", 1, ""},
+      {"b", "The Ghent office opened in 2019.", 1, ""},
+  };
+  const std::string q = "Who is the facilities manager in Ghent?";
+  ExtractiveOptions plain;
+  ExtractiveOptions o;
+  o.entity_conflict = 0.5;
+  const auto off = chunk_scores(q, chunks, plain).value();
+  const auto on = chunk_scores(q, chunks, o).value();
+  CHECK(on[0] == Approx(0.5 * off[0]).epsilon(1e-12));  // names Fairbanks, Wexley Ferry in place of Ghent
+  CHECK(on[1] == Approx(off[1]).epsilon(1e-12));        // names Ghent itself
+  // the same unit answering the question about the office it names: no factor
+  const std::string q2 = "Who is the facilities manager at Wexley Ferry?";
+  CHECK(chunk_scores(q2, chunks, o).value()[0] == Approx(chunk_scores(q2, chunks, plain).value()[0]).epsilon(1e-12));
+  // an identifier named by the chunk's context counts as named: no factor
+  std::vector<ExtractiveChunk> titled = chunks;
+  titled[0].context = "Ghent and Wexley Ferry offices";
+  CHECK(chunk_scores(q, titled, o).value()[0] == Approx(chunk_scores(q, titled, plain).value()[0]).epsilon(1e-12));
+  // a unit that names no other identifier of that form keeps its score ("Ghent" missing, no name in the unit)
+  const std::vector<ExtractiveChunk> nameless = {{"c", "The facilities manager answers within a day.", 1, ""}};
+  CHECK(chunk_scores(q, nameless, o).value()[0] == Approx(chunk_scores(q, nameless, plain).value()[0]).epsilon(1e-12));
+  // a code is replaced by a code ("DL-7" for "HX-9"), not by a name
+  const std::vector<ExtractiveChunk> codes = {{"d", "The DL-7 runs two years on its batteries.", 1, ""},
+                                              {"e", "Larkspire tested the batteries for two years.", 1, ""}};
+  const std::string q3 = "How long does the HX-9 run on its batteries?";
+  const auto c_off = chunk_scores(q3, codes, plain).value();
+  const auto c_on = chunk_scores(q3, codes, o).value();
+  CHECK(c_on[0] == Approx(0.5 * c_off[0]).epsilon(1e-12));
+  CHECK(c_on[1] == Approx(c_off[1]).epsilon(1e-12));  // "Larkspire" is a name, not a code
+  o.entity_conflict = -0.1;
+  CHECK(extractive_answer(q, chunks, o).error().code == ErrorCode::kInvalidArgument);
+  o.entity_conflict = 1;
+  CHECK(extractive_answer(q, chunks, o).ok());  // still usable after the error
+}
+
 TEST_CASE("A how many question needs the number to come with what it counts", "[unit]") {
   CHECK(counted_terms("How many car parking spaces does the Ghent office have?") == std::vector<std::string>{"car", "park", "spac"});  // light_stem, as answer_terms
   CHECK(counted_terms("How much parental leave does Larkspire offer?") == std::vector<std::string>{"parental", "leave"});

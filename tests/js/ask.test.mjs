@@ -298,6 +298,59 @@ test('keyMismatch lowers the score of units whose chunk lacks a key noun of the 
   col.dispose();
 });
 
+test('issue 27: with PRESETS.docChatAnswer a question about a thing the documents never name gets passages, not an answer', async () => {
+  const OFFICES = '# Offices\n\nLarkspire has offices in Ghent and Wexley Ferry.\n\n'
+    + 'The facilities manager at Wexley Ferry is Lottie Fairbanks.\n\n'
+    + 'Component supply: the LTE-M modem used in the WS-410 has a single source.\n';
+  const col = await Collection.create(PRESETS.docChatBm25);
+  await col.add([{ id: 'offices', title: 'Offices', text: OFFICES }]);
+  // The sentence answers for Wexley Ferry; the chunk names Ghent only in passing (entityConflict).
+  const ghent = await ask(col, 'Who is the facilities manager in Ghent?', PRESETS.docChatAnswer);
+  assert.equal(ghent.outcome, 'passages');
+  assert.equal(ghent.answer, PASSAGES_TEXT);
+  assert.match(ghent.passages[0].text, /The facilities manager at Wexley Ferry is Lottie Fairbanks\./);
+  // without the factor the Wexley Ferry sentence is quoted as the answer
+  const loose = await ask(col, 'Who is the facilities manager in Ghent?', { ...PRESETS.docChatAnswer, entityConflict: 1 });
+  assert.equal(loose.outcome, 'answer');
+  assert.equal(loose.citations[0].text, 'The facilities manager at Wexley Ferry is Lottie Fairbanks.');
+  // The same sentence answers the question about the office it names, also asked in other words.
+  const wexley = await ask(col, 'Who is the facilities manager of the Wexley Ferry office?', PRESETS.docChatAnswer);
+  assert.equal(wexley.outcome, 'answer');
+  assert.equal(wexley.citations[0].text, 'The facilities manager at Wexley Ferry is Lottie Fairbanks.');
+  // "Which company" asks for a name: a sentence about the modem that names no company is not an answer.
+  const maker = await ask(col, 'Which company makes the LTE-M modem used in the WS-410?', PRESETS.docChatAnswer);
+  assert.equal(maker.outcome, 'passages');
+  await col.add([{ id: 'supply', title: 'Supply', text: '# Supply\n\nThe LTE-M modem used in the WS-410 is made by Quectel.\n' }]);
+  const named = await ask(col, 'Which company makes the LTE-M modem used in the WS-410?', PRESETS.docChatAnswer);
+  assert.equal(named.outcome, 'answer');
+  assert.match(named.answer, /Quectel/);
+  // The option is validated like the other score factors, and the collection still answers after.
+  await assert.rejects(ask(col, 'q', { entityConflict: 2 }), (e) => e.code === 'INVALID_ARGUMENT' && /entityConflict/.test(e.message));
+  await assert.rejects(ask(col, 'q', { typeMismatch: -0.5 }), (e) => e.code === 'INVALID_ARGUMENT' && /typeMismatch/.test(e.message));
+  assert.throws(() => extractiveAnswer('q', [{ id: 'a', text: 'x' }], { entityConflict: 1.5 }), (e) => e.code === 'INVALID_ARGUMENT' && /entityConflict/.test(e.message));
+  assert.equal((await ask(col, 'Who is the facilities manager at Wexley Ferry?', PRESETS.docChatAnswer)).outcome, 'answer');
+  col.dispose();
+});
+
+test('entityConflict lowers the score of a unit naming another identifier in place of the question\'s', () => {
+  // The chunk names Q1 2025 in its note; each row names another quarter (Q3, Q4) in its place.
+  const chunks = [{ id: 'r', text: 'Q1 2025 figures follow in April.\n\n| Quarter | Perch uptime |\n|---|---|\n| Q3 2024 | 99.95% |\n| Q4 2024 | 99.97% |\n', context: 'Quarterly report' }];
+  const q = 'What was the Perch uptime in Q1 2025?';
+  const rows = (o) => answerUnitFeatures(q, chunks, o).filter((f) => f.kind === 'table-row').map((f) => f.score);
+  assert.equal(rows({}).length, 2);
+  assert.ok(rows({}).every((x) => x > 0.2), `scores ${rows({})}`);
+  assert.deepEqual(rows({ entityConflict: 0.5 }), rows({}).map((x) => 0.5 * x));
+  // the note names Q1 itself: no factor
+  const note = (o) => answerUnitFeatures(q, chunks, o).find((f) => f.kind === 'sentence').score;
+  assert.equal(note({ entityConflict: 0.5 }), note({}));
+  // the question about a quarter a row names: no factor for that row
+  const q4 = 'What was the Perch uptime in Q4 2024?';
+  const q4row = (o) => answerUnitFeatures(q4, chunks, o).find((f) => f.text.startsWith('Q4 2024')).score;
+  assert.equal(q4row({ entityConflict: 0.5 }), q4row({}));
+  assert.deepEqual(answerScores(q, [{ text: chunks[0].text.split('\n\n')[1] }], { entityConflict: 0.5 }),
+    answerScores(q, [{ text: chunks[0].text.split('\n\n')[1] }]).map((x) => 0.5 * x));
+});
+
 test('answerUnitFeatures gives every unit the quantities the answerer scores it by', () => {
   const chunks = [{ text: 'Acme was founded in 1998. It makes pumps.' }, { text: 'Unrelated gardening text.', context: 'Garden' }];
   const f = answerUnitFeatures('When was Acme founded?', chunks);

@@ -9,6 +9,7 @@
 // python3-onnx). Then the abstention sweep (entityMismatch x threshold) on the tuning half that chose
 // the preset's values. Every configuration answers with PRESETS.docChatAnswer (question words dropped
 // from the retrieval query, one unit, entityMismatch), the BM25 row included.
+// Then ask()'s three outcomes per question set and half (issue 27; tests/bench/lib/docchat-outcomes.mjs).
 // Every answer goes through ask() (web/src/answer/ask.js), the code path of the demo and `ragwasm ask`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
 import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, KEY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';
 import { expansionStudy } from '../lib/docchat-expansion.mjs';
+import { outcomesStudy } from '../lib/docchat-outcomes.mjs';
 
 // The retrieval candidates the preset is chosen from (tuning half only; docs/docchat.md). The first
 // entries are the simpler ones: on a tie the earlier one wins.
@@ -197,6 +199,9 @@ async function run(ctx) {
   }
   ctx.table(`Doc chat on examples/corpus (${questions.length} questions; split.json halves; answers by ask(), extractive, threshold ${PRESETS.docChatAnswer.threshold})`,
     ['configuration', 'half', 'evidence hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'], rows);
+
+  // Issue 27: the three outcomes (answer / passages / not-found) on both question sets, per half.
+  await outcomesStudy(ctx);
 
   // How the preset was chosen, on the tuning half only (tests/bench/lib/docchat-select.mjs): the
   // retrieval candidate with the best MRR@10, then the abstention pair with the best SQuAD2-style F1

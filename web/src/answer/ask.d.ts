@@ -54,6 +54,10 @@ export interface AskOptions {
   entityMismatch?: number;
   /** score factor in [0, 1] for a unit whose chunk lacks a key term of the question ("the probation period"; default 1) */
   keyMismatch?: number;
+  /** score factor in [0, 1] for a unit that names another identifier in place of one the question names ("DL-7" for "HX-9"; default 1) */
+  entityConflict?: number;
+  /** score factor in [0, 1] for a unit lacking what the question asks for (a name, a number, a date; default 0.6) */
+  typeMismatch?: number;
   /** keep interrogative words in the retrieval query (default true); false retrieves with questionQuery() */
   questionWords?: boolean;
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;

@@ -143,6 +143,11 @@ function passagesOf(top, analysis) {
  *   lacks an identifier the question names ("revision D", "Q2", "Canada"; extractiveAnswer)
  * @param {number} [options.keyMismatch=1] extractive score factor in [0, 1] for a unit whose chunk does not hold
  *   every key term of the question (the words of its noun phrases, "the probation period"; extractiveAnswer)
+ * @param {number} [options.entityConflict=1] extractive score factor in [0, 1] for a unit that lacks an identifier the
+ *   question names (in its text, header and chunk context) and names another of the same form instead ("DL-7" for
+ *   "HX-9", "Q4" for "Q1", "Wexley Ferry" for "Ghent"; extractiveAnswer)
+ * @param {number} [options.typeMismatch=0.6] extractive score factor in [0, 1] for a unit lacking what the question
+ *   asks for (who, which company -> a name or role; how many/much -> a number; when -> a date; extractiveAnswer)
  * @param {boolean} [options.questionWords=true] keep the question's interrogative and auxiliary words in
  *   the retrieval query; false retrieves with questionQuery(query) (PRESETS.docChatAnswer does); the
  *   answerer always reads the question as asked
@@ -188,7 +193,7 @@ export async function ask(collection, question, options = {}) {
   if (!isObject(collection) || !hasMethod(collection, 'search')) {
     throw invalid('collection', 'a Collection', collection);
   }
-  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'minEvidence', 'maxSentences', 'entityMismatch', 'keyMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
+  const o = expectOptions(options, 'ask options', ['k', 'answerChunks', 'threshold', 'minEvidence', 'maxSentences', 'entityMismatch', 'keyMismatch', 'entityConflict', 'typeMismatch', 'questionWords', 'history', 'llm', 'onText', 'signal', 'filter', 'clarify']);
   expectString(question, 'question', { allowEmpty: false });
   if (question.trim() === '') throw invalid('question', 'a non-empty question', question);
   const k = o.k === undefined ? 10 : expectInteger(o.k, 'options.k', { min: 1, max: 100 });
@@ -198,6 +203,8 @@ export async function ask(collection, question, options = {}) {
   const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
   const entityMismatch = o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 });
   const keyMismatch = o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 });
+  const entityConflict = o.entityConflict === undefined ? 1 : expectNumber(o.entityConflict, 'options.entityConflict', { min: 0, max: 1 });
+  const typeMismatch = o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 });
   const questionWords = o.questionWords === undefined ? true : expectBoolean(o.questionWords, 'options.questionWords');
   const history = o.history === undefined ? [] : expectArray(o.history, 'options.history', { maxLength: 1000 });
   if (o.onText !== undefined) expectFunction(o.onText, 'options.onText');
@@ -252,7 +259,7 @@ export async function ask(collection, question, options = {}) {
   // (the LLM path uses the last two when the LLM abstains). The question as asked (not the rewrite) decides the
   // answer type; the rewrite's carried terms help coverage.
   const analysis = extractiveAnswer(query, top.map((h) => ({ id: h.id, text: h.text, score: h.score, context: h.title ?? '' })),
-    { maxChunks: top.length, threshold, maxSentences, entityMismatch, keyMismatch });
+    { maxChunks: top.length, threshold, maxSentences, entityMismatch, keyMismatch, entityConflict, typeMismatch });
   out.evidence = analysis.evidence;
   const answered = () => {
     out.outcome = 'answer';

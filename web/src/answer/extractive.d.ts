@@ -18,13 +18,13 @@ export interface ExtractiveAnswer {
 }
 export function extractiveAnswer(question: string, chunks: Array<{ id: string; text: string; score?: number; context?: string }>,
   options?: { maxSentences?: number; maxChunks?: number; threshold?: number; headerWeight?: number; typeMismatch?: number;
-    entityMismatch?: number; keyMismatch?: number; yesNoPrefix?: boolean; noAnswerText?: string }): ExtractiveAnswer;
+    entityMismatch?: number; keyMismatch?: number; entityConflict?: number; yesNoPrefix?: boolean; noAnswerText?: string }): ExtractiveAnswer;
 export function answerScores(question: string, chunks: Array<{ text: string; context?: string }>,
-  options?: { headerWeight?: number; typeMismatch?: number; entityMismatch?: number; keyMismatch?: number }): number[];
+  options?: { headerWeight?: number; typeMismatch?: number; entityMismatch?: number; keyMismatch?: number; entityConflict?: number }): number[];
 export interface AnswerUnitFeatures {
   chunkIndex: number; start: number; end: number; text: string; kind: 'sentence' | 'list-item' | 'table-row';
   score: number; cover: number; unitCover: number; termShare: number; bigramShare: number; keyShare: number; entityShare: number;
   typeOk: boolean; entitiesOk: boolean; keysOk: boolean; position: number; unitTerms: number; missingShare: number;
 }
 export function answerUnitFeatures(question: string, chunks: Array<{ text: string; context?: string }>,
-  options?: { maxChunks?: number; headerWeight?: number; typeMismatch?: number; entityMismatch?: number; keyMismatch?: number }): AnswerUnitFeatures[];
+  options?: { maxChunks?: number; headerWeight?: number; typeMismatch?: number; entityMismatch?: number; keyMismatch?: number; entityConflict?: number }): AnswerUnitFeatures[];

@@ -33,6 +33,7 @@ function scoringOptions(o) {
     typeMismatch: o.typeMismatch === undefined ? 0.6 : expectNumber(o.typeMismatch, 'options.typeMismatch', { min: 0, max: 1 }),
     entityMismatch: o.entityMismatch === undefined ? 1 : expectNumber(o.entityMismatch, 'options.entityMismatch', { min: 0, max: 1 }),
     keyMismatch: o.keyMismatch === undefined ? 1 : expectNumber(o.keyMismatch, 'options.keyMismatch', { min: 0, max: 1 }),
+    entityConflict: o.entityConflict === undefined ? 1 : expectNumber(o.entityConflict, 'options.entityConflict', { min: 0, max: 1 }),
   };
 }
 
@@ -59,13 +60,16 @@ function answererModule(name) {
  * @param {Array<{id: string, text: string, score?: number, context?: string}>} chunks in rank order;
  *   context = document title and header path (its terms count like a header's)
  * @param {{maxSentences?: number, maxChunks?: number, threshold?: number, headerWeight?: number,
- *   typeMismatch?: number, entityMismatch?: number, keyMismatch?: number, yesNoPrefix?: boolean, noAnswerText?: string}} [options]
+ *   typeMismatch?: number, entityMismatch?: number, keyMismatch?: number, entityConflict?: number, yesNoPrefix?: boolean, noAnswerText?: string}} [options]
  *   maxSentences 1..32 (default 2), maxChunks >= 1 (default 5), threshold in [0, 1] (default 0.35),
  *   headerWeight in [0, 1] (default 0.5), typeMismatch in [0, 1] (default 0.6), entityMismatch in [0, 1]
  *   (default 1: the score factor of a unit whose chunk, text or context, lacks an identifier the question
  *   names: a word mixing letters and digits or a capitalized word not starting a sentence), keyMismatch in [0, 1]
  *   (default 1: the score factor of a unit whose chunk does not hold every key term of the question, exactly or as a
- *   close variant: the words of its noun phrases, "the probation period" -> probation, period), yesNoPrefix (default true),
+ *   close variant: the words of its noun phrases, "the probation period" -> probation, period), entityConflict in [0, 1]
+ *   (default 1: the score factor of a unit that lacks an identifier the question names, in its text, header and chunk
+ *   context, and names another of the same form instead: "DL-7" for "HX-9", "Q4" for "Q1", "Wexley Ferry" for "Ghent"),
+ *   yesNoPrefix (default true),
  *   noAnswerText (default NO_ANSWER_TEXT)
  * @returns {{answered: boolean, text: string, citations: string[], bestScore: number, questionType: string,
  *   polarity: 'yes'|'no'|'unclear'|null, evidence: number,
@@ -78,7 +82,7 @@ function answererModule(name) {
  * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT (WASM build without the answerer)
  */
 export function extractiveAnswer(question, chunks, options = {}) {
-  const o = expectOptions(options, 'extractiveAnswer options', ['maxSentences', 'maxChunks', 'threshold', 'headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch', 'yesNoPrefix', 'noAnswerText']);
+  const o = expectOptions(options, 'extractiveAnswer options', ['maxSentences', 'maxChunks', 'threshold', 'headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch', 'entityConflict', 'yesNoPrefix', 'noAnswerText']);
   const q = encodeText(expectString(question, 'question'), 'question');
   expectArray(chunks, 'chunks', { maxLength: 10000 });
   const ids = [];
@@ -95,12 +99,12 @@ export function extractiveAnswer(question, chunks, options = {}) {
   const maxSentences = o.maxSentences === undefined ? 2 : expectInteger(o.maxSentences, 'options.maxSentences', { min: 1, max: 32 });
   const maxChunks = o.maxChunks === undefined ? 5 : expectInteger(o.maxChunks, 'options.maxChunks', { min: 1, max: 10000 });
   const threshold = o.threshold === undefined ? 0.35 : expectNumber(o.threshold, 'options.threshold', { min: 0, max: 1 });
-  const { headerWeight, typeMismatch, entityMismatch, keyMismatch } = scoringOptions(o);
+  const { headerWeight, typeMismatch, entityMismatch, keyMismatch, entityConflict } = scoringOptions(o);
   const yesNoPrefix = o.yesNoPrefix === undefined ? true : expectBoolean(o.yesNoPrefix, 'options.yesNoPrefix');
   // Every string crosses as UTF-8 bytes (Embind's own string conversion corrupts lone surrogates).
   const noAnswer = encodeText(o.noAnswerText === undefined ? NO_ANSWER_TEXT : expectString(o.noAnswerText, 'options.noAnswerText'), 'options.noAnswerText');
   const m = answererModule('answer_extractive');
-  return callWasm(() => m.answer_extractive(q, ids, texts, scores, contexts, maxSentences, maxChunks, threshold, headerWeight, typeMismatch, entityMismatch, keyMismatch, yesNoPrefix, noAnswer));
+  return callWasm(() => m.answer_extractive(q, ids, texts, scores, contexts, maxSentences, maxChunks, threshold, headerWeight, typeMismatch, entityMismatch, keyMismatch, entityConflict, yesNoPrefix, noAnswer));
 }
 
 /**
@@ -110,18 +114,18 @@ export function extractiveAnswer(question, chunks, options = {}) {
  * answerScores('When was Acme founded?', [{text: 'Acme was founded in 1998.'}, {text: 'Pumps.'}])  // [1, 0]
  * @param {string} question
  * @param {Array<{text: string, context?: string}>} chunks
- * @param {{headerWeight?: number, typeMismatch?: number, entityMismatch?: number, keyMismatch?: number}} [options] as extractiveAnswer
+ * @param {{headerWeight?: number, typeMismatch?: number, entityMismatch?: number, keyMismatch?: number, entityConflict?: number}} [options] as extractiveAnswer
  * @returns {number[]} one score in [0, 1] per chunk
  * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT
  */
 export function answerScores(question, chunks, options = {}) {
-  const o = expectOptions(options, 'answerScores options', ['headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch']);
+  const o = expectOptions(options, 'answerScores options', ['headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch', 'entityConflict']);
   const q = encodeText(expectString(question, 'question'), 'question');
   const { texts, contexts } = scoringChunks(chunks);
-  const { headerWeight, typeMismatch, entityMismatch, keyMismatch } = scoringOptions(o);
+  const { headerWeight, typeMismatch, entityMismatch, keyMismatch, entityConflict } = scoringOptions(o);
   const m = answererModule('answer_chunkScores');
   if (chunks.length === 0) return [];
-  return Array.from(callWasm(() => m.answer_chunkScores(q, texts, contexts, Math.max(1, chunks.length), headerWeight, typeMismatch, entityMismatch, keyMismatch)));
+  return Array.from(callWasm(() => m.answer_chunkScores(q, texts, contexts, Math.max(1, chunks.length), headerWeight, typeMismatch, entityMismatch, keyMismatch, entityConflict)));
 }
 
 /**
@@ -131,19 +135,19 @@ export function answerScores(question, chunks, options = {}) {
  * answerUnitFeatures('When was Acme founded?', [{text: 'Acme was founded in 1998. It makes pumps.'}])[0].typeOk  // true
  * @param {string} question
  * @param {Array<{text: string, context?: string}>} chunks
- * @param {{maxChunks?: number, headerWeight?: number, typeMismatch?: number, entityMismatch?: number, keyMismatch?: number}} [options] as extractiveAnswer
+ * @param {{maxChunks?: number, headerWeight?: number, typeMismatch?: number, entityMismatch?: number, keyMismatch?: number, entityConflict?: number}} [options] as extractiveAnswer
  * @returns {Array<{chunkIndex: number, start: number, end: number, text: string, kind: string, score: number, cover: number,
  *   unitCover: number, termShare: number, bigramShare: number, keyShare: number, entityShare: number, typeOk: boolean,
  *   entitiesOk: boolean, keysOk: boolean, position: number, unitTerms: number, missingShare: number}>} in (chunk, position) order
  * @throws {RagwasmError} INVALID_ARGUMENT, LIMIT_EXCEEDED, UNSUPPORTED_ENVIRONMENT
  */
 export function answerUnitFeatures(question, chunks, options = {}) {
-  const o = expectOptions(options, 'answerUnitFeatures options', ['maxChunks', 'headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch']);
+  const o = expectOptions(options, 'answerUnitFeatures options', ['maxChunks', 'headerWeight', 'typeMismatch', 'entityMismatch', 'keyMismatch', 'entityConflict']);
   const q = encodeText(expectString(question, 'question'), 'question');
   const { texts, contexts } = scoringChunks(chunks);
   const maxChunks = o.maxChunks === undefined ? 5 : expectInteger(o.maxChunks, 'options.maxChunks', { min: 1, max: 10000 });
-  const { headerWeight, typeMismatch, entityMismatch, keyMismatch } = scoringOptions(o);
+  const { headerWeight, typeMismatch, entityMismatch, keyMismatch, entityConflict } = scoringOptions(o);
   const m = answererModule('answer_unitFeatures');
   if (chunks.length === 0) return [];
-  return callWasm(() => m.answer_unitFeatures(q, texts, contexts, maxChunks, headerWeight, typeMismatch, entityMismatch, keyMismatch));
+  return callWasm(() => m.answer_unitFeatures(q, texts, contexts, maxChunks, headerWeight, typeMismatch, entityMismatch, keyMismatch, entityConflict));
 }

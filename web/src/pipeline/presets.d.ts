@@ -8,5 +8,5 @@ export const PRESETS: Readonly<{
   /** docChat + query expansion from the static model's word neighbours (retrieval.expansion) */
   docChatExpansion: object;
   /** ask() options that go with the doc-chat configs */
-  docChatAnswer: { answerChunks: number; threshold: number; minEvidence: number; maxSentences: number; entityMismatch: number; keyMismatch: number; questionWords: boolean };
+  docChatAnswer: { answerChunks: number; threshold: number; minEvidence: number; maxSentences: number; entityMismatch: number; keyMismatch: number; entityConflict: number; typeMismatch: number; questionWords: boolean };
 }>;
