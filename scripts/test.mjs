@@ -151,13 +151,15 @@ stage('types', () => {
   // The repository's usage files, then an app's imports of the package entry points ('ragwasm',
   // 'ragwasm/onnx', ...) resolved through package.json "exports" with both module resolutions.
   let ok = true;
-  // tsconfig.checkjs.json (#28): the JS files marked `// @ts-check` (the core entry, Collection's parts, the saved-index
-  // base, Bm25Index, VectorIndex, the pipeline config) checked with their JSDoc, each call into another module
-  // checked against that module's hand-written .d.ts.
-  for (const project of ['tests/js/tsconfig.json', 'tests/js/tsconfig.checkjs.json', 'tests/js/package-types/tsconfig.bundler.json', 'tests/js/package-types/tsconfig.node16.json']) {
+  // scripts/check-js-types.mjs (#28 item 6): every web/src file (tests/js/tsconfig.checkjs.json, each marked
+  // `// @ts-check`) checked with its JSDoc, each call into another module against that module's hand-written
+  // .d.ts, and each .d.ts against the JS beside it (every declared value exported, its type assignable).
+  for (const project of ['tests/js/tsconfig.json', 'tests/js/package-types/tsconfig.bundler.json', 'tests/js/package-types/tsconfig.node16.json']) {
     const r = sh(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', project]);
     if (r.status === 0) totals.passed++; else { totals.failed++; failedNames.push(`tsc --noEmit -p ${project}`); ok = false; }
   }
+  const checkJs = sh(process.execPath, ['scripts/check-js-types.mjs']);
+  if (checkJs.status === 0) totals.passed++; else { totals.failed++; failedNames.push('node scripts/check-js-types.mjs'); ok = false; }
   return ok;
 });
 

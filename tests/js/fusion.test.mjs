@@ -131,6 +131,13 @@ test('MMR diversifies with vectors a matrix or a callback', () => {
   rejects(() => mmr(cands, { flatVectors: new Float32Array(5), dim: 2 }), 'DIMENSION_MISMATCH');
 });
 
+test('#28 mmr with a flat Float32Array as vectors is INVALID_ARGUMENT naming flatVectors, and the module still works', () => {
+  // Before: toVectors returned the array itself, the binding got no dim and the WASM module aborted.
+  const cands = [{ id: 'a', score: 1 }, { id: 'b', score: 0.5 }];
+  rejects(() => mmr(cands, { vectors: new Float32Array([1, 0, 0, 1]) }), 'INVALID_ARGUMENT', /flatVectors/);
+  assert.deepEqual(mmr(cands, { flatVectors: new Float32Array([1, 0, 0, 1]), dim: 2 }).map((h) => h.id), ['a', 'b']);
+});
+
 test('neighbour expansion merges adjacent chunks of a document', () => {
   const chunks = [];
   for (let i = 0; i < 6; i++) chunks.push({ id: `D${i}`, docId: 'D', ordinal: i, start: 100 * i, end: 100 * i + 100 });

@@ -179,7 +179,7 @@ export function parseSse(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8A
   AsyncGenerator<{ event: string; data: string; id: string | undefined }>;
 
 // ---- prompts --------------------------------------------------------------------------------
-export type PromptId = 'answer_grounded' | 'metadata_extract' | 'chunk_context' | 'query_rewrite' |
+export type PromptId = 'answer_grounded' | 'metadata_extract' | 'chunk_context' | 'document_summary' | 'query_rewrite' |
   'judge_context_relevance' | 'judge_groundedness' | 'judge_answer_relevance' | 'judge_answer_correctness' | 'claim_split'
   | 'question_generate' | 'query_clarify' | 'query_expand';
 export const PROMPT_IDS: readonly PromptId[];

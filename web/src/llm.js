@@ -1,3 +1,4 @@
+// @ts-check
 // ragwasm/llm: the LLM layer: provider clients (OpenAI-compatible, Anthropic), prompts as versioned data, judges,
 // grounded and extractive answers, context enrichment, judge calibration and the LLM reranker. Public re-exports;
 // the implementation lives in web/src/llm/.

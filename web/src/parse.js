@@ -1,3 +1,4 @@
+// @ts-check
 // ragwasm/parse: text from user files (text, markdown, HTML, PDF through pdf.js, DOCX through
 // mammoth). `pdfjs-dist` and `mammoth` are optional peer dependencies, imported by their bare names
 // only when a PDF or DOCX is read. Files are untrusted input: FILE_LIMITS, and the folder reader

@@ -1,3 +1,4 @@
+// @ts-check
 // ragwasm/postgres: the same collection in PostgreSQL + pgvector (docs/postgres.md). Imports the
 // optional peer dependency `pg` only when connectPostgres() is called.
 export { checkExport, exportToPostgres } from './server/postgres/export.js';

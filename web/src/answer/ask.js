@@ -1,3 +1,4 @@
+// @ts-check
 // The doc-chat answer path, one call for the demo and `ragwasm ask`: (follow-up rewrite) -> retrieve
 // from a Collection -> answer from the top chunks (the extractive answerer, or an LLM with [n]
 // citations) -> citations as spans of the documents. Nothing here reads files or the network itself:
@@ -6,6 +7,7 @@ import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT, PASSAGES_TEXT } from './extractive.js';
 import { answerContext } from '../context/prompt.js';
+/** @typedef {import('./ask.js').AskResult} AskResult */
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
@@ -167,15 +169,8 @@ function passagesOf(top, analysis) {
  *   that does not parse is reported in `clarification.error` and the question is answered as asked.
  * @param {AbortSignal} [options.signal]
  * @param {object} [options.filter] Collection.search filter
- * @returns {Promise<{question: string, query: string, answer: string, outcome: 'answer'|'passages'|'not-found',
- *   abstained: boolean, evidence: number, polarity: 'yes'|'no'|'unclear'|null, mode: 'extractive'|'llm',
- *   citations: Array<{n: number, docId: string, chunkId: string, start: number, end: number, text: string}>,
- *   passages: Array<{docId: string, chunkId: string, start: number, end: number, score: number, text: string,
- *     best: {start: number, end: number, text: string}|null}>,
- *   hits: Array<{docId: string, chunkId: string, start: number, end: number, score: number, text: string}>,
- *   clarification?: {ambiguous: boolean|null, mode: 'ask'|'answer-each', interpretations: Array<{question: string, chunkIds: string[],
- *   answer?: string, abstained?: boolean, citations?: object[]}>, rejected: object[], error: string|null}}>}
- *   clarification is present only when options.clarify is set.
+ * @returns {Promise<AskResult>} (fields in ask.d.ts) clarification is present only when options.clarify is set;
+ *   expansion only when the collection's config has retrieval.llmExpansion.
  *   outcome (docs/docchat.md, "Three outcomes"): 'answer' = a unit (sentence, list item or table row) cleared the
  *   answer bar (or the LLM answered): `answer` quotes it with [n] markers and `citations` span it; 'passages' = no unit
  *   cleared the bar but the chunks read match the question: `answer` is PASSAGES_TEXT (no claim about the documents),
@@ -246,6 +241,7 @@ export async function ask(collection, question, options = {}) {
     if (retrievalQuery === query || e?.code !== 'INVALID_ARGUMENT') throw e;
     hits = await collection.search(query, searchOptions);
   }
+  /** @type {AskResult} */
   const out = { question, query, answer: NO_ANSWER_TEXT, outcome: 'not-found', abstained: true, evidence: 0, polarity: null,
     mode: o.llm ? 'llm' : 'extractive', citations: [], passages: [], hits: hits.map(hitOut) };
   if (expanded) out.expansion = { mode: expansion.mode, passage: expanded.passage, searched: retrievalQuery };

@@ -1,3 +1,4 @@
+// @ts-check
 // The no-LLM extractive answerer (C++, src/answer/extractive.h): plain-text answer units (sentences,
 // list items, table rows with their column names) of the top chunks, scored by IDF-weighted question
 // term coverage and the question's answer type, with [n] citations, or an abstention.
@@ -71,10 +72,7 @@ function answererModule(name) {
  *   context, and names another of the same form instead: "DL-7" for "HX-9", "Q4" for "Q1", "Wexley Ferry" for "Ghent"),
  *   yesNoPrefix (default true),
  *   noAnswerText (default NO_ANSWER_TEXT)
- * @returns {{answered: boolean, text: string, citations: string[], bestScore: number, questionType: string,
- *   polarity: 'yes'|'no'|'unclear'|null, evidence: number,
- *   sentences: Array<{chunkIndex: number, chunkId: string, start: number, end: number, text: string, score: number,
- *   citation: number, kind: 'sentence'|'list-item'|'table-row'}>, chunkBest: Array<same as sentences>}}
+ * @returns {import('./extractive.js').ExtractiveAnswer} (fields in extractive.d.ts: ExtractiveAnswer, ExtractiveUnit)
  *   sentences best first; start/end are UTF-16 offsets of the unit's source in the chunk's text. polarity: what the
  *   first unit states, for an answered yes/no question (null otherwise). evidence in [0, 1]: the IDF-weighted share
  *   of the question's terms found in the text or context of the chunks read (src/answer/extractive.h).

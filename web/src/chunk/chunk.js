@@ -1,3 +1,4 @@
+// @ts-check
 // Chunking: fixed, recursive (LangChain.js-exact), markdown, markdown-header, sentence and semantic
 // strategies over a document, with exact UTF-16 offsets, header paths, prev/next ids, a token
 // estimate and context enrichment kept apart from the chunk text. The splitting runs in WASM
@@ -13,10 +14,13 @@ import {
 } from '../core/validate.js';
 
 /** Strategy names accepted by `options.strategy`. */
+/** @type {readonly import('./chunk.js').ChunkStrategy[]} */
 export const CHUNK_STRATEGIES = Object.freeze(['fixed', 'recursive', 'markdown', 'markdown-header', 'sentence', 'semantic']);
 /** Length units accepted by `options.unit`. */
+/** @type {readonly import('./chunk.js').ChunkUnit[]} */
 export const CHUNK_UNITS = Object.freeze(['utf16', 'codepoints', 'bytes', 'tokens']);
 /** Breakpoint methods of the semantic strategy. */
+/** @type {readonly import('./chunk.js').BreakpointMethod[]} */
 export const BREAKPOINT_METHODS = Object.freeze(['percentile', 'standard_deviation', 'interquartile', 'gradient']);
 
 /** LangChain.js RecursiveCharacterTextSplitter's default separators. */

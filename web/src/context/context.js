@@ -1,3 +1,4 @@
+// @ts-check
 // Context assembly for generation: picks chunks under a token budget, orders them (score, or
 // best-at-both-ends against "lost in the middle"), prints each document's context once, numbers the
 // sources [1..n] and returns {contextText, sources, tokensUsed, dropped} (src/context/assembly.h).

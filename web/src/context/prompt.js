@@ -1,3 +1,4 @@
+// @ts-check
 // The answer prompt's context step (issue 32): which retrieved chunks an LLM answerer reads, in what
 // order and with what document context before each, as the pipeline config's `assembly` section says
 // (docContext, tokenBudget, maxChunks, order). One step for ask(), `ragwasm rag` and `ragwasm experiment`;

@@ -1,3 +1,4 @@
+// @ts-check
 // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): content ids (embedder ids, export
 // fingerprints) and the legacy JS framing (packSections / unpackSections) still written by the sharded
 // indexes of the Worker pool and read for collection formats 1 and 2 ("RAGWCOL1"). Every other saved
@@ -42,7 +43,7 @@ const MAGIC_BYTES = 8;
 export function packSections(magic, version, sections) {
   const m = new TextEncoder().encode(magic);
   if (m.length !== MAGIC_BYTES) throw new RangeError(`packSections: magic must be ${MAGIC_BYTES} ASCII bytes, got ${JSON.stringify(magic)}`);
-  const parts = sections.map((s) => (isInstance(s, Uint8Array) ? [s] : s));
+  const parts = sections.map((s) => (isInstance(s, Uint8Array) ? [s] : /** @type {Uint8Array[]} */ (s)));
   const lengths = parts.map((p) => p.reduce((n, b) => n + b.length, 0));
   lengths.forEach((n, i) => {
     if (n > 0xffffffff) throw new RagwasmError('LIMIT_EXCEEDED', `ragwasm: saved section ${i} is ${n} bytes; the format's section length is 32 bits (at most 4294967295 bytes)`);

@@ -1,3 +1,4 @@
+// @ts-check
 // The one saved container (docs/formats.md: 8-byte magic, u32 version, tagged u64-length sections,
 // XXH64 seal) for the JS-side saved objects, written and checked by the C++ container
 // (src/common/container.cpp through wasm/bind_common.cpp). Needs init().
@@ -23,7 +24,8 @@ export function* containerStream(magic, version, sections) {
   const m = wasm();
   const tags = sections.map((s) => s.tag);
   const parts = sections.map((s) => (isInstance(s.bytes, Uint8Array) ? [s.bytes] : s.bytes));
-  const lengths = sections.map((s, i) => s.length ?? parts[i].reduce((n, b) => n + b.length, 0));
+  // Without `length`, bytes are a Uint8Array or an array of pieces (documented above): counted here.
+  const lengths = sections.map((s, i) => s.length ?? /** @type {Uint8Array[]} */ (parts[i]).reduce((n, b) => n + b.length, 0));
   sections = null;  // each section's bytes are dropped here once written (parts[i] = null)
   if (magic.length !== 8) throw new RagwasmError('INTERNAL', 'ragwasm: container: the magic must be 8 bytes');
   const w = new m.common_ContainerWriter(magic, version, tags.length);

@@ -1,3 +1,4 @@
+// @ts-check
 // UTF-16 (JS strings) -> UTF-8 bytes for the core. TextEncoder replaces a lone surrogate by U+FFFD,
 // which is also one UTF-16 unit, so UTF-16 offsets computed by the core match the caller's string.
 // (Embind's own std::string conversion pairs a lone surrogate with the next unit: never used for text.)

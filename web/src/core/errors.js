@@ -1,3 +1,4 @@
+// @ts-check
 // RagwasmError: the one error type the JS API throws. `code` is a stable UPPER_SNAKE string for
 // programs; `message` (always starting "ragwasm: ") names the parameter, expected vs got, and the fix.
 
@@ -17,6 +18,7 @@ export class RagwasmError extends Error {
       text = 'unprintable message';
     }
     super(text.startsWith('ragwasm: ') ? text : `ragwasm: ${text}`);
+    /** @type {'RagwasmError'} */
     this.name = 'RagwasmError';
     // `code` is always a string (programs switch on it); anything else is reported as INTERNAL.
     this.code = typeof code === 'string' ? code : 'INTERNAL';
@@ -25,6 +27,7 @@ export class RagwasmError extends Error {
 }
 
 /** All error codes the library uses (C++ core codes plus JS-only ones). */
+/** @type {readonly import('./errors.js').ErrorCode[]} */
 export const ErrorCodes = Object.freeze([
   'INVALID_ARGUMENT', 'INVALID_UTF8', 'LIMIT_EXCEEDED', 'CORRUPT_INDEX', 'UNSUPPORTED_VERSION',
   'DIMENSION_MISMATCH', 'NOT_FOUND', 'DUPLICATE_ID', 'PARSE_ERROR', 'OUT_OF_MEMORY', 'INTERNAL',

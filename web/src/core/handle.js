@@ -1,3 +1,4 @@
+// @ts-check
 // Handle: owns one Embind object. dispose() frees it at once; a FinalizationRegistry frees it if the
 // caller forgets (a safety net, not a schedule: call dispose() or use `using`).
 import { RagwasmError } from './errors.js';
@@ -21,7 +22,7 @@ export class Handle {
     registry.register(this, native, this);
   }
 
-  /** The Embind object; throws DISPOSED after dispose(). @protected */
+  /** The Embind object; throws DISPOSED after dispose(). Library modules only (@internal). */
   get native() {
     if (this._native === null) {
       throw new RagwasmError('DISPOSED', `ragwasm: this ${this.constructor.name} was disposed; create a new one`);

@@ -1,3 +1,4 @@
+// @ts-check
 // Facts about the loaded module: version, build, limits.
 import { callWasm } from './errors.js';
 import { wasm } from './module.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Documented size limits, mirrored from src/common/limits.h and checked in JS before any call.
 
 /** Largest text argument, in UTF-8 bytes (256 MiB). */

@@ -1,3 +1,4 @@
+// @ts-check
 // Loads the WASM module once per realm (page, Worker or Node process). `await init()` before any
 // other call; calls made before it throw NOT_INITIALIZED instead of crashing.
 //
@@ -46,15 +47,14 @@ function defaultVariant() {
  * The first call that loads the module marks `ragwasm:init:start` and, once it is ready, measures
  * `ragwasm:init` on the realm's performance timeline (DevTools Performance panel,
  * `performance.getEntriesByName('ragwasm:init')`): fetch, compile and instantiate of the .wasm.
- * @returns {Promise<{version: string, build: string}>}
+ * @returns {Promise<{version: string, build: 'debug'|'release'}>}
  * @throws {RagwasmError} INVALID_ARGUMENT for bad options or a second init() asking for another build;
  *   UNSUPPORTED_ENVIRONMENT when WebAssembly is missing; NOT_FOUND / HTTP / NETWORK when the .wasm
  *   cannot be read (the message names the URL and how to serve it); INTERNAL when it does not load
  */
 export async function init(options = {}) {
   expectOptions(options, 'init options', ['build', 'wasmBinary', 'wasmUrl', 'baseUrl']);
-  const variant = options.build === undefined ? defaultVariant() : options.build;
-  expectEnum(variant, 'init options.build', ['release', 'debug']);
+  const variant = expectEnum(options.build === undefined ? defaultVariant() : options.build, 'init options.build', ['release', 'debug']);
   if (options.wasmBinary !== undefined && !(options.wasmBinary instanceof ArrayBuffer || options.wasmBinary instanceof Uint8Array)) {
     throw invalid('init options.wasmBinary', 'an ArrayBuffer or Uint8Array', options.wasmBinary);
   }

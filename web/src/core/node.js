@@ -1,3 +1,4 @@
+// @ts-check
 // Node built-ins without an `import` statement: `process.getBuiltinModule` (Node >= 20.16) is a
 // run-time call, so no bundler sees a `node:` specifier in the browser graph (no stubs, no
 // "Could not resolve node:fs" errors) while Node code paths still reach fs, path and url.

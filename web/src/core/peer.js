@@ -1,3 +1,4 @@
+// @ts-check
 // Optional peer dependencies (onnxruntime-web, pdfjs-dist, mammoth) are imported by their bare names
 // at the point of use, so apps that never call into them never bundle them. When one is missing the
 // import fails with a resolver error; this turns it into a RagwasmError saying what to install.

@@ -1,3 +1,4 @@
+// @ts-check
 // Bytes of a model or file option: an ArrayBuffer, Uint8Array, Blob/File, Response, a URL (fetch;
 // file: URLs in Node) or, in Node, a file path; optionally kept in Cache Storage in browsers. The one
 // place every model/tokenizer/file option is read.
@@ -9,6 +10,9 @@ import { isNode, nodeBuiltin } from './node.js';
  * Reads model bytes from an ArrayBuffer, Uint8Array, Blob/File, Response, URL (fetch; file: URLs in
  * Node) or a file path string (Node).
  * @internal
+ * @param {unknown} source
+ * @param {string} name
+ * @param {{cache?: boolean, signal?: AbortSignal}} [options]
  */
 export async function sourceBytes(source, name, { cache = false, signal } = {}) {
   if (isInstance(source, Uint8Array)) return source;

@@ -16,5 +16,5 @@ export function listStored(options?: StorageOptions): Promise<string[]>;
 export function saveNamed(obj: { toBytes(): Uint8Array }, name: string, opts?: StorageOptions): Promise<void>;
 /** @internal load(name) of the saved indexes: the stored bytes, NOT_FOUND naming `what`. */
 export function loadNamed(name: string, opts: StorageOptions | undefined, what: string): Promise<Uint8Array>;
-/** @internal Collection.save(): stores an iterable of byte pieces atomically, each written before the next is taken. */
-export function savePieces(name: string, pieces: Iterable<Uint8Array>, options?: StorageOptions): Promise<void>;
+/** @internal Collection.save(): stores an array or an iterator of byte pieces atomically, each written before the next is taken. */
+export function savePieces(name: string, pieces: Uint8Array[] | Iterator<Uint8Array>, options?: StorageOptions): Promise<void>;

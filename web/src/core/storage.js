@@ -1,3 +1,4 @@
+// @ts-check
 // Durable byte storage for saved indexes and collections: OPFS in browsers (IndexedDB when OPFS is
 // missing), files in Node. Every write is atomic: readers see the old bytes or the new bytes, never
 // a mix — OPFS createWritable() commits a swap file on close(), IndexedDB puts in one transaction,
@@ -124,7 +125,7 @@ const WRITE_PIECE = 8 << 20;
  * as the write goes (pieces made on demand); when it throws, the write is abandoned and the stored
  * copy is left as it was.
  * @param {string} name
- * @param {Uint8Array[]|Iterator<Uint8Array>} pieces
+ * @param {Uint8Array[]|Iterator<Uint8Array>} pieces an array, or an iterator (e.g. a generator) of pieces
  * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
  */
 export async function savePieces(name, pieces, opts = {}) {
@@ -353,7 +354,7 @@ export async function saveNamed(obj, name, opts = {}) {
 /**
  * @internal Reads the bytes stored under `name` for `static load(name, opts)`.
  * @param {string} name
- * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}} [opts]
+ * @param {{dir?: string, backend?: 'node'|'opfs'|'indexeddb'}|undefined} opts
  * @param {string} what the object kind for the NOT_FOUND message, e.g. 'Bm25Index'
  * @returns {Promise<Uint8Array>}
  * @throws {RagwasmError} NOT_FOUND when nothing is stored under `name`

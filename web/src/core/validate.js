@@ -1,3 +1,4 @@
+// @ts-check
 // Argument validation shared by every public function: types, integers, NaN, ranges, sizes,
 // holes, cycles, nesting depth and unknown option names, each failing with a RagwasmError
 // ('INVALID_ARGUMENT' or 'LIMIT_EXCEEDED') naming the parameter (and the index, for elements).
@@ -44,7 +45,7 @@ export function describe(value) {
   try {
     if (ArrayBuffer.isView(value)) {
       const tag = Object.prototype.toString.call(value).slice(8, -1);
-      return `a ${tag} of ${value.length ?? value.byteLength}`;
+      return `a ${tag} of ${/** @type {any} */ (value).length ?? value.byteLength}`;
     }
   } catch {
     return 'an object';
@@ -65,7 +66,11 @@ function tooMany(name, maxLength, length, unit = 'items') {
   return new RagwasmError('LIMIT_EXCEEDED', `ragwasm: ${name}: at most ${maxLength} ${unit} allowed, got ${length}`);
 }
 
-/** Array.isArray that treats a revoked Proxy (which makes Array.isArray throw) as "not an array". */
+/**
+ * Array.isArray that treats a revoked Proxy (which makes Array.isArray throw) as "not an array".
+ * @param {unknown} value
+ * @returns {value is any[]}
+ */
 export function isArray(value) {
   try {
     return Array.isArray(value);
@@ -114,10 +119,17 @@ export function expectFunction(value, name) {
   return value;
 }
 
-/** One of the listed string values. */
+/**
+ * One of the listed string values.
+ * @template {string} T
+ * @param {unknown} value
+ * @param {string} name
+ * @param {readonly T[]} allowed
+ * @returns {T}
+ */
 export function expectEnum(value, name, allowed) {
-  if (typeof value !== 'string' || !allowed.includes(value)) throw invalid(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
-  return value;
+  if (typeof value !== 'string' || !(/** @type {readonly string[]} */ (allowed)).includes(value)) throw invalid(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
+  return /** @type {T} */ (value);  // one of `allowed`: checked just above
 }
 
 /**
@@ -161,6 +173,10 @@ export function expectArray(value, name, { maxLength = MAX_ARRAY_ITEMS, item } =
  * Numbers as a Float32Array or Float64Array or an array of finite numbers; `length` is checked
  * against `dimension` (exact, DIMENSION_MISMATCH) or `maxLength` before anything is copied.
  * Returns a Float32Array (a copy for arrays, the same object for a Float32Array).
+ * @param {unknown} value
+ * @param {string} name
+ * @param {{dimension?: number, maxLength?: number}} [options]
+ * @returns {Float32Array}
  */
 export function expectFloatVector(value, name, { dimension, maxLength = MAX_ARRAY_ITEMS } = {}) {
   let isTyped = false;
@@ -170,7 +186,8 @@ export function expectFloatVector(value, name, { dimension, maxLength = MAX_ARRA
     isTyped = false;
   }
   if (!isTyped && !isArray(value)) throw invalid(name, 'a Float32Array or an array of numbers', value);
-  const length = value.length;
+  const values = /** @type {ArrayLike<unknown>} */ (value);  // checked just above
+  const length = values.length;
   if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) throw invalid(name, 'a Float32Array or an array of numbers', value);
   if (dimension !== undefined && length !== dimension) {
     throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: ${name}: has ${length} values, the index expects dimension ${dimension}`);
@@ -179,9 +196,9 @@ export function expectFloatVector(value, name, { dimension, maxLength = MAX_ARRA
   if (value instanceof Float32Array) return value;
   const out = new Float32Array(length);
   for (let i = 0; i < length; i++) {
-    const x = i in value ? value[i] : undefined;
+    const x = i in values ? values[i] : undefined;
     if (typeof x !== 'number' || !Number.isFinite(x)) {
-      throw invalid(`${name}[${i}]`, 'a finite number', x === undefined && !(i in value) ? undefined : x);
+      throw invalid(`${name}[${i}]`, 'a finite number', x === undefined && !(i in values) ? undefined : x);
     }
     out[i] = x;
   }
@@ -281,7 +298,13 @@ export function isObject(value) {
   }
 }
 
-/** `value instanceof Ctor` that answers false (never throws) for a revoked Proxy. */
+/**
+ * `value instanceof Ctor` that answers false (never throws) for a revoked Proxy.
+ * @template T
+ * @param {unknown} value
+ * @param {Function & {prototype: T}} Ctor a class (its constructor may be private in the .d.ts)
+ * @returns {value is T}
+ */
 export function isInstance(value, Ctor) {
   try {
     return value instanceof Ctor;

@@ -1,3 +1,4 @@
+// @ts-check
 // The one write policy of the indexes (docs/api.md): what add/upsert/remove return and what remove
 // does with ids that are not indexed. Bm25Index and VectorIndex both use it, so they cannot drift.
 import { RagwasmError } from './errors.js';

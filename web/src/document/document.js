@@ -1,3 +1,4 @@
+// @ts-check
 // Document: the unit users add. Chunk: a span of a document, offsets in UTF-16 units of its text.
 import { expectString, invalid, isPlainObject } from '../core/validate.js';
 import { MAX_TEXT_BYTES } from '../core/limits.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // A user's file -> a Collection document ({id, title, text, metadata}), text extracted locally by
 // extractText. Exported by the `ragwasm/parse` entry (it reaches pdf.js / mammoth when needed).
 import { documentTitle } from './title.js';

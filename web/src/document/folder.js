@@ -1,3 +1,4 @@
+// @ts-check
 // The one reader of document folders (Node): every CLI command that reads a dataset or a folder of
 // documents goes through it (web/cli/datasets.mjs, `ragwasm ask --docs`, experiment, tune, label,
 // export, index). Files are untrusted input (issue #33): a path must stay inside the folder after
@@ -15,10 +16,7 @@ import { documentTitle } from './title.js';
 const TEXT_FORMATS = new Set(['text', 'markdown', 'html']);
 
 function fileError(code, file, what) {
-  const e = new RagwasmError(code, `ragwasm: ${file}: ${what}`);
-  e.file = file;
-  e.reason = what;
-  return e;
+  return Object.assign(new RagwasmError(code, `ragwasm: ${file}: ${what}`), { file, reason: what });
 }
 
 function kindOf(st) {
@@ -42,7 +40,7 @@ const SUPPORTED_LIST = Object.keys(SUPPORTED_FORMATS).map((e) => '.' + e).join('
 export function fileFailure(file, e) {
   if (e instanceof RagwasmError) {
     const prefix = `ragwasm: ${file}: `;
-    const message = e.reason ?? (e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message.replace(/^ragwasm: /, ''));
+    const message = ('reason' in e && typeof e.reason === 'string') ? e.reason : (e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message.replace(/^ragwasm: /, ''));
     return { file, code: e.code, message };
   }
   return { file, code: 'INTERNAL', message: String(e?.message ?? e) };
@@ -175,6 +173,7 @@ export function openFolder(dir, options = {}) {
       : new Set(expectArray(lo.extensions, 'options.extensions', { maxLength: 1000, item: (v, n) => expectString(v, n, { maxLength: 100 }) }).map((x) => x.toLowerCase()));
     const files = [];
     const errors = [];
+    /** @type {[string, number][]} folders to read: [path relative to the root, depth] */
     const stack = [['', 0]];
     while (stack.length > 0) {
       const [rel, depth] = stack.pop();
@@ -186,6 +185,7 @@ export function openFolder(dir, options = {}) {
         continue;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      /** @type {[string, number][]} */
       const dirs = [];
       for (const e of entries) {
         if (e.name.startsWith('.')) continue;

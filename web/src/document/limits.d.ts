@@ -18,3 +18,8 @@ export interface FileLimits {
   maxPdfPages: number;
 }
 export const FILE_LIMITS: Readonly<FileLimits>;
+
+/** @internal ZIP entries smaller than this (uncompressed) are not held to maxZipRatio. */
+export const ZIP_RATIO_MIN_BYTES: number;
+/** @internal FILE_LIMITS with the caller's overrides, each checked (INVALID_ARGUMENT). */
+export function fileLimits(limits: Partial<FileLimits> | undefined, name?: string): Readonly<FileLimits>;

@@ -1,3 +1,4 @@
+// @ts-check
 // Limits on files read as untrusted input (issue #33): the sizes checked before a file is read, the
 // decompression bounds of DOCX (a ZIP) and the page bound of PDF. One table, used by extractText (every
 // file the demo and the CLI turn into text) and by the folder reader (web/src/document/folder.js).

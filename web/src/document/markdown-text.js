@@ -1,3 +1,4 @@
+// @ts-check
 // Markdown -> plain text (issue #31): the `chunker.preprocess: "markdown-to-text"` step a Collection
 // runs on each document before splitting (the finance study converts parsed markdown to plain text
 // first). The conversion is the library's C++ (answer::markdown_to_text, src/answer/plain_text.h).

@@ -1,3 +1,4 @@
+// @ts-check
 // Text extraction from user files, locally: plain text and markdown (UTF-8, repaired), PDF (pdf.js,
 // with each page's UTF-16 span so citations can jump to a page), DOCX (mammoth) and HTML (DOMParser,
 // or a small linear-time tag stripper where no DOM exists, e.g. in Workers and Node). Nothing is
@@ -216,11 +217,11 @@ async function docxToText(bytes, name, limits) {
  * text streams against limits.maxUnzippedBytes before pdf.js inflates them, and
  * HTML is read in linear time (docs/reliability.md, "Files as untrusted input").
  * @param {File|Blob|{name: string, data: Uint8Array|ArrayBuffer, type?: string}} input
- * @param {{format?: 'text'|'markdown'|'html'|'pdf'|'docx', pdfjsUrl?: string, limits?: Partial<typeof FILE_LIMITS>}} [options]
+ * @param {{format?: 'text'|'markdown'|'html'|'pdf'|'docx', pdfjsUrl?: string, limits?: Partial<import('./limits.js').FileLimits>}} [options]
  *   format defaults to the file extension (or MIME type); pdfjsUrl overrides where pdf.js is imported
  *   from; limits overrides entries of FILE_LIMITS (maxFileBytes, maxUnzippedBytes, maxZipRatio,
  *   maxZipEntries, maxPdfPages)
- * @returns {Promise<{name: string, format: string, text: string, pages?: {page: number, start: number, end: number}[]}>}
+ * @returns {Promise<import('./parse.js').ExtractedText>} {name, format, text, pages?}
  *   `pages` (PDF only) gives each page's UTF-16 span of `text`
  * @throws {RagwasmError} INVALID_ARGUMENT (unknown format), LIMIT_EXCEEDED (a limit), PARSE_ERROR
  */
@@ -228,7 +229,7 @@ export async function extractText(input, options = {}) {
   const o = expectOptions(options, 'extractText options', ['format', 'pdfjsUrl', 'limits']);
   const limits = fileLimits(o.limits);
   if (!isObject(input)) throw invalid('input', 'a File, Blob or {name, data}', input);
-  const name = typeof input.name === 'string' ? input.name : 'document';
+  const name = 'name' in input && typeof input.name === 'string' ? input.name : 'document';
   if (o.format !== undefined) expectString(o.format, 'options.format');
   const format = o.format ?? formatOf(name, input.type);
   if (!format || !Object.values(SUPPORTED_FORMATS).includes(format)) {

@@ -1,3 +1,4 @@
+// @ts-check
 // A decompression bound for PDF text extraction (issue #33): pdf.js inflates a page's FlateDecode
 // content stream in full when it reads the page's text, so a 300 kB stream of zeros becomes 300 MB in
 // memory. Before pdf.js opens the file, every zlib stream that is not an image (pdf.js does not decode

@@ -14,6 +14,8 @@ export interface SentenceOptions {
 }
 /** A reusable sentence splitter owning WASM memory: call dispose() when done. */
 export class SentenceSplitter {
+  /** Not constructible: use the static factories (new throws INVALID_ARGUMENT at run time). */
+  private constructor(native: object);
   static create(options?: SentenceOptions): SentenceSplitter;
   split(text: string): Sentence[];
   dispose(): void;

@@ -1,3 +1,4 @@
+// @ts-check
 // Text utilities: sentence splitting, UTF-8 validation/repair, case and accent folding.
 // Offsets are UTF-16 code units of the caller's string (what String.prototype.slice uses).
 import { callWasm } from '../core/errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // A document's title from its text or file name: what Collection.add and the folder reader name a document by.
 import { expectString } from '../core/validate.js';
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Decompression limits for DOCX (a ZIP archive), checked before mammoth (JSZip) inflates anything
 // (issue #33: an 853 kB zip bomb ran `ragwasm ask` out of memory and crashed the doc-chat tab).
 // The central directory's declared sizes are checked against the limits (entries, total
@@ -72,6 +73,10 @@ export function zipEntries(bytes, name, limits) {
  * `lenient`: data that stops inflating counts what came out before (pdf.js reads damaged streams too);
  * otherwise the error is thrown.
  * @internal
+ * @param {Uint8Array} data
+ * @param {number} bound
+ * @param {{format?: 'deflate-raw'|'deflate', lenient?: boolean}} [options]
+ * @returns {Promise<number|null>}
  */
 export async function inflatedSize(data, bound, { format = 'deflate-raw', lenient = false } = {}) {
   if (isNode) {
@@ -92,7 +97,8 @@ export async function inflatedSize(data, bound, { format = 'deflate-raw', lenien
   } catch {
     return null;  // no bounded inflater here (an old browser): the declared sizes were checked
   }
-  const reader = new Blob([data]).stream().pipeThrough(ds).getReader();
+  // ZIP and PDF bytes are read from files: never a view of a SharedArrayBuffer, which Blob refuses.
+  const reader = new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (data)]).stream().pipeThrough(ds).getReader();
   let total = 0;
   try {
     for (;;) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The one embedder contract that every consumer of vectors uses (Collection, autotune, semantic
 // chunking, the leg check, the CLI):
 //   { dimension: number, id: string, embed(texts, { kind: 'query'|'document', signal, onProgress }) }

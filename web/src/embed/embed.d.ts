@@ -58,6 +58,8 @@ export class StaticEmbedder {
   embedSync(texts: string[]): Float32Array[];
   embed(texts: string[], options?: EmbedRunOptions): Promise<Float32Array[]>;
   words(text: string): string[];
+  /** @internal Word-id rows for the ONNX export of the table. */
+  _encodeBatch(bytes: Uint8Array, offsets: Uint32Array, maxLength: number, padding: 'none' | 'longest'): { ids: Int32Array; lengths: Int32Array; rows: number; tokens: number };
   dispose(): void;
   readonly disposed: boolean;
 }
@@ -65,3 +67,18 @@ export type ModelSource = ArrayBuffer | Uint8Array | Blob | Response | URL | str
 export function createStaticEmbedder(options?: { model?: ModelSource; cache?: boolean }): Promise<StaticEmbedder>;
 export function poolEmbeddings(hidden: Float32Array, attentionMask: Int32Array,
   shape: { rows: number; tokens: number; dim: number; pooling?: 'mean' | 'cls' | 'none'; normalize?: boolean }): Float32Array;
+
+/** @internal Most texts one embed call takes. */
+export const MAX_BATCH_TEXTS: number;
+/** @internal The URL of ragwasm-static-model's model file, resolved only when asked for. */
+export function defaultStaticModelUrl(): Promise<string | URL>;
+/** @internal ABORTED when the signal is aborted. */
+export function checkAbort(signal: AbortSignal | undefined): void;
+/** @internal The embed() run options, checked. */
+export function embedRunOptions(options: unknown, name: string): { signal?: AbortSignal; onProgress?: (progress: { done: number; total: number }) => void; kind: 'query' | 'document' };
+/** @internal Views of rows of `dims` values over one flat array. */
+export function splitRows(flat: Float32Array, rows: number, dims: number): Float32Array[];
+/** @internal The `tokenizer` option of the ONNX model factories: a caller's Tokenizer (or StaticEmbedder) or one it owns. */
+export function tokenizerOption(value: unknown, name: string, options?: { allowStatic?: boolean }): { tokenizer: Tokenizer | StaticEmbedder; owns: boolean };
+/** @internal Texts packed into one UTF-8 buffer plus n+1 byte offsets (the form the WASM side reads). */
+export function packTexts(texts: string[], name?: string): { bytes: Uint8Array; offsets: Uint32Array };

@@ -1,3 +1,4 @@
+// @ts-check
 // Embeddings: the WordPiece tokenizer (C++) and the static default model (GloVe 100-d + SIF, C++).
 // The ONNX embedder is in onnx-embedder.js (reached only through the `ragwasm/onnx` entry).
 import { RagwasmError, callWasm } from '../core/errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Model files by name from a model hub laid out like Hugging Face's (<hub>/<repo>/resolve/<revision>/<path>),
 // as createOnnxEmbedder('bge-small-en-v1.5') needs them: looked up in models/manifest.json, read from the
 // cache when there (no request), else downloaded with progress, checked against the manifest's size and
@@ -256,6 +257,7 @@ export async function fetchModelFiles(name, options = {}) {
   const fetchFn = o.fetch === undefined ? globalThis.fetch?.bind(globalThis) : expectFunction(o.fetch, 'options.fetch');
   if (!fetchFn) throw new RagwasmError('UNSUPPORTED_ENVIRONMENT', 'ragwasm: no fetch() in this environment; pass options.fetch');
   const cache = await openCache(cacheOn, o.cacheDir);
+  /** @type {Record<string, Uint8Array>} */
   const files = {};
   const downloaded = [];
   const cached = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // models/manifest.json as a module (written by node models/sync-manifest.mjs; do not edit): the models
 // createOnnxEmbedder(NAME) downloads from a model hub, with their settings, sizes and sha256 where pinned.
 export const MODEL_MANIFEST = Object.freeze({

@@ -1,3 +1,4 @@
+// @ts-check
 // The ONNX embedder: a sentence-embedding graph run by ONNX Runtime (onnxruntime-web by default, an
 // optional peer dependency imported only here); tokenization, pooling and normalization in WASM.
 import { RagwasmError, callWasm } from '../core/errors.js';
@@ -7,6 +8,10 @@ import { disposeOutputs, openTokenModel, releaseOrtModel, runSession, tokenFeeds
 import { crc32 } from '../core/checksum.js';
 import { fetchModelFiles } from './model-hub.js';
 import { MODEL_MANIFEST } from './model-manifest.js';
+
+// Declared with the embedder in onnx-embedder.d.ts (the ragwasm/onnx entry's area); they live in the hub modules.
+export { fetchModelFiles, modelDownloadBytes, DEFAULT_HUB_URL } from './model-hub.js';
+export { MODEL_MANIFEST } from './model-manifest.js';
 import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isInstance, isObject, isPlainObject,
 } from '../core/validate.js';
@@ -28,6 +33,7 @@ export class OnnxEmbedder {
     this._ort = ort;
     this._session = session;
     this._tokenizer = tokenizer;
+    this._ownsTokenizer = false;  // createOnnxEmbedder sets it: true when it made the tokenizer
     this._cfg = cfg;
     /** Vector dimension, measured at creation by one probe run. */
     this.dimension = cfg.dimension ?? null;
@@ -142,42 +148,42 @@ const HUB_OPTIONS = ['hubUrl', 'remoteHost', 'revision', 'cacheDir', 'onProgress
  * @example
  * const e = await createOnnxEmbedder('bge-small-en-v1.5', { onProgress: ({ file, loaded, total }) => console.log(file, loaded, total) });
  * const e2 = await createOnnxEmbedder({ model: modelBytes, tokenizer: { tokenizerJson }, pooling: 'cls' });
- * @param {string|object} options a model name (the hub form), or the options object; with a name, the options
+ * @param {string|import('./onnx-embedder.js').OnnxEmbedderOptions} options a model name (the hub form), or the options object; with a name, the options
  *   are the second argument
- * @param {ArrayBuffer|Uint8Array|Blob|URL|string} [options.model] the .onnx model (bytes, File or URL); left out
+ *   - model (ArrayBuffer|Uint8Array|Blob|URL|string): the .onnx model (bytes, File or URL); left out
  *   with `name`: model.onnx (and tokenizer.json unless `tokenizer` is given) of the manifest entry are fetched
  *   from the hub (fetchModelFiles: cache first, progress, size and sha256 checked when the manifest pins them)
- * @param {Tokenizer|StaticEmbedder|{tokenizerJson: string|object|Uint8Array}|{vocab: string|Uint8Array}} [options.tokenizer]
+ *   - tokenizer (Tokenizer|StaticEmbedder|{tokenizerJson: string|object|Uint8Array}|{vocab: string|Uint8Array}):
  *   a WordPiece tokenizer (or its tokenizer.json / vocab.txt); a StaticEmbedder for its ONNX table export
- * @param {string} [options.name] the model's name, e.g. 'e5-small-v2': the base of `id`; with `manifest` (or the hub
+ *   - name (string): the model's name, e.g. 'e5-small-v2': the base of `id`; with `manifest` (or the hub
  *   form, where the built-in manifest is the default), the entry whose pooling, normalize, maxLength and query/document
  *   prefixes are the defaults
- * @param {string} [options.hubUrl='https://huggingface.co'] hub form: the hub's base URL (files at
+ *   - hubUrl (string, default 'https://huggingface.co'): hub form: the hub's base URL (files at
  *   <hubUrl>/<repo>/resolve/<revision>/<path>) or a template with {repo}, {revision} and {path}; `remoteHost` is the same
- * @param {string} [options.revision] hub form: overrides the entry's revision
- * @param {string} [options.cacheDir] hub form, Node: the cache folder (default $RAGWASM_CACHE, else ~/.cache/ragwasm)
- * @param {(p: {file: string, loaded: number, total: number|null, cached: boolean}) => void} [options.onProgress] hub form: download progress
- * @param {AbortSignal} [options.signal] hub form: aborts the download
- * @param {typeof fetch} [options.fetch] hub form: fetch implementation
- * @param {object} [options.manifest] models/manifest.json (parsed) or its `models` map
- * @param {'mean'|'cls'|'none'} [options.pooling='mean'] 'none' when the model outputs [rows, dim]
- * @param {boolean} [options.normalize=true] L2-normalize the pooled vectors
- * @param {number} [options.maxLength=512] tokens per text including [CLS]/[SEP] (longer texts are truncated)
- * @param {string} [options.queryPrefix=''] prepended to queries (e.g. 'query: ' for e5)
- * @param {string} [options.documentPrefix=''] prepended to documents (e.g. 'passage: ' for e5)
- * @param {number} [options.batchSize=32] texts per ONNX Runtime run
- * @param {'length'|'input'} [options.batching='length'] how one embed() call is cut into batches: 'length'
+ *   - revision (string): hub form: overrides the entry's revision
+ *   - cacheDir (string): hub form, Node: the cache folder (default $RAGWASM_CACHE, else ~/.cache/ragwasm)
+ *   - onProgress ((p: {file: string, loaded: number, total: number|null, cached: boolean}) => void): hub form: download progress
+ *   - signal (AbortSignal): hub form: aborts the download
+ *   - fetch (typeof fetch): hub form: fetch implementation
+ *   - manifest (object): models/manifest.json (parsed) or its `models` map
+ *   - pooling ('mean'|'cls'|'none', default 'mean'): 'none' when the model outputs [rows, dim]
+ *   - normalize (boolean, default true): L2-normalize the pooled vectors
+ *   - maxLength (number, default 512): tokens per text including [CLS]/[SEP] (longer texts are truncated)
+ *   - queryPrefix (string, default ''): prepended to queries (e.g. 'query: ' for e5)
+ *   - documentPrefix (string, default ''): prepended to documents (e.g. 'passage: ' for e5)
+ *   - batchSize (number, default 32): texts per ONNX Runtime run
+ *   - batching ('length'|'input', default 'length'): how one embed() call is cut into batches: 'length'
  *   sorts the texts by token length first (batches of similar lengths carry less padding; results are
  *   returned in input order), 'input' keeps consecutive texts together
- * @param {number} [options.batchTokens=0] with batching 'length': at most this many padded tokens (texts x
+ *   - batchTokens (number, default 0): with batching 'length': at most this many padded tokens (texts x
  *   the longest text's tokens) per ONNX Runtime run, besides at most batchSize texts; a text longer than
  *   the budget runs alone. 0 = no token budget (batches of batchSize texts). 2048 sped up a dynamic-int8
  *   MiniLM-L6-shaped model (docs/embed.md). Range 0..16777216;
  *   ignored (must be left out or 0) with batching 'input'
- * @param {string} [options.outputName] output to pool (default 'last_hidden_state' or the first output)
- * @param {object} [options.ort] an onnxruntime module (default: import('onnxruntime-web'))
- * @param {object} [options.sessionOptions] passed to InferenceSession.create
- * @param {boolean} [options.cache=true] keep fetched model bytes in Cache Storage (browsers; with the hub form also
+ *   - outputName (string): output to pool (default 'last_hidden_state' or the first output)
+ *   - ort (object): an onnxruntime module (default: import('onnxruntime-web'))
+ *   - sessionOptions (object): passed to InferenceSession.create
+ *   - cache (boolean, default true): keep fetched model bytes in Cache Storage (browsers; with the hub form also
  *   the Node cache folder)
  * @returns {Promise<OnnxEmbedder>} with `dimension` (one probe run of the text 'dimension probe') and
  *   `id` = `onnx:<name or 'crc32-' + CRC-32 of the model bytes>:<pooling>[:raw]:<CRC-32 of the two prefixes>`

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared ONNX Runtime plumbing for the ONNX embedder (onnx-embedder.js) and the cross-encoder reranker
 // (retrieve/cross-encoder.js): session
 // creation with RagwasmError mapping, input checks and int64/int32 feeds from a tokenizer batch.
@@ -43,13 +44,14 @@ export async function createOrtSession({ ort, model, cache, sessionOptions }, na
  * Checks the session's inputs (input_ids required, only KNOWN_INPUTS) and returns their element types
  * ('int64' | 'int32'), or an error message for `fail`.
  * @internal
- * @returns {{types: Record<string, 'int64'|'int32'>} | {error: string}}
+ * @returns {{types: Record<string, 'int64'|'int32'>, error?: undefined} | {error: string, types?: undefined}}
  */
 export function checkTokenInputs(session) {
   const inputs = session.inputNames;
   if (!inputs.includes('input_ids')) return { error: `expected an 'input_ids' input, the model has [${inputs.join(', ')}]` };
   const unknown = inputs.filter((n) => !KNOWN_INPUTS.includes(n));
   if (unknown.length) return { error: `unsupported model inputs [${unknown.join(', ')}] (supported: ${KNOWN_INPUTS.join(', ')})` };
+  /** @type {Record<string, 'int64'|'int32'>} */
   const types = {};
   const meta = session.inputMetadata;
   for (const n of inputs) {

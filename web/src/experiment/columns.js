@@ -1,3 +1,4 @@
+// @ts-check
 // The seeds' own columns (issue #31 item 3): the contextual-retrieval study reports retrieval failure
 // as 1 − recall@k and each cell's relative reduction of it against a baseline cell ("failures down
 // 35%"). Computed here from summarizeExperiment's cells so the report prints the arithmetic instead of
@@ -60,6 +61,7 @@ export function failureColumns(cells, options = {}) {
   if (baselineName !== null && !base) throw invalid('options.baseline', `one of the cells (${list.map((c) => c.name).join(', ')})`, baselineName);
   const cutoffs = [...new Set(list.flatMap((c) => (c.retrieval ? Object.keys(c.retrieval.recall).map(Number) : [])))].sort((a, b) => a - b);
   const failuresOf = (c) => {
+    /** @type {Record<string, number>} */
     const f = {};
     if (c.retrieval) for (const k of cutoffs) if (c.retrieval.recall[k] !== undefined) f[k] = 1 - c.retrieval.recall[k];
     return f;
@@ -68,6 +70,7 @@ export function failureColumns(cells, options = {}) {
   const baseAtK = base ? failureOf(base.retrieval?.recallAtK) : null;
   const out = list.map((c) => {
     const failure = failuresOf(c);
+    /** @type {Record<string, number|null>} */
     const reduction = {};
     for (const k of Object.keys(failure)) reduction[k] = base ? relativeReduction(failure[k], baseFailure[k] ?? null) : null;
     const failureAtK = failureOf(c.retrieval?.recallAtK);

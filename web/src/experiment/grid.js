@@ -1,3 +1,4 @@
+// @ts-check
 // Experiment grids (issue 16): one JSON document naming the configurations to compare — a base
 // pipeline config, the fields to vary (cartesian product) or a listed set of cells, the answer
 // models x prompts, the baselines (no retrieval, oracle context) and the baseline cell for the paired
@@ -111,7 +112,9 @@ function parseEvaluation(e) {
     out[k] = e[k];
   };
   int('maxK', 1, 1000); int('samples', 1, 1000000); int('trials', 1, 1000000); int('seed', 0, 2 ** 31);
-  for (const [k, lo, hi] of [['threshold', 0, 1], ['minGain', 0, 1]]) {
+  /** @type {[string, number, number][]} */
+  const ranges = [['threshold', 0, 1], ['minGain', 0, 1]];
+  for (const [k, lo, hi] of ranges) {
     if (e[k] === undefined) continue;
     if (typeof e[k] !== 'number' || !(e[k] > lo || (k === 'minGain' && e[k] === 0)) || e[k] > hi) throw expected(`evaluation.${k}`, `a number in ${k === 'minGain' ? '[0' : '(0'}, ${hi}]`, e[k]);
     out[k] = e[k];
@@ -125,7 +128,7 @@ function parseEvaluation(e) {
  * const g = parseExperimentGrid({ base: { indexes: { bm25: {} } }, vary: { 'retrieval.k': [1, 5] } });
  * g.cells.map((c) => c.name); // ['retrieval.k=1', 'retrieval.k=5']
  * @param {object|string} grid the grid object or its JSON text
- * @returns {{cells: object[], baseline: string|null, pairs: {cell: string, baseline: string}[], answer: object, evaluation: object}} each cell
+ * @returns {import('./experiment.js').ParsedExperimentGrid} (experiment.d.ts) each cell
  *   `{name, kind: 'pipeline'|'no-retrieval'|'oracle', settings: {path: label}, config (normalized
  *   pipeline config), answerer: 'extractive'|'llm'|'none', model: object|null, prompt: object|null}`
  * @throws {RagwasmError} PARSE_ERROR (malformed JSON text); INVALID_ARGUMENT naming the grid's JSON

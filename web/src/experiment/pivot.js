@@ -1,3 +1,4 @@
+// @ts-check
 // The report's pivot (issue 32): the grid's factors laid out as the study reads them — one factor on
 // the x axis (e.g. retrieval.k), one line per series (e.g. chunker x context), one small panel per
 // panel value (e.g. the answer model) — as inline-SVG line charts with 95% CI bands and labelled axes,
@@ -10,6 +11,7 @@ const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf
 const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
 
 /** The measures charted: [key, label, maximum, the cell summary's MeanCI]. */
+/** @type {[string, string, number, (cell: import('./experiment.js').ExperimentCellSummary) => import('./experiment.js').MeanCI|null|undefined][]} */
 export const PIVOT_MEASURES = [
   ['accuracy', 'accuracy (judged correct, share)', 1, (c) => c.answers?.accuracy],
   ['correctness', 'judged correctness (0-100)', 100, (c) => c.answers?.correctness],

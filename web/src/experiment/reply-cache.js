@@ -1,3 +1,4 @@
+// @ts-check
 // A persistent LLM reply cache for Node: the store behind createLlmClient({cache}) kept as a JSONL
 // file (one {key, value} line per reply, appended as soon as the reply arrives), so a re-run of a
 // grown experiment grid or a run resumed after a kill pays only for requests it has not sent before.

@@ -1,3 +1,4 @@
+// @ts-check
 // The experiment report (issue 16): one self-contained HTML file — inline CSS, inline SVG charts and
 // a few lines of inline JS, nothing fetched — with the summary tables, recall-vs-cutoff curves per
 // cell, answer-score bars with 95% CIs, latency percentiles and a per-question drill-down
@@ -153,7 +154,7 @@ document.querySelectorAll('details.q').forEach(function(d){d.style.display=d.tex
  * The experiment report as one self-contained HTML document (no network: inline CSS, SVG and JS).
  * @example
  * writeFileSync('report.html', experimentReportHtml(summary, records, { title: 'chunking x context' }));
- * @param {{cells: object[], comparisons?: object[], baseline?: string|null}} summary runExperiment's result
+ * @param {{cells: object[], comparisons?: object[], baseline?: string|null, stopped?: object|null, failures?: object|null}} summary runExperiment's result
  * @param {object[]} records every record of the run (the --out JSONL lines), for the drill-down
  * @param {{title?: string, pivot?: {x?: string, series?: string[]|string, panels?: string[]|string}}} [options] pivot: the factors
  *   of the line charts (resolvePivot: a varied path, its last segment, "model" or "prompt"; defaults from the grid)

@@ -1,3 +1,4 @@
+// @ts-check
 // The experiment runner (issue 16): every cell of a parsed grid over one QA dataset — retrieval
 // through a Collection built from the cell's pipeline config, the answerer it names (extractive, LLM,
 // none), the correctness judge when one is configured — one record per question per cell, handed to
@@ -254,6 +255,7 @@ export async function runExperiment(grid, dataset, options = {}) {
   if (o.onProgress !== undefined) expectFunction(o.onProgress, 'options.onProgress');
   if (o.apiKey !== undefined) expectFunction(o.apiKey, 'options.apiKey');
   const budget = o.budget === undefined ? null : expectNumber(o.budget, 'options.budget', { min: 0 });
+  /** @type {import('./experiment.js').ExperimentEndpoint[]} */
   const endpoints = [...new Set(g.cells.filter((c) => c.answerer === 'llm').map((c) => c.model))];
   if (g.answer.judge && g.cells.some((c) => c.answerer !== 'none')) endpoints.push(g.answer.judge);
   if (g.answer.reranker && g.cells.some((c) => c.config.rerank.enabled && c.config.rerank.type === 'llm')) endpoints.push(g.answer.reranker);
@@ -380,6 +382,7 @@ export async function runExperiment(grid, dataset, options = {}) {
         // LLM calls, retries and cost of this question: the clients' counters around it (questions run one at a time).
         const before = snapshot(clients);
         const own = recorder.start();
+        /** @type {Partial<import('./experiment.js').ExperimentRecord>} filled in below, complete when handed on */
         let rec = null;
         try {
           // Retrieval (shared by cells with the same collection, retrieval and rerank settings).

@@ -1,3 +1,4 @@
+// @ts-check
 // Multiple-testing correction for the paired tests of one experiment report (issue 32).
 
 /**

@@ -1,3 +1,4 @@
+// @ts-check
 // Experiment summaries (issue 16): per cell means with percentile-bootstrap CIs, recall-vs-cutoff with
 // the recommended cutoff, latency percentiles per stage, LLM calls and cost per question, and paired
 // tests against the baseline cell — all computed by the metrics module (bootstrapCI,
@@ -48,6 +49,7 @@ function percentiles(values) {
 }
 
 // The measures compared against the baseline, per question: [name, value of a record or null].
+/** @type {[import('./experiment.js').ExperimentComparison['measure'], (record: import('./experiment.js').ExperimentRecord & {_k?: number}) => number|null][]} */
 const PAIRED = [
   ['f1', (r) => r.scores?.f1 ?? null],
   ['anls', (r) => r.scores?.anls ?? null],
@@ -62,7 +64,9 @@ function cellSummary(cell, ev) {
   const withEv = recs.filter((r) => r.retrieval?.recall);
   const retrieval = withEv.length === 0 ? null : (() => {
     const cutoffs = Object.keys(withEv[0].retrieval.recall).map(Number).sort((a, b) => a - b);
+    /** @type {Record<number, number>} */
     const recall = {};
+    /** @type {Record<number, number>} */
     const precision = {};
     for (const c of cutoffs) {
       recall[c] = mean(withEv.map((r) => r.retrieval.recall[c] ?? 0));
@@ -102,8 +106,9 @@ function cellSummary(cell, ev) {
       wrongAbstentions: ans.filter((r) => r.answer?.abstained).length,
     },
     // Answer latency over answered questions, judge latency over judged ones.
-    latencyMs: Object.fromEntries(['retrieve', 'answer', 'judge', 'total'].map((s) => [s, percentiles(pick(
-      recs.filter((r) => (s === 'answer' ? r.answer : s === 'judge' ? r.judge : true)), (r) => r.latencyMs?.[s]))])),
+    // one entry per listed stage (fromEntries types its keys as string)
+    latencyMs: /** @type {import('./experiment.js').ExperimentCellSummary['latencyMs']} */ (Object.fromEntries(['retrieve', 'answer', 'judge', 'total'].map((s) => [s, percentiles(pick(
+      recs.filter((r) => (s === 'answer' ? r.answer : s === 'judge' ? r.judge : true)), (r) => r.latencyMs?.[s]))]))),
     llm: {
       callsPerQuestion: recs.length ? mean(recs.map((r) => r.llm?.calls ?? 0)) : 0,
       cachedCalls: recs.reduce((s, r) => s + (r.llm?.cachedCalls ?? 0), 0),
@@ -151,7 +156,7 @@ function addCosts(list) {
  * bootstrapCI: CI of the mean difference).
  * @param {{cells: Array<{name: string, id: string, kind: string, answerer: string, k: number, status: string,
  *   records: object[]}>, baseline?: string|null, evaluation?: object}} run what runExperiment collected
- * @returns {{cells: object[], baseline: string|null, comparisons: object[]}}
+ * @returns {import('./experiment.js').ExperimentSummary}
  * @throws {RagwasmError} INVALID_ARGUMENT (malformed input)
  */
 export function summarizeExperiment(run) {
@@ -171,6 +176,7 @@ export function summarizeExperiment(run) {
   const pairs = o.pairs !== undefined
     ? expectArray(o.pairs, 'run.pairs', { item: (p, n) => { if (!isPlainObject(p) || !byName.has(p.cell) || !byName.has(p.baseline)) throw invalid(n, 'a pair {cell, baseline} of cell names', p); } })
     : baseline !== null && byName.has(baseline) ? cells.filter((c) => c.name !== baseline).map((c) => ({ cell: c.name, baseline })) : [];
+  /** @type {import('./experiment.js').ExperimentComparison[]} */
   const comparisons = [];
   {
     const byQ = (c) => new Map(c.records.map((r) => [r.questionId, { ...r, _k: c.k }]));
@@ -195,7 +201,7 @@ export function summarizeExperiment(run) {
         const t = randomizationTest(x, y, { trials: ev.trials, seed: ev.seed });
         const ci = bootstrapCI(x, y, { samples: ev.samples, seed: ev.seed });
         comparisons.push({ cell: c.name, baseline: pair.baseline, measure, questions: x.length, meanA: mean(x), meanB: mean(y),
-          difference: t.meanDifference, low: ci.low, high: ci.high, pValue: t.pValue });
+          difference: t.meanDifference, low: ci.low, high: ci.high, pValue: t.pValue, pHolm: t.pValue, tests: 1 });  // pHolm, tests: set below
       }
     }
   }

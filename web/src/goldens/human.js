@@ -1,3 +1,4 @@
+// @ts-check
 // Human labels for pooled candidates (issue #31 item 2): `ragwasm label --pool-only` writes the pool
 // as JSON lines (formatPool); the metrics classroom's grading mode reads it back (parsePool), a person
 // grades each (question, passage) 0-3, and the grades become TREC qrels (gradedQrels, for `tune

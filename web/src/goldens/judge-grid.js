@@ -1,3 +1,4 @@
+// @ts-check
 // The judge grid (issue #16 item 4): judge models x judge prompts on one labelled set, with a
 // seeded train/test split. Few-shot examples (context_relevance) and the bias calibration of
 // percentage judges are drawn only from the train half; agreement is reported on the test half. With a
@@ -106,6 +107,7 @@ export async function judgeGrid(input, options) {
   if (calibrate && !percent) throw invalid('options.calibrate', 'false (bias calibration applies to percentage judges: answer_correctness)', o.calibrate);
   const withValidation = o.validationFraction !== undefined;
   if (withValidation && items.length < 3) throw invalid('input.items', 'at least 3 labelled items (train, validation and test parts)', items);
+  /** @type {{train: typeof items, validation?: typeof items, test: typeof items, seed: number}} */
   const split = withValidation
     ? splitTrainValidationTest(items, { seed: o.seed, trainFraction: o.trainFraction, validationFraction: o.validationFraction })
     : splitTrainTest(items, { seed: o.seed, trainFraction: o.trainFraction });
@@ -121,6 +123,7 @@ export async function judgeGrid(input, options) {
     for (const e of shuffled) if (picked.length < fewShot && !picked.includes(e)) picked.push(e);
     examples = picked.map((e) => ({ question: e.question, passage: e.passage, score: e.label }));
   }
+  /** @type {Parameters<typeof calibrateJudge>[2]} */
   const base = { judge };
   if (o.samples !== undefined) base.samples = o.samples;
   if (o.aggregate !== undefined) base.aggregate = o.aggregate;

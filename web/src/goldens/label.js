@@ -1,3 +1,4 @@
+// @ts-check
 // Goldens without hand labels (issue #16 item 4): pool the top chunks of several retrieval
 // configurations per question, grade each (question, chunk) with the context-relevance judge (0-3)
 // and turn the grades into TREC qrels. A grade the judge's reply does not yield (or a failed call)
@@ -48,6 +49,7 @@ export function poolCandidates(runs, options = {}) {
       });
     }
   });
+  /** @type {Record<string, Array<{id: string, docId: string, text: string, bestRank: number, runs: string[]}>>} */
   const out = {};
   for (const [qid, pool] of pools) {
     out[qid] = [...pool.values()]
@@ -132,6 +134,7 @@ export function judgmentsToQrels(judgments, options = {}) {
     expectString(level === 'doc' ? j.docId : j.chunkId, `${n}.${level === 'doc' ? 'docId' : 'chunkId'}`, { allowEmpty: false });
     if (j.grade !== null) expectInteger(j.grade, `${n}.grade`, { min: 0, max: 3 });
   } });
+  /** @type {Record<string, Record<string, number>>} */
   const qrels = {};
   for (const j of list) {
     if (j.grade === null) continue;

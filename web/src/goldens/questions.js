@@ -1,3 +1,4 @@
+// @ts-check
 // Question generation for goldens without hand labels: sample chunks (seeded), ask the LLM
 // (question_generate prompt) for one question each, and keep the source chunk as the evidence, in the
 // sample corpus's questions format (examples/corpus/questions.jsonl). A reply that is NONE or lacks a

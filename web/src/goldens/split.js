@@ -1,3 +1,4 @@
+// @ts-check
 // Seeded sampling for goldens: a mulberry32 Fisher-Yates shuffle, so a sample of chunks or a
 // train/test split is the same on every machine for the same seed.
 import { expectArray, expectInteger, expectNumber, expectOptions, invalid } from '../core/validate.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Promise.all for LLM calls that cost money: the first failure aborts the calls still queued or in
 // flight (through one AbortSignal linked to the caller's), so nothing more is sent after an error.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Answers: grounded generation with inline [n] citations through an LlmClient (the no-LLM extractive
 // answerer is web/src/answer/extractive.js, re-exported here).
 import { callWasm, RagwasmError } from '../core/errors.js';

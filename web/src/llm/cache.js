@@ -1,3 +1,4 @@
+// @ts-check
 // Opt-in response cache keyed by a SHA-256 hash of the canonical request (provider, endpoint, body).
 // A hit sends nothing over the network (and so adds nothing to the ledger).
 import { expectInteger, expectOptions, expectString, isArray } from '../core/validate.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Judge calibration: run a judge over human-labelled items and report agreement with the humans
 // (Cohen's kappa, binary precision/recall/F1, off-by-one accuracy, confusion matrix), overall and per
 // slice; compare two prompts on the same items. The agreement math is the metrics module's
@@ -14,7 +15,11 @@ const INPUT_FIELDS = {
   groundedness: ['answer', 'contexts'],
 };
 
-/** Scale of the labels and predictions compared for each judge. */
+/**
+ * Scale of the labels and predictions compared for each judge.
+ * @param {string} judge
+ * @returns {{kind: 'rating'|'percent', min: number, max: number, binaryThreshold: number}}
+ */
 function scaleOf(judge) {
   if (judge === 'answer_correctness') return { kind: 'percent', min: 0, max: 100, binaryThreshold: 50 };
   return { kind: 'rating', min: 0, max: 3, binaryThreshold: 2 };
@@ -109,16 +114,16 @@ function nanToNull(v) { return v === null || Number.isNaN(v) ? null : v; }
  *   signal?: AbortSignal, onProgress?: (progress: {done: number, total: number}) => void,
  *   examples?: Array<{question: string, passage: string, score: number}>}} options examples: few-shot graded
  *   examples for the context_relevance judge (draw them from items you do not score)
- * @returns {Promise<{judge: string, prompt: {id: string, version: number}|null, predictions: object[], overall: object,
- *   slices: Record<string, object>, failures: number, usage: {inputTokens: number, outputTokens: number}, cost: number|null}>}
+ * @returns {Promise<import('../llm.js').CalibrationReport>} (fields in llm.d.ts)
  *   an item whose call failed (HTTP, TIMEOUT...) or whose reply did not parse has prediction null and is
  *   counted in `unscored`, never scored as 0
  */
 export async function calibrateJudge(client, items, options) {
   const o = expectOptions(options, 'calibrateJudge options', ['judge', 'prompt', 'samples', 'aggregate', 'sliceField', 'signal', 'onProgress', 'examples']);
-  const judge = expectEnum(o.judge, 'options.judge', Object.keys(INPUT_FIELDS));
+  const judge = expectEnum(o.judge, 'options.judge', /** @type {import('../llm.js').JudgeName[]} */ (Object.keys(INPUT_FIELDS)));
   expectArray(items, 'items', { maxLength: 1000000 });
   const scale = scaleOf(judge);
+  /** @type {(client: import('./client.js').LlmClient, input: object, options: object) => Promise<{score: number|null, prompt: {id: string, version: number}, usage: object, cost: number|null, abstained?: boolean, samples?: Array<{error?: string|null}>, claims?: Array<{error?: string|null}>, rule?: string|null}>} one judge, called with its own input fields */
   const fn = JUDGES[judge];
   const judgeOptions = {};
   if (o.prompt !== undefined) judgeOptions.prompt = o.prompt;
@@ -155,6 +160,7 @@ export async function calibrateJudge(client, items, options) {
     o.onProgress?.({ done, total: items.length });
     return row;
   }));
+  /** @type {Record<string, import('../llm.js').AgreementStats>} */
   const slices = {};
   if (o.sliceField) {
     const names = [...new Set(predictions.map((p) => p.slice))].sort();

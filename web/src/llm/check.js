@@ -1,3 +1,4 @@
+// @ts-check
 // Which objects are LlmClients. Kept apart from client.js so the steps its methods call (answer.js,
 // enrich.js, clarify.js, expand.js) can check their client without importing client.js (no import cycle).
 import { RagwasmError } from '../core/errors.js';

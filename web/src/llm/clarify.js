@@ -1,3 +1,4 @@
+// @ts-check
 // Query clarification (issue #16 item 5): before answering, ask the LLM whether the question is
 // ambiguous given the top retrieved chunks and, if so, for grounded interpretations (each citing the
 // shown chunks that support it). Interpretations citing a chunk that was not shown are rejected.

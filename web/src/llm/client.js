@@ -1,3 +1,4 @@
+// @ts-check
 // LlmClient: one configured endpoint (provider, base URL, model, key) with timeouts, retries
 // (exponential backoff with jitter, Retry-After honoured), a concurrency limit, cost accounting,
 // an opt-in response cache and a ledger of every request sent. The API key stays in this object's
@@ -87,7 +88,9 @@ export class LlmClient {
     if (options === undefined) throw invalid('createLlmClient options', 'an options object', options);
     this.provider = expectEnum(o.provider, 'options.provider', PROVIDERS);
     this.baseUrl = expectString(o.baseUrl, 'options.baseUrl', { allowEmpty: false });
-    ({ url: this.url, host: this.host } = endpointFor(this.provider, this.baseUrl));  // query kept, credentials refused (url.js)
+    const endpoint = endpointFor(this.provider, this.baseUrl);  // query kept, credentials refused (url.js)
+    this.url = endpoint.url;
+    this.host = endpoint.host;
     this.model = expectString(o.model, 'options.model', { allowEmpty: false });
     if (o.apiKey !== undefined && o.apiKey !== null && o.apiKey !== '') {
       if (typeof o.apiKey !== 'string') throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: options.apiKey: expected a string');
@@ -218,7 +221,7 @@ export class LlmClient {
    * @param {{signal?: AbortSignal, onText?: (delta: string) => void, stream?: boolean, sample?: number}} [callOptions]
    *   sample: index of one of several samples of the same request (self-consistency); it is part of the
    *   cache key only (never sent), so n cached samples stay n distinct replies
-   * @returns {Promise<CompletionResult>}
+   * @returns {Promise<import('../llm.js').CompletionResult>}
    * @throws {RagwasmError} HTTP (status in details.status), NETWORK, TIMEOUT, ABORTED, PARSE_ERROR, INVALID_ARGUMENT
    */
   async complete(request, callOptions = {}) {
@@ -278,6 +281,9 @@ export class LlmClient {
   /**
    * Streams a completion: yields {type: 'text', text} per delta, then {type: 'done', result}.
    * Breaking out of the loop aborts the request.
+   * @param {import('../llm.js').CompletionRequest} request
+   * @param {{signal?: AbortSignal}} [callOptions]
+   * @returns {AsyncGenerator<import('../llm.js').StreamEvent>}
    */
   async *stream(request, callOptions = {}) {
     const co = expectOptions(callOptions, 'stream options', ['signal']);
@@ -378,13 +384,13 @@ export class LlmClient {
         return { ...r, attempts: attempt };
       } catch (e) {
         const retryable = e instanceof RagwasmError && (e.code === 'NETWORK' || e.code === 'TIMEOUT' ||
-          (e.code === 'HTTP' && (RETRYABLE_STATUS.has(e.details?.status) || e.details?.errorType === 'overloaded_error')));
+          (e.code === 'HTTP' && (RETRYABLE_STATUS.has(Number(e.details?.status)) || e.details?.errorType === 'overloaded_error')));
         // Text already shown to the user cannot be taken back: no retry after a partial stream.
         if (!retryable || attempt > this.maxRetries || emitted) {
           if (e instanceof RagwasmError && e.details) e.details.attempts = attempt;
           throw e;
         }
-        const retryAfter = e.details?.retryAfterMs;
+        const retryAfter = /** @type {number|undefined} set by #attempt from Retry-After */ (e.details?.retryAfterMs);
         if (retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) {
           e.details.attempts = attempt;
           throw e;

@@ -1,3 +1,4 @@
+// @ts-check
 // Token prices and per-call cost. Prices are user data (they change and differ per provider), so the
 // table starts empty: a model without a price has cost null, never 0 (also for local servers).
 import { RagwasmError } from '../core/errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // LLM context enrichment for indexing: document-level metadata (key: value lines), chunk-level
 // context notes (contextual retrieval: the document is sent first and identically for every chunk
 // so provider prompt caching applies), and optional query rewriting.
@@ -27,6 +28,7 @@ export async function extractMetadata(client, document, options = {}) {
   const t = o.prompt ?? await loadPrompt('metadata_extract');
   const messages = renderPrompt(t, { document: expectString(document, 'document'), keys: keys.join(', ') });
   const r = await client.complete({ messages, temperature: 0, maxTokens: o.maxTokens ?? 400, purpose: 'enrich:metadata' }, { signal: o.signal });
+  /** @type {Record<string, string>} */
   const metadata = {};
   for (const [k, v] of parseKeyValues(r.text)) metadata[k] = v;
   return { metadata, reply: r.text, usage: r.usage, cost: r.cost };

@@ -1,3 +1,4 @@
+// @ts-check
 // LLM query expansion (issue #27, pipeline config retrieval.llmExpansion): the LLM writes a short
 // hypothetical answer passage (prompt query_expand) that is searched with the question (query2doc,
 // Wang et al. 2023: the question followed by the passage) or instead of it (HyDE, Gao et al. 2022: the
@@ -7,6 +8,7 @@ import { expectLlmClient } from './check.js';
 import { loadPrompt, renderPrompt } from './prompts.js';
 
 /** The modes of retrieval.llmExpansion. */
+/** @type {readonly import('../llm.js').LlmExpansionMode[]} */
 export const LLM_EXPANSION_MODES = Object.freeze(['hyde', 'query2doc']);
 
 /**

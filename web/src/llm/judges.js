@@ -1,3 +1,4 @@
+// @ts-check
 // LLM judges: context relevance (0-3), groundedness (claims scored 0-3 with evidence), answer
 // relevance (0-3) and answer correctness (0-100% against a reference). Calls go through an LlmClient;
 // replies are parsed by the C++ parsers; a reply without a usable score is counted as unparsed and
@@ -12,6 +13,9 @@ import { LlmClient } from './client.js';
 import { aggregateScores, isAbstention, parseClaimScores, parseJudgeScore } from './parse.js';
 import { formatClaims, formatPassages, loadPrompt, renderPrompt } from './prompts.js';
 import { allOrAbort } from './all-or-abort.js';
+
+/** @typedef {import('./prompts.js').PromptTemplate} PromptTemplate */
+/** @typedef {import('../llm.js').JudgeResult} JudgeResult */
 
 const JUDGE_OPTIONS = ['samples', 'aggregate', 'temperature', 'maxTokens', 'prompt', 'signal', 'examples', 'claims'];
 

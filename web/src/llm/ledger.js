@@ -1,3 +1,4 @@
+// @ts-check
 // RequestLedger: an append-only record of exactly what text left the device, to which host, when,
 // and with what result. Doc chat shows it. API keys are never recorded (headers are not kept; the
 // body is scrubbed of any secret the client knows as a last line of defence). The client never
@@ -15,7 +16,7 @@ export const MAX_LEDGER_ENTRIES = 10000000;
  * @property {string} host host (and port) the bytes went to, e.g. 'api.openai.com'
  * @property {string} url full URL without query secrets
  * @property {string} method 'POST'
- * @property {string} provider 'openai' | 'anthropic'
+ * @property {'openai'|'anthropic'} provider
  * @property {string} model
  * @property {string} purpose caller's label, e.g. 'answer', 'judge:context_relevance'
  * @property {string} body the exact request body sent (JSON text)
@@ -59,6 +60,7 @@ export class RequestLedger {
 
   /** Total bytes of request bodies sent, per host: {host: bytes}. */
   bytesByHost() {
+    /** @type {Record<string, number>} */
     const out = {};
     for (const e of this.entries) if (Number.isFinite(e.bytes)) out[e.host] = (out[e.host] ?? 0) + e.bytes;
     return out;

@@ -1,3 +1,4 @@
+// @ts-check
 // JS wrappers of the C++ judge reply parsers (src/judge/reply_parser.h) and of the abstention check
 // and self-consistency aggregation. Parsing happens in WASM so JS and native agree exactly.
 import { RagwasmError, callWasm } from '../core/errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt templates as versioned data: one JS module per prompt in llm/prompts/ (id, version,
 // variables, messages and the reply scale the C++ parsers apply), part of the package and imported
 // statically, so they load the same in Node, pages, Workers and bundles. Rendered by {{name}} substitution.
@@ -11,6 +12,7 @@ import { BUILTIN_PROMPTS } from './prompts/index.js';
 /** Most passages or claims one prompt numbers. */
 const MAX_PASSAGES = 100000;
 
+/** @type {readonly import('../llm.js').PromptId[]} */
 export const PROMPT_IDS = Object.freeze(['answer_grounded', 'metadata_extract', 'chunk_context', 'document_summary', 'query_rewrite',
   'judge_context_relevance', 'judge_groundedness', 'judge_answer_relevance', 'judge_answer_correctness', 'claim_split',
   'question_generate', 'query_clarify', 'query_expand']);
@@ -28,7 +30,7 @@ const cache = new Map();
  */
 export async function loadPrompt(id, options = {}) {
   const o = expectOptions(options, 'loadPrompt options', ['baseUrl']);
-  if (!PROMPT_IDS.includes(id)) {
+  if (!(/** @type {readonly string[]} */ (PROMPT_IDS)).includes(id)) {
     throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: prompt id: expected one of ${PROMPT_IDS.join(', ')}, got ${describe(id)}`);
   }
   if (o.baseUrl === undefined || o.baseUrl === '') {
@@ -122,7 +124,7 @@ function expectTemplate(template) {
  * variables are errors, so a typo never sends a prompt with a hole in it.
  * @param {PromptTemplate} template
  * @param {Record<string, string>} vars
- * @returns {Array<{role: string, content: string|Array<{text: string, cache?: boolean}>}>} messages for LlmClient.complete
+ * @returns {import('../llm.js').Message[]} messages for LlmClient.complete
  * @throws {RagwasmError} INVALID_ARGUMENT
  */
 export function renderPrompt(template, vars) {
@@ -175,6 +177,6 @@ export function formatClaims(claims) {
  * @property {number} version
  * @property {string} description
  * @property {string[]} variables
- * @property {Array<{role: string, content: string|Array<{text: string, cache?: boolean}>}>} messages
+ * @property {import('../llm.js').Message[]} messages
  * @property {{kind: 'rating'|'percent'|'claims'|'key_values', min?: number, max?: number, integer_only?: boolean}} [reply]
  */

@@ -1,8 +1,10 @@
+// @ts-check
 // Wire formats: OpenAI-compatible Chat Completions (OpenAI, Ollama, llama.cpp server, vLLM,
 // LM Studio, OpenRouter) and Anthropic Messages. Builds request bodies and reads replies and
 // stream events into one shape. No network code here (client.js does that).
 import { RagwasmError } from '../core/errors.js';
 
+/** @type {readonly ('openai'|'anthropic')[]} */
 export const PROVIDERS = Object.freeze(['openai', 'anthropic']);
 
 /** Endpoint URL of a provider for a base URL ("https://api.openai.com/v1", "http://127.0.0.1:11434/v1"). */

@@ -1,3 +1,4 @@
+// @ts-check
 // The LLM reranker: the context-relevance judge through an LlmClient. It lives with the LLM stage (it
 // calls judges.js); the item helpers every reranker shares stay in retrieve/rerank.js.
 import { allOrAbort } from './all-or-abort.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Server-sent events (text/event-stream) parser over a byte stream, per the WHATWG HTML spec's
 // "event stream interpretation": lines end in \n, \r\n or \r; "data:" lines join with \n; a blank
 // line dispatches; lines starting with ":" are comments. Bytes are decoded as UTF-8 incrementally,

@@ -1,3 +1,4 @@
+// @ts-check
 // The endpoint URL of an LLM client from its baseUrl: the provider's path goes into the URL's path
 // (before a query string, which stays in place: #30 L-3), and a baseUrl holding credentials
 // (user:password@host) is refused without repeating it, so a password never reaches the request

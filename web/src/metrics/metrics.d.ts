@@ -15,6 +15,8 @@ export interface RunParseOptions {
 
 /** Relevance judgments owning WASM memory: call dispose(). */
 export class Qrels {
+  /** Not constructible: use the static factories (new throws INVALID_ARGUMENT at run time). */
+  private constructor(native: object);
   static parse(text: string, options?: QrelsParseOptions): Qrels;
   static fromObject(judgments: Record<string, Record<string, number>>): Qrels;
   readonly numQueries: number;
@@ -25,6 +27,8 @@ export class Qrels {
 
 /** A ranked run owning WASM memory, kept in trec_eval order (score desc, ties by docno desc). */
 export class Run {
+  /** Not constructible: use the static factories (new throws INVALID_ARGUMENT at run time). */
+  private constructor(native: object);
   static parse(text: string, options?: RunParseOptions): Run;
   static create(options?: { runId?: string }): Run;
   static fromObject(scores: Record<string, Record<string, number>>, options?: { runId?: string }): Run;

@@ -1,3 +1,4 @@
+// @ts-check
 // The shard host: the objects one Worker (or, with `workers: 1`, the calling thread) holds for a
 // sharded index or a parallel embedder, and the operations the pool sends it. A plain function of
 // (op, args) so the Worker script (worker.js) and the in-thread host run the same code.

@@ -1,3 +1,4 @@
+// @ts-check
 // createParallelEmbedder: the static model in every Worker of a pool, texts embedded across them (sharded.js).
 import { RagwasmError } from '../core/errors.js';
 import { sourceBytes } from '../core/source-bytes.js';
@@ -5,6 +6,8 @@ import { expectArray, expectInteger, expectOptions, expectString, invalid, isPla
 import { init } from '../core/module.js';
 import { defaultStaticModelUrl, MAX_BATCH_TEXTS, checkAbort, embedRunOptions, splitRows } from '../embed/embed.js';
 import { poolFor } from './sharded-common.js';
+
+/** @typedef {import('./pool.js').WorkerPool} WorkerPool */
 
 const TAIL_BATCH = 64;
 

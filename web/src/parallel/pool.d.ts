@@ -26,4 +26,6 @@ export declare class WorkerPool {
   readonly parallel: boolean;
   /** Stops every Worker; pending calls reject with DISPOSED. */
   terminate(): Promise<void>;
+  /** @internal The init() options of the pool, for init() in the calling thread (sharded saves). */
+  _init: object;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A pool of Workers (browser module Workers, Node worker_threads) running host.js operations, with
 // no SharedArrayBuffer: arguments are structured-cloned, typed arrays in replies are transferred.
 // `workers: 1` uses no Worker at all: the same operations run in the calling thread.
@@ -195,6 +196,8 @@ export class WorkerPool {
     this._lanes = lanes;
     this._handles = 0;
     this._terminated = false;
+    /** @type {object} init() options for this thread (sharded saves pack the container here); set by create() */
+    this._init = {};
   }
 
   /** Number of Workers (1 = the calling thread). */

@@ -1,3 +1,4 @@
+// @ts-check
 // ShardedBm25Index: BM25 sharded by document across a WorkerPool, scores equal to one Bm25Index (sharded.js).
 import { expectArray, expectBoolean, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject, expectSearchK } from '../core/validate.js';
 import { init, isInitialized } from '../core/module.js';
@@ -6,6 +7,8 @@ import { shardIdChecker } from '../pipeline/saved-check.js';
 import { EXPANSION_KEYS, resolveExpansion } from '../retrieve/sparse-expand.js';
 import { MAX_SEARCH_K } from '../core/limits.js';
 import { MAX_DOCS, SHARDED_BM25_FORMAT_VERSION, BM25_MAGIC, packParts, unpackParts, initForLoad, loadPool, MAX_QUERIES, shardOf, compareUtf8, poolFor, pieces, writeParts, sumSummaries, removeByShard, Sharded } from './sharded-common.js';
+
+/** @typedef {import('./pool.js').WorkerPool} WorkerPool */
 
 /**
  * A BM25 index sharded by document across Workers; scores and rankings equal one Bm25Index over the
@@ -126,6 +129,7 @@ export class ShardedBm25Index extends Sharded {
     const single = !isArray(docs);
     const list = single ? [docs] : expectArray(docs, 'docs', { maxLength: MAX_DOCS });
     const n = this._n;
+    /** @type {Array<{docs: object[], ids: string[], where: number[], args?: unknown[], rollback?: unknown}>} one per shard */
     const parts = Array.from({ length: n }, () => ({ docs: [], ids: [], where: [] }));
     for (let i = 0; i < list.length; i++) {
       const d = list[i];

@@ -1,3 +1,4 @@
+// @ts-check
 // What the sharded indexes share (sharded.js): the saved sharded container (header section, then each
 // shard's parts), the document -> shard route (FNV-1a), the bytewise id order of merged hits, the pool a
 // sharded index runs in, all-or-nothing writes across shards, and the Sharded base class.
@@ -126,9 +127,7 @@ export function renumber(err, where, single) {
   const m = /(items|docs)\[(\d+)\]/.exec(err.message);
   if (!m) return err;
   const global = where[Number(m[2])];
-  const e = new RagwasmError(err.code, err.message.replace(m[0], single ? m[1] : `${m[1]}[${global}]`));
-  e.at = global;
-  return e;
+  return Object.assign(new RagwasmError(err.code, err.message.replace(m[0], single ? m[1] : `${m[1]}[${global}]`)), { at: global });
 }
 
 // Runs one part per shard; on any failure removes what the other shards added and throws the error
@@ -162,7 +161,7 @@ export async function writeParts(self, parts, op, removeOp, single) {
   const shard = (i) => parts[i].shard ?? i;
   const settled = await Promise.allSettled(parts.map((p, i) => (p.ids.length === 0 ? null : self._pool._call(shard(i), op, [self._handle, ...p.args], p.transfer))));
   const failed = settled.map((r, i) => (r.status === 'rejected' ? renumber(r.reason, parts[i].where, single) : null)).filter(Boolean);
-  if (failed.length === 0) return settled.map((r) => r.value);
+  if (failed.length === 0) return settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));  // all fulfilled here
   // the rollback's own failures (e.g. a terminated pool) do not hide the error that caused it
   await Promise.allSettled(settled.map((r, i) => (r.status === 'fulfilled' && r.value !== null && (parts[i].rollback ?? parts[i].ids).length > 0
     ? self._pool._call(shard(i), removeOp, [self._handle, parts[i].rollback ?? parts[i].ids]) : null)));

@@ -1,3 +1,4 @@
+// @ts-check
 // ShardedVectorIndex: a flat f32 / int8 vector index sharded by document across a WorkerPool (sharded.js).
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectFloatVector, expectInteger, expectOptions, expectString, invalid, isArray, isInstance, isPlainObject, expectSearchK } from '../core/validate.js';
@@ -5,6 +6,8 @@ import { init, isInitialized } from '../core/module.js';
 import { VectorIndex, VECTOR_MAX_DIMENSION } from '../retrieve/dense.js';
 import { shardIdChecker } from '../pipeline/saved-check.js';
 import { MAX_DOCS, SHARDED_VECTOR_FORMAT_VERSION, packParts, unpackParts, VECTOR_MAGIC, initForLoad, loadPool, MAX_QUERIES, shardOf, poolFor, writeParts, sumSummaries, removeByShard, Sharded } from './sharded-common.js';
+
+/** @typedef {import('./pool.js').WorkerPool} WorkerPool */
 
 /**
  * A flat vector index (f32 or int8 storage) sharded across Workers; results equal one VectorIndex
@@ -113,6 +116,7 @@ export class ShardedVectorIndex extends Sharded {
       shard[i] = shardOf(ids[i], n);
       counts[shard[i]]++;
     }
+    /** @type {Array<{ids: string[], where: number[], flat: Float32Array<ArrayBuffer>, ordinals: Float64Array<ArrayBuffer>, args?: unknown[], transfer?: ArrayBuffer[], rollback?: unknown}>} one per shard */
     const parts = counts.map((c) => ({ ids: [], where: [], flat: new Float32Array(c * dim), ordinals: new Float64Array(c) }));
     for (let i = 0; i < list.length; i++) {
       const p = parts[shard[i]];

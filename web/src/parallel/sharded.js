@@ -1,3 +1,4 @@
+// @ts-check
 // Indexes sharded by document across a WorkerPool, with results identical to one index:
 //   ShardedBm25Index: every shard scores with the collection-wide statistics (Bm25Index.sumStats of
 //     each shard's collectionStats(), injected by setGlobalStats), so each document's score is the

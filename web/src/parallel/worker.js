@@ -1,3 +1,4 @@
+// @ts-check
 // The Worker script of the pool (pool.js): a browser module Worker or a Node worker_threads Worker.
 // Runs host.js operations one message at a time and posts {id, ok, value} or {id, ok: false, code,
 // message}; typed arrays in replies are transferred, not copied.

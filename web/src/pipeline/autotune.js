@@ -1,3 +1,4 @@
+// @ts-check
 // Autotune (Snowflake Cortex Search's idea, in the browser): given labelled queries (document qrels
 // or evidence excerpts), search a small grid of chunk size / overlap, BM25 k1 / b, fusion setting and
 // k; report the best configuration with its metric, a bootstrap confidence interval and the full
@@ -199,9 +200,7 @@ function baseChunkers(grid, base) {
  *   Collection.add does: the summary once per document, the chunk contexts once per distinct chunk list of a document
  *   (grid chunkers cutting a document the same way share them)
  * @param {object} [options.llm] with such a base: the LlmClient (createLlmClient of ragwasm/llm) that writes them
- * @returns {Promise<{best: object, table: object[], metric: string, labels: 'qrels'|'evidence', queries: number,
- *   ci: {mean: number, low: number, high: number, alpha: number, samples: number}|null,
- *   vsBaseline: {meanDifference: number, low: number, high: number, alpha: number, samples: number}|null}>}
+ * @returns {Promise<import('./autotune.js').AutotuneResult>} (autotune.d.ts)
  *   rows: {index, chunker, bm25, fusion, fusionLabel, k, value}; best = row + {config (pipeline config), perQuery};
  *   with options.llm also llmCalls: {summaries, chunkContexts} (documents summarized, chunks given a context: what was asked of options.llm);
  *   ties keep the first row in grid order; vsBaseline = bootstrap CI of best - table[0] per query
@@ -278,6 +277,7 @@ export async function autotune(options) {
 
   let qrelsHandle = null;
   if (labels === 'qrels') {
+    /** @type {Record<string, Record<string, number>>} */
     const judged = {};
     for (const q of queries) judged[q.id] = labelMap[q.id];
     qrelsHandle = Qrels.fromObject(judged);
@@ -373,6 +373,7 @@ export async function autotune(options) {
     ci = { mean: c.meanDifference, low: c.low, high: c.high, alpha: c.alpha, samples: c.samples };
     vsBaseline = bootstrapCI(perQuery, perQueryOf[0], boot);
   }
+  /** @type {import('./autotune.js').AutotuneResult} */
   const out = { best, table, metric, labels, queries: queries.length, ci, vsBaseline };
   if (llm) out.llmCalls = { summaries: llm.stats.summaries, chunkContexts: llm.stats.chunkContexts };
   return out;

@@ -1,3 +1,4 @@
+// @ts-check
 // How a Collection keeps its documents and chunks in JS (issue #18 item 6: a million chunks in a tab).
 // A chunk's text is a slice of its document's text, so a document keeps that text once (the part its
 // chunks cover) and its chunks as start/end numbers; the chunk objects that search, `collection.chunks`
@@ -24,6 +25,7 @@ export class DocRecord {
     this._loaded = loaded;
     this._base = 0;
     this._text = '';
+    /** @type {null|1|number[]} */
     this._spans = null;  // null (no chunks), 1 (one chunk: [base, base + text length)) or [start, end, ...]
     this._more = null;  // {texts?, indexTexts?} what the spans cannot give, or {objects}: the chunks as objects
     this._store(chunks, text);
@@ -161,7 +163,11 @@ export class ChunkMap {
 
   get size() { return this._size; }
 
-  // [record, ordinal] of a chunk id `docId#ordinal`, or null
+  /**
+   * [record, ordinal] of a chunk id `docId#ordinal`, or null
+   * @param {string} id
+   * @returns {[DocRecord, number]|null}
+   */
   _locate(id) {
     if (typeof id !== 'string') return null;
     const k = id.lastIndexOf('#');

@@ -120,6 +120,8 @@ export function llmContextSteps(config: string | object): Array<{ key: 'llmSumma
 export function memoizeContextSteps(llm: CollectionLlm): CollectionLlm & { stats: { summaries: number; chunkContexts: number; reused: number } };
 export type ParallelCollection = Omit<Collection, 'toBytes'> & { toBytes(): Uint8Array | Promise<Uint8Array> };
 export class Collection {
+  /** Not constructible: use Collection.create / load / fromBytes / importJsonl (new throws INVALID_ARGUMENT at run time). */
+  private constructor(cfg: object, embedder: unknown, dimension: number | undefined, legs: unknown, docs: Map<string, object>, keepVectors?: boolean, zeroVectors?: string[]);
   static create(config?: string | object, options?: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers?: 1; llm?: CollectionLlm }): Promise<Collection>;
   /** workers 1–64: both legs sharded across that many Workers (flat dense index, default static model; docs/parallel.md) */
   static create(config: string | object | undefined, options: { embedder?: CollectionEmbedder; dimension?: number; keepVectors?: boolean; workers: number; llm?: CollectionLlm }): Promise<ParallelCollection>;
@@ -140,6 +142,14 @@ export class Collection {
   static isCollectionBytes(bytes: Uint8Array): boolean;
   static inspect(bytes: Uint8Array): { version: number; config: import('./pipeline.js').PipelineConfig; embedder: { id: string; dimension: number } | null; documents: number; chunks: number };
   readonly config: import('./pipeline.js').PipelineConfig;
+  /** @internal Documents by id (chunk-store.js DocRecord: metadata, chunks made on demand); exportToPostgres reads them. */
+  readonly docs: Map<string, { metadata?: object; chunkList(): Array<{ id: string; ordinal: number; start: number; end: number; text: string }> }>;
+  /** @internal Chunk id -> chunk, Map-like and read-only (chunk-store.js ChunkMap). */
+  readonly chunks: { readonly size: number; has(id: string): boolean; get(id: string): object | undefined };
+  /** @internal The embedder's dimension when the config has a dense index. */
+  readonly dimension?: number;
+  /** @internal The BM25 index: a Bm25Index, or a ShardedBm25Index with workers > 1; null without one. */
+  readonly bm25: import('../retrieve/sparse.js').Bm25Index | import('../parallel/sharded.js').ShardedBm25Index | null;
   /** @throws DISPOSED */
   readonly size: number;
   readonly disposed: boolean;
@@ -189,3 +199,10 @@ export class Collection {
   exportJsonl(options?: CollectionExportOptions): Promise<string>;
   dispose(): void;
 }
+
+/** @internal A config's dense index section -> VectorIndex options. */
+export function denseOptions(c: object, dimension: number): import('../retrieve/dense.js').VectorIndexOptions;
+/** @internal The chunk() options of a config's chunker section. */
+export function chunkOptions(c: object, embedder?: unknown): import('../chunk/chunk.js').ChunkOptions;
+/** @internal Whether a document's metadata matches a filter checked with checkFilter. */
+export function metadataMatches(metadata: object, filter: object): boolean;

@@ -1,3 +1,4 @@
+// @ts-check
 // The chunk context steps of a pipeline config, run for one document: the LLM summary
 // (chunker.context.llmSummary), LLM chunk contexts (llmChunkContext) or caller-written chunk contexts.
 // Collection.add and autotune index the same texts because both chunk through chunkWithContexts.
@@ -7,6 +8,7 @@ import { expectArray, expectString, hasMethod, invalid, isArray, isObject, isPla
 import { parsePipelineConfig } from './pipeline.js';
 
 /** The pipeline config keys of the LLM context steps (run by Collection.add with the create option `llm`). */
+/** @type {readonly ('llmSummary'|'llmChunkContext')[]} */
 export const LLM_CONTEXT_STEPS = Object.freeze(['llmSummary', 'llmChunkContext']);
 const METHOD = { llmSummary: 'documentSummary', llmChunkContext: 'chunkContexts' };
 
@@ -59,7 +61,8 @@ export function checkLlm(cfg, llm, { required = true, how = 'Collection.create(c
  * const a = await autotune({ ...opts, qrels: llmQrels, base, llm });
  * const b = await autotune({ ...opts, qrels: humanQrels, base, llm });  // no second LLM call
  * @param {object} llm an LlmClient (createLlmClient of ragwasm/llm) or any object with its documentSummary / chunkContexts methods
- * @returns {{documentSummary: Function, chunkContexts: Function, stats: {summaries: number, chunkContexts: number, reused: number}}}
+ * @returns {{documentSummary?: Function, chunkContexts?: Function, stats: {summaries: number, chunkContexts: number, reused: number}}}
+ *   each method only when `llm` has it
  *   stats: documents summarized and chunks given a context by `llm` (asked through the memo), and answers reused from it
  * @throws {RagwasmError} INVALID_ARGUMENT when llm has neither method
  */
@@ -85,6 +88,7 @@ export function memoizeContextSteps(llm) {
     p.catch(() => { if (memo.get(key) === p) memo.delete(key); });
     return p;
   };
+  /** @type {{documentSummary?: Function, chunkContexts?: Function, stats: typeof stats}} */
   const out = { stats };
   if (has('documentSummary')) {
     out.documentSummary = (doc, options) => ask(keyOf('summary', doc, null, options), () => { stats.summaries++; },

@@ -6,3 +6,6 @@ export interface ConfigOverride { path: string; value: unknown; source?: string 
 export interface ConfigOverrideChange { path: string; source: string; from: unknown; to: unknown }
 export function applyConfigOverrides(config: string | object | undefined, overrides?: ConfigOverride[]):
   { config: PipelineConfig; raw: Record<string, unknown>; changed: ConfigOverrideChange[] };
+
+/** @internal A copy of config with the value at a dotted path set (null deletes the key). */
+export function setConfigPath(config: object, path: string, value: unknown): object;

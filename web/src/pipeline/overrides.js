@@ -1,3 +1,4 @@
+// @ts-check
 // Overrides of a pipeline config by dotted path: how a command's flags (`--k 5` = `retrieval.k: 5`)
 // and an experiment grid's varied fields change a config file without a second meaning for either.
 // The merged config is parsed once by parsePipelineConfig; an error caused by an override names the

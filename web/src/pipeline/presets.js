@@ -1,3 +1,4 @@
+// @ts-check
 // Named pipeline configs exported by the library. PRESETS.docChat is what doc chat (web/demo/chat.html)
 // and `ragwasm ask` use: chosen on the tuning half of examples/corpus/split.json only and reported on
 // both halves by `npm run bench -- docchat` (docs/docchat.md has the table and what was tried).

@@ -1,3 +1,4 @@
+// @ts-check
 // Saved files as untrusted input (#30 F-1..F-4): the checks that compare what a saved header says
 // with what its index sections hold, beyond counts and ids (collection.js checkSections), and the
 // depth and range limits on what a header may carry before anything recursive touches it.
@@ -15,6 +16,7 @@ export const MAX_SAVED_OFFSET = 2 ** 31 - 1;
  * @param {unknown} value parsed JSON @param {string} what e.g. 'header config' @param {(why: string) => Error} corrupt
  */
 export function checkJsonDepth(value, what, corrupt, limit = MAX_SAVED_JSON_DEPTH) {
+  /** @type {[unknown, number][]} [value, its depth] */
   const stack = [[value, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop();

@@ -1,3 +1,4 @@
+// @ts-check
 // Cross-encoder reranking: a (query, passage) -> relevance model (BertForSequenceClassification with
 // one logit, e.g. cross-encoder/ms-marco-MiniLM-L-6-v2) run by ONNX Runtime (reached only through the
 // `ragwasm/onnx` entry); pair tokenization ([CLS] query [SEP] passage [SEP], 'longest_first'
@@ -10,6 +11,8 @@ import {
   expectArray, expectBoolean, expectEnum, expectFunction, expectInteger, expectInternal, expectOptions, expectString, invalid, isArray, isObject, isPlainObject,
 } from '../core/validate.js';
 import { itemText, MAX_PASSAGES } from './rerank.js';
+
+/** @typedef {import('../embed/embed.js').Tokenizer} Tokenizer */
 
 const OUTPUT = 'logits';
 

@@ -56,6 +56,8 @@ export interface VectorItem {
 }
 /** A vector index owning WASM memory: call dispose() when done. */
 export class VectorIndex {
+  /** Not constructible: use the static factories (new throws INVALID_ARGUMENT at run time). */
+  private constructor(native: object);
   static create(options: VectorIndexOptions): VectorIndex;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): VectorIndex;
   /** @internal Collection.save()'s check of a saved section without building the index. */

@@ -1,3 +1,4 @@
+// @ts-check
 // Query expansion for BM25 from a static model's word neighbours (issue 27, offline tier): a question
 // asked in other words than the documents ("physician" for "doctor", "ill" for "sick") also searches
 // the nearest words of its own that occur in the index, at a lower weight. The arithmetic is in C++
@@ -90,7 +91,7 @@ export async function createWordNeighbours(options = {}) {
 /**
  * Checks a Bm25Index search option `expansion` ({words, perTerm?, minSimilarity?, weight?}) and
  * splits it into the WordNeighbours and the JSON part. @internal
- * @returns {{words: WordNeighbours, json: {perTerm: number, minSimilarity: number, weight: number}}}
+ * @returns {{words: WordNeighbours, json: {perTerm: number, minSimilarity: number, weight: number, unmatchedOnly: boolean}}}
  */
 export function checkExpansionOption(value, name = 'options.expansion') {
   const o = expectOptions(value, name, ['words', 'perTerm', 'minSimilarity', 'weight', 'unmatchedOnly']);

@@ -75,7 +75,7 @@ export interface TuneResult {
   pairedT: number;
 }
 export function tuneFusion(labelledRuns: LabelledQuery[], qrels: Qrels, options?: TuneOptions): TuneResult;
-export function defaultFusionGrid(numLists: number): { mode: string; normalization: string; weights: number[]; k: number }[];
+export function defaultFusionGrid(numLists: number): { mode: FusionMode; normalization: Normalization; weights: number[]; rrfK: number }[];
 
 export interface MmrOptions {
   /** In [0, 1]; default 0.5. */
@@ -109,3 +109,8 @@ export function rerank<T extends object>(query: string, items: T[], reranker: Re
   Promise<(T & { rerankScore: number; retrievalRank: number })[]>;
 export function retrieveAndRerank<T extends object>(query: string, retrieve: (query: string, n: number) => Promise<T[]> | T[],
   reranker: Reranker<T>, options?: RerankOptions): Promise<(T & { rerankScore: number; retrievalRank: number })[]>;
+
+/** @internal A non-empty, well-formed (no lone surrogate) string id; INVALID_ARGUMENT / INVALID_UTF8 otherwise. */
+export function expectId(value: unknown, name: string): string;
+/** @internal Sends a JSON request to a binding function and parses its JSON reply. */
+export function callJson(fnName: string, request: unknown, ...extra: unknown[]): any;

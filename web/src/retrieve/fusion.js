@@ -1,3 +1,4 @@
+// @ts-check
 // Hybrid fusion and result shaping: fuse ranked lists from several retrievers (RRF, convex
 // combination, CombSUM/CombMNZ) with per-hit explanations and leg diagnostics, tune the fusion on
 // labelled queries, MMR diversification, neighbour expansion, chunk -> document aggregation, and the
@@ -10,10 +11,13 @@ import {
 } from '../core/validate.js';
 
 /** Fusion modes: 'hybrid' = the safe default (convex min-max, primary list 0.7, others share 0.3). */
+/** @type {readonly import('./fusion.js').FusionMode[]} */
 export const FUSION_MODES = Object.freeze(['hybrid', 'rrf', 'convex', 'combsum', 'combmnz']);
 /** Score normalizations for convex / CombSUM / CombMNZ. */
+/** @type {readonly import('./fusion.js').Normalization[]} */
 export const NORMALIZATIONS = Object.freeze(['minmax', 'zscore', 'rank']);
 /** Chunk -> document aggregation methods. */
+/** @type {readonly ('max'|'sum'|'topm')[]} */
 export const AGGREGATIONS = Object.freeze(['max', 'sum', 'topm']);
 
 const MAX_HITS = 10_000_000;
@@ -64,6 +68,7 @@ function expectLists(lists, name) {
 // configuration of a grid has none), `rrfK` = the RRF constant. The C++ request keeps its names:
 // k = RRF constant, topK = hits kept.
 function fusionOptions(o, name, numLists, { allowTopK = true } = {}) {
+  /** @type {Record<string, unknown>} the JSON request's fusion fields */
   const req = {};
   if (o.mode !== undefined) req.mode = expectEnum(o.mode, `${name}.mode`, FUSION_MODES);
   if (o.normalization !== undefined) req.normalization = expectEnum(o.normalization, `${name}.normalization`, NORMALIZATIONS);
@@ -135,6 +140,7 @@ function publicConfig(c) {
  */
 export function fuse(lists, options = {}) {
   const o = expectOptions(options, 'fuse options', ['mode', 'normalization', 'weights', 'rrfK', 'k', 'primary', 'diagnosticsK', 'minOverlap']);
+  /** @type {{lists: ReturnType<typeof expectLists>} & Record<string, unknown>} */
   const req = { lists: expectLists(lists, 'lists'), ...fusionOptions(o, 'options', lists.length) };
   if (req.lists.length === 0) throw invalid('lists', 'at least one ranked list', lists);
   if (o.diagnosticsK !== undefined) req.diagnosticsK = expectInteger(o.diagnosticsK, 'options.diagnosticsK', { min: 1, max: 1_000_000 });
@@ -171,7 +177,7 @@ function expectRuns(labelledRuns) {
  * The default tuning grid for `numLists` retrievers (each leg alone first, then RRF, the safe hybrid,
  * weight sweeps in RRF / convex min-max / z-score / rank, CombSUM, CombMNZ). See docs/fusion.md.
  * @param {number} numLists 1..1000
- * @returns {{mode: string, normalization: string, weights: number[], rrfK: number}[]}
+ * @returns {{mode: import('./fusion.js').FusionMode, normalization: import('./fusion.js').Normalization, weights: number[], rrfK: number}[]}
  */
 export function defaultFusionGrid(numLists) {
   expectInteger(numLists, 'numLists', { min: 1, max: 1000 });
@@ -266,7 +272,9 @@ export function tuneFusion(labelledRuns, qrels, options = {}) {
 }
 
 function toVectors(vectors, n) {
-  if (isInstance(vectors, Float32Array)) return vectors;
+  // A flat Float32Array is options.flatVectors (with dim): returned here as is, it reached the binding
+  // without a dim and aborted the WASM module (found by tsc --checkJs, #28).
+  if (isInstance(vectors, Float32Array)) throw invalid('options.vectors', 'an array of vectors (a flat Float32Array goes in options.flatVectors with options.dim)', vectors);
   expectArray(vectors, 'options.vectors');
   if (vectors.length !== n) throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.vectors: expected ${n} vectors (one per candidate), got ${vectors.length}`);
   if (n === 0) return { flat: new Float32Array(0), dim: 1 };
@@ -275,8 +283,9 @@ function toVectors(vectors, n) {
   const flat = new Float32Array(n * dim);
   vectors.forEach((v, i) => {
     if (!(isArray(v) || ArrayBuffer.isView(v))) throw invalid(`options.vectors[${i}]`, 'an array or typed array', v);
-    if (v.length !== dim) throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.vectors[${i}]: has ${v.length} values, vectors[0] has ${dim}`);
-    flat.set(v, i * dim);
+    const row = /** @type {ArrayLike<number>} */ (v);  // checked above (a DataView has no length: DIMENSION_MISMATCH)
+    if (row.length !== dim) throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.vectors[${i}]: has ${row.length} values, vectors[0] has ${dim}`);
+    flat.set(row, i * dim);
   });
   return { flat, dim };
 }
@@ -338,7 +347,7 @@ export function mmr(candidates, options = {}) {
     expectArray(o.similarity, 'options.similarity');
     if (o.similarity.length !== n) throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.similarity: expected ${n} rows, got ${o.similarity.length}`);
     sim = new Float64Array(n * n);
-    o.similarity.forEach((row, i) => {
+    o.similarity.forEach((/** @type {ArrayLike<number>} */ row, i) => {
       if (!(isArray(row) || ArrayBuffer.isView(row)) || row.length !== n) {
         throw new RagwasmError('DIMENSION_MISMATCH', `ragwasm: options.similarity[${i}]: expected ${n} values, got ${row?.length}`);
       }
@@ -409,7 +418,7 @@ function checkSignal(signal) {
  * @template {object} T
  * @param {string} query
  * @param {T[]} items ranked candidates (best first), any objects (e.g. {id, text, score})
- * @param {(query: string, items: T[]) => Promise<number[]>|number[]} reranker
+ * @param {(query: string, items: T[], options?: {signal?: AbortSignal}) => Promise<number[]>|number[]} reranker
  * @param {{candidates?: number, keep?: number, signal?: AbortSignal}} [options] candidates default
  *   all, keep default 10
  * @returns {Promise<(T & {rerankScore: number, retrievalRank: number})[]>} retrievalRank is 1-based
@@ -434,7 +443,7 @@ export async function rerank(query, items, reranker, options = {}) {
   const out = top.map((item, i) => {
     const s = scores[i];
     if (typeof s !== 'number' || !Number.isFinite(s)) throw invalid(`reranker result[${i}]`, 'a finite number', s);
-    return { ...item, rerankScore: s, retrievalRank: i + 1 };
+    return { .../** @type {T & object} */ (item), rerankScore: s, retrievalRank: i + 1 };
   });
   out.sort((a, b) => (b.rerankScore - a.rerankScore) || (a.retrievalRank - b.retrievalRank));
   return out.slice(0, keep);

@@ -1,3 +1,4 @@
+// @ts-check
 // Label-free leg check for hybrid retrieval: is one retriever much weaker than another on THIS
 // collection? Each probe is a sentence taken from a stored passage; a leg that finds the passage the
 // sentence came from (reciprocal rank in its top k) far less often than the best leg is "weak". The
@@ -12,6 +13,7 @@ import {
 import { asEmbedder, embedTexts } from '../embed/contract.js';
 
 /** Defaults of checkLegs(): probes sampled, minimum probes for a decision, weak-leg MRR ratio, depth. */
+/** @type {Readonly<{sample: number, minProbes: number, ratio: number, k: number, minWords: number, maxWords: number, windowWords: number, maxShare: number}>} */
 export const LEG_CHECK_DEFAULTS = Object.freeze({ sample: 200, minProbes: 20, ratio: 0.8, k: 10, minWords: 6, maxWords: 60, windowWords: 12, maxShare: 0.5 });
 
 /** Most passages a leg check samples from. */

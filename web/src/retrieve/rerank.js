@@ -1,3 +1,4 @@
+// @ts-check
 // The item helpers rerankers share. The ONNX cross-encoder is in cross-encoder.js (reached through the
 // `ragwasm/onnx` entry); the LLM reranker (createLlmReranker) in llm/rerank.js (the `ragwasm/llm` entry).
 import { invalid } from '../core/validate.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Search-box options of Bm25Index.search (issue 29): prefix / fuzzy (values, per-term arrays (one per analyzed
 // query term) or per-term functions, resolved
 // here over the analyzed query so only plain values reach WASM), maxFuzzy, weights, combineWith, per-query

@@ -132,10 +132,21 @@ export interface CollectionStats {
 }
 
 export class Bm25Index {
+  /** Not constructible: use the static factories (new throws INVALID_ARGUMENT at run time). */
+  private constructor(native: object);
   static create(options?: Bm25IndexOptions): Bm25Index;
   static fromBytes(bytes: Uint8Array | ArrayBuffer): Bm25Index;
   /** @internal Collection.save()'s check of a saved section without building the index. */
   static _checkBytes(bytes: Uint8Array | object, onIds: (ids: string[]) => void): { fields: string[]; size: number };
+  /** @internal The sharded index's statistics sync: every shard's _rawStats() summed, per shard the df of its own terms. */
+  static _globalDf(items: Array<{ documents: number; fieldLengths: ArrayLike<number>; df: Uint32Array; terms: Uint8Array; termOffsets: Uint32Array }>):
+    { documents: number; fieldLengths: number[]; df: Uint32Array[] };
+  /** @internal collectionStats() before the terms are decoded (typed arrays a Worker can move). */
+  _rawStats(): { documents: number; fieldLengths: Float64Array; df: Uint32Array; terms: Uint8Array; termOffsets: Uint32Array };
+  /** @internal setGlobalStats() with df aligned to this index's own dictionary. */
+  _setGlobalDf(documents: number, fieldLengths: number[], df: Uint32Array): void;
+  /** @internal The first item whose analyzed texts do not give exactly the terms held for its id (saved-check.js), or null. */
+  _termMismatch(pieces: string[], textsPerItem: number): { item: number; analyzed: number; held: number } | null;
   static load(name: string, opts?: StorageOptions): Promise<Bm25Index>;
   readonly fields: string[];
   readonly size: number;

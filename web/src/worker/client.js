@@ -1,3 +1,4 @@
+// @ts-check
 // The page side of ragwasm/worker (issue 29): WorkerCollection runs a Collection in its own module Worker
 // (browser) or worker_threads Worker (Node) behind Collection's async API. The Worker is started, sent
 // init's options first and awaited until it posts 'ready' (it queues everything before), so no message
@@ -96,6 +97,11 @@ export class WorkerCollection {
     return col;
   }
 
+  /**
+   * @param {string} op
+   * @param {unknown[]} args
+   * @param {{onProgress?: Function, signal?: AbortSignal, transfer?: Transferable[]}} [options]
+   */
   _call(op, args, { onProgress, signal, transfer = [] } = {}) {
     if (this._worker === null) return Promise.reject(failed('DISPOSED', 'ragwasm: worker: this WorkerCollection was disposed'));
     if (this._dead) return Promise.reject(this._dead);

@@ -1,3 +1,4 @@
+// @ts-check
 // The Worker script of ragwasm/worker (issue 29): one Collection in a module Worker (browser) or a
 // worker_threads Worker (Node). No top-level await (Vite's default 'iife' worker format rejects it): the
 // message listener is attached synchronously and queues every message until init() has finished, then
@@ -58,6 +59,7 @@ async function write(id, method, docs, options = {}) {
   controllers.set(id, c);
   try {
     const { progress, ...rest } = options;
+    /** @type {{signal: AbortSignal, onProgress?: (progress: object) => void}} */
     const o = { ...rest, signal: c.signal };
     if (progress) o.onProgress = (p) => post({ id, progress: { ...p } });  // the one onProgress signature: ({done, total, ...})
     return await need()[method](docs, o);

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'answer_grounded' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "answer_grounded",

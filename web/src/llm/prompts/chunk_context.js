@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'chunk_context' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "chunk_context",

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'claim_split' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "claim_split",

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'document_summary' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "document_summary",

@@ -1,3 +1,4 @@
+// @ts-check
 // The built-in prompt templates, one module each, imported statically so every bundler includes them
 // (no fs or fetch at run time).
 import answer_grounded from './answer_grounded.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'judge_answer_correctness' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "judge_answer_correctness",

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'judge_context_relevance' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "judge_context_relevance",

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'judge_groundedness' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "judge_groundedness",

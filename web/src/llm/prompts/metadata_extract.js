@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'metadata_extract' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "metadata_extract",

@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'query_expand' (data; validated by definePrompt in ../prompts.js): the hypothetical
 // answer passage of LLM query expansion (query2doc, HyDE), searched with or instead of the question.
 export default {

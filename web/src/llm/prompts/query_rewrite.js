@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'query_rewrite' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "query_rewrite",

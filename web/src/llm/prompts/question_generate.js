@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt template 'question_generate' (data; validated by definePrompt in ../prompts.js).
 export default {
   "id": "question_generate",

@@ -1,3 +1,4 @@
+// @ts-check
 // Connections for the CLI and servers: postgres:// URLs (credentials from the URL or the standard
 // PG* environment variables, as libpq and node-postgres read them), never printed unmasked.
 import { RagwasmError } from '../../core/errors.js';

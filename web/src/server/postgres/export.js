@@ -1,3 +1,4 @@
+// @ts-check
 // exportToPostgres: writes a Collection into the versioned PostgreSQL schema (docs/postgres.md):
 // documents and chunks upserted by document (content hash), removed documents deleted, the BM25
 // impact table rebuilt beside the live one and swapped in when the collection statistics changed,
@@ -7,6 +8,7 @@
 import { crc32 } from '../../core/checksum.js';
 import { RagwasmError } from '../../core/errors.js';
 import { expectBoolean, expectEnum, expectFunction, expectInteger, expectOptions, invalid, isInstance, isObject } from '../../core/validate.js';
+import { Bm25Index } from '../../retrieve/sparse.js';
 import {
   baseDdl, checkIdentifier, checkMeta, checkOwnership, embeddingsDdl, ensureVector, hnswDdl, POSTGRES_SCHEMA_VERSION, readMeta, tables, vectorLiteral,
 } from './schema.js';
@@ -16,6 +18,17 @@ const encoder = new TextEncoder();
 const upsertedOrImpacts = (changed, removed, impacts) => changed > 0 || removed > 0 || impacts !== null;
 
 /** Runs fn inside BEGIN/COMMIT on `client` (ROLLBACK on error, then rethrow). */
+// The BM25 index whose impacts are exported. A collection sharded across Workers (workers > 1) holds a
+// ShardedBm25Index, which has no impacts() or stats(): refused before anything is written (it used to
+// fail half-way with a TypeError; found by tsc --checkJs, #28).
+function singleBm25(collection) {
+  const bm25 = collection.bm25;
+  if (bm25 !== null && bm25 !== undefined && !isInstance(bm25, Bm25Index)) {
+    throw invalid('collection', 'a Collection without Workers (built or loaded with workers: 1; a sharded BM25 index has no impacts to export)', collection);
+  }
+  return bm25 ?? null;
+}
+
 export async function inTransaction(client, fn) {
   await client.query('BEGIN');
   try {
@@ -123,6 +136,7 @@ const fingerprintOf = (cfg, docs) => contentHash({ bm25: cfg.indexes.bm25, docs:
 export async function exportToPostgres(collection, client, options = {}) {
   const o = expectOptions(options, 'exportToPostgres options', ['schema', 'batchSize', 'vectors', 'vectorType', 'hnsw', 'force', 'onProgress']);
   if (!isObject(collection) || !isInstance(collection.docs, Map)) throw invalid('collection', 'a Collection', collection);
+  const bm25 = singleBm25(collection);
   if (client === null || typeof client !== 'object' || typeof client.query !== 'function') throw invalid('client', 'a database client with query(text, params)', client);
   const s = checkIdentifier(o.schema ?? 'ragwasm', 'options.schema');
   const batchSize = o.batchSize === undefined ? 2000 : expectInteger(o.batchSize, 'options.batchSize', { min: 1, max: 1_000_000 });
@@ -209,6 +223,7 @@ export async function exportToPostgres(collection, client, options = {}) {
 
     await setMeta(client, t, 'counts', { documents: docs.length, chunks: collection.chunks.size });
     if (withVectors && hnsw) {
+      /** @type {{M?: number, efConstruction?: number}} */
       const h = cfg.indexes.dense.hnsw ?? {};
       await client.query(hnswDdl(s, vectorType, { m: h.M ?? 16, efConstruction: h.efConstruction ?? 64 }));
     }
@@ -216,15 +231,15 @@ export async function exportToPostgres(collection, client, options = {}) {
     // 3. BM25 impacts: rebuilt into bm25_impacts_next and swapped in when the statistics changed. Last:
     // the swap's DROP holds an exclusive lock on the live table until the commit that follows it.
     let impactRows = null;
-    if (collection.bm25) {
+    if (bm25) {
       const fingerprint = fingerprintOf(cfg, docs);
       if (meta.bm25_fingerprint !== fingerprint || (await client.query('SELECT to_regclass($1) AS t', [t.impactsNext])).rows[0]?.t) {
         await client.query(`DROP TABLE IF EXISTS ${t.impactsNext}`);
         await client.query(`CREATE TABLE ${t.impactsNext} (term text COLLATE "C" NOT NULL, chunk_id text COLLATE "C" NOT NULL, impact float8 NOT NULL)`);
         impactRows = 0;
-        const total = collection.bm25.stats().terms;
+        const total = bm25.stats().terms;
         let termsDone = 0;
-        for (const b of collection.bm25.impacts({ batchRows: Math.max(batchSize * 20, 10000) })) {
+        for (const b of bm25.impacts({ batchRows: Math.max(batchSize * 20, 10000) })) {
           const n = b.docs.length;
           const terms = new Array(n);
           const rowIds = new Array(n);
@@ -240,7 +255,7 @@ export async function exportToPostgres(collection, client, options = {}) {
         await client.query(`ALTER TABLE ${t.impactsNext} ADD CONSTRAINT bm25_impacts_pkey PRIMARY KEY (term, chunk_id)`);
         await client.query(`ALTER TABLE ${t.impactsNext} RENAME TO bm25_impacts`);
         await setMeta(client, t, 'bm25_fingerprint', fingerprint);
-        const st = collection.bm25.stats();
+        const st = bm25.stats();
         await setMeta(client, t, 'bm25_stats', { documents: st.documents, terms: st.terms, avgLength: st.avgLength, rows: impactRows });
       }
     }
@@ -268,6 +283,7 @@ export async function exportToPostgres(collection, client, options = {}) {
 export async function checkExport(collection, client, options = {}) {
   const o = expectOptions(options, 'checkExport options', ['schema']);
   if (!isObject(collection) || !isInstance(collection.docs, Map)) throw invalid('collection', 'a Collection', collection);
+  const bm25 = singleBm25(collection);
   if (client === null || typeof client !== 'object' || typeof client.query !== 'function') throw invalid('client', 'a database client with query(text, params)', client);
   const s = checkIdentifier(o.schema ?? 'ragwasm', 'options.schema');
   const t = tables(s);
@@ -298,11 +314,11 @@ export async function checkExport(collection, client, options = {}) {
   if (JSON.stringify(meta.config.indexes.bm25 ?? null) !== JSON.stringify(cfg.indexes.bm25 ?? null)) {
     problems.push('the BM25 analyzer or scorer settings (config.indexes.bm25) differ from the collection\'s');
   }
-  if (collection.bm25) {
+  if (bm25) {
     let rows = 0;
-    for (const b of collection.bm25.impacts({ batchRows: 100000 })) rows += b.docs.length;
+    for (const b of bm25.impacts({ batchRows: 100000 })) rows += b.docs.length;
     differ('BM25 impact rows', counts.impacts, rows);
-    const st = collection.bm25.stats();
+    const st = bm25.stats();
     const ms = meta.bm25_stats;
     if (!ms) problems.push('meta has no bm25_stats');
     else {

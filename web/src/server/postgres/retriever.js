@@ -1,3 +1,4 @@
+// @ts-check
 // PostgresRetriever: the same searches as Collection.search, run in PostgreSQL over the exported
 // schema: BM25 = SUM(weight * impact ORDER BY query-term position) over the impact table (the
 // in-browser scores bit for bit), dense = pgvector cosine distance, hybrid = ragwasm's fuse() over

@@ -1,3 +1,4 @@
+// @ts-check
 // The versioned PostgreSQL schema of an exported collection (docs/postgres.md) and the checks every
 // reader and writer runs first: schema version, the meta row checked against what this version
 // writes (nothing read back is used unchecked: #30 P-1), pgvector availability, safe identifiers,
@@ -177,7 +178,7 @@ export function vectorLiteral(v) {
  * export created (meta.created_by = 'ragwasm'; a version-1 schema from before the marker counts when
  * it holds only export tables). Anything else holds someone's tables, which export would adopt and
  * empty: refused unless `force`.
- * @returns {Promise<{exists: boolean, tables: string[]}>}
+ * @returns {Promise<{tables: string[]}>} the tables the schema holds
  * @throws {RagwasmError} INVALID_ARGUMENT naming the tables found, when not `force`
  */
 export async function checkOwnership(client, s, meta, force) {

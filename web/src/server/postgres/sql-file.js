@@ -1,3 +1,4 @@
+// @ts-check
 // A client that writes SQL instead of running it: exportToPostgres into it produces a script that
 // loads the collection into an empty schema with `psql -f FILE` (the same statements, parameters
 // inlined as literals). It answers the export's catalog reads as a fresh database would.
