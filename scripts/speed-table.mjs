@@ -170,7 +170,7 @@ export function renderDemoBytes(results) {
   return `On a first visit doc chat fetches ${(run.bytesAtSample / 1e6).toFixed(2)} MB in ${run.requestsAtSample} requests until the sample ` +
     `corpus is answerable (WASM ${kB(run.bytesByType.wasm)}, JS ${kB(run.bytesByType.js)}, sample corpus ${kB(run.bytesByType.json)}; ` +
     `uncompressed); page load → first answer ${Math.round(ms).toLocaleString('en-US')} ms, clicks and typing not counted ` +
-    `(median of ${runs.length}, \`npm run bench -- coldstart\`, ${runLabel(r.machine)}).`;
+    `(median of ${runs.length}, \`npm run bench -- coldstart\`, ${r.machine?.cores ?? '?'} cores at 1-min load ${r.machine?.loadAverage?.[0] ?? '?'}).`;
 }
 
 // A number for a table cell of docs/performance.md (as tests/bench/run.mjs prints it).
