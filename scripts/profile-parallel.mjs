@@ -17,7 +17,7 @@
 // --trees: repository roots whose web/src is imported (default: this one), interleaved, to compare a
 // change with its base (a base tree needs web/dist: a symlink to this one's is enough).
 // Needs ../shared/data/scifact and models/build/static-model.bin. Prints; writes nothing.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +40,9 @@ async function libraries() {
   for (const t of trees) {
     const m = await import(join(t, 'web/src/index.js'));
     await m.init();
-    libs.push({ name: t, ...m });
+    // a tree from before the parallel tier had its own entry (ragwasm/parallel) exports it from the core entry
+    const parallel = existsSync(join(t, 'web/src/parallel.js')) ? await import(join(t, 'web/src/parallel.js')) : {};
+    libs.push({ name: t, ...m, ...parallel });
   }
   return libs;
 }

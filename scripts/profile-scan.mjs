@@ -14,7 +14,8 @@ import { execFileSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { init, VectorIndex, WorkerPool, ShardedVectorIndex } from '../web/src/index.js';
+import { init, VectorIndex } from '../web/src/index.js';
+import { WorkerPool, ShardedVectorIndex } from '../web/src/parallel.js';
 import { seededRandom } from '../web/src/goldens/split.js';
 import { kernelModule } from '../tests/bench/lib/ceiling.mjs';
 

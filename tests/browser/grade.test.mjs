@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withPage } from './harness.mjs';
-import { formatPool, gradedQrels, pairKey, parsePool } from '../../web/src/llm.js';
+import { formatPool, gradedQrels, pairKey, parsePool } from '../../web/src/eval.js';
 
 const POOL = formatPool({
   questions: [{ id: 'q1', text: 'How many days of paid time off?' }, { id: 'q2', text: 'Who approves travel?' }],

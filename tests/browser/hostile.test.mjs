@@ -59,7 +59,8 @@ test('#19 the seeded hostile-argument subset runs in a module Worker in Chromium
       // The page itself still loads and runs ragwasm.
       const a = await import('/web/src/index.js');
       await a.init();
-      return { results, pageCanary: a.metrics.exactMatch('a', ['a']) };
+      const { metrics } = await import('/web/src/eval.js');
+      return { results, pageCanary: metrics.exactMatch('a', ['a']) };
     }, { calls, timeoutMs: 20000 });
     const rows = calls.map((c, i) => ({ ...c, ...(results.results[i] ?? { outcome: 'crash', detail: 'no result' }) }));
     const summary = summarize(rows);

@@ -37,7 +37,8 @@ async function repoEntry(subpath) {
 const expected = {};
 async function reference(kind, dir) {
   if (expected[kind]) return expected[kind];
-  const api = await repoEntry('.');
+  // the scenarios take the names an app imports from ragwasm and ragwasm/eval (metrics)
+  const api = { ...(await repoEntry('.')), ...(await repoEntry('./eval')) };
   if (kind === 'full') expected.full = await fullScenario(api);
   if (kind === 'bm25') expected.bm25 = await bm25Scenario(api);
   if (kind === 'worker') expected.worker = await workerScenario(await repoEntry('./worker'));

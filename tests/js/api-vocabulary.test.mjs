@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import {
-  init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError, Tokenizer, fuse, aggregateToDocuments, metrics, autotune, chunkAsync, checkLegs, vectorLeg, asEmbedder, embedTexts, ask, saveBytes,
+  init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError, Tokenizer, fuse, aggregateToDocuments,
+  chunkAsync, asEmbedder, embedTexts, ask, saveBytes
 } from '../../web/src/index.js';
+import { metrics, autotune, checkLegs, vectorLeg } from '../../web/src/eval.js';
 import { createOnnxEmbedder } from '../../web/src/onnx.js';
 import { repoRoot, skipUnlessShared } from './helpers.mjs';
 import { pythonOnnx } from './embed-fixtures.mjs';

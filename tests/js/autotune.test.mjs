@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { init, autotune, Collection, DEFAULT_AUTOTUNE_GRID, metrics, RagwasmError } from '../../web/src/index.js';
+import { init, Collection, RagwasmError } from '../../web/src/index.js';
+import { autotune, DEFAULT_AUTOTUNE_GRID, metrics } from '../../web/src/eval.js';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { loadEvidenceCorpus } from '../../web/cli/datasets.mjs';
 import { DEFAULT_MODEL } from '../../web/cli/lib/retrievers.mjs';
@@ -194,12 +195,14 @@ test('autotune runs in a worker thread with progress messages and cancels on req
   const { Worker } = await import('node:worker_threads');
   const { pathToFileURL } = await import('node:url');
   const index = pathToFileURL(join(repoRoot, 'web/src/index.js')).href;
+  const evalEntry = pathToFileURL(join(repoRoot, 'web/src/eval.js')).href;
   const tune = pathToFileURL(join(repoRoot, 'web/cli/datasets.mjs')).href;
   // The worker owns its AbortController; a 'cancel' message aborts it (as a browser Worker would).
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
     (async () => {
-      const { init, autotune } = await import(${JSON.stringify(index)});
+      const { init } = await import(${JSON.stringify(index)});
+      const { autotune } = await import(${JSON.stringify(evalEntry)});
       const { loadEvidenceCorpus } = await import(${JSON.stringify(tune)});
       await init();
       const ac = new AbortController();

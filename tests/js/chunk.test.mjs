@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import {
-  init, chunk, chunkAsync, chunkTexts, compareChunkings, chunkStats, markdownHeaders, renderContext, RagwasmError,
-  estimateTokens,
+  init, chunk, chunkAsync, chunkTexts, markdownHeaders, renderContext, RagwasmError, estimateTokens
 } from '../../web/src/index.js';
+import { compareChunkings, chunkStats } from '../../web/src/eval.js';
 import { build, repoRoot } from './helpers.mjs';
 
 await init();

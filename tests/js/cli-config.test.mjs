@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyConfigOverrides, autotune, Collection, init, RagwasmError } from '../../web/src/index.js';
+import { applyConfigOverrides, Collection, init, RagwasmError } from '../../web/src/index.js';
+import { autotune } from '../../web/src/eval.js';
 import { createLlmClient, llmChunkContexts } from '../../web/src/llm.js';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { captureIo } from './helpers.mjs';
@@ -392,7 +393,7 @@ test('#16 experiment: a malformed grid file names the JSON path (syntax, grid pa
 });
 
 test('#16 experiment cells that differ only in rerank share a collection but each applies its own rerank section', async () => {
-  const { runExperiment } = await import('../../web/src/llm.js');
+  const { runExperiment } = await import('../../web/src/eval.js');
   const base = { chunker: { strategy: 'markdown-header', chunkSize: 300 }, indexes: { bm25: { fields: { text: 1 } } }, retrieval: { k: 3 }, answerer: { type: 'none' } };
   const grid = { base, cells: [{ name: 'plain' }, { name: 'reranked', config: { rerank: { enabled: true, type: 'custom', candidates: 10, keep: 10 } } }] };
   // A reranker that scores the chunk whose text is shortest first: an order BM25 does not give.

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init } from '../../web/src/index.js';
-import { gradedQrels, pairKey, parsePool } from '../../web/src/llm.js';
+import { gradedQrels, pairKey, parsePool } from '../../web/src/eval.js';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { captureIo, repoRoot } from './helpers.mjs';
 import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';

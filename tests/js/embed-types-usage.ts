@@ -1,5 +1,6 @@
 // Type-checked usage of the embed API (tsc --noEmit -p tests/js/tsconfig.json); never executed.
-import { init, Tokenizer, StaticEmbedder, createStaticEmbedder, poolEmbeddings, asEmbedder, embedTexts, vectorLeg, VectorIndex, type Embedder } from '../../web/src/index.js';
+import { init, Tokenizer, StaticEmbedder, createStaticEmbedder, poolEmbeddings, asEmbedder, embedTexts, VectorIndex, type Embedder } from '../../web/src/index.js';
+import { vectorLeg } from '../../web/src/eval.js';
 import { createOnnxEmbedder, fetchModelFiles, modelDownloadBytes, MODEL_MANIFEST } from '../../web/src/onnx.js';
 async function f() {
   await init();

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from '../../web/src/index.js';
-import { experimentMarkdown, failureColumns, failureMarkdown, relativeReduction, summarizeExperiment } from '../../web/src/llm.js';
+import { experimentMarkdown, failureColumns, failureMarkdown, relativeReduction, summarizeExperiment } from '../../web/src/eval.js';
 
 const near = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} vs ${b}`);
 

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Collection, init, parsePipelineConfig, RagwasmError } from '../../web/src/index.js';
-import { experimentReportHtml, parseExperimentGrid, planExperiment, runExperiment } from '../../web/src/llm.js';
+import { experimentReportHtml, parseExperimentGrid, planExperiment, runExperiment } from '../../web/src/eval.js';
 import { main } from '../../web/cli/ragwasm.mjs';
 import { captureIo, repoRoot, requireStaticModel } from './helpers.mjs';
 import { openaiJson, ProtocolTestDouble, triadScript as scriptedTriad } from './llm-protocol-double.mjs';
@@ -337,7 +337,7 @@ test('the study cost is one number: indexing (LLM context steps) + questions (an
     double.reset();
     double.always((req) => (/document summaries/.test(req.raw) ? triadScript(req) : scripted(req)));
     const r = await runExperiment({ base, vary: { 'retrieval.k': [1, 3] }, answer }, dataset);
-    return { r, md: (await import('../../web/src/llm.js')).experimentMarkdown(r) };
+    return { r, md: (await import('../../web/src/eval.js')).experimentMarkdown(r) };
   };
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
   // Every endpoint priced: indexing is charged to the cell that built the shared collection, the total adds everything.
@@ -381,7 +381,7 @@ test('#16 judges.triad in a grid: per-question triad scores, means with CIs in t
   assert.equal(a.answerRelevance.n, QUESTIONS.length);  // every answered question, unanswerable ones too
   assert.equal(records.length, QUESTIONS.length);
   assert.ok(records.every((x) => x.scores.answerRelevance === 1 / 3));
-  const md = (await import('../../web/src/llm.js')).experimentMarkdown(r);
+  const md = (await import('../../web/src/eval.js')).experimentMarkdown(r);
   assert.match(md, /RAG triad/);
   assert.match(md, /\| base \| 0\.667 \[0\.667, 0\.667\] \| 0\.333 \[0\.333, 0\.333\] \| 1\.000/);
   const html = experimentReportHtml(r, records);

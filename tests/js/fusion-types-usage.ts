@@ -1,11 +1,14 @@
 // Typed usage of the fusion, context and pipeline APIs: `npx tsc --noEmit --strict --module NodeNext
 // --moduleResolution NodeNext --target ES2022 tests/js/fusion-types-usage.ts` checks the .d.ts files.
 import {
-  fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank,
-  assembleContext, estimateContextTokens, parsePipelineConfig, defaultPipelineConfig, FUSION_MODES,
-  checkLegs, pickProbes, weightsAfterLegCheck, LEG_CHECK_DEFAULTS,
+  fuse, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, assembleContext, estimateContextTokens,
+  parsePipelineConfig, defaultPipelineConfig, FUSION_MODES
 } from '../../web/src/index.js';
-import type { FuseResult, FusedHit, TuneResult, AssembledContext, PipelineConfig, RankedList, LegCheckReport } from '../../web/src/index.js';
+import {
+  tuneFusion, defaultFusionGrid, checkLegs, pickProbes, weightsAfterLegCheck, LEG_CHECK_DEFAULTS
+} from '../../web/src/eval.js';
+import type { FuseResult, FusedHit, AssembledContext, PipelineConfig, RankedList } from '../../web/src/index.js';
+import type { TuneResult, LegCheckReport } from '../../web/src/eval.js';
 
 export async function fusionUsage(): Promise<number> {
   const lists: RankedList[] = [{ retriever: 'bm25', hits: [{ id: 'a', score: 1 }] }, { retriever: 'dense', hits: [{ id: 'a', score: 0.5 }] }];

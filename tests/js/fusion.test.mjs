@@ -1,7 +1,8 @@
 // fuse / tuneFusion / mmr / expandNeighbours / aggregateToDocuments / rerank through the WASM build.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { init, fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, RagwasmError } from '../../web/src/index.js';
+import { init, fuse, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, RagwasmError } from '../../web/src/index.js';
+import { tuneFusion, defaultFusionGrid } from '../../web/src/eval.js';
 
 await init();
 

@@ -3,7 +3,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from '../../web/src/index.js';
-import { formatPool, gradedLabels, gradedQrels, pairKey, parseLabels, parsePool, poolLabels } from '../../web/src/llm.js';
+import { parseLabels } from '../../web/src/llm.js';
+import { formatPool, gradedLabels, gradedQrels, pairKey, parsePool, poolLabels } from '../../web/src/eval.js';
 
 const POOL = formatPool({
   questions: [{ id: 'q1', text: 'PTO days?' }, { id: 'q2', text: 'Travel?' }, { id: 'q3', text: 'not pooled' }],

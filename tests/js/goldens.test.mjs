@@ -8,9 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ask, Collection, init, PRESETS } from '../../web/src/index.js';
 import {
-  clarificationMetrics, clarifyQuestion, createLlmClient, formatQrels, generateQuestions, judgeGrid, judgmentsToQrels, labelPool,
-  parseAmbiguitySet, parseClarification, parseLabels, percentError, poolCandidates, sampleChunks, splitTrainTest, tuneAgreement,
+  clarificationMetrics, clarifyQuestion, createLlmClient, formatQrels, generateQuestions, judgeGrid, judgmentsToQrels,
+  labelPool, parseAmbiguitySet, parseClarification, parseLabels, percentError, poolCandidates, sampleChunks,
+  tuneAgreement
 } from '../../web/src/llm.js';
+import { splitTrainTest } from '../../web/src/eval.js';
 import { repoRoot } from './helpers.mjs';
 import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
 

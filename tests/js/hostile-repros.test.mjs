@@ -3,7 +3,8 @@
 // every later call failing). The generated harness (hostile.test.mjs) covers the rest.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { init, metrics, RagwasmError, Bm25Index, VectorIndex, pickProbes, estimateTokens, chunkStats, weightsAfterLegCheck, parsePipelineConfig, splitSentences } from '../../web/src/index.js';
+import { init, RagwasmError, Bm25Index, VectorIndex, estimateTokens, parsePipelineConfig, splitSentences } from '../../web/src/index.js';
+import { metrics, pickProbes, chunkStats, weightsAfterLegCheck } from '../../web/src/eval.js';
 import { formatPassages, formatClaims, agreementStats, parseJudgeScore } from '../../web/src/llm.js';
 import { describe } from '../../web/src/core/validate.js';
 
@@ -150,7 +151,7 @@ test('#19 statistics that are undefined for constant inputs are null never NaN',
 // back INTERNAL "Maximum call stack size exceeded"); a revoked Proxy was a plain TypeError.
 test('#33 ShardedBm25Index and ShardedVectorIndex fromBytes refuse non-bytes with INVALID_ARGUMENT before any WASM call', async () => {
   await init();
-  const { ShardedBm25Index, ShardedVectorIndex } = await import('../../web/src/index.js');
+  const { ShardedBm25Index, ShardedVectorIndex } = await import('../../web/src/parallel.js');
   const sparse = [];
   sparse.length = 2 ** 32 - 1;
   const revoked = Proxy.revocable([], {});

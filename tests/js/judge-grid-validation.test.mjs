@@ -4,7 +4,8 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from '../../web/src/index.js';
-import { createLlmClient, judgeGrid, loadPrompt, parseLabels, splitTrainValidationTest } from '../../web/src/llm.js';
+import { createLlmClient, judgeGrid, loadPrompt, parseLabels } from '../../web/src/llm.js';
+import { splitTrainValidationTest } from '../../web/src/eval.js';
 import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
 
 let double;

@@ -4,7 +4,8 @@
 // never a model's quality.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { autotune, Collection, init, memoizeContextSteps } from '../../web/src/index.js';
+import { Collection, init } from '../../web/src/index.js';
+import { autotune, memoizeContextSteps } from '../../web/src/eval.js';
 import { createLlmClient, summarizeDocument } from '../../web/src/llm.js';
 import { ProtocolTestDouble, openaiJson } from './llm-protocol-double.mjs';
 

@@ -53,8 +53,11 @@ export async function calibrationUsage(): Promise<number | null> {
   return r.overall.kappa ?? cmp.a.overall.exact;
 }
 
-import { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement, sampleChunks, generateQuestions, splitTrainTest,
-  judgeGrid, percentError, clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from '../../web/src/llm.js';
+import {
+  poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement, sampleChunks, generateQuestions, judgeGrid,
+  percentError, clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics
+} from '../../web/src/llm.js';
+import { splitTrainTest } from '../../web/src/eval.js';
 import type { LabelPoolResult, JudgeGridCell, Clarification, ClarificationMetrics } from '../../web/src/llm.js';
 import { ask } from '../../web/src/index.js';
 import type { AskResult, Collection } from '../../web/src/index.js';
@@ -86,8 +89,8 @@ export async function goldensUsage(col: Collection): Promise<number | null> {
 }
 
 // The experiment runner (web/src/experiment/experiment.d.ts).
-import { parseExperimentGrid, planExperiment, runExperiment, experimentMarkdown, experimentReportHtml, FileReplyCache } from '../../web/src/llm.js';
-import type { ExperimentGrid, ExperimentRecord, ExperimentResult } from '../../web/src/llm.js';
+import { parseExperimentGrid, planExperiment, runExperiment, experimentMarkdown, experimentReportHtml, FileReplyCache } from '../../web/src/eval.js';
+import type { ExperimentGrid, ExperimentRecord, ExperimentResult } from '../../web/src/eval.js';
 
 export async function experimentUsage(): Promise<string> {
   const grid: ExperimentGrid = { base: { indexes: { bm25: {} } }, vary: { 'retrieval.k': [1, 5], 'chunker.context': { none: null, title: { template: '{title}' } } },

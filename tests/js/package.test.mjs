@@ -11,11 +11,13 @@ import ts from 'typescript';
 import { repoRoot } from './helpers.mjs';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-const ENTRIES = { '.': 'ragwasm', './onnx': 'ragwasm/onnx', './parse': 'ragwasm/parse', './llm': 'ragwasm/llm', './postgres': 'ragwasm/postgres', './worker': 'ragwasm/worker' };
+const ENTRIES = { '.': 'ragwasm', './parallel': 'ragwasm/parallel', './eval': 'ragwasm/eval', './onnx': 'ragwasm/onnx', './parse': 'ragwasm/parse', './llm': 'ragwasm/llm', './postgres': 'ragwasm/postgres', './worker': 'ragwasm/worker' };
 // Bare names each entry's graph may import (dynamically, at the point of use).
 const CORE_PEERS = ['ragwasm-static-model'];
 const ALLOWED_BARE = {
   '.': CORE_PEERS,
+  './parallel': CORE_PEERS,
+  './eval': CORE_PEERS,
   './onnx': [...CORE_PEERS, 'onnxruntime-web'],
   './parse': [...CORE_PEERS, 'pdfjs-dist', 'pdfjs-dist/build/pdf.worker.min.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'mammoth'],
   './llm': CORE_PEERS,
@@ -73,6 +75,32 @@ test('every runtime export of each entry has a declaration and every declared va
   }
 });
 
+// docs/api.md "Entry points: the tiers" lists every runtime name of every entry under its `### \`ragwasm/…\`` heading and
+// counts them in its table: the tiers a newcomer reads are the code's (issue #28), and a name is in one tier only
+// (RagwasmError, re-exported by ragwasm/postgres and ragwasm/worker for their callers, is the one exception).
+test('#28 docs/api.md lists each entry\'s names exactly and a name lives in one tier', async () => {
+  const api = readFileSync(join(repoRoot, 'docs/api.md'), 'utf8');
+  const start = api.indexOf('## Entry points: the tiers');
+  assert.ok(start >= 0, 'docs/api.md lacks the section "Entry points: the tiers"');
+  const section = api.slice(start, api.indexOf('\n## ', start + 1));
+  const seen = new Map();
+  for (const [key, name] of Object.entries(ENTRIES)) {
+    const runtime = Object.keys(await import(name)).sort();
+    const heading = section.indexOf(`### \`${name}\``);
+    assert.ok(heading >= 0, `docs/api.md has no heading for ${name}`);
+    const body = section.slice(heading).split('\n### ')[0].split('\n').slice(1).join('\n');
+    const listed = [...body.matchAll(/`([A-Za-z_$][\w$]*)`/g)].map((m) => m[1]).sort();
+    assert.deepEqual(listed, runtime, `docs/api.md: the names of ${name}`);
+    const row = new RegExp(`^\\| \`${name.replace('/', '\\/')}\` \\| [^|]+\\| (\\d+) \\|`, 'm').exec(section);
+    assert.equal(Number(row?.[1]), runtime.length, `docs/api.md: the count of ${name} in the table`);
+    for (const n of runtime) {
+      if (n !== 'RagwasmError') assert.ok(!seen.has(n), `${n} is exported by ${seen.get(n)} and ${name}`);
+      seen.set(n, seen.get(n) ?? name);
+    }
+    assert.ok(key in pkg.exports);
+  }
+});
+
 test('no entry reaches a node: specifier or a repository path and bare names are only its optional peers', () => {
   for (const [key, name] of Object.entries(ENTRIES)) {
     const graph = importGraph(join(repoRoot, pkg.exports[key].default));
@@ -96,7 +124,7 @@ test('no entry reaches a node: specifier or a repository path and bare names are
 test('npm pack publishes the release WASM and no repository-only files', () => {
   const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const files = info.files.map((f) => f.path);
-  for (const want of ['web/dist/ragwasm.mjs', 'web/dist/ragwasm.wasm', 'web/src/index.js', 'web/src/onnx.js', 'web/src/parse.js', 'web/src/llm.js', 'web/src/llm/prompts/answer_grounded.js', 'web/cli/ragwasm.mjs']) {
+  for (const want of ['web/dist/ragwasm.mjs', 'web/dist/ragwasm.wasm', 'web/src/index.js', 'web/src/index.d.ts', 'web/src/parallel.js', 'web/src/parallel.d.ts', 'web/src/eval.js', 'web/src/eval.d.ts', 'web/src/onnx.js', 'web/src/parse.js', 'web/src/llm.js', 'web/src/llm/prompts/answer_grounded.js', 'web/cli/ragwasm.mjs']) {
     assert.ok(files.includes(want), `missing ${want}`);
   }
   const leaked = files.filter((p) => /^(web\/dist\/debug\/|web\/dist\/corpus\.json|src\/|tests\/|examples\/|models\/|web\/demo\/)/.test(p));

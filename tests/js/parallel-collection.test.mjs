@@ -9,9 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import {
-  init, Bm25Index, VectorIndex, Collection, ShardedBm25Index, ShardedVectorIndex, WorkerPool,
-} from '../../web/src/index.js';
+import { init, Bm25Index, VectorIndex, Collection } from '../../web/src/index.js';
+import { ShardedBm25Index, ShardedVectorIndex, WorkerPool } from '../../web/src/parallel.js';
 import { requireStaticModel, seededRandom, skipUnlessShared } from './helpers.mjs';
 
 await init();

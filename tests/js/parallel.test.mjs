@@ -8,10 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import {
-  init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError,
-  WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, defaultWorkers,
-} from '../../web/src/index.js';
+import { init, Bm25Index, VectorIndex, StaticEmbedder, Collection, RagwasmError } from '../../web/src/index.js';
+import { WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, defaultWorkers } from '../../web/src/parallel.js';
 import { repoRoot, requireStaticModel, seededRandom, skipUnlessShared } from './helpers.mjs';
 
 await init();
@@ -311,9 +309,11 @@ test('terminate() rejects pending and later calls with DISPOSED; an idle pool do
   await assert.rejects(ShardedBm25Index.create({}, { pool }), (e) => e.code === 'DISPOSED');
   // a child process that creates a pool and never terminates it must still exit by itself
   const entry = join(repoRoot, 'web/src/index.js');
+  const parallelEntry = join(repoRoot, 'web/src/parallel.js');
   const out = execFileSync(process.execPath, ['--input-type=module', '-e',
-    `const m = await import(${JSON.stringify(entry)}); await m.init(); const p = await m.WorkerPool.create({ workers: 2 });
-     const i = await m.ShardedBm25Index.create({}, { pool: p }); await i.add([{ id: 'a', text: 'b' }]); console.log((await i.search('b'))[0].id);`],
+    `const m = await import(${JSON.stringify(entry)}); const par = await import(${JSON.stringify(parallelEntry)});
+     await m.init(); const p = await par.WorkerPool.create({ workers: 2 });
+     const i = await par.ShardedBm25Index.create({}, { pool: p }); await i.add([{ id: 'a', text: 'b' }]); console.log((await i.search('b'))[0].id);`],
   { encoding: 'utf8', timeout: 60000 });
   assert.equal(out.trim(), 'a');
 });

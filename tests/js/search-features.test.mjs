@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
-import { init, Bm25Index, ShardedBm25Index, RagwasmError } from '../../web/src/index.js';
+import { init, Bm25Index, RagwasmError } from '../../web/src/index.js';
+import { ShardedBm25Index } from '../../web/src/parallel.js';
 import { build, repoRoot } from './helpers.mjs';
 
 await init({ build });

@@ -4,7 +4,8 @@
 // Each entry point is used again after the error (nothing lost).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { Bm25Index, Collection, init, RagwasmError, ShardedBm25Index, ShardedVectorIndex, VectorIndex, VECTOR_MAX_K, WorkerPool } from '../../web/src/index.js';
+import { Bm25Index, Collection, init, RagwasmError, VectorIndex, VECTOR_MAX_K } from '../../web/src/index.js';
+import { ShardedBm25Index, ShardedVectorIndex, WorkerPool } from '../../web/src/parallel.js';
 import { MAX_SEARCH_K } from '../../web/src/core/limits.js';
 
 await init();

@@ -3,7 +3,8 @@
 // (src/answer/plain_text.h markdown_to_text).
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
-import { autotune, Collection, init, markdownToText, parsePipelineConfig } from '../../web/src/index.js';
+import { Collection, init, markdownToText, parsePipelineConfig } from '../../web/src/index.js';
+import { autotune } from '../../web/src/eval.js';
 
 before(async () => { await init(); });
 

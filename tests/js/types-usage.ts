@@ -39,7 +39,8 @@ export async function parsing(bytes: Uint8Array): Promise<string> {
 }
 
 export async function retrieval(): Promise<number> {
-  const { Bm25Index, chunk, metrics, saveBytes, loadBytes } = await import('../../web/src/index.js');
+  const { Bm25Index, chunk, saveBytes, loadBytes } = await import('../../web/src/index.js');
+  const { metrics } = await import('../../web/src/eval.js');
   const doc: Document = createDocument({ id: 'd', text: '# A\nalpha beta.\n\n# B\ngamma delta.' });
   const chunks: Chunk[] = chunk(doc, { strategy: 'markdown-header', chunkSize: 500 });
   const index = Bm25Index.create({ k1: 1.2, b: 0.75 });
@@ -115,8 +116,10 @@ async function docChatTypes(): Promise<void> {
 void docChatTypes;
 
 // ---- the Worker pool (issue 18): docs/parallel.md ----
-import { WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, defaultWorkers, MAX_WORKERS, Bm25Index as PoolBm25Index, Collection as PoolCollection } from '../../web/src/index.js';
-import type { CollectionStats, ParallelEmbedder } from '../../web/src/index.js';
+import { Bm25Index as PoolBm25Index, Collection as PoolCollection } from '../../web/src/index.js';
+import { WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, defaultWorkers, MAX_WORKERS } from '../../web/src/parallel.js';
+import type { CollectionStats } from '../../web/src/index.js';
+import type { ParallelEmbedder } from '../../web/src/parallel.js';
 async function parallelTypes(): Promise<void> {
   const pool = await WorkerPool.create({ workers: Math.min(defaultWorkers(), MAX_WORKERS), init: { build: 'release' } });
   const n: number = pool.size;
@@ -159,7 +162,8 @@ async function parallelTypes(): Promise<void> {
 void parallelTypes;
 
 // #16: one pipeline config for every command (applyConfigOverrides, autotune base, Collection.add chunkContexts).
-import { applyConfigOverrides, autotune as autotune16, Collection as Collection16 } from '../../web/src/index.js';
+import { applyConfigOverrides, Collection as Collection16 } from '../../web/src/index.js';
+import { autotune as autotune16 } from '../../web/src/eval.js';
 import type { ConfigOverrideChange, PipelineConfig } from '../../web/src/index.js';
 export async function configOverrides16(): Promise<number> {
   const r = applyConfigOverrides('{"retrieval": {"k": 3}}', [{ path: 'retrieval.k', value: 0, source: '--k' }]);

@@ -1,7 +1,8 @@
 // Module Worker of the chunking playground: chunks a document with each configuration
 // (compareChunkings), and for sample-corpus documents with labelled questions, chunks the whole
 // corpus, indexes the chunks with BM25 and measures evidence recall@k (evaluateEvidence).
-import { init, compareChunkings, chunkAsync, createStaticEmbedder, metrics, parsePipelineConfig } from '../src/index.js';
+import { init, chunkAsync, createStaticEmbedder, parsePipelineConfig } from '../src/index.js';
+import { compareChunkings, metrics } from '../src/eval.js';
 
 const { evaluateEvidence } = metrics;
 

@@ -2,7 +2,7 @@
 // `ragwasm label --pool-only` 0-3 with the keyboard; grades are kept in localStorage (per pool, by a
 // hash of its text) and exported as TREC qrels / judge labels. Parsing and the qrels are the
 // library's (web/src/goldens/human.js); this file only reads keys, stores and shows.
-import { gradedLabels, gradedQrels, pairKey, parsePool } from '../src/llm.js';
+import { gradedLabels, gradedQrels, pairKey, parsePool } from '../src/eval.js';
 import { h, setChildren, errorText } from './lib/dom.js';
 
 const $ = (id) => document.getElementById(id);

@@ -1,7 +1,8 @@
 // Metrics classroom: a ranked list the learner reorders and grades, a qrels editor, trec_eval
 // measures computed by the WASM metrics module (web/src/metrics/metrics.js) with the worked arithmetic
 // beside each value, precision/recall-vs-k plots, and a judge-agreement exercise.
-import { init, metrics } from '../src/index.js';
+import { init } from '../src/index.js';
+import { metrics } from '../src/eval.js';
 import { h, s, setChildren, fmt, errorText, setStatus, installErrorBanner } from './lib/dom.js';
 
 const { evaluateRun, confusionMatrix, cohensKappa, withinAccuracy } = metrics;

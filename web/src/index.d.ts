@@ -1,17 +1,21 @@
-// Type declarations of the ragwasm JS API, one .d.ts per area beside its .js file.
+// Type declarations of the core entry (ragwasm), one .d.ts per area beside its .js file; the other tiers
+// are ragwasm/parallel (parallel.d.ts), ragwasm/eval (eval.d.ts), ragwasm/llm, ragwasm/parse, ragwasm/onnx,
+// ragwasm/postgres and ragwasm/worker.
 export * from './core/module.js';
 export * from './core/errors.js';
 export * from './core/info.js';
 export * from './document/document.js';
 export * from './document/text.js';
-export * from './chunk/chunk.js';
-export * as metrics from './metrics/metrics.js';
+export { chunk, chunkAsync, chunkTexts, markdownHeaders, renderContext, estimateTokens, CHUNK_STRATEGIES, CHUNK_UNITS, BREAKPOINT_METHODS,
+  DEFAULT_SEPARATORS, MARKDOWN_SEPARATORS, BreakpointMethod, ChunkContextOptions, ChunkDocumentInput, ChunkOptions, ChunkStrategy, ChunkUnit,
+  DocumentChunk } from './chunk/chunk.js';
 export * from './retrieve/dense.js';
 export * from './retrieve/sparse.js';
 export * from './retrieve/expansion.js';
 export * from './core/storage.js';
-export * from './retrieve/fusion.js';
-export * from './retrieve/leg-check.js';
+export { fuse, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS,
+  ChunkRef, Contribution, DocHit, FuseOptions, FuseResult, FusedHit, FusionConfig, FusionDiagnostics, FusionMode, MmrHit, MmrOptions,
+  Normalization, Passage, RankedList, RerankOptions, Reranker, ScoredHit } from './retrieve/fusion.js';
 export * from './context/context.js';
 export * from './context/prompt.js';
 export * from './pipeline/pipeline.js';
@@ -19,10 +23,12 @@ export * from './document/markdown-text.js';
 export * from './pipeline/overrides.js';
 export * from './embed/embed.js';
 export * from './embed/contract.js';
-export * from './pipeline/collection.js';
-export * from './pipeline/autotune.js';
+export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, CollectionAddProgress, CollectionDocument,
+  CollectionDocumentHit, CollectionEmbedder, CollectionExportOptions, CollectionFilter, CollectionHit, CollectionImportOptions, CollectionJsonlChunk,
+  CollectionJsonlDocument, CollectionJsonlHeader, CollectionLlm, CollectionSearchOptions, CollectionWriteSummary, EmbedKind,
+  ParallelCollection } from './pipeline/collection.js';
+/** The report of Collection.checkLegs() (the leg check itself, checkLegs, is ragwasm/eval's). */
+export type { LegCheckReport } from './retrieve/leg-check.js';
 export * from './pipeline/presets.js';
 export * from './answer/ask.js';
 export { NO_ANSWER_TEXT, PASSAGES_TEXT } from './answer/extractive.js';
-export * from './parallel/pool.js';
-export * from './parallel/sharded.js';

@@ -1,32 +1,28 @@
 // @ts-check
-// ragwasm: retrieval-augmented generation in the browser. The core entry (text, chunking, BM25,
-// vector index, fusion, context, metrics, Collection, static embedder); the optional parts have their
-// own entries: ragwasm/onnx (onnx.js), ragwasm/parse (parse.js), ragwasm/llm (llm.js). Each area's
-// hand-written .d.ts sits beside its .js file.
+// ragwasm: retrieval-augmented generation in the browser. The core entry: what an app needs to index,
+// search and answer (text, chunking, BM25, vector index, fusion, context, Collection, ask, static
+// embedder, storage). The other tiers have their own entries: ragwasm/parallel (parallel.js, Workers and
+// sharded indexes), ragwasm/eval (eval.js, metrics, tuning, experiments), ragwasm/llm, ragwasm/parse,
+// ragwasm/onnx, ragwasm/postgres, ragwasm/worker. Each area's hand-written .d.ts sits beside its .js file.
 export { init, isInitialized } from './core/module.js';
 export { RagwasmError, ErrorCodes } from './core/errors.js';
 export { info } from './core/info.js';
 export { createDocument } from './document/document.js';
 export { SentenceSplitter, splitSentences, foldText, findInvalidUtf8, decodeUtf8 } from './document/text.js';
-export { chunk, chunkAsync, chunkTexts, compareChunkings, chunkStats, markdownHeaders, normalizeChunkOptions, renderContext, estimateTokens, CHUNK_STRATEGIES, CHUNK_UNITS, BREAKPOINT_METHODS, DEFAULT_SEPARATORS, MARKDOWN_SEPARATORS } from './chunk/chunk.js';
+export { chunk, chunkAsync, chunkTexts, markdownHeaders, renderContext, estimateTokens, CHUNK_STRATEGIES, CHUNK_UNITS, BREAKPOINT_METHODS, DEFAULT_SEPARATORS, MARKDOWN_SEPARATORS } from './chunk/chunk.js';
 export { Tokenizer, StaticEmbedder, createStaticEmbedder, poolEmbeddings } from './embed/embed.js';
 export { asEmbedder, embedTexts, MAX_EMBEDDER_DIMENSION } from './embed/contract.js';
-export * as metrics from './metrics/metrics.js';
 export { VectorIndex, denseSimdEnabled, VECTOR_MAX_DIMENSION, VECTOR_MAX_K } from './retrieve/dense.js';
 export { Bm25Index } from './retrieve/sparse.js';
 export { createWordNeighbours, EXPANSION_DEFAULTS, WordNeighbours } from './retrieve/expansion.js';
 export { saveBytes, loadBytes, removeBytes, listStored, storageBackend } from './core/storage.js';
-export { fuse, tuneFusion, defaultFusionGrid, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './retrieve/fusion.js';
-export { checkLegs, pickProbes, weightsAfterLegCheck, vectorLeg, LEG_CHECK_DEFAULTS } from './retrieve/leg-check.js';
+export { fuse, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS } from './retrieve/fusion.js';
 export { assembleContext, estimateContextTokens } from './context/context.js';
 export { answerContext, checkAssemblyRead, DEFAULT_ASSEMBLY } from './context/prompt.js';
 export { parsePipelineConfig, defaultPipelineConfig } from './pipeline/pipeline.js';
 export { markdownToText } from './document/markdown-text.js';
 export { applyConfigOverrides } from './pipeline/overrides.js';
-export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, memoizeContextSteps } from './pipeline/collection.js';
-export { autotune, DEFAULT_AUTOTUNE_GRID } from './pipeline/autotune.js';
+export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps } from './pipeline/collection.js';
 export { PRESETS } from './pipeline/presets.js';
 export { ask, isFollowUp, rewriteFollowUp, questionQuery, documentTitle, MIN_EVIDENCE } from './answer/ask.js';
 export { NO_ANSWER_TEXT, PASSAGES_TEXT } from './answer/extractive.js';
-export { WorkerPool, defaultWorkers, MAX_WORKERS } from './parallel/pool.js';
-export { ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder, SHARDED_BM25_FORMAT_VERSION, SHARDED_VECTOR_FORMAT_VERSION } from './parallel/sharded.js';

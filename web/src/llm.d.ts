@@ -413,9 +413,5 @@ export function comparePrompts(client: LlmClient, items: LabelledItem[], options
 export * from './llm/rerank.js';
 export * from './goldens/label.js';
 export * from './goldens/questions.js';
-export * from './goldens/split.js';
 export * from './goldens/judge-grid.js';
-export * from './goldens/human.js';
 export * from './goldens/clarify.js';
-export * from './experiment/experiment.js';
-export * from './experiment/columns.js';

@@ -1,7 +1,8 @@
 // @ts-check
 // ragwasm/llm: the LLM layer: provider clients (OpenAI-compatible, Anthropic), prompts as versioned data, judges,
-// grounded and extractive answers, context enrichment, judge calibration and the LLM reranker. Public re-exports;
-// the implementation lives in web/src/llm/.
+// grounded and extractive answers, context enrichment, judge calibration, the LLM reranker and goldens an LLM
+// writes (labelled pools, generated questions, the judge grid, clarification). Public re-exports; the
+// implementation lives in web/src/llm/ and web/src/goldens/. Experiments, splits and human grades are ragwasm/eval.
 export { createLlmClient, LlmClient, loadApiKey, saveApiKey, forgetApiKey, retryAfterMs } from './llm/client.js';
 export { RequestLedger } from './llm/ledger.js';
 export { ResponseCache } from './llm/cache.js';
@@ -18,15 +19,5 @@ export { createLlmReranker } from './llm/rerank.js';
 // Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).
 export { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement } from './goldens/label.js';
 export { sampleChunks, generateQuestions } from './goldens/questions.js';
-export { seededShuffle, splitTrainTest, splitTrainValidationTest } from './goldens/split.js';
 export { judgeGrid, percentError } from './goldens/judge-grid.js';
-export { pairKey, formatPool, parsePool, gradedQrels, gradedLabels, poolLabels } from './goldens/human.js';
 export { clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from './goldens/clarify.js';
-
-// Experiments (issue 16): grids of pipeline configs x answer models x prompts, run, summarized and reported.
-export { parseExperimentGrid } from './experiment/grid.js';
-export { planExperiment, runExperiment } from './experiment/run.js';
-export { summarizeExperiment, experimentMarkdown, scoreAnswer } from './experiment/summary.js';
-export { experimentReportHtml } from './experiment/report.js';
-export { failureColumns, failureMarkdown, relativeReduction } from './experiment/columns.js';
-export { FileReplyCache } from './experiment/reply-cache.js';

@@ -6,7 +6,8 @@
 // chosen on the TUNING halves of both sets only (chooseExpansion); both halves are reported.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ask, metrics, PRESETS } from '../../../web/src/index.js';
+import { ask, PRESETS } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 
 /** The grid the expansion parameters are chosen from (tuning halves only). Earlier = simpler on a tie. */
 export const EXPANSION_GRID = (() => {

@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ask, Collection, init, metrics, PRESETS } from '../../../web/src/index.js';
+import { ask, Collection, init, PRESETS } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const stripMarkers = (s) => s.replace(/\s*\[\d+\]/g, '').trim();

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { answerUnitFeatures } from '../../../web/src/answer/extractive.js';
-import { ask, Collection, init, metrics, PRESETS } from '../../../web/src/index.js';
+import { ask, Collection, init, PRESETS } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 import { loadCorpus } from '../suites/docchat.mjs';
 import { features, predict } from './answer-scorer.mjs';
 import { folds, THRESHOLDS } from './docchat-select.mjs';

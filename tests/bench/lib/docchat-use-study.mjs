@@ -8,7 +8,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ask, Collection, init, metrics, PRESETS } from '../../../web/src/index.js';
+import { ask, Collection, init, PRESETS } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 import { loadCorpus, perQuestion } from '../suites/docchat.mjs';
 import { summarize as summarizeRetrieval, THRESHOLDS } from './docchat-select.mjs';
 import { choose, crossValidate, separation, tuningUnits } from './docchat-study.mjs';

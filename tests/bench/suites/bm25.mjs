@@ -4,7 +4,8 @@
 // Peers index text = title + " " + text with their documented defaults (wink needs a prep task: a
 // simple lowercase/stopword/Porter pipeline, as ../shared/data/golden "wink-simple").
 // RAGWASM_BENCH_PEERS (comma-separated names, e.g. wink-bm25) limits the peers that run.
-import { Bm25Index, ShardedBm25Index, WorkerPool } from '../../../web/src/index.js';
+import { Bm25Index } from '../../../web/src/index.js';
+import { ShardedBm25Index, WorkerPool } from '../../../web/src/parallel.js';
 import { wasm } from '../../../web/src/core/module.js';
 import { loadBeir, ndcgAt } from '../../../web/cli/datasets.mjs';
 import { median } from '../../../scripts/speed-table.mjs';

@@ -16,7 +16,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ask, Collection, createStaticEmbedder, metrics, PRESETS } from '../../../web/src/index.js';
+import { ask, Collection, createStaticEmbedder, PRESETS } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 
 import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, KEY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';

@@ -2,7 +2,7 @@
 // measure (all_trec + ndcg_exp, 79 values per query) through the JS API, beside the native twin.
 // Scores are random with 3 decimals (ties occur and are re-sorted as trec_eval does); 20 graded
 // judgments per query, about half of them inside the run. Same generator as bench_metrics.cpp.
-import { metrics } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 
 function lcg(seed) {
   let s = seed >>> 0;

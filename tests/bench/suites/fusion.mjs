@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Bm25Index, VectorIndex, checkLegs, createStaticEmbedder, fuse, tuneFusion, weightsAfterLegCheck } from '../../../web/src/index.js';
+import { Bm25Index, VectorIndex, createStaticEmbedder, fuse } from '../../../web/src/index.js';
+import { checkLegs, tuneFusion, weightsAfterLegCheck } from '../../../web/src/eval.js';
 
 function readJsonl(path) {
   return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));

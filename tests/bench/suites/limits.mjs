@@ -2,7 +2,7 @@
 // sentenceBleu on two seeded random texts of 10 kB and 100 kB, and a 100 kB rambling answer against a
 // short reference (ANLS's length bound answers at once). Over the documented alignment limit
 // (docs/limits.md) the call is LIMIT_EXCEEDED, timed too.
-import { metrics } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 
 // Seeded words w0..w499: two texts of n bytes that share vocabulary but not order.
 function text(n, seed) {

@@ -26,7 +26,8 @@
 import os from 'node:os';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { init, Collection, WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/index.js';
+import { init, Collection } from '../../../web/src/index.js';
+import { WorkerPool, ShardedBm25Index, ShardedVectorIndex, createParallelEmbedder } from '../../../web/src/parallel.js';
 import { seededRandom } from '../../../web/src/goldens/split.js';
 import { threadCpu, threadSplit, machineBusyMs } from '../lib/thread-cpu.mjs';
 import { startCeiling } from '../lib/ceiling.mjs';

@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Collection, createStaticEmbedder, metrics } from '../../../web/src/index.js';
+import { Collection, createStaticEmbedder } from '../../../web/src/index.js';
+import { metrics } from '../../../web/src/eval.js';
 import { connectPostgres, exportToPostgres, PostgresRetriever } from '../../../web/src/postgres.js';
 import { loadBeir } from '../../../web/cli/datasets.mjs';
 import { documentRanking } from '../../../web/cli/lib/retrievers.mjs';

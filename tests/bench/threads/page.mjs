@@ -2,7 +2,8 @@
 // the same 1M x 100 f32 vectors (seededRandom(18), as the parallel suite) in (a) the WASM-threads scan module
 // in a Worker (threads-worker.js) and (b) the Worker pool's ShardedVectorIndex with 1 Worker and with
 // 2 Workers; checks that every mode returns the same hits (ids and scores), then times interleaved rounds.
-import { init, WorkerPool, ShardedVectorIndex } from '/web/src/index.js';
+import { init } from '/web/src/index.js';
+import { WorkerPool, ShardedVectorIndex } from '/web/src/parallel.js';
 import { seededRandom } from '/web/src/goldens/split.js';
 
 // A request/reply channel to the threads Worker (also used by tests/browser/threads.test.mjs).

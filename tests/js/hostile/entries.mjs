@@ -1,9 +1,9 @@
 // Entry points of the package, discovered from the exports of its entry files (ENTRY_FILES: ragwasm,
-// ragwasm/llm, ragwasm/onnx, ragwasm/parse, ragwasm/postgres; loadApi merges them): every exported function, every function of an exported namespace (`metrics`),
+// ragwasm/parallel, ragwasm/eval, ragwasm/llm, ragwasm/onnx, ragwasm/parse, ragwasm/postgres; loadApi merges them): every exported function, every function of an exported namespace (`metrics`),
 // every class's statics and constructor, and the instance methods of the objects FACTORIES can
 // build with valid arguments. A new export is covered without anyone adding it here; GOOD only
 // makes the other argument positions valid so a hostile value reaches deeper positions.
-export const ENTRY_FILES = ['index.js', 'llm.js', 'onnx.js', 'parse.js', 'postgres.js'];
+export const ENTRY_FILES = ['index.js', 'parallel.js', 'eval.js', 'llm.js', 'onnx.js', 'parse.js', 'postgres.js'];
 /** The entries a browser loads (ragwasm/postgres is for Node servers). */
 export const BROWSER_ENTRY_FILES = ENTRY_FILES.filter((f) => f !== 'postgres.js');
 

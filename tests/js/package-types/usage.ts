@@ -1,6 +1,8 @@
 // Compiled by tsc with moduleResolution "bundler" and "node16" (tsconfig.bundler.json, tsconfig.node16.json):
 // an app's imports of the package entry points, resolved through package.json "exports".
-import { init, chunk, Bm25Index, Collection, createStaticEmbedder, metrics, RagwasmError } from 'ragwasm';
+import { init, chunk, Bm25Index, Collection, createStaticEmbedder, RagwasmError } from 'ragwasm';
+import { metrics, autotune, runExperiment } from 'ragwasm/eval';
+import { WorkerPool, ShardedBm25Index } from 'ragwasm/parallel';
 import { createOnnxEmbedder, createCrossEncoderReranker } from 'ragwasm/onnx';
 import { extractText, SUPPORTED_FORMATS } from 'ragwasm/parse';
 import { createLlmClient, loadPrompt, createLlmReranker } from 'ragwasm/llm';
@@ -14,6 +16,10 @@ export async function app(): Promise<number> {
   const embedder = await createStaticEmbedder();
   const col = await Collection.create();
   const ev = metrics.evaluateRun({ q: { a: 1 } }, { q: { a: 1 } });
+  const pool: WorkerPool = await WorkerPool.create({ workers: 2 });
+  const sharded: ShardedBm25Index = await ShardedBm25Index.create({}, { pool });
+  const tune: typeof autotune = autotune;
+  const experiment: typeof runExperiment = runExperiment;
   const onnx: typeof createOnnxEmbedder = createOnnxEmbedder;
   const ce: typeof createCrossEncoderReranker = createCrossEncoderReranker;
   const formats: typeof SUPPORTED_FORMATS = SUPPORTED_FORMATS;
@@ -22,6 +28,6 @@ export async function app(): Promise<number> {
   const prompt = await loadPrompt('answer_grounded');
   const rr: typeof createLlmReranker = createLlmReranker;
   const url: URL = modelUrl;
-  void [loaded, embedder, col, ev, onnx, ce, formats, text, client, prompt, rr, url, RagwasmError];
+  void [loaded, embedder, col, ev, sharded, tune, experiment, onnx, ce, formats, text, client, prompt, rr, url, RagwasmError];
   return chunks.length;
 }

@@ -2,7 +2,8 @@
 // Chunk hits are mapped to documents by their best chunk score (qrels are document-level), then the
 // document run is evaluated by src/metrics exactly as trec_eval -c would evaluate it.
 import { writeFileSync } from 'node:fs';
-import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, llmContextSteps, metrics } from '../../src/index.js';
+import { applyConfigOverrides, Bm25Index, chunkTexts, Collection, llmContextSteps } from '../../src/index.js';
+import { metrics } from '../../src/eval.js';
 import { llmChunkContexts } from '../../src/llm.js';
 import { loadDataset } from '../datasets.mjs';
 import { engineUrl, openEngine } from '../lib/engine.mjs';

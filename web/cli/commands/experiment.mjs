@@ -1,10 +1,10 @@
 // ragwasm experiment: runs an experiment grid (pipeline configs x answer models x prompts, docs/experiments.md)
 // over a QA dataset folder. Only flags, files and the terminal here: parsing, running, scoring and the
-// report are the library's (ragwasm/llm: planExperiment, runExperiment, experimentMarkdown,
+// report are the library's (ragwasm/eval: planExperiment, runExperiment, experimentMarkdown,
 // experimentReportHtml, FileReplyCache).
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { experimentMarkdown, experimentReportHtml, FileReplyCache, parseExperimentGrid, planExperiment, runExperiment } from '../../src/llm.js';
+import { experimentMarkdown, experimentReportHtml, FileReplyCache, parseExperimentGrid, planExperiment, runExperiment } from '../../src/eval.js';
 import { loadQaDataset } from '../datasets.mjs';
 import { commandConfig, configFileBase, configReranker } from '../lib/config.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';

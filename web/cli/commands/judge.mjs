@@ -2,7 +2,8 @@
 // kappa, binary precision/recall/F1, exact and off-by-one accuracy, confusion matrix, per slice;
 // optionally compare a second prompt. The API key comes from an environment variable, never a flag.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, judgeGrid, parseLabels, parsePool, poolLabels, PriceTable, RequestLedger } from '../../src/llm.js';
+import { calibrateJudge, comparePrompts, createLlmClient, definePrompt, judgeGrid, parseLabels, PriceTable, RequestLedger } from '../../src/llm.js';
+import { parsePool, poolLabels } from '../../src/eval.js';
 import { DatasetError, readQrelsTsv } from '../datasets.mjs';
 
 const JUDGE_NAMES = ['context_relevance', 'answer_relevance', 'answer_correctness', 'groundedness'];

@@ -4,7 +4,8 @@
 // judgmentsToQrels, formatQrels in web/src/goldens/label.js); this command reads files and builds collections.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Collection, parsePipelineConfig, RagwasmError } from '../../src/index.js';
-import { formatPool, formatQrels, judgmentsToQrels, labelPool, poolCandidates } from '../../src/llm.js';
+import { formatQrels, judgmentsToQrels, labelPool, poolCandidates } from '../../src/llm.js';
+import { formatPool } from '../../src/eval.js';
 import { DatasetError, loadTuneDataset, readDocuments, readJsonl, readQueries } from '../datasets.mjs';
 import { LLM_OPTIONS, ledgerLine, llmClients } from '../lib/llm.mjs';
 import { intOption, UsageError } from '../lib/options.mjs';

@@ -3,7 +3,8 @@
 // examples/corpus), printed as per-configuration tables: correctness, token F1, rank of the
 // reference document, latency and cost. Configurations = answerer x model x answer prompt.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { answerContext, checkAssemblyRead, Collection, llmContextSteps, metrics } from '../../src/index.js';
+import { answerContext, checkAssemblyRead, Collection, llmContextSteps } from '../../src/index.js';
+import { metrics } from '../../src/eval.js';
 import { createLlmClient, definePrompt, extractiveAnswer, generateAnswer, judgeAnswerCorrectness, judgeRagTriad, PriceTable, RequestLedger } from '../../src/llm.js';
 import { commandConfig, configFileBase, configOptions, configReranker } from '../lib/config.mjs';
 import { UsageError } from '../lib/options.mjs';

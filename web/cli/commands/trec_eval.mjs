@@ -2,7 +2,7 @@
 // same "%-22s\t%s\t%6.4f" lines), computed by src/metrics through the WASM module.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { metrics } from '../../src/index.js';
+import { metrics } from '../../src/eval.js';
 
 export default {
   name: 'trec_eval',

@@ -1,7 +1,7 @@
 // ragwasm tune --dataset DIR: autotune (web/src/pipeline/autotune.js) on a BEIR folder (train qrels when present,
 // else test) or on examples/corpus-style folders (manifest.json + questions.jsonl with evidence).
 import { readFileSync } from 'node:fs';
-import { autotune, memoizeContextSteps } from '../../src/index.js';
+import { autotune, memoizeContextSteps } from '../../src/eval.js';
 import { DatasetError, loadTuneDataset, readDocuments, readQrelsTsv, readQueries } from '../datasets.mjs';
 import { tuneAgreement } from '../../src/llm.js';
 import { commandConfig, CONTEXT_ENDPOINT_OPTIONS, contextClient, contextStep } from '../lib/config.mjs';

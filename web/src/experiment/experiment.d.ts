@@ -1,4 +1,4 @@
-// Types of the experiment runner (web/src/experiment/*.js), exported by the ragwasm/llm entry.
+// Types of the experiment runner (web/src/experiment/*.js), exported by the ragwasm/eval entry.
 
 /** An LLM endpoint of a grid (answer.models[i] or answer.judge). */
 export interface ExperimentEndpoint {

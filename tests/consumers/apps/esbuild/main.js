@@ -1,6 +1,7 @@
 // esbuild app: the full scenario on the page, then ragwasm/worker's WorkerCollection; ragwasm.wasm and
 // the Worker script are served next to the bundle (build.mjs).
-import { init as initRagwasm, chunk, Bm25Index, Collection, metrics } from 'ragwasm';
+import { init as initRagwasm, chunk, Bm25Index, Collection } from 'ragwasm';
+import { metrics } from 'ragwasm/eval';
 import { WorkerCollection, RagwasmError } from 'ragwasm/worker';
 import { fullScenario, report, settle, workerScenario } from './scenario.js';
 

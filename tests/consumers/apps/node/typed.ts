@@ -1,7 +1,8 @@
 // A TypeScript user's file, type-checked with `tsc --strict` against the types of the installed
 // tarball (consumers.test.mjs). It follows README.md "The JS API at a glance" and the docs' examples
 // (docs/collection.md, docs/docchat.md, docs/fusion.md, docs/llm.md) as written; it is compiled, not run.
-import { init, chunk, Bm25Index, VectorIndex, Collection, PRESETS, ask, fuse, metrics, createStaticEmbedder, RagwasmError } from 'ragwasm';
+import { init, chunk, Bm25Index, VectorIndex, Collection, PRESETS, ask, fuse, createStaticEmbedder, RagwasmError } from 'ragwasm';
+import { metrics } from 'ragwasm/eval';
 import { fileToDocument } from 'ragwasm/parse';
 import { createLlmClient } from 'ragwasm/llm';
 

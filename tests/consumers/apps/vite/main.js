@@ -1,6 +1,8 @@
 // Vite app: the full scenario on the page and, at the same time, in a module Worker; then the
 // package's own Worker pool (two shards of a BM25 index).
-import { init, chunk, Bm25Index, Collection, metrics, ShardedBm25Index } from 'ragwasm';
+import { init, chunk, Bm25Index, Collection } from 'ragwasm';
+import { metrics } from 'ragwasm/eval';
+import { ShardedBm25Index } from 'ragwasm/parallel';
 import { fullScenario, poolScenario, report, settle } from './scenario.js';
 
 const inWorker = new Promise((resolve) => {
