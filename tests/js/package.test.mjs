@@ -51,8 +51,8 @@ function declaredValues(dts) {
   return checker.getExportsOfModule(sym)
     .map((s) => [s.name, s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s])
     .filter(([, t]) => (t.flags & ts.SymbolFlags.Value) !== 0)
-    // `@internal` declarations are the library's own (declared for tsconfig.checkjs.json, #28), not the entry's contract
-    .filter(([, t]) => !t.getJsDocTags().some((tag) => tag.name === 'internal'))
+    // no `@internal` filter: the library's own declarations (for tsconfig.checkjs.json) must not leak into an
+    // entry, where a TypeScript user could import a name that is undefined at run time (the entries list such modules' names)
     .map(([name]) => name).sort();
 }
 

@@ -6,6 +6,7 @@ export { tuneFusion, defaultFusionGrid, FusionConfig, LabelledQuery, Qrels, Tune
 export * from './retrieve/leg-check.js';
 export { compareChunkings, chunkStats, ChunkStats } from './chunk/chunk.js';
 export * from './experiment/experiment.js';
-export * from './experiment/columns.js';
+// explicit: ./experiment/columns.d.ts also declares @internal names for the library's own modules
+export { FailureCI, failureColumns, failureMarkdown, relativeReduction } from './experiment/columns.js';
 export * from './goldens/split.js';
 export * from './goldens/human.js';

@@ -1,8 +1,10 @@
 // Type declarations of the core entry (ragwasm), one .d.ts per area beside its .js file; the other tiers
 // are ragwasm/parallel (parallel.d.ts), ragwasm/eval (eval.d.ts), ragwasm/llm, ragwasm/parse, ragwasm/onnx,
 // ragwasm/postgres and ragwasm/worker.
-export * from './core/module.js';
-export * from './core/errors.js';
+// explicit: ./core/module.d.ts also declares @internal names for the library's own modules
+export { init, InitOptions, isInitialized } from './core/module.js';
+// explicit: ./core/errors.d.ts also declares @internal names for the library's own modules
+export { ErrorCode, ErrorCodes, RagwasmError } from './core/errors.js';
 export * from './core/info.js';
 export * from './document/document.js';
 export * from './document/text.js';
@@ -10,18 +12,27 @@ export { chunk, chunkAsync, chunkTexts, markdownHeaders, renderContext, estimate
   DEFAULT_SEPARATORS, MARKDOWN_SEPARATORS, BreakpointMethod, ChunkContextOptions, ChunkDocumentInput, ChunkOptions, ChunkStrategy, ChunkUnit,
   DocumentChunk } from './chunk/chunk.js';
 export * from './retrieve/dense.js';
-export * from './retrieve/sparse.js';
-export * from './retrieve/expansion.js';
-export * from './core/storage.js';
+// explicit: ./retrieve/sparse.d.ts also declares @internal names for the library's own modules
+export { Bm25AnalyzerOptions, Bm25Document, Bm25ExpansionOption, Bm25ExpansionTerm, Bm25FilterValue, Bm25Hit,
+  Bm25ImpactBatch, Bm25Index, Bm25IndexOptions, Bm25MetadataValue, Bm25Scorer, Bm25SearchOptions, Bm25Stats,
+  Bm25TermMatch, CollectionStats, WriteSummary } from './retrieve/sparse.js';
+// explicit: ./retrieve/expansion.d.ts also declares @internal names for the library's own modules
+export { createWordNeighbours, EXPANSION_DEFAULTS, WordNeighbours } from './retrieve/expansion.js';
+// explicit: ./core/storage.d.ts also declares @internal names for the library's own modules
+export { listStored, loadBytes, removeBytes, saveBytes, storageBackend, StorageBackend, StorageOptions } from './core/storage.js';
 export { fuse, mmr, expandNeighbours, aggregateToDocuments, rerank, retrieveAndRerank, FUSION_MODES, NORMALIZATIONS, AGGREGATIONS,
   ChunkRef, Contribution, DocHit, FuseOptions, FuseResult, FusedHit, FusionConfig, FusionDiagnostics, FusionMode, MmrHit, MmrOptions,
   Normalization, Passage, RankedList, RerankOptions, Reranker, ScoredHit } from './retrieve/fusion.js';
 export * from './context/context.js';
 export * from './context/prompt.js';
-export * from './pipeline/pipeline.js';
+// explicit: ./pipeline/pipeline.d.ts also declares @internal names for the library's own modules
+export { defaultPipelineConfig, parsePipelineConfig, PipelineConfig } from './pipeline/pipeline.js';
 export * from './document/markdown-text.js';
-export * from './pipeline/overrides.js';
-export * from './embed/embed.js';
+// explicit: ./pipeline/overrides.d.ts also declares @internal names for the library's own modules
+export { applyConfigOverrides, ConfigOverride, ConfigOverrideChange } from './pipeline/overrides.js';
+// explicit: ./embed/embed.d.ts also declares @internal names for the library's own modules
+export { BatchEncoding, createStaticEmbedder, EmbedRunOptions, EncodeOptions, ModelSource, poolEmbeddings,
+  StaticEmbedder, Tokenizer } from './embed/embed.js';
 export * from './embed/contract.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps, CollectionAddProgress, CollectionDocument,
   CollectionDocumentHit, CollectionEmbedder, CollectionExportOptions, CollectionFilter, CollectionHit, CollectionImportOptions, CollectionJsonlChunk,
