@@ -8,14 +8,14 @@ transformers.js expects, into OUT_DIR/<name>/:
 The graph follows Hugging Face BertModel: word + position + token-type embeddings, LayerNorm,
 per layer multi-head self-attention with the additive mask (1 - mask) * -10000, residual + LayerNorm,
 GELU (erf) feed-forward, residual + LayerNorm; output last_hidden_state [batch, tokens, hidden].
-Used by tests/js/embed-onnx-bert.test.mjs to prove our ONNX embedder matches transformers.js.
+Used by tests/js/embed/embed-onnx-bert.test.mjs to prove our ONNX embedder matches transformers.js.
 
 --head classifier writes a cross-encoder instead (Hugging Face BertForSequenceClassification with
 num_labels 1): the same encoder, then the pooler (dense + tanh on the [CLS] row) and a 1-logit
 classifier; output logits [batch, 1]; config.json architectures BertForSequenceClassification. It also
 writes OUT_DIR/bad-logits.onnx (a 'logits' output of shape [batch, tokens]) and
 OUT_DIR/two-logits.onnx (a declared [batch, 2] 'logits'). Used by
-tests/js/rerank-onnx.test.mjs to prove createCrossEncoderReranker matches transformers.js.
+tests/js/retrieve/rerank-onnx.test.mjs to prove createCrossEncoderReranker matches transformers.js.
 
 --layers/--hidden/--heads/--intermediate change the shape and --init fan-in scales the weights by
 1/sqrt(fan-in): the `onnx` benchmark (tests/bench/suites/onnx.mjs) writes a MiniLM-L6-shaped model

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes web/src/embed/model-manifest.js from models/manifest.json: the library's copy of the manifest
-// (an ES module, so every bundler includes it without JSON imports). tests/js/embed-model-hub.test.mjs
+// (an ES module, so every bundler includes it without JSON imports). tests/js/embed/embed-model-hub.test.mjs
 // fails when the two differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -116,7 +116,8 @@ function runNodeTests(label, files, env) {
 function listTests(dir, pattern = /\.test\.mjs$/) {
   const p = join(root, dir);
   if (!existsSync(p)) return [];
-  return readdirSync(p).filter((f) => pattern.test(f)).sort().map((f) => join(dir, f));
+  // tests/js mirrors web/src's folders: every *.test.mjs below dir, in path order
+  return readdirSync(p, { recursive: true }).filter((f) => pattern.test(f)).sort().map((f) => join(dir, f));
 }
 
 if (quick) {

@@ -1,4 +1,4 @@
-// The library version, kept equal to package.json's "version" (checked by tests/js/foundation.test.mjs).
+// The library version, kept equal to package.json's "version" (checked by tests/js/core/foundation.test.mjs).
 #pragma once
 
 namespace ragwasm {

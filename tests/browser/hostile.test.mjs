@@ -1,5 +1,5 @@
 // Issue #19 in the browser: the hostile-argument harness's seeded subset (same plan as
-// tests/js/hostile.test.mjs) runs in headless Chromium inside a module Worker; a hang terminates the
+// tests/js/hostile/hostile.test.mjs) runs in headless Chromium inside a module Worker; a hang terminates the
 // Worker and a fresh one continues. Fails on any abort, hang, crash, non-RagwasmError error or
 // NaN/Infinity result not on the expected-failure list, and checks that the page itself still runs
 // ragwasm afterwards. The test's server also serves /tests/js/hostile/ (startServer extraAllowed).

@@ -1,7 +1,7 @@
 // Tests for sequence-pair encoding in src/embed (cross-encoder inputs): the BERT pair template, token
 // type ids, padding and Hugging Face tokenizers' 'longest_first' truncation. Expected lengths are the
 // table of tokenizers' own truncate_encodings test (utils/truncation.rs, max_length 7 = budget);
-// tests/js/embed-pair-parity.test.mjs checks the ids against transformers.js on SciFact pairs.
+// tests/js/embed/embed-pair-parity.test.mjs checks the ids against transformers.js on SciFact pairs.
 #include <catch2/catch.hpp>
 
 #include <string>

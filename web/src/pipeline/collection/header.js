@@ -10,7 +10,7 @@
 // from bytes goes through parseLargeHeader: a small structural scanner (skipValue) that only finds
 // where each top-level value and each element of `docs` ends; every value is still parsed by JSON.parse.
 // Headers below HEADER_SPLIT_BYTES (all but the largest) are one JSON.parse. Tested by
-// tests/js/collection-large-header.test.mjs and collection-save-heap.test.mjs.
+// tests/js/pipeline/collection/collection-large-header.test.mjs and collection-save-heap.test.mjs.
 // A million chunks make a header of ~300 M characters, and a JS engine's longest string is bounded
 // (V8: 2^29 - 24 = 536,870,888 UTF-16 units), so neither toBytes() nor fromBytes() builds the whole
 // header as one string: the writer encodes it in pieces of about PIECE_CHARS characters (the bytes are
