@@ -98,7 +98,7 @@ export async function collectionJsonl(): Promise<number> {
 // ---- doc chat (issue 15): presets, ask(), the answer stage ----
 import { ask, isFollowUp, rewriteFollowUp, documentTitle, PRESETS, NO_ANSWER_TEXT, PASSAGES_TEXT, MIN_EVIDENCE, Collection as DocChatCollection } from '../../web/src/index.js';
 import { fileToDocument } from '../../web/src/parse.js';
-import type { AskResult } from '../../web/src/answer/ask.js';
+import type { AskResult } from '../../web/src/answer/ask-question.js';
 async function docChatTypes(): Promise<void> {
   const col = await DocChatCollection.create(PRESETS.docChatBm25);
   const r: AskResult = await ask(col, 'How many days?', { k: 10, answerChunks: PRESETS.docChatAnswer.answerChunks, threshold: 0.35, history: [{ role: 'user', content: 'PTO?' }] });

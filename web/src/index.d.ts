@@ -41,5 +41,5 @@ export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContext
 /** The report of Collection.checkLegs() (the leg check itself, checkLegs, is ragwasm/eval's). */
 export type { LegCheckReport } from './retrieve/leg-check.js';
 export * from './pipeline/presets.js';
-export * from './answer/ask.js';
+export * from './answer/ask-question.js';
 export { NO_ANSWER_TEXT, PASSAGES_TEXT } from './answer/extractive.js';

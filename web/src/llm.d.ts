@@ -411,7 +411,7 @@ export function comparePrompts(client: LlmClient, items: LabelledItem[], options
   promptB?: PromptTemplate; samples?: number; aggregate?: 'mean' | 'majority'; sliceField?: string; signal?: AbortSignal }):
   Promise<{ a: CalibrationReport; b: CalibrationReport; onlyA: number; onlyB: number; both: number; neither: number }>;
 export * from './llm/rerank.js';
-export * from './goldens/label.js';
+export * from './goldens/label-pool.js';
 export * from './goldens/questions.js';
 export * from './goldens/judge-grid.js';
 export * from './goldens/clarify.js';

@@ -17,7 +17,7 @@ export { expandQuery, LLM_EXPANSION_MODES } from './llm/expand.js';
 export { parseLabels, agreementStats, calibrateJudge, comparePrompts } from './llm/calibration.js';
 export { createLlmReranker } from './llm/rerank.js';
 // Goldens without hand labels, the judge grid and query clarification (web/src/goldens/).
-export { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement } from './goldens/label.js';
+export { poolCandidates, labelPool, judgmentsToQrels, formatQrels, tuneAgreement } from './goldens/label-pool.js';
 export { sampleChunks, generateQuestions } from './goldens/questions.js';
 export { judgeGrid, percentError } from './goldens/judge-grid.js';
 export { clarifyQuestion, parseClarification, parseAmbiguitySet, clarificationMetrics } from './goldens/clarify.js';

@@ -10,7 +10,7 @@
 // the preset's values. Every configuration answers with PRESETS.docChatAnswer (question words dropped
 // from the retrieval query, one unit, entityMismatch), the BM25 row included.
 // Then ask()'s three outcomes per question set and half (issue 27; tests/bench/lib/docchat-outcomes.mjs).
-// Every answer goes through ask() (web/src/answer/ask.js), the code path of the demo and `ragwasm ask`.
+// Every answer goes through ask() (web/src/answer/ask-question.js), the code path of the demo and `ragwasm ask`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // ragwasm ask --docs DIR "question": doc chat from the command line, through the library's ask()
-// (web/src/answer/ask.js), the code path of the demo: files -> fileToDocument -> Collection
+// (web/src/answer/ask-question.js), the code path of the demo: files -> fileToDocument -> Collection
 // (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model; or --config FILE) -> ask() -> the answer with numbered citations.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';

@@ -1,7 +1,7 @@
 // ragwasm label: goldens without hand labels. Pools the top chunks of several retrieval
 // configurations per question, grades each (question, chunk) with the LLM context-relevance judge
 // (0-3) and writes TREC qrels. The library does the work (poolCandidates, labelPool,
-// judgmentsToQrels, formatQrels in web/src/goldens/label.js); this command reads files and builds collections.
+// judgmentsToQrels, formatQrels in web/src/goldens/label-pool.js); this command reads files and builds collections.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Collection, parsePipelineConfig, RagwasmError } from '../../src/index.js';
 import { formatQrels, judgmentsToQrels, labelPool, poolCandidates } from '../../src/llm.js';

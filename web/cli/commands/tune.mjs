@@ -152,7 +152,7 @@ function bestConfigJson(b, base) {
 }
 
 // tune --qrels: tune on the given (LLM) labels; then, where the dataset has human labels, run the same
-// grid on them and report how the chosen setting does there (tuneAgreement in web/src/goldens/label.js).
+// grid on them and report how the chosen setting does there (tuneAgreement in web/src/goldens/label-pool.js).
 async function tuneOnQrels(values, data, { grid, embedder, samples, maxQueries, io, base, llm: client }) {
   const bootstrap = samples === 0 ? false : { samples };
   const cut = (list) => (maxQueries ? list.slice(0, maxQueries) : list);

@@ -6,7 +6,7 @@
 // out, never written as 0. Browser-safe: no Node built-ins.
 import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectInteger, expectOptions, expectString, invalid, isInstance, isPlainObject } from '../core/validate.js';
-import { formatQrels, judgmentsToQrels } from './label.js';
+import { formatQrels, judgmentsToQrels } from './label-pool.js';
 
 const MAX_POOL_LINES = 1000000;
 

@@ -44,7 +44,7 @@ export const PRESETS = deepFreeze({
     indexes: DOC_CHAT_BM25,
     retrieval: { k: 10, expansion: { source: 'static', perTerm: 2, minSimilarity: 0.65, weight: 1, unmatchedOnly: true } },
   },
-  // Options of ask() (web/src/answer/ask.js) that go with the doc-chat configs.
+  // Options of ask() (web/src/answer/ask-question.js) that go with the doc-chat configs.
   docChatAnswer: { answerChunks: 5, threshold: 0.4, minEvidence: 0.075, maxSentences: 1, entityMismatch: 0.6, keyMismatch: 0.5, entityConflict: 0.5, typeMismatch: 0.5, questionWords: false },
 });
 

@@ -7,7 +7,7 @@ import { RagwasmError } from '../core/errors.js';
 import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
 import { extractiveAnswer, NO_ANSWER_TEXT, PASSAGES_TEXT } from './extractive.js';
 import { answerContext } from '../context/prompt.js';
-/** @typedef {import('./ask.js').AskResult} AskResult */
+/** @typedef {import('./ask-question.js').AskResult} AskResult */
 
 // Words a follow-up leans on the previous question with ("and in Belgium?", "what about it?").
 const FOLLOW_UP_OPENERS = /^(and|or|but|also|what about|how about|same for|and what about|then)\b/i;
