@@ -63,6 +63,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   // The companion package ragwasm-static-model (packages/static-model) ships the same file.
   const packaged = join(root, 'packages/static-model/static-model.bin');
   if (existsSync(model) && newer(model, packaged)) copyFileSync(model, packaged);
-  const demos = await bundleDemos();
-  if (demos.built) console.log(`web/dist/demo: ${demos.files.length} bundles and chunks built in ${demos.ms.toFixed(0)} ms`);
+  // The demo bundles include the WASM module's loader (web/dist/ragwasm.mjs): the native build runs this
+  // script before any WASM build on a fresh clone, so they wait for it (serve.mjs, the browser tests and
+  // the benches bundle again when a source is newer).
+  if (!existsSync(join(root, 'web/dist/ragwasm.mjs'))) {
+    console.log('web/dist/demo: not bundled yet (web/dist/ragwasm.mjs is built by scripts/build.sh wasm-release)');
+  } else {
+    const demos = await bundleDemos();
+    if (demos.built) console.log(`web/dist/demo: ${demos.files.length} bundles and chunks built in ${demos.ms.toFixed(0)} ms`);
+  }
 }
