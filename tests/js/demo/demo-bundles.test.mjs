@@ -57,7 +57,7 @@ test('doc chat\'s Worker loads at start neither the LLM client nor the ONNX entr
   };
   walk('chat-worker.js');
   const all = [...inputs].join('\n');
-  assert.match(all, /web\/src\/answer\/ask\.js/);
+  assert.match(all, /web\/src\/answer\/ask-question\.js/);
   assert.doesNotMatch(all, /web\/src\/llm\/client\.js/);
   assert.doesNotMatch(all, /web\/src\/embed\/onnx-embedder\.js/);
 });
