@@ -1,236 +1,29 @@
-// Module Worker of doc chat, written as the example a developer copies: one Collection built from
-// the library's doc-chat preset, add / remove / save / load through Collection's own format, and
-// every answer from the library's ask() (the same call as `ragwasm ask`). Nothing here touches the
-// network except this site's own files (the WASM module, the static model) and, only when the user
-// configured one, the LLM endpoint.
-import { ask, Collection, createStaticEmbedder, init, loadBytes, parsePipelineConfig, PRESETS, removeBytes, storageBackend } from '../src/index.js';
+// Module Worker of doc chat, its entry: begins the WASM module's download and compile at once, then loads
+// the worker's code (chat-worker-main.js, the library's JS) beside it, so the two overlap instead of
+// running in turn (in the coldstart bench the imports and init() each took ~0.3 s). An app does the same
+// with init({ wasmModule }). Messages that arrive meanwhile are kept and handled in order.
 
-const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
-// The saved collection (storage.js: OPFS in Chromium, IndexedDB elsewhere) under this name.
-const SAVED_NAME = 'ragwasm-doc-chat.collection';
+const WASM_URL = new URL('../dist/ragwasm.wasm', import.meta.url);
 
-let col = null;          // the Collection
-let embedder = null;     // the current embedder (static model, or an ONNX model the user chose)
-let denseLabel = null;
-let denseError = null;
-let startup = null;
-let controller = null;   // aborts the running add / ask
-let saving = Promise.resolve();  // the save begun after the last add (its documents are answerable before it ends)
-let chunkedDocs = 0;     // documents chunked by this worker (0 after loading a saved collection)
-let config = null;       // a pipeline config the user loaded (null: the doc-chat preset)
-let ledger = null;       // every LLM request made from this worker (ragwasm/llm is imported at the first one)
+/** @type {Promise<WebAssembly.Module>} */
+const wasmModule = fetch(WASM_URL).then((r) => {
+  if (!r.ok) throw new Error(`HTTP ${r.status} for ${WASM_URL}`);
+  // Streaming compile needs the application/wasm type; any other type is compiled from the bytes.
+  return (r.headers.get('content-type') ?? '').startsWith('application/wasm') ? WebAssembly.compileStreaming(r)
+    : r.arrayBuffer().then((b) => WebAssembly.compile(b));
+});
+wasmModule.catch(() => {});  // chat-worker-main.js falls back to init()'s own fetch, whose error names the fix
+const timing = { wasmCompiled: null };  // ms since this worker started (the page's performance marks)
+wasmModule.then(() => { timing.wasmCompiled = performance.now(); }, () => {});
 
-const post = (m) => self.postMessage(m);
+/** @type {MessageEvent[]} */
+const queued = [];
+self.onmessage = (e) => { queued.push(e); };
 
-// The config's Collection: the embedder goes with a dense index or the semantic chunker.
-function fromConfig(cfg) {
-  return Collection.create(cfg, embedder && (cfg.indexes.dense || cfg.chunker.strategy === 'semantic') ? { embedder } : {});
-}
-
-async function newCollection() {
-  if (config) return fromConfig(config);
-  return embedder ? Collection.create(PRESETS.docChatHybrid, { embedder }) : Collection.create(PRESETS.docChat);
-}
-
-// PRESETS.docChat is BM25 only (issue 27): the static model is fetched only when the preset asks for it.
-const PRESET_NEEDS_MODEL = !!(PRESETS.docChat.indexes.dense || PRESETS.docChat.retrieval.expansion);
-
-/** Uses a pipeline config (JSON text): validated by the library, then every document indexed again; the open collection is replaced only on success. */
-async function useConfig(id, text, docs) {
-  const next = parsePipelineConfig(text);  // RagwasmError naming the JSON path
-  const fresh = await fromConfig(next);
-  try {
-    if (docs.length) {
-      await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
-        signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: 'indexing with the config', done, total }) });
-    }
-  } catch (e) {
-    fresh.dispose();
-    throw e;
-  }
-  col.dispose();
-  col = fresh;
-  config = next;
-  chunkedDocs = docs.length;
-}
-
-// The static model download starts with the worker, in parallel with the WASM module's compile.
-const modelResponse = PRESET_NEEDS_MODEL ? fetch(MODEL_URL) : null;
-modelResponse?.catch(() => {});  // a failed download is reported by createStaticEmbedder below
-
-async function start() {
-  // Start-up timings (ms since this worker started), reported to the page for its performance marks.
-  const startup = { workerStart: 0, modules: performance.now() };
-  const loaded = await init();
-  startup.init = performance.now();
-  startup.initMs = performance.getEntriesByName('ragwasm:init')[0]?.duration ?? null;  // the library's measure
-  if (PRESET_NEEDS_MODEL) {
-    try {
-      embedder = await createStaticEmbedder({ model: await modelResponse, cache: false });
-      denseLabel = 'dense (static model)';
-    } catch (e) {
-      denseError = `${e.code ?? 'ERROR'}: ${e.message}`;  // BM25 alone still answers
-    }
-  }
-  startup.staticModel = performance.now();
-  col = await newCollection();
-  startup.collection = performance.now();
-  return { version: loaded.version, build: loaded.build, features: features(), startup, timeOrigin: performance.timeOrigin };
-}
-
-function features() {
-  if (config && col) {
-    const both = !!(col.config.indexes.bm25 && col.config.indexes.dense);
-    return { bm25: !!col.config.indexes.bm25, dense: !!col.config.indexes.dense, denseLabel, denseError, fusion: both ? `${col.config.retrieval.fusion.mode} fusion` : 'none' };
-  }
-  return { bm25: true, dense: !!embedder, denseLabel, denseError, fusion: embedder ? 'safe hybrid (leg check)' : 'none' };
-}
-
-function summary() {
-  const perDoc = {};
-  for (const id of col.docs.keys()) perDoc[id] = col.docs.get(id).chunks.length;
-  return { documents: col.size, chunks: Object.values(perDoc).reduce((a, b) => a + b, 0), perDoc, features: features(), chunkedDocs };
-}
-
-// The collection saved for the next visit; {saveError} when it could not be (the page says so).
-async function trySave() {
-  try {
-    await col.save(SAVED_NAME);
-    return {};
-  } catch (e) {
-    return { saveError: `${e.code ?? e.name ?? 'ERROR'}: ${e.message}` };
-  }
-}
-
-/**
- * Loads the saved collection when it holds exactly `docIds` and was built with the current
- * embedder. {loaded: false, why} otherwise; CORRUPT_INDEX / UNSUPPORTED_VERSION for damaged bytes
- * (the page then re-indexes from its stored documents). The open collection is replaced only on success.
- */
-async function load(docIds) {
-  const bytes = await loadBytes(SAVED_NAME);
-  if (bytes === null) return { loaded: false, why: 'no saved collection' };
-  const saved = Collection.inspect(bytes);
-  if ((saved.embedder?.id ?? null) !== (col.embedderInfo?.id ?? null)) return { loaded: false, why: 'the saved collection was built with another embedding model' };
-  const next = Collection.fromBytes(bytes, embedder ? { embedder } : {});
-  const want = [...docIds].sort();
-  const have = [...next.docs.keys()].sort();
-  if (want.length !== have.length || want.some((x, i) => x !== have[i])) {
-    next.dispose();
-    return { loaded: false, why: 'the saved collection is for other documents' };
-  }
-  col.dispose();
-  col = next;
-  chunkedDocs = 0;
-  return { loaded: true, bytes: bytes.length };
-}
-
-/** Switches the dense leg to an ONNX model run by ONNX Runtime Web in this Worker; re-embeds every chunk. */
-async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl, docs }) {
-  const { createOnnxEmbedder } = await import('../src/onnx.js');
-  const ort = await import('../../node_modules/onnxruntime-web/dist/ort.wasm.min.mjs');
-  ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
-  ort.env.wasm.numThreads = 1;
-  post({ type: 'progress', id, phase: 'loading the ONNX model', done: 0, total: 1 });
-  // By name: the library downloads the manifest model from the hub (cached in this browser), with progress.
-  const download = (p) => post({ type: 'progress', id, phase: `${p.cached ? 'reading cached' : 'downloading'} ${p.file}`, done: p.loaded, total: p.total ?? p.loaded });
-  const next = name ? await createOnnxEmbedder(name, { ort, onProgress: download, signal: controller.signal, ...(hubUrl ? { hubUrl } : {}) })
-    : await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
-  const [probe] = await next.embed(['probe'], { kind: 'query' });
-  const onProgress = ({ done, total }) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
-  if (col.config.indexes.dense) {
-    await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
-  } else {
-    // BM25 only (PRESETS.docChat): rebuild as the hybrid preset with the new model, with the page's documents.
-    const fresh = await Collection.create(PRESETS.docChatHybrid, { embedder: next, dimension: probe.length });
-    try {
-      if (docs?.length) {
-        await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), { signal: controller.signal, onProgress });
-      }
-    } catch (e) {
-      fresh.dispose();
-      throw e;
-    }
-    col.dispose();
-    col = fresh;
-    chunkedDocs = docs?.length ?? 0;
-  }
-  embedder = next;
-  denseLabel = `dense (ONNX, ${probe.length}-d)`;
-}
-
-// Start-up begins at once, not at the page's first message (a failure is reported to that message).
-startup = start();
-startup.catch(() => {});
-
-self.onmessage = async ({ data }) => {
-  const { id } = data;
-  try {
-    if (data.type === 'cancel' || data.type === 'abort') { controller?.abort(); return; }
-    startup ??= start();
-    const info = await startup;
-    // A question runs beside a save in flight; anything that may change or replace the collection waits for it.
-    if (data.type !== 'ask') await saving;
-    controller = new AbortController();
-    switch (data.type) {
-      case 'hello': post({ type: 'ready', id, ...info }); break;
-      case 'add': {
-        const t0 = performance.now();
-        chunkedDocs += data.docs.length;
-        const names = data.docs.length === 1 ? data.docs[0].name : `${data.docs.length} documents`;
-        post({ type: 'progress', id, phase: `chunking ${names}`, done: 0, total: data.docs.length });
-        const r = await col.add(data.docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
-          signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: `embedding ${names}`, done, total }) });
-        post({ type: 'indexed', id, ms: performance.now() - t0, zeroVectors: r.zeroVectors?.length ?? 0, ...summary() });
-        // Saved for the next visit after the reply, so the documents are answerable at once (the write took
-        // as long as the indexing in the coldstart bench); a failure is its own message.
-        saving = trySave().then((s) => { if (s.saveError) post({ type: 'saved', id, ...s }); });
-        break;
-      }
-      case 'load': {
-        const r = await load(data.docIds);
-        post({ type: 'indexed', id, ...summary(), ...r, backend: await storageBackend().catch(() => null) });
-        break;
-      }
-      case 'config':
-        await useConfig(id, data.text, data.docs);
-        post({ type: 'indexed', id, ...summary(), ...(await trySave()) });
-        break;
-      case 'onnx':
-        await useOnnx(id, data);
-        post({ type: 'indexed', id, ...summary(), ...(data.save === false ? {} : await trySave()) });
-        break;
-      case 'remove': col.remove([data.docId]); post({ type: 'indexed', id, ...summary(), ...(await trySave()) }); break;
-      case 'clear':
-        col.dispose();
-        col = await newCollection();
-        try { await removeBytes(SAVED_NAME); } catch { /* nothing saved */ }
-        post({ type: 'indexed', id, ...summary() });
-        break;
-      case 'ask': {
-        // The library's answer path: follow-up rewrite, retrieval, extractive or LLM answer, citations.
-        const options = { ...PRESETS.docChatAnswer, history: data.history ?? [], signal: controller.signal };
-        if (data.llm) {
-          const { createLlmClient, RequestLedger } = await import('./lib/llm-client.js');
-          ledger ??= new RequestLedger();
-          // Anthropic's API answers browser (CORS) requests only with this opt-in header.
-          const headers = data.llm.provider === 'anthropic' ? { 'anthropic-dangerous-direct-browser-access': 'true' } : undefined;
-          options.llm = createLlmClient({ ...data.llm, ...(headers ? { headers } : {}), ledger, maxRetries: 1, timeoutMs: 60000 });
-          options.onText = (delta) => post({ type: 'progress', id, delta, ledger: ledgerSnapshot() });
-        }
-        if (data.clarify) options.clarify = data.clarify;  // query clarification (off unless ticked in the settings)
-        const r = await ask(col, data.question, options);
-        post({ type: 'answer', id, ...r, ledger: ledgerSnapshot() });
-        break;
-      }
-      default: throw new Error(`unknown request ${data.type}`);
-    }
-  } catch (e) {
-    post({ type: 'error', id, error: { code: e.code ?? 'INTERNAL', message: e.message ?? String(e) }, ledger: ledgerSnapshot() });
-  }
-};
-
-function ledgerSnapshot() {
-  if (!ledger) return { entries: [], bytesByHost: {} };
-  return { entries: ledger.entries.map((e) => ({ ...e })), bytesByHost: ledger.bytesByHost() };
-}
+import('./chat-worker-main.js').then((m) => m.run({ wasmModule, queued, timing }), (e) => {
+  // The worker's code did not load: every message gets the reason (the page shows it).
+  const error = { code: 'NOT_FOUND', message: `doc chat's worker could not load its code: ${e?.message ?? e}` };
+  const fail = (/** @type {MessageEvent} */ { data }) => self.postMessage({ type: 'error', id: data?.id, error });
+  self.onmessage = fail;
+  for (const q of queued.splice(0)) fail(q);
+});

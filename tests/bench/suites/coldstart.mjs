@@ -86,6 +86,8 @@ async function oneRun(browser, url) {
     workerCreatedAt: m['chat:worker:workerStart'],
     workerModulesMs: m['chat:worker:modules'] - m['chat:worker:workerStart'],
     initMs: t.details['chat:worker:initMs'] ?? null,
+    // chat-worker.js begins fetching and compiling the WASM module at worker start, beside its imports
+    wasmCompiledMs: m['chat:worker:wasmCompiled'] === undefined ? null : m['chat:worker:wasmCompiled'] - m['chat:worker:workerStart'],
     workerInitMs: m['chat:worker:init'] - m['chat:worker:modules'],
     workerStaticModelMs: m['chat:worker:staticModel'] - m['chat:worker:init'],
     staticModelReadyAt: m['chat:worker:staticModel'],
@@ -140,8 +142,9 @@ export default {
       [row('page load -> chat.js and its imports evaluated (chat:start)', 'pageModulesAt'),
         row('page load -> worker created', 'workerCreatedAt'),
         row('worker: its module imports loaded', 'workerModulesMs'),
-        row('init() in the worker (the library\'s ragwasm:init measure: fetch + compile + instantiate)', 'initMs', GOALS.init),
-        row('  the worker\'s await init() as a whole', 'workerInitMs'),
+        row('worker: WASM fetch + compile (begun at worker start, beside the imports)', 'wasmCompiledMs'),
+        row('init() in the worker (the library\'s ragwasm:init measure; instantiate: the module came compiled)', 'initMs'),
+        row('  the worker\'s await init() as a whole (what start-up waits for after the imports)', 'workerInitMs', GOALS.init),
         row('default static model load in the worker', 'workerStaticModelMs'),
         row('page load -> static model ready (worker)', 'staticModelReadyAt'),
         row('page load -> app ready (chat:ready)', 'readyAt'),
@@ -158,8 +161,9 @@ export default {
         ['requests until the sample corpus is answerable', runs[0].requestsAtSample]]);
     ctx.record('coldstart', { reps, loadavg: os.loadavg(), goalsMs: GOALS, runs, allAnswered: runs.every((x) => x.answered) });
     ctx.speed({
-      id: 'coldstart-init', what: `doc chat cold start in Chromium: \`init()\` in the Worker (${reps} fresh contexts, median)`,
-      ragwasm: `${med('initMs').toFixed(1)} ms (p95 ${p95('initMs').toFixed(1)})`, peer: '', ratio: med('initMs'), ratioText: `${med('initMs').toFixed(1)} ms`,
+      id: 'coldstart-init', what: `doc chat cold start in Chromium: the Worker's \`await init()\` after its imports (WASM compile begun at worker start; ${reps} fresh contexts, median)`,
+      ragwasm: `${med('workerInitMs').toFixed(1)} ms (p95 ${p95('workerInitMs').toFixed(1)}); the fetch + compile beside the imports took ${ctx.num(med('wasmCompiledMs'))} ms`,
+      peer: '', ratio: med('workerInitMs'), ratioText: `${med('workerInitMs').toFixed(1)} ms`,
       target: { max: GOALS.init }, targetText: `< ${GOALS.init} ms`,
     });
     ctx.speed({

@@ -42,7 +42,7 @@ test('each demo page loads bundles of web/dist/demo/ that exist, one per entry i
   }
 });
 
-test('doc chat\'s Worker loads at start neither the LLM client nor the ONNX entry (they are import() chunks)', async () => {
+test('doc chat\'s Worker begins the WASM compile before its code loads, which holds neither the LLM client nor the ONNX entry (they are import() chunks)', async () => {
   await bundleDemos();
   const meta = JSON.parse(readFileSync(join(DEMO_OUT, 'metafile.json'), 'utf8'));
   const out = (name) => Object.entries(meta.outputs).find(([k]) => k.endsWith(`/${name}`));
@@ -55,7 +55,13 @@ test('doc chat\'s Worker loads at start neither the LLM client nor the ONNX entr
     for (const i of Object.keys(o.inputs)) inputs.add(i);
     for (const imp of o.imports) if (imp.kind === 'import-statement' && !imp.external) walk(posix.basename(imp.path));
   };
-  walk('chat-worker.js');
+  // The entry imports nothing at start (its WASM fetch begins at once); its code is the import() of chat-worker-main.js.
+  const [, entry] = out('chat-worker.js');
+  assert.deepEqual(entry.imports.filter((i) => i.kind === 'import-statement' && !i.external), []);
+  const main = Object.entries(meta.outputs).find(([, o]) => o.entryPoint?.endsWith('web/demo/chat-worker-main.js'));
+  assert.ok(main, 'chat-worker-main.js is a chunk of its own');
+  assert.ok(entry.imports.some((i) => i.kind === 'dynamic-import' && i.path === main[0]), 'chat-worker.js imports chat-worker-main.js with import()');
+  walk(posix.basename(main[0]));
   const all = [...inputs].join('\n');
   assert.match(all, /web\/src\/answer\/ask-question\.js/);
   assert.doesNotMatch(all, /web\/src\/llm\/client\.js/);

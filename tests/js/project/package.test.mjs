@@ -181,6 +181,26 @@ test('a wrong wasmUrl is a RagwasmError naming the file and the wasmUrl override
   assert.deepEqual(given, { ok: true });
 });
 
+test('init({ wasmModule }) takes a compiled module or a Promise of one, and names what was wrong', () => {
+  const wasm = JSON.stringify(join(repoRoot, 'web/dist/ragwasm.wasm'));
+  const compile = `WebAssembly.compile((await import('node:fs')).readFileSync(${wasm}))`;
+  // a Promise begun before init() (as a Worker starts compileStreaming before its imports load), and a Module
+  assert.deepEqual(initIn(`{ wasmModule: ${compile} }`), { ok: true });
+  assert.deepEqual(initIn(`{ wasmModule: await ${compile} }`), { ok: true });
+  const notModule = initIn(`{ wasmModule: new Uint8Array([0, 97, 115, 109]) }`);
+  assert.equal(notModule.code, 'INVALID_ARGUMENT');
+  assert.match(notModule.message, /wasmModule.*WebAssembly\.Module/);
+  const resolvedWrong = initIn(`{ wasmModule: Promise.resolve('ragwasm.wasm') }`);
+  assert.equal(resolvedWrong.code, 'INVALID_ARGUMENT');
+  assert.match(resolvedWrong.message, /wasmModule/);
+  const rejected = initIn(`{ wasmModule: Promise.reject(new Error('HTTP 404 for ragwasm.wasm')) }`);
+  assert.equal(rejected.code, 'INVALID_ARGUMENT');
+  assert.match(rejected.message, /wasmModule: the Promise was rejected: HTTP 404 for ragwasm\.wasm/);
+  const both = initIn(`{ wasmModule: ${compile}, wasmBinary: new Uint8Array(8) }`);
+  assert.equal(both.code, 'INVALID_ARGUMENT');
+  assert.match(both.message, /wasmBinary or wasmModule, not both/);
+});
+
 test('the default static model is the companion package file and model options accept paths URLs bytes Blobs and Responses', async () => {
   const { modelUrl } = await import('ragwasm-static-model');
   assert.equal(modelUrl.protocol, 'file:');

@@ -9,6 +9,12 @@ export interface InitOptions {
   wasmUrl?: string | URL;
   /** The .wasm bytes, when the caller already has them (no fetch). */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * The compiled module, or a Promise of it: e.g. `WebAssembly.compileStreaming(fetch(url))` begun
+   * before the library's JS has loaded (the download and compile overlap the imports), or a Module
+   * posted from another thread. Not with wasmBinary.
+   */
+  wasmModule?: WebAssembly.Module | Promise<WebAssembly.Module>;
   /** Folder holding ragwasm.mjs and ragwasm.wasm of another build (RAGWASM_DIST in Node). */
   baseUrl?: string | URL;
 }

@@ -42,21 +42,31 @@ function defaultVariant() {
  *   web/dist/ragwasm.wasm yourself and pass its URL. A path string is a file path in Node.
  * @param {ArrayBuffer|Uint8Array} [options.wasmBinary] the .wasm bytes, when the caller has them
  *   (no fetch at all; e.g. bytes kept in IndexedDB, or read by a host that forbids fetch)
+ * @param {WebAssembly.Module|Promise<WebAssembly.Module>} [options.wasmModule] the compiled module, or
+ *   a Promise of it (e.g. `WebAssembly.compileStreaming(fetch(url))` begun before the library's JS
+ *   loaded, so the two overlap; or a Module posted from another thread); not with wasmBinary
  * @param {string|URL} [options.baseUrl] folder holding both ragwasm.mjs and ragwasm.wasm of another
  *   build (in Node the RAGWASM_DIST environment variable, a folder path, sets it)
  * The first call that loads the module marks `ragwasm:init:start` and, once it is ready, measures
  * `ragwasm:init` on the realm's performance timeline (DevTools Performance panel,
- * `performance.getEntriesByName('ragwasm:init')`): fetch, compile and instantiate of the .wasm.
+ * `performance.getEntriesByName('ragwasm:init')`): fetch, compile and instantiate of the .wasm (with
+ * wasmModule: the wait for the module, then instantiate).
  * @returns {Promise<{version: string, build: 'debug'|'release'}>}
  * @throws {RagwasmError} INVALID_ARGUMENT for bad options or a second init() asking for another build;
  *   UNSUPPORTED_ENVIRONMENT when WebAssembly is missing; NOT_FOUND / HTTP / NETWORK when the .wasm
  *   cannot be read (the message names the URL and how to serve it); INTERNAL when it does not load
  */
 export async function init(options = {}) {
-  expectOptions(options, 'init options', ['build', 'wasmBinary', 'wasmUrl', 'baseUrl']);
+  expectOptions(options, 'init options', ['build', 'wasmBinary', 'wasmModule', 'wasmUrl', 'baseUrl']);
   const variant = expectEnum(options.build === undefined ? defaultVariant() : options.build, 'init options.build', ['release', 'debug']);
   if (options.wasmBinary !== undefined && !(options.wasmBinary instanceof ArrayBuffer || options.wasmBinary instanceof Uint8Array)) {
     throw invalid('init options.wasmBinary', 'an ArrayBuffer or Uint8Array', options.wasmBinary);
+  }
+  if (options.wasmModule !== undefined && options.wasmBinary !== undefined) {
+    throw new RagwasmError('INVALID_ARGUMENT', 'ragwasm: init options: give wasmBinary or wasmModule, not both');
+  }
+  if (options.wasmModule !== undefined && !(options.wasmModule instanceof WebAssembly.Module) && typeof options.wasmModule?.then !== 'function') {
+    throw invalid('init options.wasmModule', 'a WebAssembly.Module or a Promise of one', options.wasmModule);
   }
   for (const key of ['wasmUrl', 'baseUrl']) {
     const v = options[key];
@@ -110,7 +120,8 @@ async function load(variant, options) {
     : base ? new URL('ragwasm.wasm', base) : RELEASE_WASM_URL;
   const repoBuild = base !== null && options.baseUrl === undefined;
 
-  const compiled = await compileWasm(options.wasmBinary, wasmUrl, repoBuild);
+  const compiled = options.wasmModule !== undefined ? await givenModule(options.wasmModule)
+    : await compileWasm(options.wasmBinary, wasmUrl, repoBuild);
   let factory = createRagwasmModule;
   if (base !== null) {
     const glue = new URL('ragwasm.mjs', base);
@@ -141,6 +152,19 @@ async function load(variant, options) {
   } catch (e) {
     throw new RagwasmError('INTERNAL', `ragwasm: init: the WASM module from ${wasmUrl.href} did not start (is it the same build as its glue?): ${e && e.message ? e.message : e}`, { cause: e });
   }
+}
+
+// init({ wasmModule }): a module the caller compiled (or is compiling: a Promise, e.g. compileStreaming
+// begun before the library's own JS loaded, or a Module posted from another thread).
+async function givenModule(given) {
+  let m;
+  try {
+    m = await given;
+  } catch (e) {
+    throw new RagwasmError('INVALID_ARGUMENT', `ragwasm: init options.wasmModule: the Promise was rejected: ${e && e.message ? e.message : e}`, { cause: e });
+  }
+  if (!(m instanceof WebAssembly.Module)) throw invalid('init options.wasmModule', 'a WebAssembly.Module or a Promise of one', m);
+  return m;
 }
 
 // Compiles the module from given bytes, a file (Node) or a fetch (streaming when served as application/wasm).
