@@ -28,7 +28,7 @@ export const APPS = [
   { name: 'vite', tools: ['vite'], out: 'dist', scenario: 'full', worker: true,
     proves: 'Vite build; the full scenario on the page and in a module Worker; the package Worker pool (two BM25 shards)' },
   { name: 'vite-bm25', tools: ['vite'], out: 'dist', scenario: 'bm25', sizeTarget: 600_000,
-    proves: 'Vite build of init + chunk + Bm25Index + search only: the size target' },
+    proves: 'Vite build of init + chunk + Bm25Index + search only: the size target; init({ wasmModule }) with the compile begun before ragwasm is imported' },
   { name: 'vite-onnx', tools: ['vite'], out: 'dist', scenario: 'onnx', peers: ['onnxruntime-web', 'pdfjs-dist'], needsBert: true,
     proves: 'ragwasm/onnx with the generated BERT fixture and ragwasm/parse with a PDF, built by Vite' },
   { name: 'vite-worker', tools: ['vite'], out: 'dist', scenario: 'worker',
