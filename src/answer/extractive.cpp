@@ -312,6 +312,21 @@ bool supports_term(const std::vector<std::string>& terms, const std::string& ter
 
 namespace {
 
+// Words that commonly start an English sentence without starting a name: a capitalized first word of a
+// unit that is one of these is capitalized by position only (the person-type check below).
+bool starts_sentences(const std::string& folded) {
+  static const char* const kWords[] = {
+      "a", "after", "all", "an", "and", "any", "as", "at", "before", "both", "but", "by", "each", "every", "for",
+      "from", "he", "her", "his", "how", "i", "if", "in", "it", "its", "new", "no", "not", "note", "on", "once",
+      "only", "or", "our", "please", "see", "she", "since", "some", "that", "the", "their", "there", "these", "they",
+      "this", "those", "to", "under", "until", "use", "we", "what", "when", "where", "which", "while", "who", "with",
+      "you", "your"};
+  for (const char* w : kWords) {
+    if (folded == w) return true;
+  }
+  return false;
+}
+
 // Does a question (its folded words) ask for an organization: "which" / "what" with an organization noun as the
 // next or the second-next word ("which company", "what cloud provider"), the word between them not a stop word?
 bool asks_for_organization(const std::vector<std::string>& words) {
@@ -492,8 +507,10 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
         const bool cap = std::isupper(c) && j - i >= 2 && std::islower(static_cast<unsigned char>(unit[i + 1])) &&
                          !contains_phrase(fq, text::fold(unit.substr(i, j - i)));
         if (cap && !first && (prev_cap || organization)) return true;
+        // The first word is capitalized by position: it starts a name ("Noor Haddad was the incident
+        // commander.") only when it is not a word that commonly starts a sentence ("The Board ...").
         if (!first || !cap) prev_cap = cap;
-        else prev_cap = false;  // the first word is capitalized by position, not by being a name
+        else prev_cap = !starts_sentences(text::fold(unit.substr(i, j - i)));
         first = false;
         i = j;
       }

@@ -326,6 +326,9 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
                            "Who founded Larkspire Instruments?"));
   CHECK(matches_type("It was founded in 2011 by Maren Okafor and Colm Dunleavy.", QuestionType::kPerson,
                      "Who founded Larkspire Instruments?"));
+  // a name may start the unit; a capitalized word that commonly starts a sentence does not start a name
+  CHECK(matches_type("Noor Haddad was the incident commander.", QuestionType::kPerson, "Who coordinated the response?"));
+  CHECK_FALSE(matches_type("The Board reviews the budget.", QuestionType::kPerson, "Who reviews the budget?"));
 }
 
 TEST_CASE("Question identifiers are codes and capitalized words that do not start a sentence", "[unit]") {
