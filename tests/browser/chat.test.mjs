@@ -13,6 +13,7 @@ import { openaiSse, anthropicSse, ProtocolTestDouble } from '../js/llm-protocol-
 import { generateBigText } from '../../web/demo/lib/bigtext.js';
 import { makePdf } from '../fixtures/make-pdf.mjs';
 import { sharedPath } from '../js/helpers.mjs';
+import { Collection, documentTitle, init, PRESETS, unmatchedWords } from '../../web/src/index.js';
 
 const corpus = JSON.parse(readFileSync(join(repoRoot, 'web/dist/corpus.json'), 'utf8'));
 const QUESTION = 'How many days of paid time off do full-time U.S. employees get per year?';
@@ -428,6 +429,14 @@ const OWN_WORDS = ['w74', 'w08', 'w15', 'w12', 'w02', 'w03', 'w13', 'w16', 'w44'
 
 test('doc chat: questions of the own-words set get their outcome, citation and highlight in the page (issue 27)', async () => {
   const questions = new Map(corpus.ownWordsQuestions.map((q) => [q.id, q]));
+  // The page's collection built here too (same documents, titles and preset): the words no document uses.
+  await init();
+  const here = await Collection.create(PRESETS.docChat);
+  await here.add(corpus.documents.map((d, i) => {
+    const name = d.metadata?.file?.split('/').pop() ?? `${d.id}.md`;
+    return { id: d.id, title: documentTitle(d.text, name), text: d.text, metadata: { name } };
+  }));
+  const unmatchedSeen = [];
   const plain = (x) => x.toLowerCase().replace(/[*`|]/g, ' ').replace(/[^a-z0-9.,:%$€–-]+/g, ' ').replace(/\s+/g, ' ').trim();
   await withPage(async ({ page, url, requests, consoleErrors, screenshot }) => {
     await page.goto(`${url}web/demo/chat.html`);
@@ -449,6 +458,15 @@ test('doc chat: questions of the own-words set get their outcome, citation and h
       const outcome = await page.$eval('#answer', (e) => e.dataset.outcome);
       const answer = await page.textContent('#answer');
       seen[outcome]++;
+      if (outcome !== 'answer') {
+        // the question's words no document uses are named (a paraphrase or typo to change), and only those
+        const searched = await page.$eval('#rewritten', (e) => (e.hidden ? null : e.textContent.replace(/^Searched for: /, '')));
+        const want = unmatchedWords(here, searched ?? q.question);
+        const note = await page.$eval('#answer', (e) => e.querySelector('#unmatched')?.textContent ?? null);
+        if (want.length === 0) assert.equal(note, null, `${id}: no word to name, got ${note}`);
+        else assert.equal(note, `No document uses ${want.map((w) => `“${w}”`).join(', ')}: try the words your documents use.`);
+        if (want.length) unmatchedSeen.push(`${id}: ${want.join(', ')}`);
+      }
       if (outcome === 'not-found') {
         assert.equal(q.answerable, false, `${id}: an answerable question got not-found: ${q.question}`);
         assert.match(st, /nothing in your documents matches this question/);
@@ -483,7 +501,9 @@ test('doc chat: questions of the own-words set get their outcome, citation and h
         withoutEvidence.push(`${id}: ${q.question}\n  mark: ${mark}\n  evidence: ${q.evidence.join(' || ')}`);
       }
     }
-    console.log(`outcomes: ${JSON.stringify(seen)}; answers whose highlight lacks the evidence: ${withoutEvidence.length}`);
+    console.log(`outcomes: ${JSON.stringify(seen)}; answers whose highlight lacks the evidence: ${withoutEvidence.length}; words no document uses: ${unmatchedSeen.join('; ')}`);
+    assert.ok(unmatchedSeen.length >= 1, 'some question names words no document uses (w02 "rotate", w44 "grandmother")');
+    here.dispose();
     for (const o of Object.keys(seen)) assert.ok(seen[o] >= 1, `the questions show every outcome: ${JSON.stringify(seen)}`);
     // PRESETS.docChatAnswer (threshold 0.4, chosen on the tuning halves) cites a unit without the evidence for
     // WITHOUT_EVIDENCE of these answers (see the list printed on failure); more is a regression.

@@ -547,6 +547,7 @@ function renderPassages(r) {
   };
   setChildren($('answer'), [
     h('p', { class: 'outcome-note' }, r.answer),
+    ...unmatchedNote(r),
     h('ol', { class: 'passages', 'aria-label': 'closest passages' }, r.passages.map((p, i) => h('li', { dataset: { docId: p.docId } },
       h('a', { href: '#source-panel', class: 'cite', dataset: { n: String(i + 1) }, 'aria-label': `passage ${i + 1}: ${docs.get(p.docId)?.name ?? p.docId}`,
         onclick: (e) => { e.preventDefault(); openSource(i + 1); } }, `[${i + 1}] ${docs.get(p.docId)?.name ?? p.docId}`),
@@ -558,7 +559,15 @@ function renderPassages(r) {
 function renderNotFound(r) {
   sources = [];
   setChildren($('answer'), [h('p', { class: 'outcome-note' }, r.answer),
-    h('p', { class: 'small muted', id: 'searched' }, `Searched your ${docs.size} document${docs.size === 1 ? '' : 's'} for “${r.query}”: no passage matches it.`)]);
+    h('p', { class: 'small muted', id: 'searched' }, `Searched your ${docs.size} document${docs.size === 1 ? '' : 's'} for “${r.query}”: no passage matches it.`),
+    ...unmatchedNote(r)]);
+}
+
+/** The question's words no document uses (ask()'s `unmatched`): a paraphrase or a typo the user can change. */
+function unmatchedNote(r) {
+  if (!r.unmatched?.length) return [];
+  const words = r.unmatched.map((w) => `“${w}”`).join(', ');
+  return [h('p', { class: 'small muted', id: 'unmatched' }, `No document uses ${words}: try the words your documents use.`)];
 }
 
 /** Sources of an ask() result: extractive citations carry the cited span; LLM ones the whole passage. */

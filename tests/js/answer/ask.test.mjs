@@ -3,7 +3,7 @@
 // table-row and abstention behaviour through the WASM build.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ask, Collection, init, MIN_EVIDENCE, NO_ANSWER_TEXT, PASSAGES_TEXT, PRESETS, questionQuery, rewriteFollowUp } from '../../../web/src/index.js';
+import { ask, Collection, init, MIN_EVIDENCE, NO_ANSWER_TEXT, PASSAGES_TEXT, PRESETS, questionQuery, rewriteFollowUp, unmatchedWords } from '../../../web/src/index.js';
 import { loadSets } from '../../bench/lib/docchat-outcomes.mjs';
 import { fileToDocument } from '../../../web/src/parse.js';
 import { createLlmClient, extractiveAnswer } from '../../../web/src/llm.js';
@@ -95,6 +95,27 @@ test('issue 27: ask has three outcomes: answer, passages with their best sentenc
   assert.equal(MIN_EVIDENCE, PRESETS.docChatAnswer.minEvidence);
   await assert.rejects(ask(col, 'q', { minEvidence: 1.5 }), (e) => e.code === 'INVALID_ARGUMENT' && /minEvidence/.test(e.message));
   col.dispose();
+});
+
+test('issue 27: ask names the question\'s words no document uses (a paraphrase or a typo), exactly', async () => {
+  const col = await collection();
+  try {
+    // "vacation" and "holidays" are in no document (they say PTO); "employees" is; question and stop words never count
+    assert.deepEqual(unmatchedWords(col, 'How many vacation days do full-time employees get for holidays?'), ['vacation', 'holidays']);
+    // a typo, first occurrences only, as written; the index's analyzer decides ("receives" stems like "receive")
+    assert.deepEqual(unmatchedWords(col, 'Who receives the Vacaton days, vacaton?'), ['Vacaton']);
+    assert.deepEqual(unmatchedWords(col, 'How many days of PTO do full-time employees receive?'), []);
+    assert.deepEqual(unmatchedWords(col, "Where's Acme's CEO?"), []);  // contractions and possessives are not named
+    const r = await ask(col, 'How many vacation days do full-time employees get for holidays?');
+    assert.deepEqual(r.unmatched, ['vacation', 'holidays']);
+    assert.deepEqual((await ask(col, 'How many days of PTO do full-time employees receive?')).unmatched, []);
+    // no BM25 index in this thread: it cannot tell
+    assert.equal(unmatchedWords({}, 'anything'), null);
+    assert.equal(unmatchedWords({ bm25: null }, 'anything'), null);
+    assert.throws(() => unmatchedWords(col, 42), (e) => e.code === 'INVALID_ARGUMENT' && /text/.test(e.message));
+  } finally {
+    col.dispose();
+  }
 });
 
 test('issue 27: an LLM abstention becomes passages or not-found by the retrieval evidence', async () => {

@@ -53,7 +53,7 @@ test('ask --json prints exactly the issue\'s object shape per question', async (
   const lines = io.out.trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines.length, 2);
   for (const r of lines) {
-    assert.deepEqual(Object.keys(r), ['id', 'question', 'answer', 'outcome', 'abstained', 'evidence', 'citations', 'passages', 'hits']);
+    assert.deepEqual(Object.keys(r), ['id', 'question', 'answer', 'outcome', 'abstained', 'evidence', 'unmatched', 'citations', 'passages', 'hits']);
     for (const c of r.citations) assert.deepEqual(Object.keys(c), ['n', 'docId', 'chunkId', 'start', 'end', 'text']);
     assert.ok(r.hits.length <= 10);
     for (const h of r.hits) assert.deepEqual(Object.keys(h), ['docId', 'chunkId', 'start', 'end', 'score', 'text']);
@@ -81,13 +81,16 @@ test('issue 27: ask prints the three outcomes differently', async () => {
   assert.match(near.out, /^I couldn't find one sentence that answers this; here are the closest passages\.\n {2}1\. notes\.txt \d+-\d+: > The Oslo office opens at 08:00 on weekdays\.\n/);
   const none = capture();
   assert.equal(await main(['ask', '--docs', dir, 'What is the capital of France?'], none), 0, none.err);
-  assert.equal(none.out, "Your documents don't say.\n  (nothing in the documents matches: searched for \"What is the capital of France?\")\n");
+  // and which of its words no document uses, to ask again in the documents' words
+  assert.equal(none.out, "Your documents don't say.\n  (nothing in the documents matches: searched for \"What is the capital of France?\")\n"
+    + '  (no document uses: capital, France; ask with the words your documents use)\n');
   const json = capture();
   assert.equal(await main(['ask', '--docs', dir, 'What is the dress code at the Oslo office?', '--json'], json), 0, json.err);
   const r = JSON.parse(json.out);
   assert.equal(r.outcome, 'passages');
   assert.equal(r.passages[0].docId, 'notes.txt');
   assert.equal(r.passages[0].best.text, 'The Oslo office opens at 08:00 on weekdays.');
+  assert.deepEqual(r.unmatched, ['dress', 'code']);
 });
 
 test('ask reads a dataset folder with manifest.json and reuses a saved collection', async () => {

@@ -49,10 +49,10 @@ function readQuestions(path) {
   });
 }
 
-// The --json object: {id, question, answer, outcome, abstained, evidence, citations, passages, hits}.
+// The --json object: {id, question, answer, outcome, abstained, evidence, unmatched, citations, passages, hits}.
 export function jsonResult(id, r) {
   return {
-    id, question: r.question, answer: r.answer, outcome: r.outcome, abstained: r.abstained, evidence: r.evidence,
+    id, question: r.question, answer: r.answer, outcome: r.outcome, abstained: r.abstained, evidence: r.evidence, unmatched: r.unmatched,
     citations: r.citations.map((c) => ({ n: c.n, docId: c.docId, chunkId: c.chunkId, start: c.start, end: c.end, text: c.text })),
     passages: r.passages.map((p) => ({ docId: p.docId, chunkId: p.chunkId, start: p.start, end: p.end, best: p.best })),
     hits: r.hits.slice(0, 10).map((h) => ({ docId: h.docId, chunkId: h.chunkId, start: h.start, end: h.end, score: h.score, text: h.text })),
@@ -74,15 +74,17 @@ function printText(io, r, streamed) {
     return;
   }
   if (streamed) io.stdout.write('\n');
+  const unused = r.unmatched?.length ? `  (no document uses: ${r.unmatched.join(', ')}; ask with the words your documents use)\n` : '';
   if (r.outcome === 'passages') {
     io.stdout.write(`${r.answer}\n`);
     r.passages.forEach((p, i) => {
       const where = p.best ? `${p.best.start}-${p.best.end}` : `${p.start}-${p.end}`;
       io.stdout.write(`  ${i + 1}. ${p.docId} ${where}: > ${oneLine(p.best ? p.best.text : p.text)}\n`);
     });
+    io.stdout.write(unused);
     return;
   }
-  io.stdout.write(`${r.answer}\n  (nothing in the documents matches: searched for "${r.query}")\n`);
+  io.stdout.write(`${r.answer}\n  (nothing in the documents matches: searched for "${r.query}")\n${unused}`);
 }
 
 export default {
@@ -96,7 +98,7 @@ export default {
     + 'streamed, with [n] citations. Each question has one of three outcomes: answer (with its citations), passages (no '
     + 'sentence answers it: the closest passages, each with its best sentence, and no claim about the documents) or '
     + 'not-found ("Your documents don\'t say.": nothing in the documents matches the question). --json prints one object per '
-    + 'question: {id, question, answer, outcome, abstained, evidence, citations: [{n, docId, chunkId, start, end, text}], '
+    + 'question: {id, question, answer, outcome, abstained, evidence, unmatched (the question\'s words no document uses), citations: [{n, docId, chunkId, start, end, text}], '
     + 'passages: [{docId, chunkId, start, end, best: {start, end, text}|null}], hits: [{docId, chunkId, start, end, score, '
     + 'text}]} (start/end: UTF-16 offsets into the document text; hits: the top 10 chunks; evidence: the share of the '
     + 'question\'s terms found in the passages read). --save/--load keep '

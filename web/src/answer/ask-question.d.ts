@@ -24,6 +24,8 @@ export interface AskResult {
   /** outcome 'passages' only (else []): the chunks read with their best unit */
   passages: AskPassage[];
   hits: AskHit[];
+  /** the question's words no document uses (unmatchedWords); null when the collection cannot tell (no BM25 index in this thread) */
+  unmatched: string[] | null;
   /** present only when options.clarify is set */
   clarification?: AskClarification;
   /** present only when the collection's config has retrieval.llmExpansion: the LLM's passage (a search query, never an answer) and what was searched */
@@ -72,4 +74,6 @@ export function ask(collection: Collection, question: string, options?: AskOptio
 export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;
 export function rewriteFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): string;
 export function questionQuery(question: string): string;
+/** The content words of `text` no document of the collection uses (its BM25 analyzer and document frequencies); null without a BM25 index in this thread. */
+export function unmatchedWords(collection: Collection | { bm25: unknown }, text: string): string[] | null;
 export function documentTitle(text: string, name: string): string;

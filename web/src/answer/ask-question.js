@@ -39,6 +39,35 @@ export function questionQuery(question) {
   return kept.length ? kept.join(' ') : question;
 }
 
+/**
+ * The words of `text` that no document of `collection` uses: content words (not stop words, interrogatives
+ * or contractions) each of whose BM25 terms has document frequency 0 in the collection's BM25 index. A
+ * question asked in other words than the documents ("upkeep" for "maintenance") or with a typo
+ * ("warrenty") is told which words to change; exact (the index's own analyzer and counts), nothing guessed.
+ * @example
+ * unmatchedWords(col, 'When does Perch go down for upkeep?')  // ['upkeep'] when no document says "upkeep"
+ * @param {object} collection a Collection (or anything with a Bm25Index as `bm25`)
+ * @param {string} text a question or query
+ * @returns {string[]|null} the words as written, first occurrences in order ([] when every word is used);
+ *   null when the collection has no BM25 index in this thread (no BM25 leg, or one sharded across Workers)
+ * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
+ */
+export function unmatchedWords(collection, text) {
+  expectString(text, 'text');
+  const bm25 = isObject(collection) ? collection.bm25 : null;
+  if (!hasMethod(bm25, 'documentFrequency') || !hasMethod(bm25, 'analyze')) return null;
+  const out = [];
+  const seen = new Set();
+  for (const word of contentWords(questionQuery(text))) {
+    const key = word.toLowerCase();
+    if (seen.has(key) || /['’]/.test(word) || QUESTION_WORDS.has(key)) continue;
+    seen.add(key);
+    const terms = bm25.analyze(word);
+    if (terms.length > 0 && terms.every((t) => bm25.documentFrequency(t) === 0)) out.push(word);
+  }
+  return out;
+}
+
 function contentWords(text) {
   return (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? []).filter((w) => !STOP.has(w.toLowerCase()));
 }
@@ -177,7 +206,8 @@ function passagesOf(top, analysis) {
  *   `passages` are the chunks read with their best unit; 'not-found' = retrieval evidence below minEvidence (or no hit):
  *   `answer` is NO_ANSWER_TEXT. An LLM abstention becomes 'passages' or 'not-found' by the same evidence; an ambiguous
  *   question with clarify 'ask' is 'passages' (its readings in `clarification`). abstained = outcome !== 'answer'.
- *   evidence: the IDF-weighted share of the question's terms found in the chunks read (0 without hits). polarity: what
+ *   unmatched: unmatchedWords(collection, query), the question's words no document uses (null when the collection
+ *   cannot tell). evidence: the IDF-weighted share of the question's terms found in the chunks read (0 without hits). polarity: what
  *   the cited unit states for an extractive answer to a yes/no question ('unclear': quoted without Yes/No), else null.
  *   start/end are UTF-16 offsets into the document's text; an extractive citation spans the quoted unit
  *   (sentence, list item or table row; or the clause of it that is quoted), an LLM citation the whole cited chunk
@@ -243,7 +273,7 @@ export async function ask(collection, question, options = {}) {
   }
   /** @type {AskResult} */
   const out = { question, query, answer: NO_ANSWER_TEXT, outcome: 'not-found', abstained: true, evidence: 0, polarity: null,
-    mode: o.llm ? 'llm' : 'extractive', citations: [], passages: [], hits: hits.map(hitOut) };
+    mode: o.llm ? 'llm' : 'extractive', citations: [], passages: [], hits: hits.map(hitOut), unmatched: unmatchedWords(collection, query) };
   if (expanded) out.expansion = { mode: expansion.mode, passage: expanded.passage, searched: retrievalQuery };
   if (hits.length === 0) return out;
   const top = hits.slice(0, answerChunks);
