@@ -514,6 +514,36 @@ test('doc chat: questions of the own-words set get their outcome, citation and h
   });
 });
 
+test('doc chat: words no document uses get suggestions from the word model, and a suggestion asks again with it (issue 27)', async () => {
+  await withPage(async ({ page, url, requests, consoleErrors }) => {
+    await page.goto(`${url}web/demo/chat.html`);
+    await waitState(page, ['done']);
+    await page.click('#sample');
+    await page.waitForFunction(() => /^ready: 26 documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
+    await page.fill('#question', 'When does Perch go down for upkeep?');
+    await page.keyboard.press('Enter');
+    await waitState(page, ['answered', 'failed']);
+    await page.evaluate(() => { document.getElementById('status').dataset.state = 'asking'; });
+    assert.notEqual(await page.$eval('#answer', (e) => e.dataset.outcome), 'answer');
+    assert.equal(await page.textContent('#unmatched'), 'No document uses “upkeep”: try the words your documents use.');
+    assert.equal(requests.filter((r) => r.endsWith('static-model.bin')).length, 0, 'the word model is not fetched before it is asked for');
+    await page.click('#suggest-btn');
+    await page.waitForSelector('#suggestions button.suggest-word', { timeout: 45000 });
+    const offered = await page.$$eval('#suggestions button.suggest-word', (bs) => bs.map((b) => [b.dataset.from, b.dataset.word]));
+    // the static model's nearest words that the documents use (suggestWords, as in Node)
+    assert.ok(offered.some(([from, word]) => from === 'upkeep' && word === 'maintenance'), JSON.stringify(offered));
+    assert.ok(offered.length <= 3, JSON.stringify(offered));
+    assert.equal(requests.filter((r) => r.endsWith('static-model.bin')).length, 1, 'the word model is fetched once, from this site');
+    await page.click('#suggestions button.suggest-word[data-word="maintenance"]');
+    await waitState(page, ['answered', 'failed']);
+    assert.equal(await page.inputValue('#question'), 'When does Perch go down for maintenance?');
+    assert.equal(await page.$('#unmatched'), null, 'every word of the new question is used by some document');
+    assert.match(await page.textContent('#answer'), /Sundays/);
+    assert.deepEqual(requests.filter((r) => !r.startsWith(url)), [], 'a request left 127.0.0.1');
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
 test('doc chat: query clarification shows grounded readings as buttons, and a button re-asks with that reading', async () => {
   // A scripted OpenAI-protocol server (CORS): the clarification request (not streamed, query_clarify
   // prompt) gets two readings citing passages 1 and 2 and one citing a passage never shown; answers stream.

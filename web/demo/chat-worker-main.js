@@ -3,7 +3,7 @@
 // add / remove / save / load through Collection's own format, and every answer from the library's ask()
 // (the same call as `ragwasm ask`). Nothing here touches the network except this site's own files (the
 // WASM module, the static model) and, only when the user configured one, the LLM endpoint.
-import { ask, Collection, createStaticEmbedder, init, loadBytes, parsePipelineConfig, PRESETS, removeBytes, storageBackend } from '../src/index.js';
+import { ask, Collection, createStaticEmbedder, createWordNeighbours, init, loadBytes, parsePipelineConfig, PRESETS, removeBytes, storageBackend, suggestWords } from '../src/index.js';
 
 const MODEL_URL = new URL('../../models/build/static-model.bin', import.meta.url).href;
 // The saved collection (storage.js: OPFS in Chromium, IndexedDB elsewhere) under this name.
@@ -19,6 +19,7 @@ let saving = Promise.resolve();  // the save begun after the last add (its docum
 let chunkedDocs = 0;     // documents chunked by this worker (0 after loading a saved collection)
 let config = null;       // a pipeline config the user loaded (null: the doc-chat preset)
 let ledger = null;       // every LLM request made from this worker (ragwasm/llm is imported at the first one)
+let wordTable = null;    // the static model's word table, loaded at the first "suggest words" (a Promise)
 
 const post = (m) => self.postMessage(m);
 
@@ -181,7 +182,7 @@ async function onMessage({ data }) {
     if (data.type === 'cancel' || data.type === 'abort') { controller?.abort(); return; }
     const info = await startup;
     // A question runs beside a save in flight; anything that may change or replace the collection waits for it.
-    if (data.type !== 'ask') await saving;
+    if (data.type !== 'ask' && data.type !== 'suggest') await saving;
     controller = new AbortController();
     switch (data.type) {
       case 'hello': post({ type: 'ready', id, ...info }); break;
@@ -232,6 +233,14 @@ async function onMessage({ data }) {
         if (data.clarify) options.clarify = data.clarify;  // query clarification (off unless ticked in the settings)
         const r = await ask(col, data.question, options);
         post({ type: 'answer', id, ...r, ledger: ledgerSnapshot() });
+        break;
+      }
+      case 'suggest': {
+        // Words the documents use for the question's words they do not: the static model's nearest words,
+        // its file fetched only now, once (then from Cache Storage); a failed load is tried again next time.
+        wordTable ??= createWordNeighbours({ model: MODEL_URL });
+        const words = await wordTable.catch((e) => { wordTable = null; throw e; });
+        post({ type: 'suggested', id, suggestions: suggestWords(col, data.text, { words }) });
         break;
       }
       default: throw new Error(`unknown request ${data.type}`);

@@ -563,11 +563,36 @@ function renderNotFound(r) {
     ...unmatchedNote(r)]);
 }
 
-/** The question's words no document uses (ask()'s `unmatched`): a paraphrase or a typo the user can change. */
+/**
+ * The question's words no document uses (ask()'s `unmatched`): a paraphrase or a typo the user can change,
+ * and a button that asks the worker for words the documents do use (suggestWords, the static model's
+ * nearest words; its file is fetched at the first click). A suggestion replaces its word and asks again.
+ */
 function unmatchedNote(r) {
   if (!r.unmatched?.length) return [];
   const words = r.unmatched.map((w) => `“${w}”`).join(', ');
-  return [h('p', { class: 'small muted', id: 'unmatched' }, `No document uses ${words}: try the words your documents use.`)];
+  const box = h('div', { id: 'suggestions', class: 'small' });
+  const button = h('button', { type: 'button', id: 'suggest-btn', class: 'small', onclick: async () => {
+    button.disabled = true;
+    setChildren(box, 'looking for words your documents use (loads the word model once)…');
+    try {
+      const { suggestions } = await call({ type: 'suggest', text: r.query });
+      setChildren(box, (suggestions ?? []).map((s) => h('p', { class: 'suggestion' }, `“${s.word}” → `,
+        ...(s.suggestions.length ? s.suggestions.map((x) => h('button', { type: 'button', class: 'small suggest-word', dataset: { from: s.word, word: x.word },
+          title: `similarity ${x.similarity.toFixed(2)}`, onclick: () => askWith(s.word, x.word) }, x.word)) : ['no close word in your documents']))));
+    } catch (e) {
+      setChildren(box, `Could not suggest words: ${errorText(e)}`);
+      button.disabled = false;
+    }
+  } }, 'Suggest words your documents use');
+  return [h('p', { class: 'small muted', id: 'unmatched' }, `No document uses ${words}: try the words your documents use.`), h('p', {}, button), box];
+}
+
+/** Replaces `from` (a whole word, any case, first occurrence) in the question with `to` and asks again. */
+function askWith(from, to) {
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  $('question').value = $('question').value.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu'), (m, pre) => pre + to);
+  $('ask').requestSubmit();
 }
 
 /** Sources of an ask() result: extractive citations carry the cited span; LLM ones the whole passage. */

@@ -24,5 +24,5 @@ export { markdownToText } from './document/markdown-text.js';
 export { applyConfigOverrides } from './pipeline/overrides.js';
 export { Collection, COLLECTION_FORMAT_VERSION, JSONL_FORMAT_VERSION, llmContextSteps } from './pipeline/collection.js';
 export { PRESETS } from './pipeline/presets.js';
-export { ask, isFollowUp, rewriteFollowUp, questionQuery, unmatchedWords, documentTitle, MIN_EVIDENCE } from './answer/ask-question.js';
+export { ask, isFollowUp, rewriteFollowUp, questionQuery, unmatchedWords, suggestWords, documentTitle, MIN_EVIDENCE } from './answer/ask-question.js';
 export { NO_ANSWER_TEXT, PASSAGES_TEXT } from './answer/extractive.js';

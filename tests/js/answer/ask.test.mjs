@@ -3,7 +3,7 @@
 // table-row and abstention behaviour through the WASM build.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ask, Collection, init, MIN_EVIDENCE, NO_ANSWER_TEXT, PASSAGES_TEXT, PRESETS, questionQuery, rewriteFollowUp, unmatchedWords } from '../../../web/src/index.js';
+import { ask, Collection, createWordNeighbours, init, MIN_EVIDENCE, NO_ANSWER_TEXT, PASSAGES_TEXT, PRESETS, questionQuery, rewriteFollowUp, suggestWords, unmatchedWords } from '../../../web/src/index.js';
 import { loadSets } from '../../bench/lib/docchat-outcomes.mjs';
 import { fileToDocument } from '../../../web/src/parse.js';
 import { createLlmClient, extractiveAnswer } from '../../../web/src/llm.js';
@@ -115,6 +115,30 @@ test('issue 27: ask names the question\'s words no document uses (a paraphrase o
     assert.throws(() => unmatchedWords(col, 42), (e) => e.code === 'INVALID_ARGUMENT' && /text/.test(e.message));
   } finally {
     col.dispose();
+  }
+});
+
+test('issue 27: suggestWords offers, for each word no document uses, the model\'s nearest words the documents use', async () => {
+  const col = await collection();
+  const words = await createWordNeighbours();
+  try {
+    const s = suggestWords(col, 'Who is the chief executive of the company?', { words, perWord: 2 });
+    // one entry per unmatched word, in order; suggestions best first, at most perWord, each a word some document uses
+    assert.deepEqual(s.map((x) => x.word), unmatchedWords(col, 'Who is the chief executive of the company?'));
+    assert.deepEqual(s.find((x) => x.word === 'executive').suggestions.map((x) => x.word), ['ceo', 'employees']);
+    for (const x of s) {
+      assert.ok(x.suggestions.length <= 2);
+      for (let i = 1; i < x.suggestions.length; i++) assert.ok(x.suggestions[i - 1].similarity >= x.suggestions[i].similarity);
+      for (const y of x.suggestions) assert.ok(y.similarity >= 0.5 && col.bm25.analyze(y.word).some((t) => col.bm25.documentFrequency(t) > 0), y.word);
+    }
+    assert.deepEqual(suggestWords(col, 'How many days of PTO do full-time employees receive?', { words }), []);
+    assert.deepEqual(suggestWords(col, 'vacation', { words, minSimilarity: 0.99 }), [{ word: 'vacation', suggestions: [] }]);
+    assert.equal(suggestWords({}, 'vacation', { words }), null);
+    assert.throws(() => suggestWords(col, 'vacation', {}), (e) => e.code === 'INVALID_ARGUMENT' && /options\.words/.test(e.message));
+    assert.throws(() => suggestWords(col, 'vacation', { words, perWord: 0 }), (e) => e.code === 'INVALID_ARGUMENT' && /perWord/.test(e.message));
+  } finally {
+    col.dispose();
+    words.dispose();
   }
 });
 

@@ -93,6 +93,22 @@ test('issue 27: ask prints the three outcomes differently', async () => {
   assert.deepEqual(r.unmatched, ['dress', 'code']);
 });
 
+test('issue 27: ask --suggest offers words the documents use for the question\'s words they do not', async () => {
+  const io = capture();
+  const q = 'When does Perch go down for upkeep?';
+  assert.equal(await main(['ask', '--docs', join(repoRoot, 'examples/corpus'), q, '--suggest'], io), 0, io.err);
+  assert.match(io.out, /\n {2}\(no document uses: upkeep; ask with the words your documents use\)\n {2}upkeep -> repairs, maintenance, servicing\n$/);
+  const json = capture();
+  assert.equal(await main(['ask', '--docs', join(repoRoot, 'examples/corpus'), q, '--suggest', '--json'], json), 0, json.err);
+  const r = JSON.parse(json.out);
+  assert.deepEqual(r.unmatched, ['upkeep']);
+  assert.deepEqual(r.suggestions.map((s) => [s.word, s.suggestions.map((x) => x.word)]), [['upkeep', ['repairs', 'maintenance', 'servicing']]]);
+  // without --suggest, or for an answered question, no suggestions key
+  const plain = capture();
+  assert.equal(await main(['ask', '--docs', join(repoRoot, 'examples/corpus'), q, '--json'], plain), 0, plain.err);
+  assert.equal('suggestions' in JSON.parse(plain.out), false);
+});
+
 test('ask reads a dataset folder with manifest.json and reuses a saved collection', async () => {
   const store = mkdtempSync(join(tmpdir(), 'ragwasm-ask-store-'));
   try {

@@ -3,7 +3,7 @@
 // (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model; or --config FILE) -> ask() -> the answer with numbered citations.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { ask, Collection, createStaticEmbedder, PRESETS } from '../../src/index.js';
+import { ask, Collection, createStaticEmbedder, createWordNeighbours, PRESETS, suggestWords } from '../../src/index.js';
 import { readDocumentFolder } from '../../src/parse.js';
 import { commandConfig } from '../lib/config.mjs';
 import { createLlmClient } from '../../src/llm.js';
@@ -49,10 +49,11 @@ function readQuestions(path) {
   });
 }
 
-// The --json object: {id, question, answer, outcome, abstained, evidence, unmatched, citations, passages, hits}.
-export function jsonResult(id, r) {
+// The --json object: {id, question, answer, outcome, abstained, evidence, unmatched, suggestions (--suggest), citations, passages, hits}.
+export function jsonResult(id, r, suggestions) {
   return {
     id, question: r.question, answer: r.answer, outcome: r.outcome, abstained: r.abstained, evidence: r.evidence, unmatched: r.unmatched,
+    ...(suggestions ? { suggestions } : {}),
     citations: r.citations.map((c) => ({ n: c.n, docId: c.docId, chunkId: c.chunkId, start: c.start, end: c.end, text: c.text })),
     passages: r.passages.map((p) => ({ docId: p.docId, chunkId: p.chunkId, start: p.start, end: p.end, best: p.best })),
     hits: r.hits.slice(0, 10).map((h) => ({ docId: h.docId, chunkId: h.chunkId, start: h.start, end: h.end, score: h.score, text: h.text })),
@@ -66,7 +67,7 @@ const oneLine = (text, max = 160) => {
 
 // The three outcomes of ask() (docs/docchat.md, "Three outcomes"): an answer with its citations; the closest
 // passages with their best sentence; or "Your documents don't say." with what was searched.
-function printText(io, r, streamed) {
+function printText(io, r, streamed, suggestions) {
   if (r.query !== r.question) io.stdout.write(`(searched for: ${r.query})\n`);
   if (r.outcome === 'answer') {
     io.stdout.write(streamed ? '\n' : `${r.answer}\n`);
@@ -74,7 +75,8 @@ function printText(io, r, streamed) {
     return;
   }
   if (streamed) io.stdout.write('\n');
-  const unused = r.unmatched?.length ? `  (no document uses: ${r.unmatched.join(', ')}; ask with the words your documents use)\n` : '';
+  const unused = (r.unmatched?.length ? `  (no document uses: ${r.unmatched.join(', ')}; ask with the words your documents use)\n` : '')
+    + (suggestions ?? []).map((s) => `  ${s.word} -> ${s.suggestions.length ? s.suggestions.map((x) => x.word).join(', ') : '(no close word in the documents)'}\n`).join('');
   if (r.outcome === 'passages') {
     io.stdout.write(`${r.answer}\n`);
     r.passages.forEach((p, i) => {
@@ -90,7 +92,7 @@ function printText(io, r, streamed) {
 export default {
   name: 'ask',
   summary: 'answer questions from a folder of documents (extractive, or an LLM with --base-url) with citations',
-  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE] [--base-url URL --model M] [--save NAME]',
+  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE] [--base-url URL --model M] [--save NAME] [--suggest]',
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
     + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model FILE, a static model; or the pipeline config of --config FILE). Without --base-url the answer '
@@ -121,6 +123,7 @@ export default {
     save: { type: 'string', help: 'save the collection under this name' },
     load: { type: 'string', help: 'load a saved collection instead of indexing --docs' },
     store: { type: 'string', help: 'folder of saved collections (default ./.ragwasm-store)' },
+    suggest: { type: 'boolean', help: 'for a question without an answer, words the documents use for each of its words they do not (the default static model\'s nearest words: suggestWords)' },
     ...FILE_LIMIT_OPTIONS,
   },
   async run(values, positionals, io) {
@@ -173,15 +176,22 @@ export default {
       }
       if (values.save !== undefined) await col.save(values.save, storage);
 
+      let words = null;  // --suggest: the default static model's word table, read at the first question that needs it
       for (const q of questions) {
         const stream = !!askOptions.llm && !values.json;
         const r = await ask(col, q.question, { ...askOptions, ...(stream ? { onText: (t) => io.stdout.write(t) } : {}) });
-        if (values.json) io.stdout.write(JSON.stringify(jsonResult(q.id, r)) + '\n');
+        let suggestions;
+        if (values.suggest && r.outcome !== 'answer' && r.unmatched?.length) {
+          words ??= await createWordNeighbours();
+          suggestions = suggestWords(col, r.query, { words });
+        }
+        if (values.json) io.stdout.write(JSON.stringify(jsonResult(q.id, r, suggestions)) + '\n');
         else {
           if (questions.length > 1) io.stdout.write(`\n${q.id}. ${q.question}\n`);
-          printText(io, r, stream);
+          printText(io, r, stream, suggestions);
         }
       }
+      words?.dispose();
       return 0;
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;

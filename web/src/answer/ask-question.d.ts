@@ -1,5 +1,6 @@
 import type { Collection, CollectionFilter } from '../pipeline/collection.js';
 import type { LlmClient } from '../llm.js';
+import type { WordNeighbours } from '../retrieve/expansion.js';
 export interface AskCitation { n: number; docId: string; chunkId: string; start: number; end: number; text: string }
 export interface AskHit { docId: string; chunkId: string; start: number; end: number; score: number; text: string }
 /** A chunk read, shown when no unit answers (outcome 'passages'); best: its best unit as a span of the document. */
@@ -76,4 +77,6 @@ export function rewriteFollowUp(question: string, history: Array<{ role: 'user' 
 export function questionQuery(question: string): string;
 /** The content words of `text` no document of the collection uses (its BM25 analyzer and document frequencies); null without a BM25 index in this thread. */
 export function unmatchedWords(collection: Collection | { bm25: unknown }, text: string): string[] | null;
+/** For each word of `text` no document uses, the nearest words of a static model's word table that the documents use (offered to the user, not searched with). */
+export function suggestWords(collection: Collection, text: string, options: { words: WordNeighbours; perWord?: number; minSimilarity?: number }): Array<{ word: string; suggestions: Array<{ word: string; similarity: number }> }> | null;
 export function documentTitle(text: string, name: string): string;

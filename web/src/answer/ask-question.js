@@ -4,7 +4,8 @@
 // citations) -> citations as spans of the documents. Nothing here reads files or the network itself:
 // an LLM is used only when the caller passes a client.
 import { RagwasmError } from '../core/errors.js';
-import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isObject, isPlainObject } from '../core/validate.js';
+import { expectArray, expectBoolean, expectFunction, expectInteger, expectNumber, expectOptions, expectString, hasMethod, invalid, isInstance, isObject, isPlainObject } from '../core/validate.js';
+import { WordNeighbours } from '../retrieve/expansion.js';
 import { extractiveAnswer, NO_ANSWER_TEXT, PASSAGES_TEXT } from './extractive.js';
 import { answerContext } from '../context/prompt.js';
 /** @typedef {import('./ask-question.js').AskResult} AskResult */
@@ -66,6 +67,37 @@ export function unmatchedWords(collection, text) {
     if (terms.length > 0 && terms.every((t) => bm25.documentFrequency(t) === 0)) out.push(word);
   }
   return out;
+}
+
+/**
+ * For each word of `text` no document uses (unmatchedWords), the nearest words of a static model's word
+ * table that the documents do use: words for the user to ask with instead ("upkeep" -> "repairs",
+ * "maintenance"). Offered, never searched with unasked: on the sample corpus's paraphrased questions
+ * searching with them did not find more evidence (docs/docchat.md), a person picking one does.
+ * @example
+ * const words = await createWordNeighbours();
+ * suggestWords(col, 'When does Perch go down for upkeep?', { words })
+ * // [{word: 'upkeep', suggestions: [{word: 'repairs', similarity: 0.70...}, {word: 'maintenance', ...}, ...]}]
+ * @param {object} collection a Collection
+ * @param {string} text a question or query
+ * @param {{words: WordNeighbours, perWord?: number, minSimilarity?: number}} options words: createWordNeighbours();
+ *   perWord: suggestions per word, 1..16 (default 3); minSimilarity: cosine floor in [0, 1] (default 0.5)
+ * @returns {{word: string, suggestions: {word: string, similarity: number}[]}[]|null} one entry per unmatched word,
+ *   in order (suggestions best first, [] when none clears minSimilarity); null as unmatchedWords
+ * @throws {RagwasmError} INVALID_ARGUMENT, DISPOSED
+ */
+export function suggestWords(collection, text, options) {
+  const o = expectOptions(options, 'suggestWords options', ['words', 'perWord', 'minSimilarity']);
+  if (!isInstance(o.words, WordNeighbours)) throw invalid('options.words', 'a WordNeighbours (createWordNeighbours())', o.words);
+  const perWord = o.perWord === undefined ? 3 : expectInteger(o.perWord, 'options.perWord', { min: 1, max: 16 });
+  const minSimilarity = o.minSimilarity === undefined ? 0.5 : expectNumber(o.minSimilarity, 'options.minSimilarity', { min: 0, max: 1 });
+  const unmatched = unmatchedWords(collection, text);
+  if (unmatched === null) return null;
+  const expansion = { words: o.words, unmatchedOnly: true, perTerm: perWord, minSimilarity };
+  return unmatched.map((word) => ({
+    word,
+    suggestions: collection.bm25.expansionTerms(word, { expansion }).map((t) => ({ word: t.word, similarity: t.similarity })),
+  }));
 }
 
 function contentWords(text) {
