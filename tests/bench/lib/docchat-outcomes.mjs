@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ask, Collection, init, PRESETS } from '../../../web/src/index.js';
+import { ask, Collection, createWordNeighbours, init, PRESETS, suggestWords } from '../../../web/src/index.js';
 import { metrics } from '../../../web/src/eval.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -43,7 +43,7 @@ export function statedPolarity(answer) {
 /** One record per question: outcome, F1 (answer outcomes), polarity stated vs gold, evidence. */
 export function record(q, r) {
   const rec = { id: q.id, answerable: q.answerable, type: q.type, paraphrased: !!q.paraphrased, outcome: r.outcome, evidence: r.evidence, f1: null,
-    stated: r.outcome === 'answer' ? statedPolarity(r.answer) : null, gold: goldPolarity(q), answer: r.answer };
+    stated: r.outcome === 'answer' ? statedPolarity(r.answer) : null, gold: goldPolarity(q), answer: r.answer, unmatched: r.unmatched ?? null };
   if (q.answerable && r.outcome === 'answer') rec.f1 = metrics.tokenF1(stripMarkers(r.answer), [q.answer]);
   return rec;
 }
@@ -61,6 +61,11 @@ export function summarizeOutcomes(recs) {
     unansweredUnanswerable: un.filter((r) => r.outcome !== 'answer').length,
     unanswerableNotFound: un.filter((r) => r.outcome === 'not-found').length,
     wrongPolarity: wrongPolarity.length, wrongPolarityIds: wrongPolarity.map((r) => r.id),
+    // questions without an answer outcome, and of them those told which of their words no document uses (r.unmatched)
+    withoutAnswer: recs.filter((r) => r.outcome !== 'answer').length,
+    namedUnmatched: recs.filter((r) => r.outcome !== 'answer' && r.unmatched?.length > 0).length,
+    paraphrasedWithoutAnswer: recs.filter((r) => r.paraphrased && r.outcome !== 'answer').length,
+    paraphrasedNamedUnmatched: recs.filter((r) => r.paraphrased && r.outcome !== 'answer' && r.unmatched?.length > 0).length,
     yesNoSaid: recs.filter((r) => r.stated !== null).length,
     answerF1: answered.length ? answered.reduce((s, r) => s + r.f1, 0) / answered.length : null,
     // answerable questions: F1 of the answer, 0 for passages / not-found (how much the answer outcome delivers overall)
@@ -107,6 +112,18 @@ export function chooseThreshold(byThreshold) {
   return ok.length ? ok[0] : THRESHOLD_GRID.at(-1);
 }
 
+/**
+ * Whether suggestWords offers the documents' own word for a paraphrased question without an answer: the
+ * question's `note` maps its words to the documents' ("upkeep=maintenance; ill=sick"); true when a suggestion
+ * analyzes to a term of a mapped-to word, false when none does, null when the question has no note, an answer,
+ * or no word no document uses.
+ */
+export function suggestionHit(col, words, q, r) {
+  if (!q.paraphrased || !q.note || r.outcome === 'answer' || !r.unmatched?.length) return null;
+  const targets = new Set(q.note.split(';').map((p) => p.split('=')[1] ?? '').flatMap((w) => col.bm25.analyze(w)));
+  return suggestWords(col, r.query, { words }).some((x) => x.suggestions.some((y) => col.bm25.analyze(y.word).some((t) => targets.has(t))));
+}
+
 /** Evidence hit@5 of ask()'s hits for an answerable question with evidence excerpts (null otherwise). */
 export function evidenceHit5(q, r) {
   if (!q.answerable || !q.evidence?.length) return null;
@@ -127,6 +144,7 @@ export async function outcomesStudy(ctx) {
   const { documents, sets } = loadSets(ctx.repoRoot);
   const col = await Collection.create(PRESETS.docChat);
   await col.add(documents);
+  const words = await createWordNeighbours();
   const rows = [];
   const out = {};
   for (const set of sets) {
@@ -134,21 +152,29 @@ export async function outcomesStudy(ctx) {
       const inHalf = (q) => (half === 'tuning') === set.split.tuning.includes(q.id);
       const recs = [];
       const hits = [];
+      const offered = [];
       for (const q of set.questions.filter(inHalf)) {
         const r = await ask(col, q.question, PRESETS.docChatAnswer);
         recs.push(record(q, r));
         const h = evidenceHit5(q, r);
         if (h !== null) hits.push(h);
+        const o = suggestionHit(col, words, q, r);
+        if (o !== null) offered.push(o);
       }
-      const s = { ...summarizeOutcomes(recs), hit5: hits.filter(Boolean).length / Math.max(1, hits.length), evidenceQuestions: hits.length };
+      const s = { ...summarizeOutcomes(recs), hit5: hits.filter(Boolean).length / Math.max(1, hits.length), evidenceQuestions: hits.length,
+        suggestionHits: offered.filter(Boolean).length, suggestionQuestions: offered.length };
       out[`${set.name} ${half}`] = s;
       rows.push([set.name, half, `${s.answer} / ${s.passages} / ${s.notFound} of ${s.answerable}`, s.falseNotFoundRate,
-        `${s.unansweredUnanswerable}/${s.unanswerable}`, s.wrongPolarity, s.answerF1 ?? '-', s.hit5]);
+        `${s.unansweredUnanswerable}/${s.unanswerable}`, s.wrongPolarity, s.answerF1 ?? '-', s.hit5,
+        `${s.namedUnmatched} of ${s.withoutAnswer}${s.paraphrasedWithoutAnswer ? ` (paraphrased: ${s.paraphrasedNamedUnmatched} of ${s.paraphrasedWithoutAnswer})` : ''}`,
+        s.suggestionQuestions ? `${s.suggestionHits} of ${s.suggestionQuestions}` : '-']);
     }
   }
   col.dispose();
   ctx.table(`Three outcomes of ask() (PRESETS.docChat + PRESETS.docChatAnswer) per question set and half (issue 27 goals: false not-found <= 5 %, unanswerable without an answer >= 7 of 8, wrong Yes/No 0, F1 of answers >= 0.50)`,
-    ['set', 'half', 'answerable: answer / passages / not-found', 'false not-found', 'unanswerable without an answer', 'wrong Yes/No', 'token F1 of answers', 'evidence hit@5'], rows);
+    ['set', 'half', 'answerable: answer / passages / not-found', 'false not-found', 'unanswerable without an answer', 'wrong Yes/No', 'token F1 of answers', 'evidence hit@5',
+      'without an answer: told a word no document uses', 'paraphrased, told: suggestWords offers the documents\' word'], rows);
+  words.dispose();
   ctx.record('outcomes', out);
   return out;
 }
@@ -159,7 +185,8 @@ function printRow(label, s) {
   process.stdout.write(`${label.padEnd(28)} answer ${s.answer}/${s.answerable}, passages ${s.passages}, not-found ${s.notFound} (false not-found ${(100 * s.falseNotFoundRate).toFixed(1)} %)`
     + ` | unanswerable without an answer ${s.unansweredUnanswerable}/${s.unanswerable} (not-found ${s.unanswerableNotFound})`
     + ` | Yes/No said ${s.yesNoSaid}, wrong ${s.wrongPolarity}${s.wrongPolarity ? ` [${s.wrongPolarityIds.join(' ')}]` : ''}`
-    + ` | F1 of answers ${fmt(s.answerF1)}, over answerable ${fmt(s.allF1)}\n`);
+    + ` | F1 of answers ${fmt(s.answerF1)}, over answerable ${fmt(s.allF1)}`
+    + ` | without an answer, told a word no document uses: ${s.namedUnmatched} of ${s.withoutAnswer}\n`);
 }
 
 async function main() {
