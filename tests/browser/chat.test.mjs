@@ -18,6 +18,12 @@ import { Collection, documentTitle, init, PRESETS, unmatchedWords } from '../../
 const corpus = JSON.parse(readFileSync(join(repoRoot, 'web/dist/corpus.json'), 'utf8'));
 const QUESTION = 'How many days of paid time off do full-time U.S. employees get per year?';
 
+// The worker saves the index once it has been idle after an add (chat-worker-main.js scheduleSave): a
+// reload that expects the saved index waits for the page's chat:saved mark first, as a person would.
+async function waitSaved(page, count = 1) {
+  await page.waitForFunction((n) => performance.getEntriesByName('chat:saved').length >= n, count, { timeout: 45000 });
+}
+
 async function waitState(page, states, timeout = 45000) {
   await page.waitForFunction((s) => s.includes(document.getElementById('status').dataset.state) || document.getElementById('status').classList.contains('err'),
     states, { timeout });
@@ -78,6 +84,7 @@ test('doc chat: local indexing, extractive answer with citations, nothing leaves
     // Persistence: reload; the documents come back from IndexedDB and the saved index (OPFS in
     // Chromium) is loaded as is: the new worker chunked nothing. Same answer and sources.
     assert.equal(await page.$eval('#collection', (e) => e.dataset.chunkedDocs), '26');
+    await waitSaved(page);
     await page.reload();
     await page.waitForFunction(() => /^restored: 26 saved documents/.test(document.getElementById('status').textContent) || document.getElementById('status').classList.contains('err'), null, { timeout: 45000 });
     assert.match(await page.textContent('#status'), /^restored: 26 saved documents, \d+ chunks · loaded saved index \(opfs\), nothing re-indexed$/);
@@ -112,6 +119,7 @@ test('doc chat: local indexing, extractive answer with citations, nothing leaves
     const rebuilt = await ask(page, QUESTION);
     assert.equal(rebuilt.answer, first.answer);
     assert.deepEqual(rebuilt.sources, first.sources);
+    await waitSaved(page);
     await page.reload();
     await page.waitForFunction(() => /^restored: 26 saved documents.*loaded saved index/.test(document.getElementById('status').textContent), null, { timeout: 45000 });
 

@@ -16,6 +16,12 @@ let denseError = null;
 let startup = null;
 let controller = null;   // aborts the running add / ask
 let saving = Promise.resolve();  // the save begun after the last add (its documents are answerable before it ends)
+// The save after an add starts once the worker has been idle for SAVE_IDLE_MS (a question pushes it back):
+// a question asked right after indexing is not slowed by it, and files added in several drops are saved
+// once. Anything that may change or replace the collection starts it at once and waits for it.
+const SAVE_IDLE_MS = 1000;
+let saveTimer = null;    // the scheduled save's timer; 0 while a question runs (re-armed after it); null: none
+let saveId = null;       // the add whose save is scheduled (its 'saved' message carries that id)
 let chunkedDocs = 0;     // documents chunked by this worker (0 after loading a saved collection)
 let config = null;       // a pipeline config the user loaded (null: the doc-chat preset)
 let ledger = null;       // every LLM request made from this worker (ragwasm/llm is imported at the first one)
@@ -164,6 +170,23 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl, docs }
   denseLabel = `dense (ONNX, ${probe.length}-d)`;
 }
 
+function scheduleSave(id) {
+  clearTimeout(saveTimer ?? undefined);
+  saveId = id;
+  saveTimer = setTimeout(startSave, SAVE_IDLE_MS);
+}
+
+/** Starts the scheduled save now; resolves when every save begun so far has ended ('saved' says how). */
+function startSave() {
+  clearTimeout(saveTimer ?? undefined);
+  saveTimer = null;
+  const id = saveId;
+  saving = saving.then(trySave).then((s) => post({ type: 'saved', id, ...s }));
+  return saving;
+}
+
+const flushSave = () => (saveTimer !== null ? startSave() : saving);
+
 /**
  * Called by chat-worker.js once this module has loaded: start-up begins at once (a failure is reported
  * to the page's first message), then the messages that arrived meanwhile are handled, in order.
@@ -181,8 +204,18 @@ async function onMessage({ data }) {
   try {
     if (data.type === 'cancel' || data.type === 'abort') { controller?.abort(); return; }
     const info = await startup;
-    // A question runs beside a save in flight; anything that may change or replace the collection waits for it.
-    if (data.type !== 'ask' && data.type !== 'suggest') await saving;
+    // A question runs beside a save in flight and pushes a scheduled one back; anything that may change or
+    // replace the collection starts the scheduled save and waits for it ('clear' drops it: nothing to keep).
+    const question = data.type === 'ask' || data.type === 'suggest';
+    if (question && saveTimer !== null) {
+      clearTimeout(saveTimer);
+      saveTimer = 0;
+    }
+    if (data.type === 'clear' && saveTimer !== null) {
+      clearTimeout(saveTimer);
+      saveTimer = null;
+    }
+    if (!question) await flushSave();
     controller = new AbortController();
     switch (data.type) {
       case 'hello': post({ type: 'ready', id, ...info }); break;
@@ -194,9 +227,9 @@ async function onMessage({ data }) {
         const r = await col.add(data.docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), {
           signal: controller.signal, onProgress: ({ done, total }) => post({ type: 'progress', id, phase: `embedding ${names}`, done, total }) });
         post({ type: 'indexed', id, ms: performance.now() - t0, zeroVectors: r.zeroVectors?.length ?? 0, ...summary() });
-        // Saved for the next visit after the reply, so the documents are answerable at once (the write took
-        // as long as the indexing in the coldstart bench); a failure is its own message.
-        saving = trySave().then((s) => { if (s.saveError) post({ type: 'saved', id, ...s }); });
+        // Saved for the next visit once the worker is idle (scheduleSave), so the documents are answerable at
+        // once and a first question does not wait for the write; 'saved' reports it.
+        scheduleSave(id);
         break;
       }
       case 'load': {
@@ -247,6 +280,8 @@ async function onMessage({ data }) {
     }
   } catch (e) {
     post({ type: 'error', id, error: { code: e.code ?? 'INTERNAL', message: e.message ?? String(e) }, ledger: ledgerSnapshot() });
+  } finally {
+    if (saveTimer === 0) scheduleSave(saveId);  // the save a question pushed back, re-armed
   }
 }
 

@@ -33,8 +33,13 @@ function startWorker() {
   globalThis.chatEarlyWorker = null;
   worker = early ?? new Worker(new URL('./chat-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => {
-    // the save that follows an add, when it failed (the add itself was answered already)
-    if (data.type === 'saved') { showIndexNote(`Indexed, but the index could not be saved for the next visit (${data.saveError}); it will be rebuilt then.`); return; }
+    // the save that follows an add once the worker is idle (chat-worker-main.js scheduleSave; the add itself
+    // was answered already): a failure is shown, a success marks chat:saved
+    if (data.type === 'saved') {
+      if (data.saveError) showIndexNote(`Indexed, but the index could not be saved for the next visit (${data.saveError}); it will be rebuilt then.`);
+      else performance.mark('chat:saved');
+      return;
+    }
     const w = waiting.get(data.id);
     if (!w) return;
     if (data.ledger) { ledger = data.ledger; renderLedger(); }

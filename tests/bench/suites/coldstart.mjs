@@ -72,7 +72,9 @@ async function oneRun(browser, url) {
   await page.waitForFunction(() => ['answered', 'failed'].includes(document.getElementById('status').dataset.state), null, { timeout: 60000 });
   const answerMs = (await page.evaluate(() => performance.now())) - askStart;
   const answer = await page.textContent('#answer');
-  // Warm: reload in the same context: the HTTP cache and the saved collection (OPFS) are there.
+  // Warm: reload in the same context: the HTTP cache and the saved collection (OPFS) are there (the worker
+  // saves it once idle after the add: chat:saved).
+  await page.waitForFunction(() => performance.getEntriesByName('chat:saved').length > 0, null, { timeout: 60000 });
   const warmCounter = byteCounter(context);
   await page.reload();
   await waitReady(page, /saved documents/);
