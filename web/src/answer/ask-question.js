@@ -42,7 +42,8 @@ export function questionQuery(question) {
 
 /**
  * The words of `text` that no document of `collection` uses: content words (not stop words, interrogatives
- * or contractions) each of whose BM25 terms has document frequency 0 in the collection's BM25 index. A
+ * or contractions; a possessive as its noun) each of whose BM25 terms has document frequency 0 in the
+ * collection's BM25 index. A
  * question asked in other words than the documents ("upkeep" for "maintenance") or with a typo
  * ("warrenty") is told which words to change; exact (the index's own analyzer and counts), nothing guessed.
  * @example
@@ -59,9 +60,11 @@ export function unmatchedWords(collection, text) {
   if (!hasMethod(bm25, 'documentFrequency') || !hasMethod(bm25, 'analyze')) return null;
   const out = [];
   const seen = new Set();
-  for (const word of contentWords(questionQuery(text))) {
+  for (const written of contentWords(questionQuery(text))) {
+    // a possessive is its noun ("Acme's" -> "Acme"); other contractions ("didn't", "I'm") are not named
+    const word = written.replace(/['’]s$/i, '');
     const key = word.toLowerCase();
-    if (seen.has(key) || /['’]/.test(word) || QUESTION_WORDS.has(key)) continue;
+    if (seen.has(key) || /['’]/.test(word) || QUESTION_WORDS.has(key) || STOP.has(key)) continue;
     seen.add(key);
     const terms = bm25.analyze(word);
     if (terms.length > 0 && terms.every((t) => bm25.documentFrequency(t) === 0)) out.push(word);
