@@ -5,13 +5,13 @@
 // refused (INTEGRITY) and not cached.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withPage, repoRoot } from './harness.mjs';
 import { sharedPath } from '../js/helpers.mjs';
+import { startHub } from '../js/model-hub-double.mjs';
 
 function makeFixture(t, out) {
   const tok = sharedPath('models/bert-base-uncased/tokenizer.json');
@@ -27,26 +27,6 @@ function makeFixture(t, out) {
   }
   execFileSync('/usr/bin/python3', [join(repoRoot, 'models/make-bert-fixture.py'), out, tok, '--name', 'tiny-bert', '--seed', '1234']);
   return join(out, 'tiny-bert');
-}
-
-async function startHub(root) {
-  const hub = { requests: [] };
-  hub.server = createServer((req, res) => {
-    hub.requests.push(req.url);
-    const m = /^\/[^/]+\/[^/]+\/resolve\/[^/]+\/(.+)$/.exec(req.url);
-    const file = m ? join(root, decodeURIComponent(m[1])) : null;
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
-    if (!file || !existsSync(file)) {
-      res.writeHead(404, cors).end('Entry not found');
-      return;
-    }
-    const body = readFileSync(file);
-    res.writeHead(200, { ...cors, 'Content-Type': 'application/octet-stream', 'Content-Length': body.length }).end(body);
-  });
-  await new Promise((resolve) => hub.server.listen(0, '127.0.0.1', resolve));
-  hub.url = `http://127.0.0.1:${hub.server.address().port}`;
-  hub.close = () => new Promise((resolve) => { hub.server.closeAllConnections(); hub.server.close(resolve); });
-  return hub;
 }
 
 // Runs in the page: load the embedder by name, embed one query, list Cache Storage.

@@ -66,6 +66,12 @@ export function captureIo() {
   };
 }
 
+/** captureIo() as one object a CLI command writes to: {stdout, stderr, out, err} with out/err read as fields. */
+export function captureCli() {
+  const c = captureIo();
+  return { ...c.io, get out() { return c.out(); }, get err() { return c.err(); } };
+}
+
 /** Captures console.warn while fn runs (sync or async); returns the warnings as strings. */
 export async function warnings(fn) {
   const seen = [];

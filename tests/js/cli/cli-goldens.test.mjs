@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init } from '../../../web/src/index.js';
 import { main } from '../../../web/cli/ragwasm.mjs';
-import { captureIo, repoRoot } from '../helpers.mjs';
+import { captureCli, repoRoot } from '../helpers.mjs';
 import { ProtocolTestDouble, openaiJson } from '../llm-protocol-double.mjs';
 
 const corpus = join(repoRoot, 'examples/corpus');
@@ -24,11 +24,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-// {io, out, err} with out/err as fields, over the shared helper.
-function capture() {
-  const c = captureIo();
-  return { ...c.io, get out() { return c.out(); }, get err() { return c.err(); } };
-}
+const capture = captureCli;
 const llm = () => ['--base-url', `${double.origin}/v1`, '--model', 'double-model', '--max-retries', '0'];
 const userText = (req) => req.body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
 

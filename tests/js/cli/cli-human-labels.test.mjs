@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { init } from '../../../web/src/index.js';
 import { gradedQrels, pairKey, parsePool } from '../../../web/src/eval.js';
 import { main } from '../../../web/cli/ragwasm.mjs';
-import { captureIo, repoRoot } from '../helpers.mjs';
+import { captureCli, repoRoot } from '../helpers.mjs';
 import { ProtocolTestDouble, openaiJson } from '../llm-protocol-double.mjs';
 
 const corpus = join(repoRoot, 'examples/corpus');
@@ -24,10 +24,7 @@ after(async () => {
   await double?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-function capture() {
-  const c = captureIo();
-  return { ...c.io, get out() { return c.out(); }, get err() { return c.err(); } };
-}
+const capture = captureCli;
 
 test('label --pool-only -> human grades -> tune --qrels and judge --pool --qrels --validation-fraction', async () => {
   double.reset();

@@ -7,7 +7,6 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { init, RagwasmError } from '../../../web/src/index.js';
 import { createOnnxEmbedder, fetchModelFiles, modelDownloadBytes, MODEL_MANIFEST } from '../../../web/src/onnx.js';
 import { repoRoot, skipUnlessShared } from '../helpers.mjs';
 import { pythonOnnx } from '../embed-fixtures.mjs';
+import { startHub } from '../model-hub-double.mjs';
 
 await init();
 
@@ -36,28 +36,6 @@ function fixture(t) {
     fixtureDir = join(tmp, 'fixture', 'tiny-bert');
   }
   return fixtureDir;
-}
-
-// A hub on 127.0.0.1: GET /<owner>/<name>/resolve/<revision>/<path> -> root/<path>, any repo and revision.
-async function startHub(root) {
-  const hub = { requests: [] };
-  hub.server = createServer((req, res) => {
-    hub.requests.push(req.url);
-    const m = /^\/[^/]+\/[^/]+\/resolve\/[^/]+\/(.+)$/.exec(req.url);
-    const file = m ? join(root, decodeURIComponent(m[1])) : null;
-    if (!file || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('Entry not found');
-      return;
-    }
-    const body = readFileSync(file);
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length });
-    res.end(body);
-  });
-  await new Promise((resolve) => hub.server.listen(0, '127.0.0.1', resolve));
-  hub.url = `http://127.0.0.1:${hub.server.address().port}`;
-  hub.close = () => new Promise((resolve) => { hub.server.closeAllConnections(); hub.server.close(resolve); });
-  return hub;
 }
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
