@@ -16,11 +16,11 @@ let denseError = null;
 let startup = null;
 let controller = null;   // aborts the running add / ask
 let saving = Promise.resolve();  // the save begun after the last add (its documents are answerable before it ends)
-// The save after an add starts once the worker has been idle for SAVE_IDLE_MS (a question pushes it back):
+// The save after an add starts once the worker has been idle for SAVE_IDLE_MS (a question re-arms it):
 // a question asked right after indexing is not slowed by it, and files added in several drops are saved
 // once. Anything that may change or replace the collection starts it at once and waits for it.
 const SAVE_IDLE_MS = 1000;
-let saveTimer = null;    // the scheduled save's timer; 0 while a question runs (re-armed after it); null: none
+let saveTimer = null;    // the scheduled save's timer; null: none scheduled
 let saveId = null;       // the add whose save is scheduled (its 'saved' message carries that id)
 let chunkedDocs = 0;     // documents chunked by this worker (0 after loading a saved collection)
 let config = null;       // a pipeline config the user loaded (null: the doc-chat preset)
@@ -170,16 +170,21 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl, docs }
   denseLabel = `dense (ONNX, ${probe.length}-d)`;
 }
 
+/** (Re)arms the save SAVE_IDLE_MS from now, for the add `id`. */
 function scheduleSave(id) {
-  clearTimeout(saveTimer ?? undefined);
+  cancelSave();
   saveId = id;
   saveTimer = setTimeout(startSave, SAVE_IDLE_MS);
 }
 
-/** Starts the scheduled save now; resolves when every save begun so far has ended ('saved' says how). */
-function startSave() {
+function cancelSave() {
   clearTimeout(saveTimer ?? undefined);
   saveTimer = null;
+}
+
+/** Starts the scheduled save now; resolves when every save begun so far has ended ('saved' says how). */
+function startSave() {
+  cancelSave();
   const id = saveId;
   saving = saving.then(trySave).then((s) => post({ type: 'saved', id, ...s }));
   return saving;
@@ -207,15 +212,12 @@ async function onMessage({ data }) {
     // A question runs beside a save in flight and pushes a scheduled one back; anything that may change or
     // replace the collection starts the scheduled save and waits for it ('clear' drops it: nothing to keep).
     const question = data.type === 'ask' || data.type === 'suggest';
-    if (question && saveTimer !== null) {
-      clearTimeout(saveTimer);
-      saveTimer = 0;
+    if (question) {
+      if (saveTimer !== null) scheduleSave(saveId);
+    } else {
+      if (data.type === 'clear') cancelSave();
+      await flushSave();
     }
-    if (data.type === 'clear' && saveTimer !== null) {
-      clearTimeout(saveTimer);
-      saveTimer = null;
-    }
-    if (!question) await flushSave();
     controller = new AbortController();
     switch (data.type) {
       case 'hello': post({ type: 'ready', id, ...info }); break;
@@ -280,8 +282,6 @@ async function onMessage({ data }) {
     }
   } catch (e) {
     post({ type: 'error', id, error: { code: e.code ?? 'INTERNAL', message: e.message ?? String(e) }, ledger: ledgerSnapshot() });
-  } finally {
-    if (saveTimer === 0) scheduleSave(saveId);  // the save a question pushed back, re-armed
   }
 }
 
