@@ -111,9 +111,13 @@ function docchatRow(label, r) {
   // the own-words set's paraphrased questions, reporting half: [set, half, group, n, BM25 hit1, hit5, mrr10, ...]
   const para = (r.results?.expansion?.rows ?? []).find((x) => x[0] === 'own-words set' && x[1] === 'reporting' && x[2] === 'paraphrased');
   const f = (x) => fixed(x, 3);
+  // the neural tier (PRESETS.docChatNeural) with each real encoder the run had: own-words reporting half
+  const neural = Object.entries(r.results ?? {}).filter(([k, v]) => k.startsWith('outcomes: ') && v?.['own-words reporting'])
+    .map(([k, v]) => `neural tier (${k.slice('outcomes: '.length)}): hit@5 ${f(v['own-words reporting'].hit5)}`
+      + (Number.isFinite(v['own-words reporting'].paraphrasedHit5) ? `, paraphrased ${f(v['own-words reporting'].paraphrasedHit5)}` : ''));
   return [label,
     `hit@1 ${f(ours.hit1)}, hit@5 ${f(ours.hit5)}, token F1 ${f(ours.tokenF1)} (passages and not-found score 0); no answer on ${ours.abstainedUnanswerable}/${ours.unanswerable} unanswerable, on ${ours.wrongAbstentions}/${ours.answerable} answerable`,
-    para ? `own-words set, paraphrased (${para[3]}): hit@5 ${f(para[5])}` : '', '',
+    [para ? `own-words set, paraphrased (${para[3]}): hit@5 ${f(para[5])}` : '', ...neural].filter(Boolean).join('; '), '',
     DOCCHAT_GOALS.map(([name, key, min]) => `${name} ≥ ${min.toFixed(2)} ${verdict(ours[key], { min })}`).join(', ')];
 }
 

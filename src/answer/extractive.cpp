@@ -857,8 +857,9 @@ Result<ExtractiveAnswer> extractive_answer(std::string_view question, const std:
   answer.text.clear();
   if (answer.question_type == QuestionType::kYesNo) {
     // The polarity of what is quoted (the unit or one of its clauses, quote_of).
-    answer.polarity = yes_no_polarity(quote_of(cands[picked[0]], chunks, 0, q, answer.question_type, question).text,
-                                      cands[picked[0]].unit.kind, question);
+    const Candidate& first = cands[picked[0]];
+    answer.polarity = yes_no_polarity(quote_of(first, chunks, 0, q, answer.question_type, question).text, first.unit.kind, question,
+                                      first.unit.header + "\n" + chunks[first.chunk].context);
     if (options.yes_no_prefix && answer.polarity != Polarity::kUnclear) answer.text = answer.polarity == Polarity::kNo ? "No." : "Yes.";
   }
   for (std::size_t i : picked) {

@@ -18,6 +18,10 @@ constexpr std::size_t kScopeWords = 4;
 // proposal to raise Pro ... was deferred") / for "Yes." (all: "Customer support: ... phone ..." says nothing
 // about phoning on a Saturday).
 constexpr double kNoShare = 1.0 / 3.0;
+// A negation scoping only one question term ("do not let family members use ..." for "Are contractors allowed to
+// use the VPN?") states No only when the unit with its header and chunk context holds more than this share of the
+// question's terms: one shared verb is not the question's predicate about the question's subject.
+constexpr double kNoShareOneTerm = 0.5;
 constexpr double kYesShare = 1.0;
 
 const std::unordered_set<std::string>& plain_cues() {
@@ -127,7 +131,7 @@ bool question_negated(std::string_view question) {
   return false;
 }
 
-Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_view question) {
+Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_view question, std::string_view context) {
   // A table row states values, not a yes or a no.
   if (kind == UnitKind::kTableRow) return Polarity::kUnclear;
   std::vector<std::string> q;
@@ -142,14 +146,25 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
   const std::vector<Word> words = words_of(unit_text);
   std::vector<std::string> terms(words.size());  // "" for stop words and cues
   std::vector<std::string> unit_terms;
-  bool any_cue = false, condition = false, scoped = false;
+  bool any_cue = false, condition = false;
+  std::vector<std::string> scoped;  // the distinct question terms a negation scopes
+  const auto scope = [&](const std::string& t) {
+    for (const auto& x : q) {
+      if (question_term({x}, t) && std::find(scoped.begin(), scoped.end(), x) == scoped.end()) scoped.push_back(x);
+    }
+  };
   for (std::size_t i = 0; i < words.size(); ++i) {
     terms[i] = term_of(words[i].folded);
     if (!terms[i].empty()) unit_terms.push_back(terms[i]);
     if (condition_words().count(words[i].folded)) condition = true;
     if (prefix_negates(words[i].folded, q)) {
       any_cue = true;
-      scoped = true;
+      for (std::string_view p : {std::string_view("non"), std::string_view("un"), std::string_view("in")}) {
+        if (words[i].folded.compare(0, p.size(), p) == 0) {
+          scope(term_of(words[i].folded.substr(p.size())));
+          break;
+        }
+      }
     }
   }
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -160,7 +175,7 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
     for (std::size_t j = i + 1; j < words.size() && seen < kScopeWords && !words[j].clause_start; ++j) {
       if (terms[j].empty()) continue;
       ++seen;
-      if (question_term(q, terms[j])) scoped = true;
+      if (question_term(q, terms[j])) scope(terms[j]);
     }
     // An outcome word also reports on the phrase before it ("the proposal ... was deferred").
     if (outcome_cues().count(words[i].folded)) {
@@ -168,7 +183,7 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
       for (std::size_t j = i; j > 0 && seen < kScopeWords && !words[j].clause_start; --j) {
         if (terms[j - 1].empty()) continue;
         ++seen;
-        if (question_term(q, terms[j - 1])) scoped = true;
+        if (question_term(q, terms[j - 1])) scope(terms[j - 1]);
       }
     }
   }
@@ -177,8 +192,18 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
   for (const auto& t : q) held += question_term(unit_terms, t) ? 1 : 0;
   const double share = static_cast<double>(held) / static_cast<double>(q.size());
 
+  // The same share with the unit's header and chunk context (what the unit is about).
+  std::vector<std::string> with_context = unit_terms;
+  for (const Word& w : words_of(context)) {
+    std::string t = term_of(w.folded);
+    if (!t.empty()) with_context.push_back(std::move(t));
+  }
+  std::size_t held_in_context = 0;
+  for (const auto& t : q) held_in_context += question_term(with_context, t) ? 1 : 0;
+  const double context_share = static_cast<double>(held_in_context) / static_cast<double>(q.size());
+
   Polarity stated = Polarity::kUnclear;
-  if (scoped && share >= kNoShare) {
+  if ((scoped.size() >= 2 && share >= kNoShare) || (scoped.size() == 1 && context_share > kNoShareOneTerm)) {
     stated = Polarity::kNo;
   } else if (!any_cue && share >= kYesShare) {
     bool complete = true;

@@ -22,20 +22,23 @@ bool question_negated(std::string_view question);
 bool negation_cue(std::string_view word);
 
 // What a unit states about a yes/no question (docs/docchat.md, "Yes and No"):
-//  - kNo when a negation cue scopes a question term: one of the next 4 content words after the cue,
-//    in the same clause (up to , ; : . ! ? or a parenthesis), is a question term or a close variant
-//    ("does not support Bluetooth", "cannot run 3.x", "is not compatible", "no parking"), or the cue
-//    is an outcome word with a question term among the 4 content words before or after it ("the proposal
-//    to raise Pro ... was deferred"), or a word is a question term negated by its prefix un-, in-,
-//    non- ("unsupported", "incompatible", "unavailable"); and the unit holds at least a third of the
-//    question's distinct terms;
+//  - kNo when negation cues scope question terms: one of the next 4 content words after a cue, in the
+//    same clause (up to , ; : . ! ? or a parenthesis), is a question term or a close variant ("does not
+//    support Bluetooth", "cannot run 3.x", "is not compatible", "no parking"), or the cue is an outcome
+//    word with a question term among the 4 content words before or after it ("the proposal to raise Pro
+//    ... was deferred"), or a word is a question term negated by its prefix un-, in-, non- ("unsupported",
+//    "incompatible", "unavailable"); with two or more distinct question terms scoped, the unit must hold
+//    at least a third of the question's distinct terms; with one, the unit with its header and chunk
+//    `context` must hold more than half of them ("Batteries are not covered." under the DL-7 manual's
+//    warranty header is a No for "Are the batteries covered by the DL-7 warranty?"; "... do not let family
+//    members use it" is not a No for "Are contractors allowed to use the VPN?");
 //  - kYes when the unit has no negation cue at all and holds every one of the question's distinct terms
 //    (close variants allowed; numbers exactly) and every identifier of the question (question_entities);
 //  - otherwise kUnclear, and always for a table row or a unit with a condition (if, unless, except,
 //    provided, depending).
 // A question that negates itself (question_negated) swaps the two: "Is smoking not allowed?" is
 // answered kYes by "Smoking is not allowed indoors." The cue words themselves are not question terms.
-Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_view question);
+Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_view question, std::string_view context = {});
 // "unclear", "yes", "no".
 const char* polarity_name(Polarity p);
 

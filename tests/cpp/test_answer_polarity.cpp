@@ -81,6 +81,19 @@ TEST_CASE("Polarity is unclear when the unit does not restate the question", "[u
   CHECK(pol("It does not fit.", "Can a pre-2022 DL-7 with 4 MB flash run firmware 3.x?") == Polarity::kUnclear);
 }
 
+TEST_CASE("A negation scoping one question term states No only when the unit is about most of the question", "[unit]") {
+  // "use" is the one question term scoped; the unit does not speak of contractors being allowed anything
+  CHECK(pol("In particular: connect through the company VPN, never work on Confidential data on a shared computer, and do not let "
+            "family members use your laptop.",
+            "Are contractors allowed to use the VPN?") == Polarity::kUnclear);
+  // one term scoped ("covered"), the rest of the question in the header and chunk context
+  CHECK(yes_no_polarity("Batteries are not covered.", UnitKind::kSentence, "Are the batteries covered by the DL-7 warranty?",
+                        "Warranty\nDL-7 \"Wren\" Data Logger \xE2\x80\x94 User Manual") == Polarity::kNo);
+  CHECK(pol("Batteries are not covered.", "Are the batteries covered by the DL-7 warranty?") == Polarity::kUnclear);
+  // two question terms scoped: a third of the question's terms in the unit is enough
+  CHECK(pol("The DL-7 does not support Bluetooth or Wi-Fi.", "Does the DL-7 logger support Bluetooth pairing with phones?") == Polarity::kNo);
+}
+
 TEST_CASE("A condition makes the polarity unclear", "[unit]") {
   CHECK(pol("Employees cannot work remotely unless their manager approves.", "Can employees work remotely?") == Polarity::kUnclear);
   CHECK(pol("Employees can work remotely if their manager approves.", "Can employees work remotely?") == Polarity::kUnclear);

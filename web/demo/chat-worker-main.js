@@ -11,6 +11,7 @@ const SAVED_NAME = 'ragwasm-doc-chat.collection';
 
 let col = null;          // the Collection
 let embedder = null;     // the current embedder (static model, or an ONNX model the user chose)
+let withModel = PRESETS.docChatHybrid;  // the preset used with `embedder`: docChatNeural once the user chose a neural model
 let denseLabel = null;
 let denseError = null;
 let startup = null;
@@ -36,7 +37,7 @@ function fromConfig(cfg) {
 
 async function newCollection() {
   if (config) return fromConfig(config);
-  return embedder ? Collection.create(PRESETS.docChatHybrid, { embedder }) : Collection.create(PRESETS.docChat);
+  return embedder ? Collection.create(withModel, { embedder }) : Collection.create(PRESETS.docChat);
 }
 
 // PRESETS.docChat is BM25 only (issue 27): the static model is fetched only when the preset asks for it.
@@ -94,7 +95,8 @@ function features() {
     const both = !!(col.config.indexes.bm25 && col.config.indexes.dense);
     return { bm25: !!col.config.indexes.bm25, dense: !!col.config.indexes.dense, denseLabel, denseError, fusion: both ? `${col.config.retrieval.fusion.mode} fusion` : 'none' };
   }
-  return { bm25: true, dense: !!embedder, denseLabel, denseError, fusion: embedder ? 'safe hybrid (leg check)' : 'none' };
+  const fusion = !embedder ? 'none' : withModel === PRESETS.docChatNeural ? 'hybrid (BM25 0.6, dense 0.4)' : 'safe hybrid (leg check)';
+  return { bm25: true, dense: !!embedder, denseLabel, denseError, fusion };
 }
 
 function summary() {
@@ -149,11 +151,11 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl, docs }
     : await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
   const [probe] = await next.embed(['probe'], { kind: 'query' });
   const onProgress = ({ done, total }) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
-  if (col.config.indexes.dense) {
+  if (config && col.config.indexes.dense) {
     await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
   } else {
-    // BM25 only (PRESETS.docChat): rebuild as the hybrid preset with the new model, with the page's documents.
-    const fresh = await Collection.create(PRESETS.docChatHybrid, { embedder: next, dimension: probe.length });
+    // The doc-chat preset: rebuild as PRESETS.docChatNeural (BM25 + this model's dense leg) with the page's documents.
+    const fresh = await Collection.create(PRESETS.docChatNeural, { embedder: next, dimension: probe.length });
     try {
       if (docs?.length) {
         await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), { signal: controller.signal, onProgress });
@@ -165,6 +167,7 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl, docs }
     col.dispose();
     col = fresh;
     chunkedDocs = docs?.length ?? 0;
+    withModel = PRESETS.docChatNeural;
   }
   embedder = next;
   denseLabel = `dense (ONNX, ${probe.length}-d)`;

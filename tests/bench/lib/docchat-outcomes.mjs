@@ -134,49 +134,63 @@ export function evidenceHit5(q, r) {
 }
 
 /**
- * The outcome section of `npm run bench -- docchat` (issue 27): per question set and half, ask() with
- * PRESETS.docChatAnswer on PRESETS.docChat: answerable questions by outcome, false not-found, unanswerable
- * questions without an answer outcome, Yes/No of the wrong polarity, token F1 of answer outcomes, evidence hit@5.
+ * The outcome section of `npm run bench -- docchat` (issue 27): per tier, question set and half, ask() with
+ * PRESETS.docChatAnswer: answerable questions by outcome, false not-found, unanswerable questions without an
+ * answer outcome, Yes/No of the wrong polarity, token F1 of answer outcomes, evidence hit@5.
  * @param {object} ctx the bench context (table, record)
- * @returns {Promise<object>} the summaries by `${set} ${half}`
+ * @param {{name: string, key: string|null, make: () => Promise<object>}[]} [tiers] make: a new empty Collection;
+ *   the first is the offline default (PRESETS.docChat), recorded as 'outcomes', the others as 'outcomes: <key>'
+ * @returns {Promise<object>} the offline tier's summaries by `${set} ${half}`
  */
-export async function outcomesStudy(ctx) {
+export async function outcomesStudy(ctx, tiers = [{ name: 'offline: PRESETS.docChat (BM25 only)', key: null, make: () => Collection.create(PRESETS.docChat) }]) {
   const { documents, sets } = loadSets(ctx.repoRoot);
-  const col = await Collection.create(PRESETS.docChat);
-  await col.add(documents);
   const words = await createWordNeighbours();
   const rows = [];
-  const out = {};
+  const all = {};
+  for (const tier of tiers) {
+    const col = await tier.make();
+    await col.add(documents);
+    const out = {};
+    all[tier.key ?? 'offline'] = out;
+    await tierOutcomes(col, sets, words, (set, half, s) => {
+      out[`${set.name} ${half}`] = s;
+      rows.push([tier.name, set.name, half, `${s.answer} / ${s.passages} / ${s.notFound} of ${s.answerable}`, s.falseNotFoundRate,
+        `${s.unansweredUnanswerable}/${s.unanswerable}`, s.wrongPolarity, s.answerF1 ?? '-', s.hit5,
+        `${s.namedUnmatched} of ${s.withoutAnswer}${s.paraphrasedWithoutAnswer ? ` (paraphrased: ${s.paraphrasedNamedUnmatched} of ${s.paraphrasedWithoutAnswer})` : ''}`,
+        s.suggestionQuestions ? `${s.suggestionHits} of ${s.suggestionQuestions}` : '-']);
+    });
+    col.dispose();
+    ctx.record(tier.key ? `outcomes: ${tier.key}` : 'outcomes', out);
+  }
+  ctx.table(`Three outcomes of ask() (PRESETS.docChatAnswer) per tier, question set and half (issue 27 goals: false not-found <= 5 %, unanswerable without an answer >= 7 of 8, wrong Yes/No 0, F1 of answers >= 0.50)`,
+    ['tier', 'set', 'half', 'answerable: answer / passages / not-found', 'false not-found', 'unanswerable without an answer', 'wrong Yes/No', 'token F1 of answers', 'evidence hit@5',
+      'without an answer: told a word no document uses', 'paraphrased, told: suggestWords offers the documents\' word'], rows);
+  words.dispose();
+  return all.offline;
+}
+
+async function tierOutcomes(col, sets, words, report) {
   for (const set of sets) {
     for (const half of ['tuning', 'reporting']) {
       const inHalf = (q) => (half === 'tuning') === set.split.tuning.includes(q.id);
       const recs = [];
       const hits = [];
+      const paraHits = [];
       const offered = [];
       for (const q of set.questions.filter(inHalf)) {
         const r = await ask(col, q.question, PRESETS.docChatAnswer);
         recs.push(record(q, r));
         const h = evidenceHit5(q, r);
         if (h !== null) hits.push(h);
+        if (h !== null && q.paraphrased) paraHits.push(h);
         const o = suggestionHit(col, words, q, r);
         if (o !== null) offered.push(o);
       }
-      const s = { ...summarizeOutcomes(recs), hit5: hits.filter(Boolean).length / Math.max(1, hits.length), evidenceQuestions: hits.length,
-        suggestionHits: offered.filter(Boolean).length, suggestionQuestions: offered.length };
-      out[`${set.name} ${half}`] = s;
-      rows.push([set.name, half, `${s.answer} / ${s.passages} / ${s.notFound} of ${s.answerable}`, s.falseNotFoundRate,
-        `${s.unansweredUnanswerable}/${s.unanswerable}`, s.wrongPolarity, s.answerF1 ?? '-', s.hit5,
-        `${s.namedUnmatched} of ${s.withoutAnswer}${s.paraphrasedWithoutAnswer ? ` (paraphrased: ${s.paraphrasedNamedUnmatched} of ${s.paraphrasedWithoutAnswer})` : ''}`,
-        s.suggestionQuestions ? `${s.suggestionHits} of ${s.suggestionQuestions}` : '-']);
+      report(set, half, { ...summarizeOutcomes(recs), hit5: hits.filter(Boolean).length / Math.max(1, hits.length), evidenceQuestions: hits.length,
+        paraphrasedHit5: paraHits.length ? paraHits.filter(Boolean).length / paraHits.length : null, paraphrasedQuestions: paraHits.length,
+        suggestionHits: offered.filter(Boolean).length, suggestionQuestions: offered.length });
     }
   }
-  col.dispose();
-  ctx.table(`Three outcomes of ask() (PRESETS.docChat + PRESETS.docChatAnswer) per question set and half (issue 27 goals: false not-found <= 5 %, unanswerable without an answer >= 7 of 8, wrong Yes/No 0, F1 of answers >= 0.50)`,
-    ['set', 'half', 'answerable: answer / passages / not-found', 'false not-found', 'unanswerable without an answer', 'wrong Yes/No', 'token F1 of answers', 'evidence hit@5',
-      'without an answer: told a word no document uses', 'paraphrased, told: suggestWords offers the documents\' word'], rows);
-  words.dispose();
-  ctx.record('outcomes', out);
-  return out;
 }
 
 const fmt = (x) => (x === null ? '-' : typeof x === 'number' && !Number.isInteger(x) ? x.toFixed(3) : String(x));

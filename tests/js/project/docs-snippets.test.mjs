@@ -88,6 +88,7 @@ const query = 'cats', queryVector = [1, 0];`,
 const NOT_RUNNABLE = {
   'embed.md#1': ['needs an ONNX model URL and onnxruntime', 'tests/js/embed/embed-onnx-bert.test.mjs', 'declare const tokenizerJsonText: string;'],
   'embed.md#2': ['downloads a model from the hub', 'tests/js/embed/embed-model-hub.test.mjs', ''],
+  'docchat.md#2': ['downloads a model from the hub', 'tests/js/cli/cli-ask.test.mjs', "declare const documents: { id: string, title: string, text: string }[];"],
   'experiments.md#1': ['reads failure.jsonl written by `ragwasm experiment`', 'tests/js/experiment/experiment-columns.test.mjs', null],
   'minisearch.md#1': ["MiniSearch's own API, for comparison", 'tests/bench/suites/minisearch-guide.mjs', null],
   'fusion.md#2': ['needs a cross-encoder model', 'tests/js/retrieve/rerank-onnx.test.mjs',

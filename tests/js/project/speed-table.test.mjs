@@ -80,6 +80,10 @@ test('the doc chat row: the reporting half of the preset and the own-words parap
   const row = renderSummary([r], [['doc chat', 'docchat', 'quality:docchat']]).split('\n')[4];
   assert.equal(row, '| doc chat | hit@1 0.808, hit@5 0.962, token F1 0.501 (passages and not-found score 0); no answer on 5/8 unanswerable, on 4/26 answerable | own-words set, paraphrased (17): hit@5 0.647 |  | hit@1 ≥ 0.80 ✔, hit@5 ≥ 0.97 ✘, F1 ≥ 0.50 ✔ |');
   assert.throws(() => renderSummary([{ ...r, results: {} }], [['doc chat', 'docchat', 'quality:docchat']]), /lacks the reporting half/);
+  // the neural tier's own-words reporting half, when the run had a real encoder
+  const withNeural = { ...r, results: { ...r.results, 'outcomes: USE lite': { 'own-words reporting': { hit5: 0.871, paraphrasedHit5: 0.7647 } } } };
+  assert.match(renderSummary([withNeural], [['doc chat', 'docchat', 'quality:docchat']]).split('\n')[4],
+    /\| own-words set, paraphrased \(17\): hit@5 0\.647; neural tier \(USE lite\): hit@5 0\.871, paraphrased 0\.765 \|/);
 });
 
 test('the committed summary has at most 20 lines and every row of SUMMARY', () => {

@@ -1,6 +1,7 @@
 // ragwasm ask --docs DIR "question": doc chat from the command line, through the library's ask()
 // (web/src/answer/ask-question.js), the code path of the demo: files -> fileToDocument -> Collection
-// (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model; or --config FILE) -> ask() -> the answer with numbered citations.
+// (PRESETS.docChat, BM25 only; PRESETS.docChatNeural with --neural NAME; PRESETS.docChatHybrid with --embed-model; or
+// --config FILE) -> ask() -> the answer with numbered citations.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { ask, Collection, createStaticEmbedder, createWordNeighbours, PRESETS, suggestWords } from '../../src/index.js';
@@ -92,10 +93,11 @@ function printText(io, r, streamed, suggestions) {
 export default {
   name: 'ask',
   summary: 'answer questions from a folder of documents (extractive, or an LLM with --base-url) with citations',
-  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE] [--base-url URL --model M] [--save NAME] [--suggest]',
+  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE | --neural NAME] [--base-url URL --model M] [--save NAME] [--suggest]',
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
-    + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatHybrid with --embed-model FILE, a static model; or the pipeline config of --config FILE). Without --base-url the answer '
+    + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatNeural with --neural NAME, a neural model of models/manifest.json fetched '
+    + 'from the model hub once and cached; PRESETS.docChatHybrid with --embed-model FILE, a static model; or the pipeline config of --config FILE). Without --base-url the answer '
     + 'is extractive (a plain-text sentence or table row of the documents); with --base-url and --model an LLM writes it, '
     + 'streamed, with [n] citations. Each question has one of three outcomes: answer (with its citations), passages (no '
     + 'sentence answers it: the closest passages, each with its best sentence, and no claim about the documents) or '
@@ -112,6 +114,9 @@ export default {
     k: { type: 'string', short: 'k', default: '10', help: 'hits retrieved (1..100)' },
     'answer-chunks': { type: 'string', help: 'top hits the answerer reads (default 5)' },
     threshold: { type: 'string', help: 'extractive abstention threshold in [0, 1] (default: the preset\'s)' },
+    neural: { type: 'string', help: 'a neural model of models/manifest.json by name (e.g. bge-small-en-v1.5): downloaded from the model hub once, '
+      + 'cached ($RAGWASM_CACHE, else ~/.cache/ragwasm), indexed with PRESETS.docChatNeural (BM25 + its dense leg)' },
+    'hub-url': { type: 'string', help: 'with --neural: the model hub (default https://huggingface.co; a mirror laid out like it)' },
     'embed-model': { type: 'string', help: 'static model file: index with PRESETS.docChatHybrid instead of BM25 only (PRESETS.docChat)' },
     config: { type: 'string', help: 'pipeline config JSON file to index with instead of PRESETS.docChat (e.g. PRESETS.docChatExpansion\'s; '
       + 'a relative retrieval.expansion.model is read from the config file\'s folder)' },
@@ -127,7 +132,7 @@ export default {
     ...FILE_LIMIT_OPTIONS,
   },
   async run(values, positionals, io) {
-    let col;
+    let col, embedder;
     try {
       if ((values.docs === undefined) === (values.load === undefined)) throw new UsageError('expected exactly one of --docs DIR / --load NAME');
       if ((positionals.length === 1) === (values.questions !== undefined) || positionals.length > 1) {
@@ -158,8 +163,21 @@ export default {
       const questions = values.questions !== undefined ? readQuestions(values.questions) : [{ id: '1', question: positionals[0] }];
       const storage = values.store === undefined ? {} : { dir: values.store };
 
-      let embedder;
-      if (values['embed-model'] !== undefined) {
+      if (values.neural !== undefined && values['embed-model'] !== undefined) throw new UsageError('give one of --neural NAME / --embed-model FILE');
+      if (values['hub-url'] !== undefined && values.neural === undefined) throw new UsageError('--hub-url goes with --neural NAME');
+      if (values.neural !== undefined) {
+        const { createOnnxEmbedder, MODEL_MANIFEST } = await import('../../src/onnx.js');
+        if (!Object.hasOwn(MODEL_MANIFEST.models, values.neural)) {
+          throw new UsageError(`--neural: unknown model '${values.neural}' (one of ${Object.keys(MODEL_MANIFEST.models).join(', ')})`);
+        }
+        let last = '';
+        const onProgress = values.json ? undefined : ({ file, loaded, total, cached }) => {
+          const line = `${cached ? 'cached' : 'downloading'} ${file}${total ? ` ${Math.round((100 * loaded) / total)} %` : ''}`;
+          if (line !== last) io.stderr.write(`ragwasm ask: ${line}\n`);
+          last = line;
+        };
+        embedder = await createOnnxEmbedder(values.neural, { ...(values['hub-url'] !== undefined ? { hubUrl: values['hub-url'] } : {}), ...(onProgress ? { onProgress } : {}) });
+      } else if (values['embed-model'] !== undefined) {
         if (!existsSync(values['embed-model'])) throw new UsageError(`--embed-model: ${values['embed-model']} not found`);
         embedder = await createStaticEmbedder({ model: readFileSync(values['embed-model']), cache: false });
       }
@@ -168,7 +186,8 @@ export default {
       } else {
         const docs = await readDocs(values.docs, io, fileLimitsFrom(values, UsageError));
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
-        const base = values.config === undefined ? (embedder ? PRESETS.docChatHybrid : PRESETS.docChat) : askConfig(values, io);
+        const preset = values.neural !== undefined ? PRESETS.docChatNeural : embedder ? PRESETS.docChatHybrid : PRESETS.docChat;
+        const base = values.config === undefined ? preset : askConfig(values, io);
         const config = values['llm-expansion'] === undefined ? base
           : { ...base, retrieval: { ...base.retrieval, llmExpansion: values['llm-expansion'] } };  // validated by Collection.create
         col = await Collection.create(config, embedder && (config.indexes.dense || config.chunker?.strategy === 'semantic') ? { embedder } : {});
@@ -199,6 +218,7 @@ export default {
       return 2;
     } finally {
       col?.dispose();
+      embedder?.dispose?.();
     }
   },
 };

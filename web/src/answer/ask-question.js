@@ -366,6 +366,10 @@ export async function ask(collection, question, options = {}) {
   }
 
   if (analysis.evidence < minEvidence || !analysis.answered) return noAnswer(out, top, analysis, minEvidence);
+  // A yes/no question naming a word no document uses ("Can the probe measure soil pH?"): the documents cannot state
+  // yes or no about a thing they never name, and a sentence about the rest of the question would read as if they
+  // did ("No. ... the probe does not measure only the ..."); show the passages (docs/docchat.md "Yes and No").
+  if (analysis.questionType === 'yes-no' && out.unmatched?.length) return noAnswer(out, top, analysis, minEvidence);
   out.answer = analysis.text;
   out.polarity = analysis.polarity;
   out.citations = analysis.sentences.map((s) => {

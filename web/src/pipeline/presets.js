@@ -16,6 +16,11 @@ const DOC_CHAT_BM25 = { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'ti
  *   is the same config under its old name;
  * - docChatHybrid (opt-in): + the dense leg of an embedder (the static model by default) with the safe
  *   hybrid fusion (the leg check benches a weak dense leg);
+ * - docChatNeural (with a neural sentence encoder the user chose, e.g. createOnnxEmbedder('bge-small-en-v1.5')):
+ *   BM25 + the dense leg, convex min-max fusion 0.6 / 0.4, no leg check (the leg check's probes are
+ *   sentences copied from the passages, which favour BM25: it benched a real encoder, Universal Sentence
+ *   Encoder lite, whose fused ranking found more evidence). Chosen on the tuning half of the own-words set
+ *   with USE lite, the one real encoder reachable from the build machine (tests/bench/lib/docchat-neural-study.mjs);
  * - docChatExpansion (opt-in): BM25 + query expansion from the static model's word neighbours
  *   (retrieval.expansion): each query word no document uses adds its 2 nearest words with cosine
  *   >= 0.65 that the documents do use, at weight 1 x similarity. Chosen on the tuning halves of both
@@ -34,12 +39,17 @@ const DOC_CHAT_BM25 = { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'ti
  * tests/bench/lib/docchat-select.mjs (the retrieval candidate with the best MRR@10, then the
  * abstention pair with the best SQuAD2-style F1 with at most 5% wrong abstentions), cross-validated
  * in 3 folds inside the tuning half (docs/docchat.md).
- * @type {Readonly<{docChat: object, docChatBm25: object, docChatHybrid: object, docChatExpansion: object, docChatAnswer: object}>}
+ * @type {Readonly<{docChat: object, docChatBm25: object, docChatHybrid: object, docChatNeural: object, docChatExpansion: object, docChatAnswer: object}>}
  */
 export const PRESETS = deepFreeze({
   docChat: { chunker: DOC_CHAT_CHUNKER, indexes: DOC_CHAT_BM25, retrieval: { k: 10 } },
   docChatBm25: { chunker: DOC_CHAT_CHUNKER, indexes: DOC_CHAT_BM25, retrieval: { k: 10 } },
   docChatHybrid: { chunker: DOC_CHAT_CHUNKER, indexes: { ...DOC_CHAT_BM25, dense: {} }, retrieval: { k: 10 } },
+  docChatNeural: {
+    chunker: DOC_CHAT_CHUNKER,
+    indexes: { ...DOC_CHAT_BM25, dense: {} },
+    retrieval: { k: 10, fusion: { mode: 'convex', normalization: 'minmax', weights: [0.6, 0.4], legCheck: false } },
+  },
   docChatExpansion: {
     chunker: DOC_CHAT_CHUNKER,
     indexes: DOC_CHAT_BM25,
