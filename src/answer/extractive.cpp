@@ -349,8 +349,10 @@ QuestionType question_type(std::string_view question) {
   const std::string f = text::fold(question);
   const auto words = raw_words(f);
   if (words.empty()) return QuestionType::kOther;
-  for (const char* p : {"how many", "how much", "how long", "how large", "how quickly", "how often", "how big",
-                        "what share", "what percentage", "what percent"}) {
+  for (const char* p : {"how many", "how much", "how long", "how large", "how quickly", "how often", "how big", "how far",
+                        "how soon", "how old", "how fast", "how heavy", "how tall", "how high", "how deep", "how wide",
+                        "how frequently", "how accurate", "how hot", "how cold", "how warm", "what share", "what percentage",
+                        "what percent"}) {
     if (contains_phrase(f, p)) return QuestionType::kNumber;
   }
   for (const auto& w : words) {
@@ -446,23 +448,45 @@ bool has_money(std::string_view t) {
 
 }  // namespace
 
-bool has_measure_unit(std::string_view t) {
+namespace {
+
+const std::unordered_set<std::string>& time_units() {
   static const std::unordered_set<std::string> kUnits = {
       "second", "seconds", "sec", "s", "minute", "minutes", "min", "mins", "hour", "hours", "h", "hr", "hrs", "day",
-      "days", "week", "weeks", "month", "months", "year", "years", "yr", "yrs", "decade", "decades", "m", "cm", "mm",
-      "km", "ft", "feet", "foot", "metre", "metres", "meter", "meters", "inch", "inches", "mile", "miles"};
+      "days", "week", "weeks", "month", "months", "year", "years", "yr", "yrs", "decade", "decades"};
+  return kUnits;
+}
+
+const std::unordered_set<std::string>& length_units() {
+  static const std::unordered_set<std::string> kUnits = {"m", "cm", "mm", "km", "ft", "feet", "foot", "metre", "metres",
+                                                        "meter", "meters", "inch", "inches", "mile", "miles"};
+  return kUnits;
+}
+
+bool has_unit_of(std::string_view t, const std::unordered_set<std::string>& units) {
   for (const auto& w : raw_words(text::fold(t))) {
-    if (kUnits.count(w)) return true;
+    if (units.count(w)) return true;
   }
   return false;
 }
+
+}  // namespace
+
+bool has_measure_unit(std::string_view t) { return has_unit_of(t, time_units()) || has_unit_of(t, length_units()); }
 
 bool matches_type(std::string_view unit, QuestionType t, std::string_view question) {
   switch (t) {
     case QuestionType::kNumber: {
       // "How long ...?" asks for a duration or a length: the quantity must come with its unit.
       const std::string fq = text::fold(question);
-      if (!has_quantity(unit) || (contains_phrase(fq, "how long") && !has_measure_unit(unit))) return false;
+      // "how long": a duration or a length; "how soon / old": a duration; "how far / deep / tall / wide": a length.
+      if (!has_quantity(unit)) return false;
+      if (contains_phrase(fq, "how long") && !has_measure_unit(unit)) return false;
+      if ((contains_phrase(fq, "how soon") || contains_phrase(fq, "how old")) && !has_unit_of(unit, time_units())) return false;
+      if ((contains_phrase(fq, "how far") || contains_phrase(fq, "how deep") || contains_phrase(fq, "how tall") ||
+           contains_phrase(fq, "how wide")) && !has_unit_of(unit, length_units())) {
+        return false;
+      }
       // "How much does X cost?" asks for money: the unit must name an amount of it.
       return !asks_for_money(fq) || has_money(unit);
     }

@@ -142,7 +142,9 @@ std::vector<std::string> counted_terms(std::string_view question);
 // next or the second-next word ("Which company makes ...", "What cloud provider ..."; company, firm,
 // vendor, supplier, manufacturer, maker, distributor, reseller, courier, carrier, bank, insurer,
 // provider, contractor, agency, partner, brand, and their plurals) -> kPerson; "how many", "how much", "how long",
-// "how large", "how quickly", "how often", "what share", "what percentage" -> kNumber; "when",
+// "how large", "how big", "how quickly", "how often", "how far", "how soon", "how old", "how fast", "how heavy",
+// "how tall", "how high", "how deep", "how wide", "how frequently", "how accurate", "how hot", "how cold",
+// "how warm", "what share", "what percentage" -> kNumber; "when",
 // "what date", "which year", "what year" -> kDate; a question whose first word, or the first word of its last
 // sentence ("The unit is 3 years old. Is it covered?"), is an auxiliary verb (is, are,
 // do, does, did, was, were, can, could, has, have, had, will, would, should, may, must) -> kYesNo.
@@ -162,7 +164,8 @@ bool has_measure_unit(std::string_view text);
 // founder, manager, team, ...) that `question` does not contain itself, or two adjacent capitalized
 // words not at the unit start that `question` does not contain itself, or, for a question asking for an
 // organization (question_type), one such capitalized word ("Quectel"); kNumber: a quantity (has_quantity)
-// and, for a "how long" question, a unit of time or length (has_measure_unit), for a "how much" question
+// and, for a "how long" question, a unit of time or length (has_measure_unit), for "how soon" / "how old" one of
+// time, for "how far" / "how deep" / "how tall" / "how wide" one of length, for a "how much" question
 // about a price (cost, price, pay, charge, fee, spend) an amount of money ($, €, £, USD, EUR, dollars, ...); kDate: a month name, a year 1900-2099 or an ISO
 // date; kOther and kYesNo: always.
 bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});

@@ -308,6 +308,21 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK(question_type("Who approves a purchase of $30,000?") == QuestionType::kPerson);
   CHECK(question_type("How many days of PTO do employees get?") == QuestionType::kNumber);
   CHECK(question_type("How long did the outage last?") == QuestionType::kNumber);
+  // other "how" + a measurable adjective ask for a quantity too
+  for (const char* q : {"How far can the WS-410 send data?", "How soon must I file my expenses?", "How old must a unit be?",
+                        "How heavy is the HX-9?", "How fast does the DL-7 upload?", "How deep should the probe go?",
+                        "How accurate is the rain gauge?", "How cold can it get before the sensor fails?"}) {
+    CHECK(question_type(q) == QuestionType::kNumber);
+  }
+  CHECK(question_type("How do I reset the DL-7?") == QuestionType::kOther);
+  // a distance, a delay or an age needs its unit, as a duration does
+  CHECK_FALSE(matches_type("The WS-410 and the DL-7 can upload to any of 3 HTTPS endpoints.", QuestionType::kNumber,
+                           "How far can the WS-410 send data?"));
+  CHECK(matches_type("LoRaWAN reaches up to 10 km in open country.", QuestionType::kNumber, "How far can the WS-410 send data?"));
+  CHECK_FALSE(matches_type("A WS-410 stores about 120 days of readings.", QuestionType::kNumber, "How far can the WS-410 send data?"));
+  CHECK_FALSE(matches_type("The mast is 2 m tall.", QuestionType::kNumber, "How soon must I file my expenses?"));
+  CHECK(matches_type("File them within 30 days.", QuestionType::kNumber, "How soon must I file my expenses?"));
+  CHECK(matches_type("The HX-9 weighs 95 g.", QuestionType::kNumber, "How heavy is the HX-9?"));
   CHECK(question_type("When did revision C start shipping?") == QuestionType::kDate);
   CHECK(question_type("Did Larkspire raise the Perch Pro price?") == QuestionType::kYesNo);
   CHECK(question_type("What does error code E04 mean?") == QuestionType::kOther);

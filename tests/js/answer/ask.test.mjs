@@ -107,6 +107,9 @@ test('issue 27: ask names the question\'s words no document uses (a paraphrase o
     assert.deepEqual(unmatchedWords(col, 'How many days of PTO do full-time employees receive?'), []);
     assert.deepEqual(unmatchedWords(col, "Where's Acme's CEO?"), []);  // a contraction is not named; "Acme's" is Acme, which a document uses
     assert.deepEqual(unmatchedWords(col, "Who is Globex's CEO? Globex didn't"), ['Globex']);  // a possessive is named as its noun
+    // how the question is phrased is not what it is about: the word after "how", connectives, "OK"
+    assert.deepEqual(unmatchedWords(col, 'How large is the PTO, even though employees get it? Is it OK?'), []);
+    assert.deepEqual(unmatchedWords(col, 'How far is the Bergen depot?'), ['Bergen', 'depot']);
     const r = await ask(col, 'How many vacation days do full-time employees get for holidays?');
     assert.deepEqual(r.unmatched, ['vacation', 'holidays']);
     assert.deepEqual((await ask(col, 'How many days of PTO do full-time employees receive?')).unmatched, []);

@@ -24,6 +24,10 @@ const STOP = new Set(('a about after all also an and any are as at be been befor
 const QUESTION_WORDS = new Set(('how what which who whom whose when where why do does did is are was were can could much many '
   + 'long may must should would').split(' '));
 
+// Words of how a question is phrased that unmatchedWords never names: connectives and hedges ("even though",
+// "is it OK to"), besides STOP and QUESTION_WORDS; the word after "how" ("how large", "how far") is skipped too.
+const PHRASING_WORDS = new Set('though although even whether yet else ever ok okay please actually really exactly'.split(' '));
+
 /**
  * The retrieval query of a question: its interrogative and auxiliary words (how, what, which, who,
  * whom, whose, when, where, why, do, does, did, is, are, was, were, can, could, much, many, long, may,
@@ -41,8 +45,9 @@ export function questionQuery(question) {
 }
 
 /**
- * The words of `text` that no document of `collection` uses: content words (not stop words, interrogatives
- * or contractions; a possessive as its noun) each of whose BM25 terms has document frequency 0 in the
+ * The words of `text` that no document of `collection` uses: content words (not stop words, interrogatives,
+ * the word after "how", connectives such as "though", or contractions; a possessive as its noun) each of whose
+ * BM25 terms has document frequency 0 in the
  * collection's BM25 index. A
  * question asked in other words than the documents ("upkeep" for "maintenance") or with a typo
  * ("warrenty") is told which words to change; exact (the index's own analyzer and counts), nothing guessed.
@@ -60,11 +65,12 @@ export function unmatchedWords(collection, text) {
   if (!hasMethod(bm25, 'documentFrequency') || !hasMethod(bm25, 'analyze')) return null;
   const out = [];
   const seen = new Set();
+  const afterHow = new Set([...text.matchAll(/\bhow\s+(\p{L}+)/giu)].map((m) => m[1].toLowerCase()));
   for (const written of contentWords(questionQuery(text))) {
     // a possessive is its noun ("Acme's" -> "Acme"); other contractions ("didn't", "I'm") are not named
     const word = written.replace(/['’]s$/i, '');
     const key = word.toLowerCase();
-    if (seen.has(key) || /['’]/.test(word) || QUESTION_WORDS.has(key) || STOP.has(key)) continue;
+    if (seen.has(key) || /['’]/.test(word) || QUESTION_WORDS.has(key) || STOP.has(key) || PHRASING_WORDS.has(key) || afterHow.has(key)) continue;
     seen.add(key);
     const terms = bm25.analyze(word);
     if (terms.length > 0 && terms.every((t) => bm25.documentFrequency(t) === 0)) out.push(word);
