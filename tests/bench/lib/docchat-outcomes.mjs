@@ -24,6 +24,11 @@ export function loadSets(root = repoRoot) {
   if (existsSync(join(dir, 'own-words.jsonl'))) {
     sets.push({ name: 'own-words', questions: readJsonl(join(dir, 'own-words.jsonl')), split: JSON.parse(readFileSync(join(dir, 'own-words-split.json'), 'utf8')) });
   }
+  // Near-miss unanswerable questions (issue 27): tuning only, no reporting half.
+  if (existsSync(join(dir, 'near-miss.jsonl'))) {
+    const questions = readJsonl(join(dir, 'near-miss.jsonl'));
+    sets.push({ name: 'near-miss', questions, split: { tuning: questions.map((q) => q.id), reporting: [] } });
+  }
   return { documents, sets };
 }
 
@@ -97,17 +102,23 @@ export function chooseMinEvidence(byMinEvidence) {
 }
 
 /**
- * The answer bar (threshold), chosen on tuning records only (Map threshold -> records at the chosen minEvidence): the
- * lowest grid value with no tuning unanswerable question answered, no Yes/No of the wrong polarity and a token F1 of
- * answer outcomes of at least 0.50 (the lowest, so that as many answerable questions as possible get an answer); the
- * highest grid value if none. No unanswerable question answered, not the goal's 1 in 8: a margin, as for minEvidence,
- * since questions never seen are answered wrongly more often than the tuning ones (issue 27, round 2: with the 1-in-8
- * rule the sweep took the lowest bar that just met the goal on the tuning halves).
+ * The answer bar (threshold), chosen on tuning records only (Map threshold -> records at the chosen minEvidence, each
+ * with its `set`): the lowest grid value with no unanswerable question of the two sets' tuning halves answered, at least
+ * 7 of 8 of the near-miss set's questions (written to look answerable: a real product, office or policy, a detail the
+ * documents do not state) without an answer, no Yes/No of the wrong polarity and a token F1 of answer outcomes of at
+ * least 0.50 (the lowest, so that as many answerable questions as possible get an answer); the highest grid value if
+ * none. No tuning-half unanswerable answered, not the goal's 1 in 8: a margin, as for minEvidence, since questions never
+ * seen are answered wrongly more often than the tuning ones (issue 27, round 2); the near-miss set is the harder case
+ * that margin is for, held to the goal itself.
  */
 export function chooseThreshold(byThreshold) {
   const ok = THRESHOLD_GRID.filter((th) => {
-    const s = summarizeOutcomes(byThreshold.get(th));
-    return s.unansweredUnanswerable === s.unanswerable && s.wrongPolarity === 0 && (s.answerF1 ?? 0) >= 0.5;
+    const recs = byThreshold.get(th);
+    const s = summarizeOutcomes(recs.filter((r) => r.set !== 'near-miss'));
+    const near = recs.filter((r) => r.set === 'near-miss');
+    const n = summarizeOutcomes(near);
+    const nearOk = near.length === 0 || n.unansweredUnanswerable * 8 >= n.unanswerable * 7;
+    return s.unansweredUnanswerable === s.unanswerable && nearOk && s.wrongPolarity === 0 && (s.answerF1 ?? 0) >= 0.5;
   });
   return ok.length ? ok[0] : THRESHOLD_GRID.at(-1);
 }
@@ -155,7 +166,7 @@ export async function outcomesStudy(ctx, tiers = [{ name: 'offline: PRESETS.docC
     await tierOutcomes(col, sets, words, (set, half, s) => {
       out[`${set.name} ${half}`] = s;
       rows.push([tier.name, set.name, half, `${s.answer} / ${s.passages} / ${s.notFound} of ${s.answerable}`, s.falseNotFoundRate,
-        `${s.unansweredUnanswerable}/${s.unanswerable}`, s.wrongPolarity, s.answerF1 ?? '-', s.hit5,
+        `${s.unansweredUnanswerable}/${s.unanswerable}`, s.wrongPolarity, s.answerF1 ?? '-', s.evidenceQuestions ? s.hit5 : '-',
         `${s.namedUnmatched} of ${s.withoutAnswer}${s.paraphrasedWithoutAnswer ? ` (paraphrased: ${s.paraphrasedNamedUnmatched} of ${s.paraphrasedWithoutAnswer})` : ''}`,
         s.suggestionQuestions ? `${s.suggestionHits} of ${s.suggestionQuestions}` : '-']);
     });
@@ -173,6 +184,7 @@ async function tierOutcomes(col, sets, words, report) {
   for (const set of sets) {
     for (const half of ['tuning', 'reporting']) {
       const inHalf = (q) => (half === 'tuning') === set.split.tuning.includes(q.id);
+      if (!set.questions.some(inHalf)) continue;
       const recs = [];
       const hits = [];
       const paraHits = [];
@@ -211,7 +223,7 @@ async function main() {
   const args = process.argv.slice(2);
   if (args.includes('--sweep')) {
     const tuningSets = sets.map((s) => ({ ...s, questions: s.questions.filter((q) => s.split.tuning.includes(q.id)) }));
-    const tuning = async (options) => (await runAll(col, tuningSets, { ...PRESETS.docChatAnswer, ...options })).map((x) => x.rec);
+    const tuning = async (options) => (await runAll(col, tuningSets, { ...PRESETS.docChatAnswer, ...options })).map((x) => ({ ...x.rec, set: x.set }));
     const byMe = new Map();
     for (const me of MIN_EVIDENCE_GRID) {
       byMe.set(me, await tuning({ minEvidence: me }));
@@ -221,7 +233,8 @@ async function main() {
     const byTh = new Map();
     for (const th of THRESHOLD_GRID) {
       byTh.set(th, await tuning({ minEvidence, threshold: th }));
-      printRow(`tuning threshold ${th}`, summarizeOutcomes(byTh.get(th)));
+      printRow(`tuning threshold ${th}`, summarizeOutcomes(byTh.get(th).filter((r) => r.set !== 'near-miss')));
+      printRow('  near-miss set', summarizeOutcomes(byTh.get(th).filter((r) => r.set === 'near-miss')));
     }
     const threshold = chooseThreshold(byTh);
     process.stdout.write(`chosen on the tuning halves: minEvidence ${minEvidence} (half of ${largestClean}, the largest with no false not-found), threshold ${threshold}\n`);
@@ -233,6 +246,7 @@ async function main() {
   for (const set of sets) {
     for (const half of ['tuning', 'reporting']) {
       const recs = all.filter((x) => x.set === set.name && x.half === half).map((x) => x.rec);
+      if (recs.length === 0) continue;
       printRow(`${set.name} ${half}`, summarizeOutcomes(recs));
       if (set.name === 'own-words') {
         for (const type of [...new Set(recs.map((r) => r.type))].sort()) printRow(`  ${type}`, summarizeOutcomes(recs.filter((r) => r.type === type)));

@@ -351,3 +351,19 @@ test('scripts/build-assets.mjs bundles own-words.jsonl and its split into corpus
   assert.deepEqual(bundle.ownWordsSplit, JSON.parse(readFileSync(join(corpusDir, 'own-words-split.json'), 'utf8')));
   assert.equal(bundle.documents.length, loadManifest().length);
 });
+
+test('near-miss.jsonl: unanswerable tuning-only questions, each about a real thing of the corpus', () => {
+  const docs = loadDocs(loadManifest());
+  const near = loadQuestions('near-miss.jsonl');
+  assert.ok(near.length >= 30, `${near.length} questions`);
+  const problems = near.flatMap((q) => questionProblems(q, docs, { idPattern: /^n\d{2,}$/ }).map((p) => `${q.id}: ${p}`));
+  assert.deepEqual(problems, []);
+  assert.equal(new Set(near.map((q) => q.id)).size, near.length, 'ids are unique');
+  for (const q of near) {
+    assert.equal(q.type, 'unanswerable', q.id);
+    assert.equal(q.split, 'tuning', `${q.id}: the near-miss set has no reporting half`);
+  }
+  // none repeats a question of the other sets
+  const others = new Set([...loadQuestions(), ...loadQuestions(OWN_WORDS)].map((q) => q.question.toLowerCase()));
+  assert.deepEqual(near.filter((q) => others.has(q.question.toLowerCase())).map((q) => q.id), []);
+});
