@@ -452,20 +452,25 @@ namespace {
 
 const std::unordered_set<std::string>& time_units() {
   static const std::unordered_set<std::string> kUnits = {
-      "second", "seconds", "sec", "s", "minute", "minutes", "min", "mins", "hour", "hours", "h", "hr", "hrs", "day",
+      "second", "seconds", "sec", "s", "ms", "minute", "minutes", "min", "mins", "hour", "hours", "h", "hr", "hrs", "day",
       "days", "week", "weeks", "month", "months", "year", "years", "yr", "yrs", "decade", "decades"};
   return kUnits;
 }
 
 const std::unordered_set<std::string>& length_units() {
-  static const std::unordered_set<std::string> kUnits = {"m", "cm", "mm", "km", "ft", "feet", "foot", "metre", "metres",
-                                                        "meter", "meters", "inch", "inches", "mile", "miles"};
+  static const std::unordered_set<std::string> kUnits = {
+      "m", "cm", "mm", "km", "ft", "feet", "foot", "metre", "metres", "meter", "meters", "kilometre", "kilometres", "kilometer",
+      "kilometers", "centimetre", "centimetres", "centimeter", "centimeters", "millimetre", "millimetres", "millimeter",
+      "millimeters", "inch", "inches", "yard", "yards", "yd", "mile", "miles"};
   return kUnits;
 }
 
+// A unit word of `units` in the text, alone ("10 km") or after its number ("10km", "2.5h").
 bool has_unit_of(std::string_view t, const std::unordered_set<std::string>& units) {
   for (const auto& w : raw_words(text::fold(t))) {
     if (units.count(w)) return true;
+    const std::size_t digits = w.find_first_not_of("0123456789.,");
+    if (digits > 0 && digits != std::string::npos && w[0] >= '0' && w[0] <= '9' && units.count(w.substr(digits))) return true;
   }
   return false;
 }

@@ -157,7 +157,8 @@ const char* question_type_name(QuestionType t);
 // "$1,000", "48.6%", "16MB" are.
 bool has_quantity(std::string_view text);
 // Does the text name a unit of time or length (second, minute, hour, day, week, month, year, m, cm,
-// km, ft, mile, ...)? What a "how long" answer must hold besides its quantity.
+// km, kilometre, ft, yard, mile, ...), alone or joined to its number ("10km", "2.5h")? What a "how long"
+// answer must hold besides its quantity.
 bool has_measure_unit(std::string_view text);
 
 // Does a unit's plain text hold what the question type asks for? kPerson: a role word (CEO, CFO,

@@ -147,11 +147,13 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
   std::vector<std::string> terms(words.size());  // "" for stop words and cues
   std::vector<std::string> unit_terms;
   bool any_cue = false, condition = false;
-  std::vector<std::string> scoped;  // the distinct question terms a negation scopes
-  const auto scope = [&](const std::string& t) {
+  std::vector<std::string> scoped;     // the distinct question terms a negation scopes
+  std::vector<std::size_t> scoped_at;  // the distinct unit words that hold them (one word may match two stems)
+  const auto scope = [&](std::size_t at, const std::string& t) {
     for (const auto& x : q) {
       if (question_term({x}, t) && std::find(scoped.begin(), scoped.end(), x) == scoped.end()) scoped.push_back(x);
     }
+    if (std::find(scoped_at.begin(), scoped_at.end(), at) == scoped_at.end()) scoped_at.push_back(at);
   };
   for (std::size_t i = 0; i < words.size(); ++i) {
     terms[i] = term_of(words[i].folded);
@@ -161,7 +163,7 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
       any_cue = true;
       for (std::string_view p : {std::string_view("non"), std::string_view("un"), std::string_view("in")}) {
         if (words[i].folded.compare(0, p.size(), p) == 0) {
-          scope(term_of(words[i].folded.substr(p.size())));
+          scope(i, term_of(words[i].folded.substr(p.size())));
           break;
         }
       }
@@ -175,7 +177,7 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
     for (std::size_t j = i + 1; j < words.size() && seen < kScopeWords && !words[j].clause_start; ++j) {
       if (terms[j].empty()) continue;
       ++seen;
-      if (question_term(q, terms[j])) scope(terms[j]);
+      if (question_term(q, terms[j])) scope(j, terms[j]);
     }
     // An outcome word also reports on the phrase before it ("the proposal ... was deferred").
     if (outcome_cues().count(words[i].folded)) {
@@ -183,13 +185,15 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
       for (std::size_t j = i; j > 0 && seen < kScopeWords && !words[j].clause_start; --j) {
         if (terms[j - 1].empty()) continue;
         ++seen;
-        if (question_term(q, terms[j - 1])) scope(terms[j - 1]);
+        if (question_term(q, terms[j - 1])) scope(j - 1, terms[j - 1]);
       }
     }
   }
   if (condition) return Polarity::kUnclear;
+  // A question term is held when the unit has it (or a close variant), or negates it by a prefix ("unavailable").
+  const auto is_scoped = [&](const std::string& t) { return std::find(scoped.begin(), scoped.end(), t) != scoped.end(); };
   std::size_t held = 0;
-  for (const auto& t : q) held += question_term(unit_terms, t) ? 1 : 0;
+  for (const auto& t : q) held += question_term(unit_terms, t) || is_scoped(t) ? 1 : 0;
   const double share = static_cast<double>(held) / static_cast<double>(q.size());
 
   // The same share with the unit's header and chunk context (what the unit is about).
@@ -199,11 +203,11 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
     if (!t.empty()) with_context.push_back(std::move(t));
   }
   std::size_t held_in_context = 0;
-  for (const auto& t : q) held_in_context += question_term(with_context, t) ? 1 : 0;
+  for (const auto& t : q) held_in_context += question_term(with_context, t) || is_scoped(t) ? 1 : 0;
   const double context_share = static_cast<double>(held_in_context) / static_cast<double>(q.size());
 
   Polarity stated = Polarity::kUnclear;
-  if ((scoped.size() >= 2 && share >= kNoShare) || (scoped.size() == 1 && context_share > kNoShareOneTerm)) {
+  if ((scoped_at.size() >= 2 && share >= kNoShare) || (scoped_at.size() == 1 && context_share > kNoShareOneTerm)) {
     stated = Polarity::kNo;
   } else if (!any_cue && share >= kYesShare) {
     bool complete = true;

@@ -27,8 +27,9 @@ bool negation_cue(std::string_view word);
 //    support Bluetooth", "cannot run 3.x", "is not compatible", "no parking"), or the cue is an outcome
 //    word with a question term among the 4 content words before or after it ("the proposal to raise Pro
 //    ... was deferred"), or a word is a question term negated by its prefix un-, in-, non- ("unsupported",
-//    "incompatible", "unavailable"); with two or more distinct question terms scoped, the unit must hold
-//    at least a third of the question's distinct terms; with one, the unit with its header and chunk
+//    "incompatible", "unavailable"); with question terms scoped at two or more words of the unit, the unit
+//    must hold at least a third of the question's distinct terms (a term negated by a prefix counts as
+//    held); with one such word, the unit with its header and chunk
 //    `context` must hold more than half of them ("Batteries are not covered." under the DL-7 manual's
 //    warranty header is a No for "Are the batteries covered by the DL-7 warranty?"; "... do not let family
 //    members use it" is not a No for "Are contractors allowed to use the VPN?");

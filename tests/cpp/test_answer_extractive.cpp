@@ -321,6 +321,14 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK(matches_type("LoRaWAN reaches up to 10 km in open country.", QuestionType::kNumber, "How far can the WS-410 send data?"));
   CHECK_FALSE(matches_type("A WS-410 stores about 120 days of readings.", QuestionType::kNumber, "How far can the WS-410 send data?"));
   CHECK_FALSE(matches_type("The mast is 2 m tall.", QuestionType::kNumber, "How soon must I file my expenses?"));
+  // a unit written after its number, or spelled out
+  CHECK(matches_type("It reaches 10km in open country.", QuestionType::kNumber, "How far can the WS-410 send data?"));
+  CHECK(matches_type("It reaches ten kilometres.", QuestionType::kNumber, "How far can the WS-410 send data?"));
+  CHECK(matches_type("Bury it 30cm deep.", QuestionType::kNumber, "How deep should the probe go?"));
+  CHECK_FALSE(matches_type("Bury it at position 30.", QuestionType::kNumber, "How deep should the probe go?"));
+  CHECK(matches_type("The mast stands 3 m tall.", QuestionType::kNumber, "How tall is the mast?"));
+  CHECK_FALSE(matches_type("The mast has 3 sections.", QuestionType::kNumber, "How wide is the mast?"));
+  CHECK(matches_type("Units older than 2 years are out of warranty.", QuestionType::kNumber, "How old must a unit be?"));
   CHECK(matches_type("File them within 30 days.", QuestionType::kNumber, "How soon must I file my expenses?"));
   CHECK(matches_type("The HX-9 weighs 95 g.", QuestionType::kNumber, "How heavy is the HX-9?"));
   CHECK(question_type("When did revision C start shipping?") == QuestionType::kDate);

@@ -90,6 +90,11 @@ TEST_CASE("A negation scoping one question term states No only when the unit is 
   CHECK(yes_no_polarity("Batteries are not covered.", UnitKind::kSentence, "Are the batteries covered by the DL-7 warranty?",
                         "Warranty\nDL-7 \"Wren\" Data Logger \xE2\x80\x94 User Manual") == Polarity::kNo);
   CHECK(pol("Batteries are not covered.", "Are the batteries covered by the DL-7 warranty?") == Polarity::kUnclear);
+  // "... a network or Perch outage does not lose ..." says nothing about how long Perch keeps data
+  CHECK(pol("With 16 MB of flash, the logger can hold about two million readings, so a network or Perch outage does not lose data.",
+            "Does Perch keep data forever?") == Polarity::kUnclear);
+  // a term negated by its prefix counts as held: "unavailable" holds "available"
+  CHECK(pol("The archive is unavailable.", "Is the archive available during maintenance?") == Polarity::kNo);
   // two question terms scoped: a third of the question's terms in the unit is enough
   CHECK(pol("The DL-7 does not support Bluetooth or Wi-Fi.", "Does the DL-7 logger support Bluetooth pairing with phones?") == Polarity::kNo);
 }

@@ -95,7 +95,8 @@ function features() {
     const both = !!(col.config.indexes.bm25 && col.config.indexes.dense);
     return { bm25: !!col.config.indexes.bm25, dense: !!col.config.indexes.dense, denseLabel, denseError, fusion: both ? `${col.config.retrieval.fusion.mode} fusion` : 'none' };
   }
-  const fusion = !embedder ? 'none' : withModel === PRESETS.docChatNeural ? 'hybrid (BM25 0.6, dense 0.4)' : 'safe hybrid (leg check)';
+  const [wb, wd] = PRESETS.docChatNeural.retrieval.fusion.weights;
+  const fusion = !embedder ? 'none' : withModel === PRESETS.docChatNeural ? `hybrid (BM25 ${wb}, dense ${wd})` : 'safe hybrid (leg check)';
   return { bm25: true, dense: !!embedder, denseLabel, denseError, fusion };
 }
 
@@ -149,28 +150,38 @@ async function useOnnx(id, { model, tokenizerJson, pooling, name, hubUrl, docs }
   const download = (p) => post({ type: 'progress', id, phase: `${p.cached ? 'reading cached' : 'downloading'} ${p.file}`, done: p.loaded, total: p.total ?? p.loaded });
   const next = name ? await createOnnxEmbedder(name, { ort, onProgress: download, signal: controller.signal, ...(hubUrl ? { hubUrl } : {}) })
     : await createOnnxEmbedder({ model, tokenizer: { tokenizerJson }, pooling, ort, cache: true });
-  const [probe] = await next.embed(['probe'], { kind: 'query' });
-  const onProgress = ({ done, total }) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
-  if (config && col.config.indexes.dense) {
-    await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
-  } else {
-    // The doc-chat preset: rebuild as PRESETS.docChatNeural (BM25 + this model's dense leg) with the page's documents.
-    const fresh = await Collection.create(PRESETS.docChatNeural, { embedder: next, dimension: probe.length });
-    try {
-      if (docs?.length) {
-        await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), { signal: controller.signal, onProgress });
+  let probe;
+  try {
+    [probe] = await next.embed(['probe'], { kind: 'query' });
+    const onProgress = ({ done, total }) => post({ type: 'progress', id, phase: 'embedding with the ONNX model', done, total });
+    if (config && col.config.indexes.dense) {
+      await col.setEmbedder(next, { dimension: probe.length, signal: controller.signal, onProgress });
+    } else {
+      // The doc-chat preset (or a loaded config without a dense index): rebuild as PRESETS.docChatNeural (BM25 + this
+      // model's dense leg) with the page's documents; the collection then follows the preset, not that config.
+      const fresh = await Collection.create(PRESETS.docChatNeural, { embedder: next, dimension: probe.length });
+      try {
+        if (docs?.length) {
+          await fresh.add(docs.map((d) => ({ id: d.id, title: d.title ?? d.name, text: d.text, metadata: { name: d.name } })), { signal: controller.signal, onProgress });
+        }
+      } catch (e) {
+        fresh.dispose();
+        throw e;
       }
-    } catch (e) {
-      fresh.dispose();
-      throw e;
+      col.dispose();
+      col = fresh;
+      chunkedDocs = docs?.length ?? 0;
+      config = null;
+      withModel = PRESETS.docChatNeural;
     }
-    col.dispose();
-    col = fresh;
-    chunkedDocs = docs?.length ?? 0;
-    withModel = PRESETS.docChatNeural;
+  } catch (e) {
+    await next.dispose();  // the ONNX session of a model that did not become the dense leg
+    throw e;
   }
+  const old = embedder;
   embedder = next;
   denseLabel = `dense (ONNX, ${probe.length}-d)`;
+  if (old && old !== next) await old.dispose?.();  // no collection uses the previous model any more
 }
 
 /** (Re)arms the save SAVE_IDLE_MS from now, for the add `id`. */

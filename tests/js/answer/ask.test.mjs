@@ -183,6 +183,14 @@ test('issue 27: a yes/no question naming a word no document uses gets passages, 
   // ... and this with the DL-7's error-code sentence.
   const salt = await ask(col, 'Can the DL-7 log soil salinity?', { ...PRESETS.docChatAnswer });
   assert.deepEqual([salt.unmatched, salt.outcome], [['salinity'], 'passages']);
+  // A number no document uses counts the same (this was answered "a DL-7 stores about 2 million readings");
+  // a number they use does not: "3 years" is answered with the DL-7's 2-year warranty sentence.
+  const odd = await ask(col, 'Is the DL-7 warranty 4711 days?', { ...PRESETS.docChatAnswer });
+  assert.deepEqual([odd.unmatched, odd.outcome], [['4711'], 'passages']);
+  const three = await ask(col, 'Is the DL-7 warranty 3 years?', { ...PRESETS.docChatAnswer });
+  assert.deepEqual(three.unmatched, []);
+  assert.equal(three.outcome, 'answer');
+  assert.match(three.answer, /2-year limited warranty/);
   // Yes/no questions in the documents' words are still answered ("No. The HX-9 does not connect to Perch" style).
   const dl = await ask(col, 'Can a pre-2022 DL-7 with 4 MB flash run 3.x?', { ...PRESETS.docChatAnswer, threshold: 0.22 });
   assert.deepEqual([dl.unmatched, dl.outcome, dl.polarity], [[], 'answer', 'no']);
@@ -212,7 +220,8 @@ test('issue 27: Yes/No only when the cited sentence states it (regressions on th
   // A negation scoping one shared word is not a No: "... and do not let family members use ..." for contractors and the
   // VPN, "... so a network or Perch outage does not lose ..." for how long Perch keeps data (both were answered "No.").
   for (const q of ['Are contractors allowed to use the VPN?', 'Does Perch keep data forever?']) {
-    const r = await ask(col, q, { ...PRESETS.docChatAnswer });
+    const r = await ask(col, q, { ...PRESETS.docChatAnswer, threshold: 0.4 });
+    assert.deepEqual([r.outcome, r.polarity], ['answer', 'unclear'], `${q} -> ${r.answer}`);
     assert.doesNotMatch(r.answer, /^(Yes|No)\./, `${q} -> ${r.answer}`);
   }
   // A table row is quoted without Yes/No.

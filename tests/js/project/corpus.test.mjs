@@ -352,7 +352,7 @@ test('scripts/build-assets.mjs bundles own-words.jsonl and its split into corpus
   assert.equal(bundle.documents.length, loadManifest().length);
 });
 
-test('near-miss.jsonl: unanswerable tuning-only questions, each about a real thing of the corpus', () => {
+test('near-miss.jsonl: unanswerable, tuning-only questions with the question fields, none repeating another set', () => {
   const docs = loadDocs(loadManifest());
   const near = loadQuestions('near-miss.jsonl');
   assert.ok(near.length >= 30, `${near.length} questions`);

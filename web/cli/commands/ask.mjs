@@ -93,7 +93,7 @@ function printText(io, r, streamed, suggestions) {
 export default {
   name: 'ask',
   summary: 'answer questions from a folder of documents (extractive, or an LLM with --base-url) with citations',
-  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE | --neural NAME] [--base-url URL --model M] [--save NAME] [--suggest]',
+  usage: 'ask (--docs DIR | --load NAME) ["question" | --questions FILE.jsonl] [--json] [--config FILE] [--neural NAME] [--base-url URL --model M] [--save NAME] [--suggest]',
   description: 'DIR holds .md/.txt/.html/.pdf/.docx files (other files are skipped with a message) or is a dataset folder '
     + 'with manifest.json ([{id, file, title}], as examples/corpus). Documents are chunked and indexed with the doc-chat '
     + 'preset (PRESETS.docChat, BM25 only; PRESETS.docChatNeural with --neural NAME, a neural model of models/manifest.json fetched '
@@ -190,7 +190,9 @@ export default {
         const base = values.config === undefined ? preset : askConfig(values, io);
         const config = values['llm-expansion'] === undefined ? base
           : { ...base, retrieval: { ...base.retrieval, llmExpansion: values['llm-expansion'] } };  // validated by Collection.create
-        col = await Collection.create(config, embedder && (config.indexes.dense || config.chunker?.strategy === 'semantic') ? { embedder } : {});
+        const usesModel = !!(config.indexes.dense || config.chunker?.strategy === 'semantic');
+        if (values.neural !== undefined && !usesModel) throw new UsageError('--neural: the --config has no dense index (indexes.dense) or semantic chunker to use the model for');
+        col = await Collection.create(config, embedder && usesModel ? { embedder } : {});
         await col.add(docs);
       }
       if (values.save !== undefined) await col.save(values.save, storage);
@@ -218,7 +220,7 @@ export default {
       return 2;
     } finally {
       col?.dispose();
-      embedder?.dispose?.();
+      await embedder?.dispose?.();
     }
   },
 };

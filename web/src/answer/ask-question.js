@@ -244,7 +244,8 @@ function passagesOf(top, analysis) {
  *   outcome (docs/docchat.md, "Three outcomes"): 'answer' = a unit (sentence, list item or table row) cleared the
  *   answer bar (or the LLM answered): `answer` quotes it with [n] markers and `citations` span it; 'passages' = no unit
  *   cleared the bar but the chunks read match the question: `answer` is PASSAGES_TEXT (no claim about the documents),
- *   `passages` are the chunks read with their best unit; 'not-found' = retrieval evidence below minEvidence (or no hit):
+ *   `passages` are the chunks read with their best unit (also for a yes/no question naming a word or number that no
+ *   document uses: the documents cannot say yes or no about it); 'not-found' = retrieval evidence below minEvidence (or no hit):
  *   `answer` is NO_ANSWER_TEXT. An LLM abstention becomes 'passages' or 'not-found' by the same evidence; an ambiguous
  *   question with clarify 'ask' is 'passages' (its readings in `clarification`). abstained = outcome !== 'answer'.
  *   unmatched: unmatchedWords(collection, query), the question's words no document uses (null when the collection
@@ -375,6 +376,7 @@ export async function ask(collection, question, options = {}) {
   // A yes/no question naming a word no document uses ("Can the probe measure soil pH?"): the documents cannot state
   // yes or no about a thing they never name, and a sentence about the rest of the question would read as if they
   // did ("No. ... the probe does not measure only the ..."); show the passages (docs/docchat.md "Yes and No").
+  // A number no document uses counts the same ("Is the DL-7 warranty 4711 days?"); one they use does not.
   if (analysis.questionType === 'yes-no' && out.unmatched?.length) return noAnswer(out, top, analysis, minEvidence);
   out.answer = analysis.text;
   out.polarity = analysis.polarity;
