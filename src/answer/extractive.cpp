@@ -394,6 +394,26 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
+namespace {
+
+// Is the number at byte `i` a phone number or extension ("ext. 4242", "phone 555 0100", "+32 9 555")? Not a quantity.
+bool phone_number_at(std::string_view t, std::size_t i) {
+  // back over the number's other digit groups ("555 0100", "(09) 555-01") and the label's punctuation
+  std::size_t k = i;
+  while (k > 0 && (is_digit(t[k - 1]) || t[k - 1] == ' ' || t[k - 1] == '.' || t[k - 1] == ':' || t[k - 1] == '-' ||
+                   t[k - 1] == '(' || t[k - 1] == ')')) {
+    --k;
+  }
+  if (k > 0 && t[k - 1] == '+') return true;
+  std::size_t b = k;
+  while (b > 0 && is_ascii_letter(t[b - 1])) --b;
+  std::string w(t.substr(b, k - b));
+  for (char& c : w) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return w == "ext" || w == "extension" || w == "tel" || w == "phone" || w == "fax";
+}
+
+}  // namespace
+
 bool has_quantity(std::string_view t) {
   std::size_t i = 0;
   while (i < t.size()) {
@@ -411,7 +431,7 @@ bool has_quantity(std::string_view t) {
     const bool letter_before = i > 0 && (is_ascii_letter(t[i - 1]) || (t[i - 1] == '-' && i > 1 && is_ascii_letter(t[i - 2])));
     // "0x01", "4B2": a letter then a digit right after it too; a unit ("16MB", "10kHz", "2h") does not.
     const bool code_after = j + 1 < t.size() && is_ascii_letter(t[j]) && is_digit(t[j + 1]);
-    if (!letter_before && !code_after && dots < 2) return true;  // "3.2.1" is a version
+    if (!letter_before && !code_after && dots < 2 && !phone_number_at(t, i)) return true;  // "3.2.1" is a version
     i = j;
   }
   static const std::unordered_set<std::string> kSpelled = {

@@ -152,9 +152,9 @@ QuestionType question_type(std::string_view question);
 // "other", "person", "number", "date", "yes-no".
 const char* question_type_name(QuestionType t);
 
-// Does the text hold a quantity: a number that is not part of a code or a version ("LS-240", "E04",
-// "Q4", "0x01", "3.2.1" are not quantities), or a spelled-out number ("six months")? "2-year",
-// "$1,000", "48.6%", "16MB" are.
+// Does the text hold a quantity: a number that is not part of a code, a version or a phone number ("LS-240",
+// "E04", "Q4", "0x01", "3.2.1", "ext. 4242", "+32 9 555 01 00" are not quantities), or a spelled-out number
+// ("six months")? "2-year", "$1,000", "48.6%", "16MB" are.
 bool has_quantity(std::string_view text);
 // Does the text name a unit of time or length (second, minute, hour, day, week, month, year, m, cm,
 // km, kilometre, ft, yard, mile, ...), alone or joined to its number ("10km", "2.5h")? What a "how long"

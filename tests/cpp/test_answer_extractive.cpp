@@ -315,6 +315,10 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
     CHECK(question_type(q) == QuestionType::kNumber);
   }
   CHECK(question_type("How do I reset the DL-7?") == QuestionType::kOther);
+  // a phone number or extension is not a quantity
+  CHECK_FALSE(has_quantity("Report concerns through the ethics line (ext. 4242 or ethics@larkspire.example)."));
+  CHECK_FALSE(has_quantity("Call Facilities on ext 4150, phone: 555 0100 or +32 9 555 01 00."));
+  CHECK(has_quantity("The Ghent office has 26 people and 4 extensions."));
   // a distance, a delay or an age needs its unit, as a duration does
   CHECK_FALSE(matches_type("The WS-410 and the DL-7 can upload to any of 3 HTTPS endpoints.", QuestionType::kNumber,
                            "How far can the WS-410 send data?"));

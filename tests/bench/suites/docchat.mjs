@@ -188,38 +188,41 @@ async function run(ctx) {
     configs.push({ name: `neural tier: ${n.key} (docChatNeural)`, make: () => Collection.create(PRESETS.docChatNeural, { embedder: n.embedder, dimension: n.embedder.dimension }), threshold: PRESETS.docChatAnswer.threshold });
   }
 
-  const rows = [];
-  for (const c of configs) {
-    if (c.skipped) {
-      rows.push([c.name, 'skipped', c.skipped, '', '', '', '', '']);
-      ctx.record(c.name, { skipped: c.skipped });
-      continue;
+  try {
+    const rows = [];
+    for (const c of configs) {
+      if (c.skipped) {
+        rows.push([c.name, 'skipped', c.skipped, '', '', '', '', '']);
+        ctx.record(c.name, { skipped: c.skipped });
+        continue;
+      }
+      const col = await c.make();
+      const t0 = performance.now();
+      await col.add(documents);
+      const buildMs = performance.now() - t0;
+      const result = { buildMs, halves: {} };
+      // Thresholds apply after retrieval: ask once per threshold in the sweep for the preset only.
+      const runs = await runQuestions(col, questions, { ...answerOptions, threshold: c.threshold });
+      for (const [half, ids] of Object.entries(halves)) {
+        const s = score(runs.filter(({ q }) => ids.has(q.id)));
+        result.halves[half] = s;
+        rows.push([c.name, half, s.hit1, s.hit5, s.mrr10, s.tokenF1, `${s.abstainedUnanswerable}/${s.unanswerable}`, `${s.wrongAbstentions}/${s.answerable}`]);
+      }
+      col.dispose();
+      c.cleanup?.();
+      ctx.record(c.name, result);
     }
-    const col = await c.make();
-    const t0 = performance.now();
-    await col.add(documents);
-    const buildMs = performance.now() - t0;
-    const result = { buildMs, halves: {} };
-    // Thresholds apply after retrieval: ask once per threshold in the sweep for the preset only.
-    const runs = await runQuestions(col, questions, { ...answerOptions, threshold: c.threshold });
-    for (const [half, ids] of Object.entries(halves)) {
-      const s = score(runs.filter(({ q }) => ids.has(q.id)));
-      result.halves[half] = s;
-      rows.push([c.name, half, s.hit1, s.hit5, s.mrr10, s.tokenF1, `${s.abstainedUnanswerable}/${s.unanswerable}`, `${s.wrongAbstentions}/${s.answerable}`]);
-    }
-    col.dispose();
-    c.cleanup?.();
-    ctx.record(c.name, result);
-  }
-  ctx.table(`Doc chat on examples/corpus (${questions.length} questions; split.json halves; answers by ask(), extractive, threshold ${PRESETS.docChatAnswer.threshold})`,
-    ['configuration', 'half', 'evidence hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'], rows);
+    ctx.table(`Doc chat on examples/corpus (${questions.length} questions; split.json halves; answers by ask(), extractive, threshold ${PRESETS.docChatAnswer.threshold})`,
+      ['configuration', 'half', 'evidence hit@1', 'hit@5', 'MRR@10', 'token F1 (answerable)', 'abstained: unanswerable', 'wrong abstentions'], rows);
 
-  // Issue 27: the three outcomes (answer / passages / not-found) on both question sets, per half.
-  await outcomesStudy(ctx, [
-    { name: 'offline: PRESETS.docChat (BM25 only)', key: null, make: () => Collection.create(PRESETS.docChat) },
-    ...neural.map((n) => ({ name: `neural: ${n.key} (PRESETS.docChatNeural)`, key: n.key, make: () => Collection.create(PRESETS.docChatNeural, { embedder: n.embedder, dimension: n.embedder.dimension }) })),
-  ]);
-  for (const n of neural) await n.dispose();
+    // Issue 27: the three outcomes (answer / passages / not-found) on both question sets, per half.
+    await outcomesStudy(ctx, [
+      { name: 'offline: PRESETS.docChat (BM25 only)', key: null, make: () => Collection.create(PRESETS.docChat) },
+      ...neural.map((n) => ({ name: `neural: ${n.key} (PRESETS.docChatNeural)`, key: n.key, make: () => Collection.create(PRESETS.docChatNeural, { embedder: n.embedder, dimension: n.embedder.dimension }) })),
+    ]);
+  } finally {
+    for (const n of neural) await n.dispose();
+  }
 
   // How the preset was chosen, on the tuning half only (tests/bench/lib/docchat-select.mjs): the
   // retrieval candidate with the best MRR@10, then the abstention pair with the best SQuAD2-style F1

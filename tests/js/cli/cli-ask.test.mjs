@@ -186,6 +186,20 @@ test('issue 27: ask --neural NAME fetches the manifest model from the hub once, 
   }
 });
 
+test('ask --neural with a --config that has no dense index is a usage error before any model is fetched', async () => {
+  const cfg = join(dir, 'bm25-only.config.json');
+  writeFileSync(cfg, JSON.stringify({ indexes: { bm25: {} } }));
+  try {
+    const io = capture();
+    // 127.0.0.1:9 answers nothing: a fetch would fail with a network error, not this usage error
+    assert.equal(await main(['ask', '--docs', dir, '--config', cfg, '--neural', 'bge-small-en-v1.5', '--hub-url', 'http://127.0.0.1:9', 'q'], io), 2, io.err);
+    assert.match(io.err, /--neural: the --config has no dense index/);
+    assert.doesNotMatch(io.err, /downloading/);
+  } finally {
+    rmSync(cfg, { force: true });
+  }
+});
+
 test('ask reports usage errors with exit code 2', async () => {
   for (const args of [['ask', 'q'], ['ask', '--docs', dir], ['ask', '--docs', dir, 'q', '-k', '0'], ['ask', '--docs', dir, 'q', '--model', 'm'],
     ['ask', '--docs', join(dir, 'missing'), 'q'], ['ask', '--docs', dir, 'q', '--threshold', '2'],

@@ -165,6 +165,12 @@ export default {
 
       if (values.neural !== undefined && values['embed-model'] !== undefined) throw new UsageError('give one of --neural NAME / --embed-model FILE');
       if (values['hub-url'] !== undefined && values.neural === undefined) throw new UsageError('--hub-url goes with --neural NAME');
+      // --config is read before any model is fetched, so a config with no use for --neural fails first.
+      const fileConfig = values.config !== undefined && values.docs !== undefined ? askConfig(values, io) : undefined;
+      const usesModel = (config) => !!(config.indexes.dense || config.chunker?.strategy === 'semantic');
+      if (values.neural !== undefined && fileConfig && !usesModel(fileConfig)) {
+        throw new UsageError('--neural: the --config has no dense index (indexes.dense) or semantic chunker to use the model for');
+      }
       if (values.neural !== undefined) {
         const { createOnnxEmbedder, MODEL_MANIFEST } = await import('../../src/onnx.js');
         if (!Object.hasOwn(MODEL_MANIFEST.models, values.neural)) {
@@ -187,12 +193,10 @@ export default {
         const docs = await readDocs(values.docs, io, fileLimitsFrom(values, UsageError));
         if (docs.length === 0) throw new UsageError(`--docs: no readable documents in ${values.docs}`);
         const preset = values.neural !== undefined ? PRESETS.docChatNeural : embedder ? PRESETS.docChatHybrid : PRESETS.docChat;
-        const base = values.config === undefined ? preset : askConfig(values, io);
+        const base = fileConfig ?? preset;
         const config = values['llm-expansion'] === undefined ? base
           : { ...base, retrieval: { ...base.retrieval, llmExpansion: values['llm-expansion'] } };  // validated by Collection.create
-        const usesModel = !!(config.indexes.dense || config.chunker?.strategy === 'semantic');
-        if (values.neural !== undefined && !usesModel) throw new UsageError('--neural: the --config has no dense index (indexes.dense) or semantic chunker to use the model for');
-        col = await Collection.create(config, embedder && usesModel ? { embedder } : {});
+        col = await Collection.create(config, embedder && usesModel(config) ? { embedder } : {});
         await col.add(docs);
       }
       if (values.save !== undefined) await col.save(values.save, storage);
