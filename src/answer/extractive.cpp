@@ -392,10 +392,6 @@ namespace {
 bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-}  // namespace
-
-namespace {
-
 // Is the number at byte `i` a phone number or extension ("ext. 4242", "phone 555 0100", "+32 9 555")? Not a quantity.
 bool phone_number_at(std::string_view t, std::size_t i) {
   // back over the number's other digit groups ("555 0100", "(09) 555-01") and the label's punctuation
@@ -466,10 +462,6 @@ bool has_money(std::string_view t) {
   return false;
 }
 
-}  // namespace
-
-namespace {
-
 const std::unordered_set<std::string>& time_units() {
   static const std::unordered_set<std::string> kUnits = {
       "second", "seconds", "sec", "s", "ms", "minute", "minutes", "min", "mins", "hour", "hours", "h", "hr", "hrs", "day",
@@ -485,32 +477,55 @@ const std::unordered_set<std::string>& length_units() {
   return kUnits;
 }
 
-// A unit word of `units` in the text, alone ("10 km") or after its number ("10km", "2.5h").
-bool has_unit_of(std::string_view t, const std::unordered_set<std::string>& units) {
+// The kinds of unit a text names, in one pass: a unit word alone ("10 km") or after its number ("10km", "2.5h").
+struct UnitKinds {
+  bool time = false;
+  bool length = false;
+};
+UnitKinds unit_kinds(std::string_view t) {
+  UnitKinds k;
   for (const auto& w : raw_words(text::fold(t))) {
-    if (units.count(w)) return true;
     const std::size_t digits = w.find_first_not_of("0123456789.,");
-    if (digits > 0 && digits != std::string::npos && w[0] >= '0' && w[0] <= '9' && units.count(w.substr(digits))) return true;
+    const std::string_view word = digits > 0 && digits != std::string::npos && is_digit(w[0])
+                                      ? std::string_view(w).substr(digits) : std::string_view(w);
+    const std::string unit(word);
+    k.time = k.time || time_units().count(unit) > 0;
+    k.length = k.length || length_units().count(unit) > 0;
   }
-  return false;
+  return k;
+}
+
+// The unit a number question's quantity must come with: "how long" a duration or a length, "how soon / old" a
+// duration, "how far / deep / tall / wide" a length.
+enum class UnitNeed { kNone, kTimeOrLength, kTime, kLength };
+UnitNeed unit_need(const std::string& fq) {
+  if (contains_phrase(fq, "how long")) return UnitNeed::kTimeOrLength;
+  if (contains_phrase(fq, "how soon") || contains_phrase(fq, "how old")) return UnitNeed::kTime;
+  for (const char* p : {"how far", "how deep", "how tall", "how wide"}) {
+    if (contains_phrase(fq, p)) return UnitNeed::kLength;
+  }
+  return UnitNeed::kNone;
 }
 
 }  // namespace
 
-bool has_measure_unit(std::string_view t) { return has_unit_of(t, time_units()) || has_unit_of(t, length_units()); }
+bool has_measure_unit(std::string_view t) {
+  const UnitKinds k = unit_kinds(t);
+  return k.time || k.length;
+}
 
 bool matches_type(std::string_view unit, QuestionType t, std::string_view question) {
   switch (t) {
     case QuestionType::kNumber: {
       // "How long ...?" asks for a duration or a length: the quantity must come with its unit.
       const std::string fq = text::fold(question);
-      // "how long": a duration or a length; "how soon / old": a duration; "how far / deep / tall / wide": a length.
       if (!has_quantity(unit)) return false;
-      if (contains_phrase(fq, "how long") && !has_measure_unit(unit)) return false;
-      if ((contains_phrase(fq, "how soon") || contains_phrase(fq, "how old")) && !has_unit_of(unit, time_units())) return false;
-      if ((contains_phrase(fq, "how far") || contains_phrase(fq, "how deep") || contains_phrase(fq, "how tall") ||
-           contains_phrase(fq, "how wide")) && !has_unit_of(unit, length_units())) {
-        return false;
+      const UnitNeed need = unit_need(fq);
+      if (need != UnitNeed::kNone) {
+        const UnitKinds k = unit_kinds(unit);
+        if (need == UnitNeed::kTimeOrLength && !k.time && !k.length) return false;
+        if (need == UnitNeed::kTime && !k.time) return false;
+        if (need == UnitNeed::kLength && !k.length) return false;
       }
       // "How much does X cost?" asks for money: the unit must name an amount of it.
       return !asks_for_money(fq) || has_money(unit);

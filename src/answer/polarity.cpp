@@ -107,14 +107,14 @@ std::string term_of(const std::string& folded) {
   return t.empty() ? "" : t.front();
 }
 
-// Does a prefix (un-, in-, non-) negate a question term ("unsupported" -> support)?
-bool prefix_negates(const std::string& folded, const std::vector<std::string>& q) {
+// The question term a prefix (un-, in-, non-) negates ("unsupported" -> "support"), or "" when none does.
+std::string prefix_negated(const std::string& folded, const std::vector<std::string>& q) {
   for (std::string_view p : {std::string_view("non"), std::string_view("un"), std::string_view("in")}) {
     if (folded.size() < p.size() + 4 || folded.compare(0, p.size(), p) != 0) continue;
-    const std::string rest = term_of(folded.substr(p.size()));
-    if (rest.size() >= 4 && std::find(q.begin(), q.end(), rest) != q.end()) return true;
+    std::string rest = term_of(folded.substr(p.size()));
+    if (rest.size() >= 4 && std::find(q.begin(), q.end(), rest) != q.end()) return rest;
   }
-  return false;
+  return "";
 }
 
 }  // namespace
@@ -159,14 +159,10 @@ Polarity yes_no_polarity(std::string_view unit_text, UnitKind kind, std::string_
     terms[i] = term_of(words[i].folded);
     if (!terms[i].empty()) unit_terms.push_back(terms[i]);
     if (condition_words().count(words[i].folded)) condition = true;
-    if (prefix_negates(words[i].folded, q)) {
+    const std::string negated = prefix_negated(words[i].folded, q);
+    if (!negated.empty()) {
       any_cue = true;
-      for (std::string_view p : {std::string_view("non"), std::string_view("un"), std::string_view("in")}) {
-        if (words[i].folded.compare(0, p.size(), p) == 0) {
-          scope(i, term_of(words[i].folded.substr(p.size())));
-          break;
-        }
-      }
+      scope(i, negated);
     }
   }
   for (std::size_t i = 0; i < words.size(); ++i) {

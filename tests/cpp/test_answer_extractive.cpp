@@ -319,22 +319,33 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK_FALSE(has_quantity("Report concerns through the ethics line (ext. 4242 or ethics@larkspire.example)."));
   CHECK_FALSE(has_quantity("Call Facilities on ext 4150, phone: 555 0100 or +32 9 555 01 00."));
   CHECK(has_quantity("The Ghent office has 26 people and 4 extensions."));
-  // a distance, a delay or an age needs its unit, as a duration does
-  CHECK_FALSE(matches_type("The WS-410 and the DL-7 can upload to any of 3 HTTPS endpoints.", QuestionType::kNumber,
-                           "How far can the WS-410 send data?"));
-  CHECK(matches_type("LoRaWAN reaches up to 10 km in open country.", QuestionType::kNumber, "How far can the WS-410 send data?"));
-  CHECK_FALSE(matches_type("A WS-410 stores about 120 days of readings.", QuestionType::kNumber, "How far can the WS-410 send data?"));
-  CHECK_FALSE(matches_type("The mast is 2 m tall.", QuestionType::kNumber, "How soon must I file my expenses?"));
-  // a unit written after its number, or spelled out
-  CHECK(matches_type("It reaches 10km in open country.", QuestionType::kNumber, "How far can the WS-410 send data?"));
-  CHECK(matches_type("It reaches ten kilometres.", QuestionType::kNumber, "How far can the WS-410 send data?"));
-  CHECK(matches_type("Bury it 30cm deep.", QuestionType::kNumber, "How deep should the probe go?"));
-  CHECK_FALSE(matches_type("Bury it at position 30.", QuestionType::kNumber, "How deep should the probe go?"));
-  CHECK(matches_type("The mast stands 3 m tall.", QuestionType::kNumber, "How tall is the mast?"));
-  CHECK_FALSE(matches_type("The mast has 3 sections.", QuestionType::kNumber, "How wide is the mast?"));
-  CHECK(matches_type("Units older than 2 years are out of warranty.", QuestionType::kNumber, "How old must a unit be?"));
-  CHECK(matches_type("File them within 30 days.", QuestionType::kNumber, "How soon must I file my expenses?"));
-  CHECK(matches_type("The HX-9 weighs 95 g.", QuestionType::kNumber, "How heavy is the HX-9?"));
+  // a distance, a delay or an age needs its unit, as a duration does; a unit may be joined to its number or
+  // spelled out. {unit, question, matches}
+  const struct {
+    const char* unit;
+    const char* question;
+    bool matches;
+  } kUnitCases[] = {
+      {"The WS-410 and the DL-7 can upload to any of 3 HTTPS endpoints.", "How far can the WS-410 send data?", false},
+      {"LoRaWAN reaches up to 10 km in open country.", "How far can the WS-410 send data?", true},
+      {"A WS-410 stores about 120 days of readings.", "How far can the WS-410 send data?", false},
+      {"It reaches 10km in open country.", "How far can the WS-410 send data?", true},
+      {"It reaches ten kilometres.", "How far can the WS-410 send data?", true},
+      {"The mast is 2 m tall.", "How soon must I file my expenses?", false},
+      {"File them within 30 days.", "How soon must I file my expenses?", true},
+      {"Bury it 30cm deep.", "How deep should the probe go?", true},
+      {"Bury it at position 30.", "How deep should the probe go?", false},
+      {"The mast stands 3 m tall.", "How tall is the mast?", true},
+      {"The mast has 3 sections.", "How wide is the mast?", false},
+      {"Units older than 2 years are out of warranty.", "How old must a unit be?", true},
+      {"The HX-9 weighs 95 g.", "How heavy is the HX-9?", true},
+  };
+  for (const auto& c : kUnitCases) {
+    INFO(c.question << " <- " << c.unit);
+    CHECK(matches_type(c.unit, QuestionType::kNumber, c.question) == c.matches);
+  }
+  CHECK(has_measure_unit("It takes 2.5h."));
+  CHECK_FALSE(has_measure_unit("It takes 2.5 tries."));
   CHECK(question_type("When did revision C start shipping?") == QuestionType::kDate);
   CHECK(question_type("Did Larkspire raise the Perch Pro price?") == QuestionType::kYesNo);
   CHECK(question_type("What does error code E04 mean?") == QuestionType::kOther);
