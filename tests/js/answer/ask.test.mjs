@@ -318,10 +318,13 @@ test('extractiveAnswer reports the question type and unit kind and answerScores 
   assert.throws(() => extractiveAnswer('q', chunks, { typeMismatch: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
 });
 
-test('questionQuery drops interrogative and auxiliary words and ask retrieves with it when questionWords is false', async () => {
-  assert.equal(questionQuery('How many days of PTO do employees get?'), 'days of PTO employees get?');
-  assert.equal(questionQuery('What is it?'), 'it?');
-  assert.equal(questionQuery('Who? When?'), 'Who? When?');  // nothing else left: the question as asked
+test('questionQuery drops interrogative and function words and ask retrieves with it when questionWords is false', async () => {
+  assert.equal(questionQuery('How many days of PTO do employees get?'), 'days PTO employees');
+  // pronouns and contractions of function words go too; a possessive noun stays
+  assert.equal(questionQuery("If I'm off, can my manager see Larkspire's calendar?"), "off, manager see Larkspire's calendar?");
+  assert.equal(questionQuery('Why don’t I get it?'), 'Why don’t I get it?');  // nothing else left: the question as asked
+  assert.equal(questionQuery('What is it?'), 'What is it?');
+  assert.equal(questionQuery('Who? When?'), 'Who? When?');
   assert.throws(() => questionQuery(1), (e) => e.code === 'INVALID_ARGUMENT');
   const col = await Collection.create(PRESETS.docChatBm25);
   await col.add([
@@ -334,6 +337,14 @@ test('questionQuery drops interrogative and auxiliary words and ask retrieves wi
   assert.equal(asked.hits[0].docId, 'faq');
   assert.equal(stripped.hits[0].docId, 'manual');
   assert.equal(stripped.query, 'How do I reset it?');  // r.query stays the question (or its follow-up rewrite)
+  // first-person words match an FAQ written in the first person, not the policy that answers
+  await col.add([
+    { id: 'faq2', title: 'Staff FAQ', text: '# Staff FAQ\n\n**Can I book my own business trip?** Yes: I book my trip, I claim my costs.\n\n**Can I bring my dog?** No, I cannot.\n' },
+    { id: 'travel', title: 'Travel', text: '# Travel\n\n## Lodging\n\nA business trip is booked by the travel desk. If you stay with family on a business trip, claim $40 per night.\n' },
+  ]);
+  const q = 'If I stay with my sister on a business trip, can I claim something?';
+  assert.equal((await ask(col, q, { questionWords: true, threshold: 0 })).hits[0].docId, 'faq2');
+  assert.equal((await ask(col, q, { questionWords: false, threshold: 0 })).hits[0].docId, 'travel');
   // a question that is only question words and stop words is searched as asked instead of failing
   const r = await ask(col, 'What is it?', { questionWords: false });
   assert.ok(Array.isArray(r.hits));

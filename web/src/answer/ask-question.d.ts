@@ -61,7 +61,7 @@ export interface AskOptions {
   entityConflict?: number;
   /** score factor in [0, 1] for a unit lacking what the question asks for (a name, a number, a date; default 0.6) */
   typeMismatch?: number;
-  /** keep interrogative words in the retrieval query (default true); false retrieves with questionQuery() */
+  /** keep the question's interrogative and function words in the retrieval query (default true); false retrieves with questionQuery() */
   questionWords?: boolean;
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;
   /** an LlmClient, or an object with its answer (required), rewriteQuery, clarify and expandQuery methods */
@@ -74,6 +74,7 @@ export type AskLlm = Pick<LlmClient, 'answer'> & Partial<Pick<LlmClient, 'rewrit
 export function ask(collection: Collection, question: string, options?: AskOptions): Promise<AskResult>;
 export function isFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): boolean;
 export function rewriteFollowUp(question: string, history: Array<{ role: 'user' | 'assistant'; content: string }>): string;
+/** The retrieval query of a question: its interrogative and function words (and contractions of them) removed; the question itself when nothing else is left. */
 export function questionQuery(question: string): string;
 /** The content words of `text` no document of the collection uses (its BM25 analyzer and document frequencies); null without a BM25 index in this thread. */
 export function unmatchedWords(collection: Collection | { bm25: unknown }, text: string): string[] | null;

@@ -28,19 +28,38 @@ const QUESTION_WORDS = new Set(('how what which who whom whose when where why do
 // "is it OK to"), besides STOP and QUESTION_WORDS; the word after "how" ("how large", "how far") is skipped too.
 const PHRASING_WORDS = new Set('though although even whether yet else ever ok okay please actually really exactly'.split(' '));
 
+// Words of STOP that say what the user asks about and stay in the query ("What does the document say?").
+const KEPT_IN_QUERY = new Set('according document documents tell still now today current currently'.split(' '));
+
+// A word of how the question is put rather than what it is about: an interrogative or auxiliary
+// (QUESTION_WORDS), a function word (STOP: pronouns, articles, prepositions) or a contraction of one
+// ("I'm", "don't"). "Can I", "my", "do I" match an FAQ's own questions, not the passage that answers.
+function functionWord(written) {
+  const bare = written.toLowerCase().replace(/’/g, "'").replace(/[^\p{L}\p{N}']+/gu, '').replace(/^'+|'+$/g, '');
+  if (!bare || KEPT_IN_QUERY.has(bare)) return false;
+  if (STOP.has(bare) || QUESTION_WORDS.has(bare)) return true;
+  if (!bare.includes("'")) return false;
+  const head = bare.slice(0, bare.indexOf("'"));
+  return STOP.has(head) || QUESTION_WORDS.has(head) || bare.endsWith("n't");
+}
+
 /**
- * The retrieval query of a question: its interrogative and auxiliary words (how, what, which, who,
- * whom, whose, when, where, why, do, does, did, is, are, was, were, can, could, much, many, long, may,
- * must, should, would) removed, the rest kept in order; the question itself when nothing else is left.
+ * The retrieval query of a question: the words of how it is put removed, what it is about kept in order:
+ * interrogatives and auxiliaries (how, what, which, who, when, where, why, do, is, can, could, should, ...),
+ * pronouns, articles, prepositions and the answerer's other function words (but "document", "tell",
+ * "current"), and contractions of them ("I'm", "what's", "don't"); the question itself when nothing
+ * else is left. A user's "Can I ... my ...?" otherwise matches an FAQ's own questions rather than the
+ * passage that answers it.
  * @example
- * questionQuery('How many days of PTO do employees get?')  // 'days of PTO employees get?'
+ * questionQuery('How many days of PTO do employees get?')  // 'days PTO employees'
+ * questionQuery("If I stay with my sister, can I claim something?")  // 'stay sister, claim something?'
  * @param {string} question
  * @returns {string}
  * @throws {RagwasmError} INVALID_ARGUMENT
  */
 export function questionQuery(question) {
   expectString(question, 'question');
-  const kept = question.split(/\s+/).filter((w) => w && !QUESTION_WORDS.has(w.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')));
+  const kept = question.split(/\s+/).filter((w) => w && !functionWord(w));
   return kept.length ? kept.join(' ') : question;
 }
 
@@ -220,7 +239,7 @@ function passagesOf(top, analysis) {
  *   "HX-9", "Q4" for "Q1", "Wexley Ferry" for "Ghent"; extractiveAnswer)
  * @param {number} [options.typeMismatch=0.6] extractive score factor in [0, 1] for a unit lacking what the question
  *   asks for (who, which company -> a name or role; how many/much -> a number; when -> a date; extractiveAnswer)
- * @param {boolean} [options.questionWords=true] keep the question's interrogative and auxiliary words in
+ * @param {boolean} [options.questionWords=true] keep the question's interrogative and function words in
  *   the retrieval query; false retrieves with questionQuery(query) (PRESETS.docChatAnswer does); the
  *   answerer always reads the question as asked
  * @param {Array<{role: 'user'|'assistant', content: string}>} [options.history] earlier turns, oldest

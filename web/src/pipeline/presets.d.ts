@@ -5,7 +5,7 @@ export const PRESETS: Readonly<{
   docChatBm25: object;
   /** docChat + the dense leg (the static model by default) with the safe hybrid fusion */
   docChatHybrid: object;
-  /** docChat + the dense leg of a neural encoder you give (createOnnxEmbedder by name): convex fusion 0.6 / 0.4, no leg check */
+  /** docChat + the dense leg of a neural encoder you give (createOnnxEmbedder by name): convex fusion 0.5 / 0.5, no leg check */
   docChatNeural: object;
   /** docChat + query expansion from the static model's word neighbours (retrieval.expansion) */
   docChatExpansion: object;

@@ -17,7 +17,7 @@ const DOC_CHAT_BM25 = { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'ti
  * - docChatHybrid (opt-in): + the dense leg of an embedder (the static model by default) with the safe
  *   hybrid fusion (the leg check benches a weak dense leg);
  * - docChatNeural (with a neural sentence encoder the user chose, e.g. createOnnxEmbedder('bge-small-en-v1.5')):
- *   BM25 + the dense leg, convex min-max fusion 0.6 / 0.4, no leg check (the leg check's probes are
+ *   BM25 + the dense leg, convex min-max fusion 0.5 / 0.5, no leg check (the leg check's probes are
  *   sentences copied from the passages, which favour BM25: it benched a real encoder, Universal Sentence
  *   Encoder lite, whose fused ranking found more evidence). Chosen on the tuning half of the own-words set
  *   with USE lite, the one real encoder reachable from the build machine (tests/bench/lib/docchat-neural-study.mjs);
@@ -48,7 +48,7 @@ export const PRESETS = deepFreeze({
   docChatNeural: {
     chunker: DOC_CHAT_CHUNKER,
     indexes: { ...DOC_CHAT_BM25, dense: {} },
-    retrieval: { k: 10, fusion: { mode: 'convex', normalization: 'minmax', weights: [0.6, 0.4], legCheck: false } },
+    retrieval: { k: 10, fusion: { mode: 'convex', normalization: 'minmax', weights: [0.5, 0.5], legCheck: false } },
   },
   docChatExpansion: {
     chunker: DOC_CHAT_CHUNKER,
