@@ -325,6 +325,11 @@ test('questionQuery drops interrogative and function words and ask retrieves wit
   assert.equal(questionQuery('Why don’t I get it?'), 'Why don’t I get it?');  // nothing else left: the question as asked
   assert.equal(questionQuery('What is it?'), 'What is it?');
   assert.equal(questionQuery('Who? When?'), 'Who? When?');
+  assert.equal(questionQuery('What — is it?'), 'What — is it?');  // punctuation alone is not what it is about
+  // kept: words of the stop list about the asked thing ("document", "today") and possessives of them
+  assert.equal(questionQuery("What does the document's title say about today?"), "document's title say today?");
+  assert.equal(questionQuery('Can I carry over unused PTO?'), 'carry unused PTO?');
+  assert.equal(questionQuery('Am I eligible?'), 'eligible?');
   assert.throws(() => questionQuery(1), (e) => e.code === 'INVALID_ARGUMENT');
   const col = await Collection.create(PRESETS.docChatBm25);
   await col.add([

@@ -21,7 +21,7 @@ const STOP = new Set(('a about after all also an and any are as at be been befor
 
 // Interrogative and auxiliary words: how a question is phrased, not what it is about. BM25's Lucene
 // stop set keeps them, so they match an FAQ's own questions rather than the answer.
-const QUESTION_WORDS = new Set(('how what which who whom whose when where why do does did is are was were can could much many '
+const QUESTION_WORDS = new Set(('how what which who whom whose when where why do does did am is are was were can could much many '
   + 'long may must should would').split(' '));
 
 // Words of how a question is phrased that unmatchedWords never names: connectives and hedges ("even though",
@@ -29,18 +29,21 @@ const QUESTION_WORDS = new Set(('how what which who whom whose when where why do
 const PHRASING_WORDS = new Set('though although even whether yet else ever ok okay please actually really exactly'.split(' '));
 
 // Words of STOP that say what the user asks about and stay in the query ("What does the document say?").
+// The particles of phrasal verbs go with the rest: "up" and "over" mostly bound amounts in policies
+// ("up to 5 days", "over $3,000"), and the verb is kept ("carry over" -> "carry").
 const KEPT_IN_QUERY = new Set('according document documents tell still now today current currently'.split(' '));
 
 // A word of how the question is put rather than what it is about: an interrogative or auxiliary
 // (QUESTION_WORDS), a function word (STOP: pronouns, articles, prepositions) or a contraction of one
 // ("I'm", "don't"). "Can I", "my", "do I" match an FAQ's own questions, not the passage that answers.
+// Punctuation on its own ("—", "?") goes too, so a question of only such words is searched as asked.
 function functionWord(written) {
-  const bare = written.toLowerCase().replace(/’/g, "'").replace(/[^\p{L}\p{N}']+/gu, '').replace(/^'+|'+$/g, '');
-  if (!bare || KEPT_IN_QUERY.has(bare)) return false;
+  const bare = written.toLowerCase().replace(/[’ʼ]/g, "'").replace(/[^\p{L}\p{N}']+/gu, '').replace(/^'+|'+$/g, '');
+  if (!bare) return true;
+  const head = bare.includes("'") ? bare.slice(0, bare.indexOf("'")) : bare;  // "today's" -> "today"
+  if (KEPT_IN_QUERY.has(head)) return false;
   if (STOP.has(bare) || QUESTION_WORDS.has(bare)) return true;
-  if (!bare.includes("'")) return false;
-  const head = bare.slice(0, bare.indexOf("'"));
-  return STOP.has(head) || QUESTION_WORDS.has(head) || bare.endsWith("n't");
+  return head !== bare && (STOP.has(head) || QUESTION_WORDS.has(head) || bare.endsWith("n't"));
 }
 
 /**

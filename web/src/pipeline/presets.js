@@ -26,7 +26,7 @@ const DOC_CHAT_BM25 = { bm25: { fields: [{ name: 'text', boost: 1 }, { name: 'ti
  *   >= 0.65 that the documents do use, at weight 1 x similarity. Chosen on the tuning halves of both
  *   question sets; it did not beat BM25 alone on the paraphrased questions of the reporting halves,
  *   so it is not the default (`npm run bench -- docchat`, docs/docchat.md);
- * - answer (docChatAnswer, options of ask()): the retrieval query drops the question's interrogative
+ * - answer (docChatAnswer, options of ask()): the retrieval query drops the question's interrogative and function
  *   words (questionWords: false); the extractive answerer reads the top 5 chunks and answers with one
  *   unit; a unit whose chunk lacks an identifier the question names scores 0.6x (entityMismatch), one
  *   whose chunk lacks a key noun of the question ("the probation period") 0.5x (keyMismatch), one that names
