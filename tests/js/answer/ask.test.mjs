@@ -318,6 +318,28 @@ test('extractiveAnswer reports the question type and unit kind and answerScores 
   assert.throws(() => extractiveAnswer('q', chunks, { typeMismatch: 2 }), (e) => e.code === 'INVALID_ARGUMENT');
 });
 
+test('ask reads a product code typed without its hyphen as the documents write it (hx9 -> hx-9)', async () => {
+  const col = await Collection.create(PRESETS.docChatBm25);
+  await col.add([
+    { id: 'hx', title: 'HX-9 manual', text: '# HX-9 manual\n\n## Batteries\n\nThe HX-9 batteries last 40 hours (two AA cells).\n' },
+    { id: 'ws', title: 'WS-410 manual', text: '# WS-410 manual\n\n## Warranty\n\nThe WS-410 has a 3-year warranty.\n' },
+    { id: 'ws-mount', title: 'Mounting', text: '# Mounting\n\nMount the WS-410 on a 2 m mast.\n' },
+    { id: 'files', title: 'Firmware', text: '# Firmware\n\nFirmware files are named ws410-<version>.bin.\n' },
+    { id: 'other', title: 'Glossary', text: '# Glossary\n\nBatteries: AA cells, 40 hours. The E04 code means a full card.\n' },
+  ]);
+  const r = await ask(col, 'How long do hx9 batteries last?', PRESETS.docChatAnswer);
+  assert.equal(r.query, 'How long do hx-9 batteries last?');  // what was searched and read
+  assert.equal(r.hits[0].docId, 'hx');
+  assert.equal(r.outcome, 'answer');
+  assert.match(r.answer, /HX-9 batteries last 40 hours/);
+  // the documents use "ws-410" in more chunks than "ws410" (one file name): the hyphenated form is searched
+  assert.equal((await ask(col, 'ws410 warranty', PRESETS.docChatAnswer)).query, 'ws-410 warranty');
+  // a code the documents write glued ("E04"), and words no joined form matches, stay as typed
+  assert.equal((await ask(col, 'What does E04 mean?', PRESETS.docChatAnswer)).query, 'What does E04 mean?');
+  assert.equal((await ask(col, 'Is the zz9 covered?', PRESETS.docChatAnswer)).query, 'Is the zz9 covered?');
+  col.dispose();
+});
+
 test('questionQuery drops interrogative and function words and ask retrieves with it when questionWords is false', async () => {
   assert.equal(questionQuery('How many days of PTO do employees get?'), 'days PTO employees');
   // pronouns and contractions of function words go too; a possessive noun stays

@@ -9,7 +9,7 @@ export interface AskPassage extends AskHit { best: { start: number; end: number;
 export const MIN_EVIDENCE: number;
 export interface AskResult {
   question: string;
-  /** what was retrieved with: the question, or its follow-up rewrite */
+  /** what was retrieved with: the question, or its follow-up rewrite; a product code typed without its hyphen ("hx9") as the documents write it ("hx-9") */
   query: string;
   answer: string;
   /** 'answer': a cited unit (or the LLM's answer); 'passages': the closest passages, no claim; 'not-found': retrieval found nothing matching */

@@ -100,6 +100,21 @@ export function unmatchedWords(collection, text) {
   return out;
 }
 
+// A product code typed without its hyphen ("hx9", "WS410") as the documents write it ("hx-9", "ws-410"):
+// the BM25 index keeps a joined identifier whole ("ws-410") besides its parts, so the glued form matches
+// nothing. A word of letters then digits (or digits then letters) becomes the hyphenated form when the
+// documents use that one more often (in more chunks); other words are left as written.
+function documentSpelling(collection, text) {
+  const bm25 = isObject(collection) ? collection.bm25 : null;
+  if (!hasMethod(bm25, 'documentFrequency') || !hasMethod(bm25, 'analyze')) return text;
+  return text.replace(/(?<![\p{L}\p{N}_.\/-])(\p{L}+)(\p{N}+)(?![\p{L}\p{N}_.\/-])|(?<![\p{L}\p{N}_.\/-])(\p{N}+)(\p{L}+)(?![\p{L}\p{N}_.\/-])/gu, (word, a, b, c, d) => {
+    const glued = Math.max(0, ...bm25.analyze(word).map((t) => bm25.documentFrequency(t)));
+    const joined = a !== undefined ? `${a}-${b}` : `${c}-${d}`;
+    const whole = joined.toLowerCase();
+    return bm25.analyze(joined).includes(whole) && bm25.documentFrequency(whole) > glued ? joined : word;
+  });
+}
+
 /**
  * For each word of `text` no document uses (unmatchedWords), the nearest words of a static model's word
  * table that the documents do use: words for the user to ask with instead ("upkeep" -> "repairs",
@@ -317,6 +332,7 @@ export async function ask(collection, question, options = {}) {
       query = rewriteFollowUp(question, history);
     }
   }
+  query = documentSpelling(collection, query);
   const searchOptions = { k };
   if (o.signal) searchOptions.signal = o.signal;
   if (o.filter !== undefined) searchOptions.filter = o.filter;
