@@ -110,8 +110,7 @@ function documentSpelling(collection, text) {
   return text.replace(/(?<![\p{L}\p{N}_.\/-])(\p{L}+)(\p{N}+)(?![\p{L}\p{N}_.\/-])|(?<![\p{L}\p{N}_.\/-])(\p{N}+)(\p{L}+)(?![\p{L}\p{N}_.\/-])/gu, (word, a, b, c, d) => {
     const glued = Math.max(0, ...bm25.analyze(word).map((t) => bm25.documentFrequency(t)));
     const joined = a !== undefined ? `${a}-${b}` : `${c}-${d}`;
-    const whole = joined.toLowerCase();
-    return bm25.analyze(joined).includes(whole) && bm25.documentFrequency(whole) > glued ? joined : word;
+    return bm25.documentFrequency(joined.toLowerCase()) > glued ? joined : word;  // the index's joined term
   });
 }
 
