@@ -360,8 +360,17 @@ QuestionType question_type(std::string_view question) {
   }
   if (asks_for_organization(words)) return QuestionType::kPerson;
   if (words[0] == "when" || contains_phrase(f, "what date") || contains_phrase(f, "which year") ||
-      contains_phrase(f, "what year") || contains_phrase(f, "which date")) {
+      contains_phrase(f, "what year") || contains_phrase(f, "which date") || contains_phrase(f, "what day") ||
+      contains_phrase(f, "which day") || contains_phrase(f, "what weekday") || contains_phrase(f, "which weekday")) {
     return QuestionType::kDate;
+  }
+  // "What time does the tour start?" asks for a time of day ("What time period ..." does not).
+  static const std::unordered_set<std::string> kTimeAux = {"does", "do", "did", "is", "are", "was", "were", "should",
+                                                           "must", "can", "will", "would", "shall"};
+  for (std::size_t i = 0; i + 2 < words.size(); ++i) {
+    if ((words[i] == "what" || words[i] == "which") && words[i + 1] == "time" && kTimeAux.count(words[i + 2])) {
+      return QuestionType::kDate;
+    }
   }
   static const std::unordered_set<std::string> kAux = {"is", "are", "do", "does", "did", "was", "were", "can",
                                                        "could", "has", "have", "had", "will", "would", "should",
@@ -477,10 +486,20 @@ const std::unordered_set<std::string>& length_units() {
   return kUnits;
 }
 
-// The kinds of unit a text names, in one pass: a unit word alone ("10 km") or after its number ("10km", "2.5h").
+const std::unordered_set<std::string>& mass_units() {
+  static const std::unordered_set<std::string> kUnits = {
+      "g", "kg", "mg", "gram", "grams", "gramme", "grammes", "kilogram", "kilograms", "kilogramme", "kilogrammes", "kilo",
+      "kilos", "lb", "lbs", "pound", "pounds", "oz", "ounce", "ounces", "tonne", "tonnes", "ton", "tons"};
+  return kUnits;
+}
+
+// The kinds of unit a text names, in one pass: a unit word alone ("10 km") or after its number ("10km", "2.5h");
+// a temperature by its degree sign or name ("70 °C", "degrees").
 struct UnitKinds {
   bool time = false;
   bool length = false;
+  bool mass = false;
+  bool temperature = false;
 };
 UnitKinds unit_kinds(std::string_view t) {
   UnitKinds k;
@@ -491,14 +510,24 @@ UnitKinds unit_kinds(std::string_view t) {
     const std::string unit(word);
     k.time = k.time || time_units().count(unit) > 0;
     k.length = k.length || length_units().count(unit) > 0;
+    k.mass = k.mass || mass_units().count(unit) > 0;
+    k.temperature = k.temperature || unit == "degree" || unit == "degrees" || unit == "celsius" || unit == "fahrenheit";
   }
+  if (t.find("\xC2\xB0") != std::string_view::npos) k.temperature = true;  // U+00B0 DEGREE SIGN
   return k;
 }
 
 // The unit a number question's quantity must come with: "how long" a duration or a length, "how soon / old" a
-// duration, "how far / deep / tall / wide" a length.
-enum class UnitNeed { kNone, kTimeOrLength, kTime, kLength };
+// duration, "how far / deep / tall / wide" a length, "how heavy" or a question about weight ("How much does a DL-7
+// weigh?") a mass, "how hot / cold / warm" a temperature.
+enum class UnitNeed { kNone, kTimeOrLength, kTime, kLength, kMass, kTemperature };
 UnitNeed unit_need(const std::string& fq) {
+  for (const char* p : {"how heavy", "weigh", "weighs", "weight", "weighed"}) {
+    if (contains_phrase(fq, p)) return UnitNeed::kMass;
+  }
+  for (const char* p : {"how hot", "how cold", "how warm"}) {
+    if (contains_phrase(fq, p)) return UnitNeed::kTemperature;
+  }
   if (contains_phrase(fq, "how long")) return UnitNeed::kTimeOrLength;
   if (contains_phrase(fq, "how soon") || contains_phrase(fq, "how old")) return UnitNeed::kTime;
   for (const char* p : {"how far", "how deep", "how tall", "how wide"}) {
@@ -526,6 +555,8 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
         if (need == UnitNeed::kTimeOrLength && !k.time && !k.length) return false;
         if (need == UnitNeed::kTime && !k.time) return false;
         if (need == UnitNeed::kLength && !k.length) return false;
+        if (need == UnitNeed::kMass && !k.mass) return false;
+        if (need == UnitNeed::kTemperature && !k.temperature) return false;
       }
       // "How much does X cost?" asks for money: the unit must name an amount of it.
       return !asks_for_money(fq) || has_money(unit);
@@ -533,8 +564,17 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
     case QuestionType::kDate: {
       const std::string f = text::fold(unit);
       for (const char* m : {"january", "february", "march", "april", "may", "june", "july", "august", "september",
-                            "october", "november", "december"}) {
+                            "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+                            "saturday", "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
+                            "saturdays", "sundays"}) {
         if (contains_phrase(f, m)) return true;
+      }
+      // A time of day: "08:00", "9:30".
+      for (std::size_t i = 1; i + 2 < f.size(); ++i) {
+        if (f[i] == ':' && is_digit(f[i - 1]) && is_digit(f[i + 1]) && is_digit(f[i + 2]) &&
+            (i + 3 >= f.size() || !is_digit(f[i + 3]))) {
+          return true;
+        }
       }
       for (const auto& w : raw_words(f)) {
         if (w.size() == 4 && (w.compare(0, 2, "19") == 0 || w.compare(0, 2, "20") == 0) &&

@@ -339,6 +339,15 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
       {"The mast has 3 sections.", "How wide is the mast?", false},
       {"Units older than 2 years are out of warranty.", "How old must a unit be?", true},
       {"The HX-9 weighs 95 g.", "How heavy is the HX-9?", true},
+      // a weight needs a mass unit, a temperature a degree sign or name (a "2-year" warranty is no weight)
+      {"The DL-7 carries a 2-year limited warranty from the date of shipment.", "How much does a DL-7 weigh?", false},
+      {"Dimensions: 180 x 120 x 65 mm, 640 g with batteries.", "How much does a DL-7 weigh?", true},
+      {"The kit weighs 1.2kg.", "What is the weight of the kit, in how many kilograms?", true},
+      {"It is 180 mm long and has 8 inputs.", "How heavy is the DL-7?", false},
+      {"It weighs about 3 pounds.", "How heavy is the DL-7?", true},
+      {"It runs for 2 years on one battery pack.", "How hot can the DL-7 get?", false},
+      {"Operating range: -40 to +70 \u00B0C.", "How hot can the DL-7 get?", true},
+      {"It works up to 60 degrees.", "How cold can the probe get?", true},
   };
   for (const auto& c : kUnitCases) {
     INFO(c.question << " <- " << c.unit);
@@ -347,6 +356,15 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK(has_measure_unit("It takes 2.5h."));
   CHECK_FALSE(has_measure_unit("It takes 2.5 tries."));
   CHECK(question_type("When did revision C start shipping?") == QuestionType::kDate);
+  // a day, a weekday or a time of day is asked for as a date; "what time period" is not a time of day
+  CHECK(question_type("What day of the week is the field day?") == QuestionType::kDate);
+  CHECK(question_type("Which weekday is the all-hands?") == QuestionType::kDate);
+  CHECK(question_type("What time does the site tour start?") == QuestionType::kDate);
+  CHECK(question_type("What time period does the report cover?") == QuestionType::kOther);
+  CHECK(matches_type("It runs on Thursdays from spring to autumn.", QuestionType::kDate, "What day is the field day?"));
+  CHECK(matches_type("The tour starts at 14:00 at reception.", QuestionType::kDate, "What time does the tour start?"));
+  CHECK_FALSE(matches_type("Everyone spends half a day in Building B.", QuestionType::kDate, "What day is the field day?"));
+  CHECK_FALSE(matches_type("Firmware 3.2.1 fixes it.", QuestionType::kDate, "What time does the tour start?"));
   CHECK(question_type("Did Larkspire raise the Perch Pro price?") == QuestionType::kYesNo);
   CHECK(question_type("What does error code E04 mean?") == QuestionType::kOther);
   CHECK(question_type("") == QuestionType::kOther);

@@ -29,6 +29,12 @@ export function loadSets(root = repoRoot) {
     const questions = readJsonl(join(dir, 'near-miss.jsonl'));
     sets.push({ name: 'near-miss', questions, split: { tuning: questions.map((q) => q.id), reporting: [] } });
   }
+  // The probe set (issue 27, 2026-12-07): questions in the user's words on documents the other sets ask little about,
+  // reporting only: nothing is chosen on it.
+  if (existsSync(join(dir, 'probe.jsonl'))) {
+    const questions = readJsonl(join(dir, 'probe.jsonl'));
+    sets.push({ name: 'probe', questions, split: { tuning: [], reporting: questions.map((q) => q.id) } });
+  }
   return { documents, sets };
 }
 

@@ -3,9 +3,13 @@
 // $WORDNET_DICT, appends to the retrieval query the synonyms (first SENSES senses; HYPER=1 adds the first sense's
 // hypernyms, HYPO=1 its hyponyms) of each query word no document uses (ALL=1: every word) that the documents use,
 // and prints evidence hit@1/hit@5/MRR@10 through ask() vs BM25 alone on HALF (default tuning) of both question sets.
-//   WORDNET_DICT=/tmp/wn/package/dict node tests/bench/lib/docchat-wordnet-study.mjs
+// SOURCE=glove: the words appended are instead the static model's nearest words (K = 10 nearest, cosine >= 0.6, at most
+// PER = 2 per word) that WordNet relates to the query word (same synset, hypernym, hyponym, similar-to, derivation or
+// verb group among its first SENSES senses, either way round): GloVe's neighbours without its antonyms, siblings and
+// associations ("cheap" -> "expensive", "saturday" -> "sunday", "kick" -> "goal").
+//   WORDNET_DICT=/tmp/wn/package/dict [SOURCE=glove] node tests/bench/lib/docchat-wordnet-study.mjs
 import { readFileSync } from 'node:fs';
-import { init, Collection, PRESETS, questionQuery } from '../../../web/src/index.js';
+import { init, Collection, createWordNeighbours, PRESETS, questionQuery } from '../../../web/src/index.js';
 import { loadCorpus } from '../suites/docchat.mjs';
 import { questionSets, evidenceRanks, rankSummary } from './docchat-expansion.mjs';
 await init();
@@ -49,6 +53,27 @@ function syns(w) {
   }
   return [...out];
 }
+// SOURCE=glove: WordNet's relatives of a word (synsets of its first SENSES senses and their REL pointers).
+const REL = new Set(['@', '@i', '~', '~i', '&', '+', '$']);
+function related(w) {
+  const out = new Set();
+  for (const lw of lemmas(w)) for (const pos of Object.keys(index)) {
+    for (const off of (index[pos].get(lw) ?? []).slice(0, SENSES)) {
+      const s = synset(pos, off);
+      for (const x of s.words) out.add(x);
+      for (const p of s.ptrs) if (REL.has(p.sym)) for (const x of synset(p.pos, p.off).words) out.add(x);
+    }
+  }
+  return out;
+}
+const GLOVE = process.env.SOURCE === 'glove';
+const neighbours = GLOVE ? await createWordNeighbours() : null;
+const K = Number(process.env.K ?? 10), MIN = Number(process.env.MIN ?? 0.6), PER = Number(process.env.PER ?? 2);
+function gloveRelated(w, usable) {
+  const rw = related(w);
+  return neighbours.similar(w, { minSimilarity: MIN, k: K }).map((x) => x.word)
+    .filter((c) => usable(c) && (lemmas(c).some((x) => rw.has(x)) || lemmas(w).some((x) => related(c).has(x)))).slice(0, PER);
+}
 const root = new URL('../../../', import.meta.url).pathname;
 const { documents } = loadCorpus(root);
 const sets = questionSets(root);
@@ -62,7 +87,8 @@ const fake = { search: async (q, o) => {
   for (const w of words) {
     if (STOP.has(w)) continue;
     if (process.env.ALL !== '1' && col.bm25.documentFrequency(col.bm25.analyze(w)[0] ?? '') > 0) continue;
-    for (const s of syns(w)) if (col.bm25.analyze(s).length === 1 && col.bm25.documentFrequency(col.bm25.analyze(s)[0]) > 0) extra.push(s);
+    const usable = (s) => col.bm25.analyze(s).length === 1 && col.bm25.documentFrequency(col.bm25.analyze(s)[0]) > 0;
+    extra.push(...(GLOVE ? gloveRelated(w, usable) : syns(w).filter(usable)));
   }
   return col.search(extra.length ? `${q} ${extra.join(' ')}` : q, o);
 } };

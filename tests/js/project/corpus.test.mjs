@@ -251,8 +251,8 @@ function parseNote(note) {
 }
 
 /** questionProblems plus the own-words rules: polarity on yes-no, and a note whose left words avoid the documents. */
-function ownWordsProblems(q, docs) {
-  const problems = questionProblems(q, docs, OWN_OPTIONS);
+function ownWordsProblems(q, docs, idPattern = OWN_OPTIONS.idPattern) {
+  const problems = questionProblems(q, docs, { ...OWN_OPTIONS, idPattern });
   if (problems.length) return problems;
   if (typeof q.paraphrased !== 'boolean') problems.push('paraphrased must be boolean');
   if (q.type === 'yes-no') {
@@ -350,6 +350,18 @@ test('scripts/build-assets.mjs bundles own-words.jsonl and its split into corpus
   assert.deepEqual(bundle.ownWordsQuestions, loadQuestions(OWN_WORDS));
   assert.deepEqual(bundle.ownWordsSplit, JSON.parse(readFileSync(join(corpusDir, 'own-words-split.json'), 'utf8')));
   assert.equal(bundle.documents.length, loadManifest().length);
+});
+
+// ---- probe.jsonl: issue 27's probe set (2026-12-07), the own-words rules, reporting only ----
+
+test('probe.jsonl: the own-words rules (fields, exact evidence, polarity, paraphrase notes), none repeating another set', () => {
+  assertQuestionSet('probe.jsonl', (q, docs) => ownWordsProblems(q, docs, /^p\d{2,}$/));
+  const probe = loadQuestions('probe.jsonl');
+  assert.ok(probe.length >= 30, `${probe.length} questions`);
+  assert.ok(probe.filter((q) => !q.answerable).length >= 6, 'unanswerable questions');
+  assert.ok(probe.filter((q) => q.paraphrased).length >= probe.filter((q) => q.answerable).length / 2, 'mostly paraphrased');
+  const others = new Set([...loadQuestions(), ...loadQuestions(OWN_WORDS), ...loadQuestions('near-miss.jsonl')].map((q) => q.question.toLowerCase()));
+  assert.deepEqual(probe.filter((q) => others.has(q.question.toLowerCase())).map((q) => q.id), []);
 });
 
 test('near-miss.jsonl: unanswerable, tuning-only questions with the question fields, none repeating another set', () => {
