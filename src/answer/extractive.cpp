@@ -207,11 +207,23 @@ std::vector<std::string> question_key_terms(std::string_view question) {
   std::size_t words = 0;      // words in the open phrase
   std::size_t last_at = 0;    // where the terms of its last word start in `out`
   std::string previous;       // the previous word, folded
+  bool first_word = true;
   for (const QuestionWord& qw : question_words(question)) {
     const std::string_view tok = qw.word;
     const bool closes = qw.closes;
     const bool possessive = qw.possessive;
     const std::string f = text::fold(tok);
+    // "Do unused sick days roll over?": after a yes/no question's opening auxiliary its subject runs up to its verb,
+    // as a phrase after a modal does.
+    if (first_word && kModals.count(f)) {
+      first_word = false;
+      open = !closes;
+      after_modal = true;
+      words = 0;
+      previous = f;
+      continue;
+    }
+    first_word = false;
     // "When can an employee take a sabbatical?": a phrase opened after a modal verb runs into the
     // question's main verb; it is its last word unless the phrase ends at an auxiliary ("does the office have").
     const bool ends_phrase = open && (kDeterminers.count(f) || stop_words().count(f) || kClosers.count(f));

@@ -531,6 +531,9 @@ TEST_CASE("Question key terms are the words of its noun phrases", "[unit]") {
   // a phrase after a modal verb ends with the question's verb, which is not a key term
   CHECK(question_key_terms("How long does a garden pump warranty last?") == V{"garden", "pump", "warranty"});
   CHECK(question_key_terms("When can a trainee book a flight?") == V{"flight", "trainee"});
+  // a yes/no question's opening auxiliary opens its subject the same way (no determiner needed)
+  CHECK(question_key_terms("Do unused sick days roll over?") == V{"day", "sick", "unus"});
+  CHECK(question_key_terms("Can I roll over unused sick days?").empty());
   // an auxiliary ending the phrase is the verb itself: the phrase keeps its last word
   CHECK(question_key_terms("How many desks does the Lyon office have?") == V{"desk", "lyon", "office"});
   // a participle after the phrase's first word is its verb; "speed" is not a participle
