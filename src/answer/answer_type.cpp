@@ -46,6 +46,20 @@ bool asks_for_organization(const std::vector<std::string>& words) {
   return false;
 }
 
+// "What day is ...?", "Which weekday does ...", "What day of the week ...": "what" / "which" + "day" / "weekday"
+// followed by "of", an auxiliary or nothing ("What day-to-day tasks ...", "What day rate ..." ask for no day).
+bool asks_for_day(const std::vector<std::string>& words) {
+  static const std::unordered_set<std::string> kNext = {"of", "is", "are", "was", "were", "does", "do", "did", "will",
+                                                        "would", "should", "can", "must", "shall", "has", "have"};
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if ((words[i] == "what" || words[i] == "which") && (words[i + 1] == "day" || words[i + 1] == "weekday") &&
+        (i + 2 == words.size() || kNext.count(words[i + 2]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 QuestionType question_type(std::string_view question) {
@@ -63,8 +77,7 @@ QuestionType question_type(std::string_view question) {
   }
   if (asks_for_organization(words)) return QuestionType::kPerson;
   if (words[0] == "when" || contains_phrase(f, "what date") || contains_phrase(f, "which year") ||
-      contains_phrase(f, "what year") || contains_phrase(f, "which date") || contains_phrase(f, "what day") ||
-      contains_phrase(f, "which day") || contains_phrase(f, "what weekday") || contains_phrase(f, "which weekday")) {
+      contains_phrase(f, "what year") || contains_phrase(f, "which date") || asks_for_day(words)) {
     return QuestionType::kDate;
   }
   // "What time does the tour start?" asks for a time of day ("What time period ..." does not).
@@ -106,6 +119,11 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Is the number at byte `i` a phone number or extension ("ext. 4242", "phone 555 0100", "+32 9 555")? Not a quantity.
 bool phone_number_at(std::string_view t, std::size_t i) {
+  // "+70 °C", "+5%": a signed measurement, not a phone number
+  std::size_t e = i;
+  while (e < t.size() && (is_digit(t[e]) || t[e] == '.' || t[e] == ',')) ++e;
+  while (e < t.size() && t[e] == ' ') ++e;
+  if (e < t.size() && (t[e] == '%' || t.substr(e, 2) == "\xC2\xB0")) return false;
   // back over the number's other digit groups ("555 0100", "(09) 555-01") and the label's punctuation
   std::size_t k = i;
   while (k > 0 && (is_digit(t[k - 1]) || t[k - 1] == ' ' || t[k - 1] == '.' || t[k - 1] == ':' || t[k - 1] == '-' ||
@@ -118,6 +136,33 @@ bool phone_number_at(std::string_view t, std::size_t i) {
   std::string w(t.substr(b, k - b));
   for (char& c : w) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   return w == "ext" || w == "extension" || w == "tel" || w == "phone" || w == "fax";
+}
+
+// A time of day in folded text: "08:00", "9:30" (hours 0-23, two-digit minutes 00-59; not "1:500", "8080:80" or "3:2:1"),
+// "2 pm", "6 a.m.", "noon", "midnight".
+bool has_time_of_day(const std::string& f) {
+  if (contains_phrase(f, "noon") || contains_phrase(f, "midnight")) return true;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (!is_digit(f[i]) || (i > 0 && (is_digit(f[i - 1]) || f[i - 1] == '.' || f[i - 1] == ':'))) continue;
+    std::size_t j = i;
+    while (j < f.size() && is_digit(f[j])) ++j;
+    if (j - i > 2) continue;
+    const int hour = std::stoi(f.substr(i, j - i));
+    if (j + 2 < f.size() && f[j] == ':' && is_digit(f[j + 1]) && is_digit(f[j + 2]) &&
+        (j + 3 >= f.size() || (!is_digit(f[j + 3]) && f[j + 3] != ':'))) {
+      if (hour <= 23 && f[j + 1] <= '5') return true;
+      continue;
+    }
+    if (hour < 1 || hour > 12) continue;
+    std::size_t k = j;
+    if (k < f.size() && f[k] == ' ') ++k;
+    const std::string_view rest = std::string_view(f).substr(k);
+    for (std::string_view m : {"a.m.", "p.m.", "am", "pm"}) {
+      const bool end = rest.size() == m.size() || m.back() == '.' || !is_word_byte(static_cast<unsigned char>(rest[m.size()]));
+      if (rest.substr(0, m.size()) == m && end) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -191,7 +236,7 @@ const std::unordered_set<std::string>& length_units() {
 
 const std::unordered_set<std::string>& mass_units() {
   static const std::unordered_set<std::string> kUnits = {
-      "g", "kg", "mg", "gram", "grams", "gramme", "grammes", "kilogram", "kilograms", "kilogramme", "kilogrammes", "kilo",
+      "kg", "mg", "gram", "grams", "gramme", "grammes", "kilogram", "kilograms", "kilogramme", "kilogrammes", "kilo",
       "kilos", "lb", "lbs", "pound", "pounds", "oz", "ounce", "ounces", "tonne", "tonnes", "ton", "tons"};
   return kUnits;
 }
@@ -217,6 +262,12 @@ UnitKinds unit_kinds(std::string_view t) {
     k.temperature = k.temperature || unit == "degree" || unit == "degrees" || unit == "celsius" || unit == "fahrenheit";
   }
   if (t.find("\xC2\xB0") != std::string_view::npos) k.temperature = true;  // U+00B0 DEGREE SIGN
+  // "640 g", "95g": grams only as a lowercase g right after a number ("4G" and "5G" are networks)
+  for (std::size_t i = 1; i < t.size() && !k.mass; ++i) {
+    if (t[i] != 'g' || (i + 1 < t.size() && is_ascii_letter(t[i + 1]))) continue;
+    const std::size_t d = t[i - 1] == ' ' ? i - 1 : i;
+    k.mass = d > 0 && is_digit(t[d - 1]);
+  }
   return k;
 }
 
@@ -225,16 +276,22 @@ UnitKinds unit_kinds(std::string_view t) {
 // weigh?") a mass, "how hot / cold / warm" a temperature.
 enum class UnitNeed { kNone, kTimeOrLength, kTime, kLength, kMass, kTemperature };
 UnitNeed unit_need(const std::string& fq) {
-  for (const char* p : {"how heavy", "weigh", "weighs", "weight", "weighed"}) {
-    if (contains_phrase(fq, p)) return UnitNeed::kMass;
-  }
-  for (const char* p : {"how hot", "how cold", "how warm"}) {
-    if (contains_phrase(fq, p)) return UnitNeed::kTemperature;
-  }
+  // the question's "how" word first: "How far can it fly at full weight?" asks for a length
   if (contains_phrase(fq, "how long")) return UnitNeed::kTimeOrLength;
   if (contains_phrase(fq, "how soon") || contains_phrase(fq, "how old")) return UnitNeed::kTime;
   for (const char* p : {"how far", "how deep", "how tall", "how wide"}) {
     if (contains_phrase(fq, p)) return UnitNeed::kLength;
+  }
+  for (const char* p : {"how hot", "how cold", "how warm"}) {
+    if (contains_phrase(fq, p)) return UnitNeed::kTemperature;
+  }
+  if (contains_phrase(fq, "how heavy")) return UnitNeed::kMass;
+  // "How much weight does price carry?" asks for a share, not a mass
+  for (const char* p : {"percent", "percentage", "share", "proportion"}) {
+    if (contains_phrase(fq, p)) return UnitNeed::kNone;
+  }
+  for (const char* p : {"weigh", "weighs", "weight", "weighed"}) {
+    if (contains_phrase(fq, p)) return UnitNeed::kMass;
   }
   return UnitNeed::kNone;
 }
@@ -266,20 +323,20 @@ bool matches_type(std::string_view unit, QuestionType t, std::string_view questi
     }
     case QuestionType::kDate: {
       const std::string f = text::fold(unit);
-      for (const char* m : {"january", "february", "march", "april", "may", "june", "july", "august", "september",
+      for (const char* m : {"january", "february", "march", "april", "june", "july", "august", "september",
                             "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
                             "saturday", "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
                             "saturdays", "sundays"}) {
         if (contains_phrase(f, m)) return true;
       }
-      // A time of day: "08:00", "9:30".
-      for (std::size_t i = 1; i + 2 < f.size(); ++i) {
-        if (f[i] == ':' && is_digit(f[i - 1]) && is_digit(f[i + 1]) && is_digit(f[i + 2]) &&
-            (i + 3 >= f.size() || !is_digit(f[i + 3]))) {
-          return true;
-        }
+      const auto words = raw_words(f);
+      const auto numeric = [](const std::string& w) { return !w.empty() && is_digit(w[0]); };
+      for (std::size_t i = 0; i < words.size(); ++i) {
+        // "May" the month beside a number ("May 5", "5 May 2025"), not the modal verb
+        if (words[i] == "may" && ((i > 0 && numeric(words[i - 1])) || (i + 1 < words.size() && numeric(words[i + 1])))) return true;
       }
-      for (const auto& w : raw_words(f)) {
+      if (has_time_of_day(f)) return true;
+      for (const auto& w : words) {
         if (w.size() == 4 && (w.compare(0, 2, "19") == 0 || w.compare(0, 2, "20") == 0) &&
             std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) {
           return true;

@@ -16,7 +16,7 @@ enum class QuestionType { kOther, kPerson, kNumber, kDate, kYesNo };
 // "how large", "how big", "how quickly", "how often", "how far", "how soon", "how old", "how fast", "how heavy",
 // "how tall", "how high", "how deep", "how wide", "how frequently", "how accurate", "how hot", "how cold",
 // "how warm", "what share", "what percentage" -> kNumber; "when",
-// "what date", "which year", "what year", "what / which day", "what / which weekday", "what time" + an auxiliary
+// "what date", "which year", "what year", "what / which day", "what / which weekday", "what / which time" + an auxiliary
 // ("What time does the tour start?") -> kDate; a question whose first word, or the first word of its last
 // sentence ("The unit is 3 years old. Is it covered?"), is an auxiliary verb (is, are,
 // do, does, did, was, were, can, could, has, have, had, will, would, should, may, must) -> kYesNo.
@@ -39,10 +39,12 @@ bool has_measure_unit(std::string_view text);
 // organization (question_type), one such capitalized word ("Quectel"); kNumber: a quantity (has_quantity)
 // and, for a "how long" question, a unit of time or length (has_measure_unit), for "how soon" / "how old" one of
 // time, for "how far" / "how deep" / "how tall" / "how wide" one of length, for "how heavy" or a question about weight
-// ("weigh", "weight") one of mass (g, kg, lb, oz, ...), for "how hot" / "how cold" / "how warm" a temperature (a degree
+// ("weigh", "weight"; not when a percentage or share is asked for, and after the "how" words above) one of mass
+// (a lowercase g after a number, kg, lb, oz, ...), for "how hot" / "how cold" / "how warm" a temperature (a degree
 // sign, "degrees", "Celsius", "Fahrenheit"), for a "how much" question
 // about a price (cost, price, pay, charge, fee, spend) an amount of money ($, €, £, USD, EUR, dollars, ...); kDate: a month name, a year 1900-2099 or an ISO
-// date, a weekday name or a time of day ("08:00"); kOther and kYesNo: always.
+// date, a weekday name or a time of day ("08:00", "2 pm", "noon"; "may" is the month only beside a number); kOther
+// and kYesNo: always.
 bool matches_type(std::string_view unit_text, QuestionType t, std::string_view question = {});
 
 }  // namespace ragwasm::answer

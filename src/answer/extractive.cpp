@@ -208,26 +208,45 @@ std::vector<std::string> question_key_terms(std::string_view question) {
   std::size_t last_at = 0;    // where the terms of its last word start in `out`
   std::string previous;       // the previous word, folded
   bool first_word = true;
+  bool aux_phrase = false;    // the open phrase was opened by the question's first word, an auxiliary
+  std::size_t phrase_at = 0;  // where its terms start in `out`
+  // Words of such a phrase that are neither its nouns nor its verb ("Do employees still have to ...").
+  static const std::unordered_set<std::string> kVague = {
+      "still", "also", "ever", "always", "really", "actually", "usually", "normally", "typically", "currently",
+      "already", "even", "just", "only", "anyone", "anybody", "someone", "somebody", "everyone", "everybody",
+      "anything", "something", "everything", "nobody"};
   for (const QuestionWord& qw : question_words(question)) {
     const std::string_view tok = qw.word;
     const bool closes = qw.closes;
     const bool possessive = qw.possessive;
     const std::string f = text::fold(tok);
     // "Do unused sick days roll over?": after a yes/no question's opening auxiliary its subject runs up to its verb,
-    // as a phrase after a modal does.
+    // as a phrase after a modal does; a phrase that runs to the question's end ("Do employees receive bonuses?")
+    // has no word known to be its verb and gives no key term.
     if (first_word && kModals.count(f)) {
       first_word = false;
       open = !closes;
       after_modal = true;
+      aux_phrase = true;
+      phrase_at = out.size();
       words = 0;
       previous = f;
       continue;
     }
     first_word = false;
+    if (open && aux_phrase && kVague.count(f)) {
+      previous = f;
+      if (closes) {
+        out.resize(phrase_at);
+        open = false;
+      }
+      continue;
+    }
     // "When can an employee take a sabbatical?": a phrase opened after a modal verb runs into the
     // question's main verb; it is its last word unless the phrase ends at an auxiliary ("does the office have").
     const bool ends_phrase = open && (kDeterminers.count(f) || stop_words().count(f) || kClosers.count(f));
     if (ends_phrase && after_modal && words >= 2 && !kAuxLike.count(f)) out.resize(last_at);
+    if (ends_phrase) aux_phrase = false;
     if (kDeterminers.count(f)) {
       open = !closes;
       after_modal = kModals.count(previous) > 0;
@@ -248,6 +267,7 @@ std::vector<std::string> question_key_terms(std::string_view question) {
       ++words;
       // "How long does a DL-7 firmware update take?": the phrase ran into the question's verb.
       if (closes && after_modal && words >= 2) out.resize(last_at);
+      if (closes && aux_phrase) out.resize(phrase_at);
     }
     // A possessive opens the phrase it qualifies ("Larkspire's full-year revenue").
     if (possessive && !open) {
@@ -255,7 +275,10 @@ std::vector<std::string> question_key_terms(std::string_view question) {
       after_modal = false;
       words = 0;
     }
-    if (closes) open = false;
+    if (closes) {
+      open = false;
+      aux_phrase = false;
+    }
   }
   for (auto& t : counted_terms(question)) {
     if (!kClosers.count(t)) out.push_back(std::move(t));

@@ -121,7 +121,9 @@ std::vector<std::pair<std::vector<std::string>, IdentifierForm>> unit_identifier
 // Key terms of a question, each as an answer_term: the words of its noun phrases, i.e. the words after a
 // determiner ("the", "a", "an", "any", "its", "their", "our", "your", "this", "that", "these", "those") or a
 // possessive ("DL-7's") or a yes/no question's opening modal auxiliary ("Do unused sick days roll over?"), up to the
-// next stop word, auxiliary verb or punctuation (after a modal, the phrase's last word is its verb and is dropped);
+// next stop word, auxiliary verb or punctuation (after a modal, the phrase's last word is its verb and is dropped; a
+// phrase opened by the question's first word gives nothing when it runs to the question's end, and skips adverbs
+// and indefinite pronouns such as "still", "anyone");
 // plus counted_terms. Numbers,
 // month and weekday names and one-letter terms are not key terms. Sorted, distinct.
 //   question_key_terms("What is the probation period in the Netherlands?")  // {"netherland", "period", "probation"}

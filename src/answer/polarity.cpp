@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "answer/extractive.h"
+#include "answer/words.h"
 #include "text/casefold.h"
 
 namespace ragwasm::answer {
@@ -42,8 +43,6 @@ const std::unordered_set<std::string>& condition_words() {
   static const std::unordered_set<std::string> kWords = {"if", "unless", "except", "provided", "depending", "otherwise"};
   return kWords;
 }
-
-bool is_word_byte(unsigned char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c >= 0x80; }
 
 // One word of a unit or question as polarity reads it.
 struct Word {

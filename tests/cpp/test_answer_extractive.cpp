@@ -348,6 +348,10 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
       {"It runs for 2 years on one battery pack.", "How hot can the DL-7 get?", false},
       {"Operating range: -40 to +70 \u00B0C.", "How hot can the DL-7 get?", true},
       {"It works up to 60 degrees.", "How cold can the probe get?", true},
+      {"Max: +85 \u00B0C.", "How hot can the DL-7 get?", true},  // a signed temperature is no phone number
+      {"It supports 4G and 5G networks.", "How heavy is the DL-7?", false},  // a network, not grams
+      {"It flies 10 km on one charge.", "How far can the drone fly at full weight?", true},  // "how far" decides
+      {"Price counts for 30% of the score.", "How much weight does quality carry, as a percentage?", true},
   };
   for (const auto& c : kUnitCases) {
     INFO(c.question << " <- " << c.unit);
@@ -365,6 +369,21 @@ TEST_CASE("Question types follow the documented wording rules", "[unit]") {
   CHECK(matches_type("The tour starts at 14:00 at reception.", QuestionType::kDate, "What time does the tour start?"));
   CHECK_FALSE(matches_type("Everyone spends half a day in Building B.", QuestionType::kDate, "What day is the field day?"));
   CHECK_FALSE(matches_type("Firmware 3.2.1 fixes it.", QuestionType::kDate, "What time does the tour start?"));
+  // a time of day has hours 0-23 and two-digit minutes 00-59 ("1:500" is a scale, "8080:80" a port mapping); am/pm count
+  for (const char* t : {"Print it at scale 1:500.", "Run it with -p 8080:80.", "The score was 3:2:1.", "Version 2:61 ships."}) {
+    INFO(t);
+    CHECK_FALSE(matches_type(t, QuestionType::kDate, "What time does the tour start?"));
+  }
+  for (const char* t : {"Doors open at 6 a.m. sharp.", "It starts at 2 pm.", "The backup runs at midnight.", "Lunch is at noon."}) {
+    INFO(t);
+    CHECK(matches_type(t, QuestionType::kDate, "What time does the tour start?"));
+  }
+  // "may" the modal verb is no month; "May 5" is
+  CHECK_FALSE(matches_type("Employees may work remotely.", QuestionType::kDate, "When can I work remotely?"));
+  CHECK(matches_type("Remote work starts on May 5.", QuestionType::kDate, "When can I work remotely?"));
+  // "what day" in a compound or a rate asks for no day
+  CHECK(question_type("What day-to-day tasks does a buddy do?") == QuestionType::kOther);
+  CHECK(question_type("What day rate do contractors get?") == QuestionType::kOther);
   CHECK(question_type("Did Larkspire raise the Perch Pro price?") == QuestionType::kYesNo);
   CHECK(question_type("What does error code E04 mean?") == QuestionType::kOther);
   CHECK(question_type("") == QuestionType::kOther);
@@ -534,6 +553,10 @@ TEST_CASE("Question key terms are the words of its noun phrases", "[unit]") {
   // a yes/no question's opening auxiliary opens its subject the same way (no determiner needed)
   CHECK(question_key_terms("Do unused sick days roll over?") == V{"day", "sick", "unus"});
   CHECK(question_key_terms("Can I roll over unused sick days?").empty());
+  // such a phrase running to the question's end has no word known to be its verb; adverbs are not key terms
+  CHECK(question_key_terms("Do employees receive bonuses?").empty());
+  CHECK(question_key_terms("Does Perch keep data forever?").empty());
+  CHECK(question_key_terms("Do employees still have to register?") == V{"employe"});
   // an auxiliary ending the phrase is the verb itself: the phrase keeps its last word
   CHECK(question_key_terms("How many desks does the Lyon office have?") == V{"desk", "lyon", "office"});
   // a participle after the phrase's first word is its verb; "speed" is not a participle
