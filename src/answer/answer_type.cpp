@@ -46,16 +46,24 @@ bool asks_for_organization(const std::vector<std::string>& words) {
   return false;
 }
 
-// "What day is ...?", "Which weekday does ...", "What day of the week ...": "what" / "which" + "day" / "weekday"
-// followed by "of", an auxiliary or nothing ("What day-to-day tasks ...", "What day rate ..." ask for no day).
-bool asks_for_day(const std::vector<std::string>& words) {
-  static const std::unordered_set<std::string> kNext = {"of", "is", "are", "was", "were", "does", "do", "did", "will",
-                                                        "would", "should", "can", "must", "shall", "has", "have"};
+// The auxiliary verbs that open a yes/no question ("Is it covered?") and follow "what day" / "what time".
+const std::unordered_set<std::string>& auxiliaries() {
+  static const std::unordered_set<std::string> kAux = {"is", "are", "do", "does", "did", "was", "were", "can",
+                                                       "could", "has", "have", "had", "will", "would", "should",
+                                                       "may", "must"};
+  return kAux;
+}
+
+// "What day is ...?", "Which weekday does ...", "What day of the week ...", "What time does the tour start?":
+// "what" / "which" + "day" / "weekday" followed by "of", an auxiliary or nothing, or + "time" followed by an
+// auxiliary ("What day-to-day tasks ...", "What day rate ...", "What time period ..." ask for no day or time).
+bool asks_for_day_or_time(const std::vector<std::string>& words) {
   for (std::size_t i = 0; i + 1 < words.size(); ++i) {
-    if ((words[i] == "what" || words[i] == "which") && (words[i + 1] == "day" || words[i + 1] == "weekday") &&
-        (i + 2 == words.size() || kNext.count(words[i + 2]))) {
-      return true;
-    }
+    if (words[i] != "what" && words[i] != "which") continue;
+    const bool end = i + 2 == words.size();
+    const bool aux = !end && auxiliaries().count(words[i + 2]) > 0;
+    if ((words[i + 1] == "day" || words[i + 1] == "weekday") && (end || aux || words[i + 2] == "of")) return true;
+    if (words[i + 1] == "time" && aux) return true;
   }
   return false;
 }
@@ -77,20 +85,10 @@ QuestionType question_type(std::string_view question) {
   }
   if (asks_for_organization(words)) return QuestionType::kPerson;
   if (words[0] == "when" || contains_phrase(f, "what date") || contains_phrase(f, "which year") ||
-      contains_phrase(f, "what year") || contains_phrase(f, "which date") || asks_for_day(words)) {
+      contains_phrase(f, "what year") || contains_phrase(f, "which date") || asks_for_day_or_time(words)) {
     return QuestionType::kDate;
   }
-  // "What time does the tour start?" asks for a time of day ("What time period ..." does not).
-  static const std::unordered_set<std::string> kTimeAux = {"does", "do", "did", "is", "are", "was", "were", "should",
-                                                           "must", "can", "will", "would", "shall"};
-  for (std::size_t i = 0; i + 2 < words.size(); ++i) {
-    if ((words[i] == "what" || words[i] == "which") && words[i + 1] == "time" && kTimeAux.count(words[i + 2])) {
-      return QuestionType::kDate;
-    }
-  }
-  static const std::unordered_set<std::string> kAux = {"is", "are", "do", "does", "did", "was", "were", "can",
-                                                       "could", "has", "have", "had", "will", "would", "should",
-                                                       "may", "must"};
+  const auto& kAux = auxiliaries();
   if (kAux.count(words[0])) return QuestionType::kYesNo;
   // "A customer's unit is 3.5 years old. Is it still covered?": the question is the last sentence.
   const std::size_t dot = f.find_last_of(".!?", f.find_last_not_of(" \t\r\n.!?"));
